@@ -1,0 +1,3 @@
+module sudokubatch
+
+go 1.26

@@ -1,0 +1,165 @@
+package solvers
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxCells is the number of cells of the largest grid (16x16).
+const MaxCells = 256
+
+// Grid is a square Sudoku grid of side N = Box*Box, for Box in {2, 3, 4}.
+// Cells are row-major; 0 is an empty cell and 1..N are the symbols.
+// A Grid is a plain value: copying it copies the cells, so it is safe to
+// hand copies to other goroutines. The zero Grid (Box 0) means "no grid".
+type Grid struct {
+	Box   int             // box size n: 2, 3 or 4
+	Cells [MaxCells]uint8 // row-major values, 0 for empty; only the first Len() are used
+}
+
+// NewGrid returns an empty grid with the given box size.
+func NewGrid(box int) Grid { return Grid{Box: box} }
+
+// Side returns N, the number of cells in a row, a column or a box.
+func (g *Grid) Side() int { return g.Box * g.Box }
+
+// Len returns the number of cells, N*N.
+func (g *Grid) Len() int { return g.Box * g.Box * g.Box * g.Box }
+
+// Empty returns the number of empty cells.
+func (g *Grid) Empty() int {
+	n := 0
+	for _, v := range g.Cells[:g.Len()] {
+		if v == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Filled returns the number of non-empty cells.
+func (g *Grid) Filled() int { return g.Len() - g.Empty() }
+
+// IsZero reports whether g is the zero Grid (no grid at all).
+func (g *Grid) IsZero() bool { return g.Box == 0 }
+
+// Symbol returns the character for value v in the input alphabet:
+// '0' for empty, '1'-'9', then 'A'-'G' for 10-16.
+func Symbol(v uint8) byte {
+	switch {
+	case v == 0:
+		return '0'
+	case v <= 9:
+		return '0' + v
+	default:
+		return 'A' + v - 10
+	}
+}
+
+// symbolValue returns the value of input character c and whether c is a
+// symbol at all ('0' and '.' are empty, value 0).
+func symbolValue(c byte) (uint8, bool) {
+	switch {
+	case c == '0' || c == '.':
+		return 0, true
+	case c >= '1' && c <= '9':
+		return c - '0', true
+	case c >= 'A' && c <= 'G':
+		return c - 'A' + 10, true
+	case c >= 'a' && c <= 'g':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+// String returns the grid on one line in the input alphabet ('0' for empty),
+// the format of the corpus and of the CSV solution column.
+func (g Grid) String() string {
+	if g.IsZero() {
+		return ""
+	}
+	b := make([]byte, g.Len())
+	for i := range b {
+		b[i] = Symbol(g.Cells[i])
+	}
+	return string(b)
+}
+
+// Format returns the grid as N lines of N symbols with box borders,
+// empty cells shown as '.', for people to read.
+func (g Grid) Format() string {
+	if g.IsZero() {
+		return ""
+	}
+	n, side := g.Box, g.Side()
+	var sb strings.Builder
+	sep := func() {
+		for b := 0; b < n; b++ {
+			sb.WriteString("+")
+			sb.WriteString(strings.Repeat("-", 2*n+1))
+		}
+		sb.WriteString("+\n")
+	}
+	for r := 0; r < side; r++ {
+		if r%n == 0 {
+			sep()
+		}
+		for c := 0; c < side; c++ {
+			if c%n == 0 {
+				sb.WriteString("| ")
+			}
+			v := g.Cells[r*side+c]
+			if v == 0 {
+				sb.WriteByte('.')
+			} else {
+				sb.WriteByte(Symbol(v))
+			}
+			sb.WriteByte(' ')
+		}
+		sb.WriteString("|\n")
+	}
+	sep()
+	return sb.String()
+}
+
+// Puzzle is a grid of givens (the clues); empty cells are to be solved.
+type Puzzle struct {
+	Grid
+}
+
+// Clues returns the number of givens.
+func (p *Puzzle) Clues() int { return p.Filled() }
+
+// validate reports whether p is well formed for a solver: a supported box
+// size, values in range, and no two equal givens in a row, column or box.
+// The parser and every strategy call it; Check has its own code.
+func (p *Puzzle) validate() error {
+	if p.Box < 2 || p.Box > 4 {
+		return fmt.Errorf("unsupported box size %d (want 2, 3 or 4)", p.Box)
+	}
+	n, side := p.Box, p.Side()
+	var rows, cols, boxes [16]uint32
+	for i, v := range p.Cells[:p.Len()] {
+		if v == 0 {
+			continue
+		}
+		r, c := i/side, i%side
+		if int(v) > side {
+			return fmt.Errorf("cell r%dc%d holds %d, more than %d", r+1, c+1, v, side)
+		}
+		b := (r/n)*n + c/n
+		bit := uint32(1) << v
+		switch {
+		case rows[r]&bit != 0:
+			return fmt.Errorf("conflicting givens: %c twice in row %d", Symbol(v), r+1)
+		case cols[c]&bit != 0:
+			return fmt.Errorf("conflicting givens: %c twice in column %d", Symbol(v), c+1)
+		case boxes[b]&bit != 0:
+			return fmt.Errorf("conflicting givens: %c twice in box %d", Symbol(v), b+1)
+		}
+		rows[r] |= bit
+		cols[c] |= bit
+		boxes[b] |= bit
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package solvers
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Solver is one strategy. Implementations are pure: no globals and no
+// shared mutable state, so one value may serve many goroutines at once.
+type Solver interface {
+	// Name is the stable id used in the CLI, the CSV and the charts.
+	Name() string
+	// Solve searches for the first solution of p within lim. It never
+	// panics on a bad puzzle: conflicting givens give StatusInvalid, a
+	// size the strategy does not handle gives StatusUnsupported.
+	Solve(ctx context.Context, p Puzzle, lim Limits) Result
+}
+
+// Describer is implemented by strategies that can say in one line what
+// they do and what their counters count (for `batch solvers`).
+type Describer interface {
+	Describe() string
+}
+
+// Limits bounds one Solve call. The solver checks them itself, cheaply:
+// the call counter on every call, the clock and ctx every few thousand
+// nodes, so no timer or context is made per unit.
+type Limits struct {
+	Deadline time.Time // zero: none
+	MaxCalls uint64    // zero: none; otherwise at most this many calls are made
+	Seed     uint64    // for randomized strategies
+}
+
+// Status is the outcome of one Solve.
+type Status uint8
+
+// The statuses, in the order the reports list them.
+const (
+	StatusNone        Status = iota // not a real outcome: the zero value
+	StatusSolved                    // a solution was found (and, in the pipeline, checked)
+	StatusUnsolvable                // the search space was exhausted: no solution
+	StatusStuck                     // the strategy cannot go further (singles)
+	StatusTimeout                   // Limits.Deadline passed, or ctx's deadline
+	StatusLimit                     // Limits.MaxCalls reached
+	StatusUnsupported               // the strategy does not handle this grid size
+	StatusInvalid                   // the puzzle line or its givens are not valid
+	StatusWrong                     // the claimed solution failed Check (a bug)
+	StatusError                     // the solver failed (a panic, or ctx canceled)
+)
+
+var statusNames = [...]string{
+	StatusNone:        "none",
+	StatusSolved:      "solved",
+	StatusUnsolvable:  "unsolvable",
+	StatusStuck:       "stuck",
+	StatusTimeout:     "timeout",
+	StatusLimit:       "limit",
+	StatusUnsupported: "unsupported",
+	StatusInvalid:     "invalid",
+	StatusWrong:       "wrong",
+	StatusError:       "error",
+}
+
+// Statuses lists every real status in report order.
+func Statuses() []Status {
+	return []Status{StatusSolved, StatusUnsolvable, StatusStuck, StatusTimeout, StatusLimit,
+		StatusUnsupported, StatusInvalid, StatusWrong, StatusError}
+}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("status(%d)", uint8(s))
+}
+
+// ParseStatus returns the Status named s.
+func ParseStatus(s string) (Status, error) {
+	for i, name := range statusNames {
+		if name == s && Status(i) != StatusNone {
+			return Status(i), nil
+		}
+	}
+	return StatusNone, fmt.Errorf("unknown status %q", s)
+}
+
+// Censored reports whether the search was stopped by a limit before it
+// ended, so that its time and counters are lower bounds.
+func (s Status) Censored() bool { return s == StatusTimeout || s == StatusLimit }
+
+// Result is the outcome of one Solve with the strategy's counters. What
+// Calls, Guesses and Backtracks count is strategy-specific and documented
+// on each strategy; they are the counts reached so far when the search was
+// stopped by a limit.
+type Result struct {
+	Status     Status
+	Solution   Grid // set when Status is StatusSolved
+	Calls      uint64
+	Guesses    uint64
+	Backtracks uint64
+	Filled     int   // cells filled when the solver stopped (all empty cells when solved)
+	Err        error // set for StatusError and StatusInvalid (and others when useful)
+}

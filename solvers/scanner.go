@@ -135,3 +135,6 @@ func (s *Scanner) Entry() Entry { return s.entry }
 
 // Err returns the first read error other than io.EOF.
 func (s *Scanner) Err() error { return s.err }
+
+// Lines returns the number of lines read so far.
+func (s *Scanner) Lines() int { return s.line }

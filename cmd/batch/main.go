@@ -1,0 +1,136 @@
+// Command batch benchmarks Sudoku solving strategies over whole puzzle
+// corpora. See `batch help` and the README.
+//
+// This package only parses flags and wires the solvers, pipeline and
+// report packages together.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit codes (DESIGN.md).
+const (
+	exitOK          = 0
+	exitWrong       = 1 // finished, but something is wrong (a wrong answer, an I/O error)
+	exitUsage       = 2 // usage error or missing input
+	exitInterrupted = 130
+)
+
+// exitError carries an exit code with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, a ...any) error {
+	return &exitError{exitUsage, fmt.Errorf(format, a...)}
+}
+
+// env is what a subcommand talks to.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	args0          []string // the whole command line, for provenance
+}
+
+// command is one subcommand.
+type command struct {
+	name, args, summary string
+	run                 func(e *env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"run", "[flags] [corpus ...]", "sweep corpora through the strategies (the default command)", runMain},
+		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
+		{"solvers", "", "list the strategies with what their counters count", solversMain},
+		{"help", "", "show this help", nil},
+	}
+}
+
+func main() {
+	os.Exit(Main(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args}))
+}
+
+// Main runs the command line args and returns the exit code.
+func Main(args []string, e *env) int {
+	name := "run"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		for _, c := range commands() {
+			if args[0] == c.name {
+				name, args = c.name, args[1:]
+			}
+		}
+	}
+	if name == "help" {
+		usage(e.stdout)
+		return exitOK
+	}
+	var err error
+	for _, c := range commands() {
+		if c.name == name {
+			err = c.run(e, args)
+		}
+	}
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	code := exitWrong
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(e.stderr, "batch: %s\n", msg)
+	}
+	return code
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
+	fmt.Fprintln(w, "\nUsage:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  batch %-8s %-22s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun `batch COMMAND -h` for the flags of a command.")
+	fmt.Fprintln(w, "Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer, an I/O error);")
+	fmt.Fprintln(w, "2 usage error or missing input; 130 interrupted.")
+}
+
+// newFlagSet returns a FlagSet that reports errors as usage errors.
+func newFlagSet(e *env, name, args, about, examples string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "Usage: batch %s %s\n\n%s\n\nFlags:\n", name, args, about)
+		fs.PrintDefaults()
+		if examples != "" {
+			fmt.Fprintf(e.stderr, "\nExamples:\n%s", examples)
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args and turns flag errors into usage errors (the
+// flag package has already printed the message and the usage).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &exitError{exitUsage, errors.New("")}
+	}
+	return nil
+}

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"fmt"
+
+	"sudokubatch/report"
+)
+
+func mergeMain(e *env, args []string) error {
+	fs := newFlagSet(e, "merge", "-o DIR IN ...",
+		"Merge shard runs (directories written with -shard k/n) into one run in DIR:\n"+
+			"rows in the order of a single-machine run, run.json with every shard's machine.",
+		"  batch merge -o results/full results/shard-0 results/shard-1 results/shard-2\n")
+	out := fs.String("o", "", "output run `directory` (must not hold a results.csv)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return usageErr("merge needs -o DIR and at least one input run")
+	}
+	ri, err := report.Merge(*out, fs.Args())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "merged %d runs into %s: %d rows (status %s)\n", fs.NArg(), *out, ri.Rows, ri.Status)
+	return nil
+}

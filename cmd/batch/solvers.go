@@ -1,0 +1,28 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"sudokubatch/solvers"
+)
+
+func solversMain(e *env, args []string) error {
+	fs := newFlagSet(e, "solvers", "", "List the strategies in their fixed order with one line each.", "")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, s := range solvers.All() {
+		desc := ""
+		if d, ok := s.(solvers.Describer); ok {
+			desc = d.Describe()
+		}
+		def := ""
+		if s.Name() == "bruteforce" {
+			def = " (not in the default set: -solvers all)"
+		}
+		fmt.Fprintf(tw, "%s\t%s%s\n", s.Name(), desc, def)
+	}
+	return tw.Flush()
+}

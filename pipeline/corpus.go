@@ -1,0 +1,89 @@
+package pipeline
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+
+	"sudokubatch/report"
+)
+
+// corpusFile is an open corpus: the decompressed text, and the hash of the
+// raw bytes as they are read.
+type corpusFile struct {
+	info  report.CorpusInfo
+	raw   io.Reader // the file, counted and hashed
+	text  io.Reader // what the Scanner reads (raw, or gunzipped raw)
+	close func() error
+	h     hash.Hash
+	n     int64
+}
+
+func (c *corpusFile) Read(p []byte) (int, error) {
+	n, err := c.raw.Read(p)
+	c.h.Write(p[:n])
+	c.n += int64(n)
+	return n, err
+}
+
+// openCorpus opens path ("-" for stdin) and detects gzip by its magic
+// bytes. The error names the file and says what is wrong.
+func openCorpus(path string, stdin io.Reader) (*corpusFile, error) {
+	c := &corpusFile{info: report.CorpusInfo{Path: path}, h: sha256.New(), close: func() error { return nil }}
+	if path == "-" {
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		c.raw = stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("opening corpus: %w", err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("opening corpus: %w", err)
+		}
+		if st.IsDir() {
+			f.Close()
+			return nil, fmt.Errorf("opening corpus %s: is a directory, want a puzzle file", path)
+		}
+		c.raw, c.close = f, f.Close
+	}
+	br := bufio.NewReaderSize(c, 64<<10)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			c.close()
+			return nil, fmt.Errorf("opening corpus %s: gzip: %w", path, err)
+		}
+		c.info.Gzip = true
+		c.text = zr
+	} else {
+		c.text = br
+	}
+	return c, nil
+}
+
+// finish reads the rest of the raw file into the hash (when the selection
+// stopped early), closes it and fills the size and checksum.
+func (c *corpusFile) finish(drain bool) error {
+	var err error
+	if drain {
+		_, err = io.Copy(io.Discard, c)
+	}
+	if cerr := c.close(); err == nil && cerr != nil && !errors.Is(cerr, os.ErrClosed) {
+		err = cerr
+	}
+	c.info.Size = c.n
+	c.info.SHA256 = hex.EncodeToString(c.h.Sum(nil))
+	return err
+}

@@ -1,0 +1,483 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"sudokubatch/report"
+	"sudokubatch/solvers"
+)
+
+// Sink receives the rows of a run in (corpus, id, solver) order. The
+// pipeline calls it from one goroutine only.
+type Sink interface {
+	Write(*report.Row) error
+	Flush() error
+}
+
+// Progress is told how far a run is. The pipeline calls it from the
+// writer goroutine only.
+type Progress interface {
+	Start(total int) // total units, -1 when unknown
+	Add(n int)       // units completed
+	Finish()
+}
+
+// Config is one run.
+type Config struct {
+	Corpora  []string         // corpus files; "-" is standard input
+	Solvers  []solvers.Solver // strategies, in output order
+	Workers  int              // goroutines solving; 0: GOMAXPROCS
+	Timeout  time.Duration    // per (puzzle, solver); 0: none
+	MaxCalls uint64           // per (puzzle, solver); 0: none
+	Seed     uint64           // run seed; each puzzle's seed derives from it
+	Select   Selection
+	Unique   bool // count solutions (up to 2) once per puzzle
+
+	// Window bounds the units in flight between the reader and the writer
+	// (and so memory); 0: 64 per worker, at least 1024.
+	Window int
+	// Skip, if set, tells units already done (resume); they are not run
+	// and not written.
+	Skip func(corpus, id, solver int) bool
+	// Stop, if set, is closed to stop issuing units (the first Ctrl-C):
+	// running units end, their rows are written, and Run returns with
+	// Stats.Interrupted set.
+	Stop <-chan struct{}
+
+	Sink     Sink
+	Progress Progress      // nil: none
+	Stdin    io.Reader     // for "-"; nil: os.Stdin
+	Invalid  func(e error) // called (from the reader) for each line that is not a puzzle; may be nil
+	Counter  UniqueCounter // for Unique; nil: solvers.CountSolutions
+}
+
+// UniqueCounter counts the solutions of p, stopping at max.
+type UniqueCounter func(ctx context.Context, p solvers.Puzzle, max int) (int, error)
+
+// SolverStats counts the outcomes of one solver in a run.
+type SolverStats struct {
+	Name     string         `json:"name"`
+	Units    int            `json:"units"`
+	Statuses map[string]int `json:"statuses"`
+	NS       int64          `json:"ns"` // total Solve time
+	byStatus [16]int
+}
+
+// Stats is what a run did.
+type Stats struct {
+	Corpora     []report.CorpusInfo `json:"corpora"`
+	Solvers     []*SolverStats      `json:"solvers"`
+	Units       int                 `json:"units"`   // rows written by this run
+	Skipped     int                 `json:"skipped"` // units already done (resume)
+	Wrong       int                 `json:"wrong"`
+	Invalid     int                 `json:"invalid_lines"`
+	Interrupted bool                `json:"interrupted"`
+	Elapsed     time.Duration       `json:"elapsed_ns"`
+}
+
+// entry is one selected puzzle line, shared by the units of its solvers.
+type entry struct {
+	corpus    int
+	e         solvers.Entry
+	seed      uint64
+	clues     int
+	once      sync.Once
+	solutions int
+}
+
+// unit is one (puzzle, solver) pair with its place in the output order.
+type unit struct {
+	seq    uint64
+	ent    *entry
+	solver int
+}
+
+// result is a finished unit.
+type result struct {
+	seq uint64
+	row report.Row
+}
+
+// Run streams the corpora through the solvers and writes every row to
+// cfg.Sink in order. It returns the stats and the first error that
+// stopped the run (a corpus that cannot be opened or read, a write
+// error, ctx canceled).
+//
+// Shape: one errgroup holds the reader, cfg.Workers workers and the
+// writer. The reader takes a window slot before it issues a unit, the
+// writer gives it back when the unit's row is written, so at most Window
+// units are between them; the writer keeps finished units in a ring of
+// Window slots until their turn comes.
+func Run(ctx context.Context, cfg Config) (*Stats, error) {
+	start := time.Now()
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	window := cfg.Window
+	if window <= 0 {
+		window = max(1024, 64*workers)
+	}
+	if cfg.Counter == nil {
+		cfg.Counter = solvers.CountSolutions
+	}
+	stats := &Stats{}
+	for _, s := range cfg.Solvers {
+		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
+	}
+	if cfg.Progress != nil {
+		cfg.Progress.Start(-1)
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	units := make(chan unit)
+	results := make(chan result, workers)
+	slots := make(chan struct{}, window)
+	var readerInfo []report.CorpusInfo
+
+	var readErr error
+	g.Go(func() error {
+		defer close(units)
+		var err error
+		readerInfo, err = read(gctx, &cfg, units, slots, stats)
+		var ce *CorpusError
+		switch {
+		case errors.Is(err, errStopped):
+			return nil // not an error: the units issued go on
+		case errors.As(err, &ce):
+			// A corpus that cannot be read stops the issuing of units, but
+			// the units already issued finish and are written.
+			readErr = err
+			return nil
+		}
+		return err
+	})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		g.Go(func() error {
+			defer wg.Done()
+			for u := range units {
+				select {
+				case results <- result{seq: u.seq, row: solve(gctx, &cfg, u)}:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		wg.Wait()
+		close(results)
+		return nil
+	})
+	g.Go(func() error { return write(gctx, &cfg, results, slots, window, stats) })
+
+	err := g.Wait()
+	stats.Corpora = readerInfo
+	for _, c := range readerInfo {
+		stats.Invalid += c.Invalid
+	}
+	for _, s := range stats.Solvers {
+		for _, st := range solvers.Statuses() {
+			if n := s.byStatus[st]; n > 0 {
+				s.Statuses[st.String()] = n
+			}
+		}
+	}
+	if cfg.Progress != nil {
+		cfg.Progress.Finish()
+	}
+	stats.Elapsed = time.Since(start)
+	if err == nil {
+		err = readErr
+	}
+	return stats, err
+}
+
+// CorpusError is a corpus that could not be opened or read to its end.
+// The rows of the puzzles read before it are still written.
+type CorpusError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorpusError) Error() string { return e.Err.Error() }
+func (e *CorpusError) Unwrap() error { return e.Err }
+
+// errStopped is not an error: the reader saw cfg.Stop.
+var errStopped = errors.New("stopped")
+
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// read issues the units of every selected puzzle of every corpus, in order.
+func read(ctx context.Context, cfg *Config, units chan<- unit, slots chan struct{}, stats *Stats) ([]report.CorpusInfo, error) {
+	var infos []report.CorpusInfo
+	var seq uint64
+	for ci, path := range cfg.Corpora {
+		c, err := openCorpus(path, cfg.Stdin)
+		if err != nil {
+			return infos, &CorpusError{path, err}
+		}
+		drain := path != "-"
+		sc := solvers.NewScanner(c.text, path)
+		past := false
+		for !past && sc.Scan() {
+			e := sc.Entry()
+			c.info.Puzzles++
+			if e.Err != nil {
+				c.info.Invalid++
+				if cfg.Invalid != nil {
+					cfg.Invalid(e.Err)
+				}
+			}
+			if cfg.Select.Past(e.ID) {
+				past = true
+				break
+			}
+			if !cfg.Select.Match(e.ID) {
+				continue
+			}
+			ent := &entry{corpus: ci, e: e, seed: puzzleSeed(cfg.Seed, ci, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
+			for si := range cfg.Solvers {
+				if cfg.Skip != nil && cfg.Skip(ci, e.ID, si) {
+					stats.Skipped++
+					continue
+				}
+				if cfg.Stop != nil && stopped(cfg.Stop) {
+					stats.Interrupted = true
+					c.finish(drain)
+					return append(infos, c.info), errStopped
+				}
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					c.finish(false)
+					return append(infos, c.info), ctx.Err()
+				case <-cfg.Stop:
+					stats.Interrupted = true
+					c.finish(drain)
+					return append(infos, c.info), errStopped
+				}
+				select {
+				case units <- unit{seq: seq, ent: ent, solver: si}:
+					seq++
+				case <-ctx.Done():
+					c.finish(false)
+					return append(infos, c.info), ctx.Err()
+				}
+			}
+		}
+		if past {
+			// Count the rest of the file without solving it, so that the
+			// corpus size, checksum and puzzle count describe the whole file.
+			for sc.Scan() {
+				c.info.Puzzles++
+				if sc.Entry().Err != nil {
+					c.info.Invalid++
+				}
+			}
+		}
+		c.info.Lines = sc.Lines()
+		rerr := sc.Err()
+		if err := c.finish(drain); rerr == nil && err != nil {
+			rerr = fmt.Errorf("reading corpus %s: %w", path, err)
+		}
+		infos = append(infos, c.info)
+		if rerr != nil {
+			return infos, &CorpusError{path, rerr}
+		}
+	}
+	return infos, nil
+}
+
+// puzzleSeed derives a puzzle's seed from the run seed, the corpus index
+// and the puzzle id (splitmix64), so that it does not depend on the
+// worker count or on which shard ran the puzzle.
+func puzzleSeed(run uint64, corpus, id int) uint64 {
+	z := run ^ uint64(corpus)<<40 ^ uint64(id)*0x9e3779b97f4a7c15
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// solve runs one unit: times Solve, recovers a panic, checks the answer.
+func solve(ctx context.Context, cfg *Config, u unit) report.Row {
+	ent, s := u.ent, cfg.Solvers[u.solver]
+	row := report.Row{
+		ID: ent.e.ID, Line: ent.e.Line, Solver: s.Name(), Clues: ent.clues,
+		Seed: ent.seed, Corpus: cfg.Corpora[ent.corpus], Solutions: -1,
+	}
+	if ent.e.Err != nil {
+		row.Status = solvers.StatusInvalid
+		row.Error = ent.e.Err.Error()
+		row.Clues = 0
+		return row
+	}
+	if cfg.Unique {
+		ent.once.Do(func() {
+			n, err := cfg.Counter(ctx, ent.e.Puzzle, 2)
+			if err == nil {
+				ent.solutions = n
+			}
+		})
+		row.Solutions = ent.solutions
+	}
+	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: ent.seed}
+	t0 := time.Now()
+	if cfg.Timeout > 0 {
+		lim.Deadline = t0.Add(cfg.Timeout)
+	}
+	res, panicked := safeSolve(ctx, s, ent.e.Puzzle, lim)
+	row.NS = time.Since(t0).Nanoseconds()
+	row.Status = res.Status
+	row.Calls, row.Guesses, row.Backtracks = res.Calls, res.Guesses, res.Backtracks
+	row.Filled = res.Filled
+	if res.Err != nil {
+		row.Error = res.Err.Error()
+	}
+	if panicked {
+		return row
+	}
+	if res.Status == solvers.StatusSolved {
+		if err := solvers.Check(ent.e.Puzzle, res.Solution); err != nil {
+			row.Status = solvers.StatusWrong
+			row.Error = "wrong solution: " + err.Error()
+		}
+		row.Solution = res.Solution.String()
+	}
+	return row
+}
+
+// safeSolve calls Solve and turns a panic into StatusError.
+func safeSolve(ctx context.Context, s solvers.Solver, p solvers.Puzzle, lim solvers.Limits) (res solvers.Result, panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			res = solvers.Result{Status: solvers.StatusError, Err: fmt.Errorf("panic: %v", v)}
+			panicked = true
+		}
+	}()
+	return s.Solve(ctx, p, lim), false
+}
+
+// flushEvery is how often the writer flushes rows while the run goes on.
+const flushEvery = 250 * time.Millisecond
+
+// write receives finished units and writes them in order.
+func write(ctx context.Context, cfg *Config, results <-chan result, slots chan struct{}, window int, stats *Stats) error {
+	ring := make([]*result, window)
+	var next uint64
+	dirty := false
+	tick := time.NewTicker(flushEvery)
+	defer tick.Stop()
+	var werr error
+	for {
+		select {
+		case r, ok := <-results:
+			if !ok {
+				if werr == nil {
+					werr = cfg.Sink.Flush()
+				}
+				return werr
+			}
+			if cfg.Progress != nil {
+				cfg.Progress.Add(1)
+			}
+			ring[r.seq%uint64(window)] = &r
+			for {
+				p := ring[next%uint64(window)]
+				if p == nil || p.seq != next {
+					break
+				}
+				ring[next%uint64(window)] = nil
+				if werr == nil {
+					if werr = cfg.Sink.Write(&p.row); werr != nil {
+						return werr // cancels the group: the run stops
+					}
+				}
+				account(stats, cfg, &p.row)
+				dirty = true
+				next++
+				<-slots
+			}
+		case <-tick.C:
+			if dirty {
+				if werr = cfg.Sink.Flush(); werr != nil {
+					return werr
+				}
+				dirty = false
+			}
+		case <-ctx.Done():
+			cfg.Sink.Flush()
+			return ctx.Err()
+		}
+	}
+}
+
+func account(stats *Stats, cfg *Config, row *report.Row) {
+	stats.Units++
+	for _, s := range stats.Solvers {
+		if s.Name == row.Solver {
+			s.Units++
+			s.byStatus[row.Status]++
+			s.NS += row.NS
+			break
+		}
+	}
+	if row.Status == solvers.StatusWrong {
+		stats.Wrong++
+	}
+}
+
+// CountUnits counts the units a run of cfg will issue (selected puzzle
+// lines times solvers, less those cfg.Skip leaves out) by reading the
+// corpora once. It does not read standard input.
+func CountUnits(cfg Config) (int, error) {
+	n := 0
+	for ci, path := range cfg.Corpora {
+		if path == "-" {
+			return -1, errors.New("counting units: standard input can be read only once")
+		}
+		c, err := openCorpus(path, nil)
+		if err != nil {
+			return -1, err
+		}
+		sc := solvers.NewScanner(c.text, path)
+		for sc.Scan() {
+			id := sc.Entry().ID
+			if cfg.Select.Past(id) {
+				break
+			}
+			if !cfg.Select.Match(id) {
+				continue
+			}
+			for si := range cfg.Solvers {
+				if cfg.Skip == nil || !cfg.Skip(ci, id, si) {
+					n++
+				}
+			}
+		}
+		c.finish(false)
+		if err := sc.Err(); err != nil {
+			return -1, err
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,248 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"sudokubatch/solvers"
+)
+
+// Header is the first line of results.csv: the columns of DESIGN.md in
+// their order, then `corpus`, the corpus file the puzzle comes from (ids
+// restart for each corpus file of a run, so (corpus, id) names a puzzle).
+var Header = []string{"id", "line", "solver", "status", "ns", "calls", "guesses", "backtracks",
+	"filled", "clues", "solutions", "seed", "solution", "error", "corpus"}
+
+// Row is one (puzzle, solver) result: one line of results.csv.
+type Row struct {
+	ID         int            // 0-based puzzle index within its corpus file
+	Line       int            // 1-based line number in the corpus file
+	Solver     string         // strategy name
+	Status     solvers.Status // outcome
+	NS         int64          // wall time of Solve in nanoseconds (monotonic clock)
+	Calls      uint64         // strategy counters, see solvers
+	Guesses    uint64
+	Backtracks uint64
+	Filled     int    // cells filled when the solver stopped
+	Clues      int    // givens of the puzzle
+	Solutions  int    // -unique: 0, 1 or 2 (two or more); -1 when not counted
+	Seed       uint64 // the seed passed to the solver
+	Solution   string // the solved grid in the input alphabet, empty unless solved
+	Error      string // the error message, if any
+	Corpus     string // the corpus file as given on the command line
+}
+
+// Key identifies the (puzzle, solver) pair of a row.
+type Key struct {
+	Corpus string
+	ID     int
+	Solver string
+}
+
+// Key returns the row's (corpus, id, solver).
+func (r *Row) Key() Key { return Key{r.Corpus, r.ID, r.Solver} }
+
+// Writer writes rows to results.csv. It buffers; call Flush to push the
+// rows out and learn of any write error. A Writer is not safe for
+// concurrent use.
+type Writer struct {
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+// NewWriter returns a Writer on w. It does not write the header.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 512)}
+}
+
+// WriteHeader writes the header line.
+func (w *Writer) WriteHeader() error {
+	return w.writeBytes([]byte(strings.Join(Header, ",") + "\n"))
+}
+
+// Write appends one row.
+func (w *Writer) Write(r *Row) error {
+	b := w.buf[:0]
+	b = strconv.AppendInt(b, int64(r.ID), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, ',')
+	b = appendField(b, r.Solver)
+	b = append(b, ',')
+	b = append(b, r.Status.String()...)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, r.NS, 10)
+	for _, v := range [...]uint64{r.Calls, r.Guesses, r.Backtracks} {
+		b = append(b, ',')
+		b = strconv.AppendUint(b, v, 10)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Filled), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Clues), 10)
+	b = append(b, ',')
+	if r.Solutions >= 0 {
+		b = strconv.AppendInt(b, int64(r.Solutions), 10)
+	}
+	b = append(b, ',')
+	b = strconv.AppendUint(b, r.Seed, 10)
+	b = append(b, ',')
+	b = appendField(b, r.Solution)
+	b = append(b, ',')
+	b = appendField(b, r.Error)
+	b = append(b, ',')
+	b = appendField(b, r.Corpus)
+	b = append(b, '\n')
+	w.buf = b
+	return w.writeBytes(b)
+}
+
+func (w *Writer) writeBytes(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.w.Write(b); err != nil {
+		w.err = fmt.Errorf("writing results: %w", err)
+	}
+	return w.err
+}
+
+// Flush writes any buffered rows and returns the first write error.
+func (w *Writer) Flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.w.Flush(); err != nil {
+		w.err = fmt.Errorf("writing results: %w", err)
+	}
+	return w.err
+}
+
+// appendField appends s as a CSV field, quoted only when it must be
+// (RFC 4180, as encoding/csv reads it). Line breaks inside a message are
+// replaced by spaces so that every row is one line (tail -f, resume).
+func appendField(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",\"\r\n") && (s == "" || s[0] != ' ') {
+		return append(b, s...)
+	}
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	b = append(b, '"')
+	b = append(b, strings.ReplaceAll(s, `"`, `""`)...)
+	return append(b, '"')
+}
+
+// Reader reads rows from results.csv. A Reader is not safe for concurrent
+// use.
+type Reader struct {
+	r    *csv.Reader
+	file string
+	cols []int // index in the file of each Header column, -1 if absent
+	line int
+}
+
+// NewReader reads the header of r and returns a Reader for its rows;
+// file names r in errors. Columns are found by name, so a file with the
+// DESIGN.md columns but no `corpus` column is read too (corpus "").
+func NewReader(r io.Reader, file string) (*Reader, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("%s: empty file, want a results.csv header", file)
+		}
+		return nil, fmt.Errorf("%s: reading header: %w", file, err)
+	}
+	rd := &Reader{r: cr, file: file, cols: make([]int, len(Header)), line: 1}
+	for i, name := range Header {
+		rd.cols[i] = -1
+		for j, h := range head {
+			if strings.TrimPrefix(h, "\uFEFF") == name {
+				rd.cols[i] = j
+			}
+		}
+		if rd.cols[i] < 0 && name != "corpus" {
+			return nil, fmt.Errorf("%s:1: header has no %q column: not a results.csv", file, name)
+		}
+	}
+	return rd, nil
+}
+
+// ErrBadRow is wrapped by the errors of rows that cannot be read.
+var ErrBadRow = errors.New("bad row")
+
+// Read returns the next row, or io.EOF at the end.
+func (rd *Reader) Read() (Row, error) {
+	rec, err := rd.r.Read()
+	if err != nil {
+		if err == io.EOF {
+			return Row{}, io.EOF
+		}
+		line, _ := rd.r.FieldPos(0)
+		return Row{}, fmt.Errorf("%s:%d: %w: %v", rd.file, line, ErrBadRow, err)
+	}
+	rd.line, _ = rd.r.FieldPos(0)
+	field := func(col int) string {
+		if i := rd.cols[col]; i >= 0 && i < len(rec) {
+			return rec[i]
+		}
+		return ""
+	}
+	var row Row
+	var errs []string
+	num := func(col int) int64 {
+		v, err := strconv.ParseInt(field(col), 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s %q is not an integer", Header[col], field(col)))
+		}
+		return v
+	}
+	unum := func(col int) uint64 {
+		v, err := strconv.ParseUint(field(col), 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s %q is not a non-negative integer", Header[col], field(col)))
+		}
+		return v
+	}
+	if len(rec) != len(Header) && rd.cols[len(Header)-1] >= 0 {
+		errs = append(errs, fmt.Sprintf("%d fields, want %d", len(rec), len(Header)))
+	}
+	row.ID = int(num(0))
+	row.Line = int(num(1))
+	row.Solver = field(2)
+	st, err := solvers.ParseStatus(field(3))
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	row.Status = st
+	row.NS = num(4)
+	row.Calls, row.Guesses, row.Backtracks = unum(5), unum(6), unum(7)
+	row.Filled = int(num(8))
+	row.Clues = int(num(9))
+	row.Solutions = -1
+	if s := field(10); s != "" {
+		row.Solutions = int(num(10))
+	}
+	row.Seed = unum(11)
+	row.Solution = strings.Clone(field(12))
+	row.Error = strings.Clone(field(13))
+	row.Corpus = strings.Clone(field(14))
+	row.Solver = strings.Clone(row.Solver)
+	if row.Solver == "" {
+		errs = append(errs, "empty solver")
+	}
+	if len(errs) > 0 {
+		return Row{}, fmt.Errorf("%s:%d: %w: %s", rd.file, rd.line, ErrBadRow, strings.Join(errs, "; "))
+	}
+	return row, nil
+}
+
+// Line returns the line number of the row last read.
+func (rd *Reader) Line() int { return rd.line }

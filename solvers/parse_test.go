@@ -1,0 +1,325 @@
+package solvers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+const corpus0 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
+
+func TestParsePuzzle(t *testing.T) {
+	dots := strings.ReplaceAll(corpus0, "0", ".")
+	tests := []struct {
+		name    string
+		line    string
+		box     int
+		clues   int
+		wantErr string // substring; empty means no error
+	}{
+		{"9x9 zeros", corpus0, 3, 17, ""},
+		{"9x9 dots", dots, 3, 17, ""},
+		{"CRLF", corpus0 + "\r", 3, 17, ""},
+		{"BOM", "\uFEFF" + corpus0, 3, 17, ""},
+		{"colon suffix", corpus0 + ":1:" + corpus0, 3, 17, ""},
+		{"comma suffix", corpus0 + ",rated hard", 3, 17, ""},
+		{"space suffix", corpus0 + "  # a comment", 3, 17, ""},
+		{"tab suffix", corpus0 + "\t17", 3, 17, ""},
+		{"leading space", "  " + corpus0, 3, 17, ""},
+		{"4x4", "4000300200040020", 2, 5, ""},
+		{"16x16 lower case", "g" + strings.Repeat("0", 255), 4, 1, ""},
+		{"16x16 upper case", "G" + strings.Repeat(".", 255), 4, 1, ""},
+		{"too short", corpus0[:80], 0, 0, "80 symbols"},
+		{"too long", corpus0 + "0", 0, 0, "82 symbols"},
+		{"empty", "", 0, 0, "empty"},
+		{"letter in 9x9", "A" + corpus0[1:], 0, 0, `bad symbol "A" at position 1`},
+		{"5 in 4x4", "5000000000000000", 0, 0, `bad symbol "5"`},
+		{"H in 16x16", "H" + strings.Repeat("0", 255), 0, 0, `bad symbol "H"`},
+		{"non-ASCII", "é" + corpus0[2:], 0, 0, `bad symbol "é"`},
+		{"row conflict", "11" + strings.Repeat("0", 79), 0, 0, "1 twice in row 1"},
+		{"column conflict", "1" + strings.Repeat("0", 8) + "1" + strings.Repeat("0", 71), 0, 0, "1 twice in column 1"},
+		{"box conflict", "1" + strings.Repeat("0", 9) + "1" + strings.Repeat("0", 70), 0, 0, "1 twice in box 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ParsePuzzle(tt.line)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Box != tt.box || p.Clues() != tt.clues {
+				t.Fatalf("box %d clues %d, want %d and %d", p.Box, p.Clues(), tt.box, tt.clues)
+			}
+		})
+	}
+}
+
+func TestGridStringRoundTrip(t *testing.T) {
+	for _, k := range loadKnown(t) {
+		for _, g := range []Grid{k.puzzle.Grid, k.solution} {
+			p, err := ParsePuzzle(g.String())
+			if err != nil {
+				t.Fatalf("%s: %v", k.name, err)
+			}
+			if p.Grid != g {
+				t.Fatalf("%s: round trip changed the grid", k.name)
+			}
+		}
+	}
+}
+
+func TestGridFormat(t *testing.T) {
+	g := MustParse("4000300200040020").Grid
+	want := `+-----+-----+
+| 4 . | . . |
+| 3 . | . 2 |
++-----+-----+
+| . . | . 4 |
+| . . | 2 . |
++-----+-----+
+`
+	if got := g.Format(); got != want {
+		t.Fatalf("Format() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// scanAll reads every entry of text.
+func scanAll(t *testing.T, r io.Reader) ([]Entry, error) {
+	t.Helper()
+	sc := NewScanner(r, "test.txt")
+	var out []Entry
+	for sc.Scan() {
+		out = append(out, sc.Entry())
+	}
+	return out, sc.Err()
+}
+
+func TestScanner(t *testing.T) {
+	text := "\uFEFF3\r\n" + // count header after a BOM, CRLF
+		"# a comment\r\n" +
+		"\r\n" +
+		corpus0 + "\r\n" +
+		"12345\n" + // wrong length
+		"   \n" +
+		corpus0 + ":17:x\n" +
+		"11" + strings.Repeat("0", 79) + "\n" +
+		"4000300200040020" // 4x4, no final newline
+	entries, err := scanAll(t, strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		id, line int
+		err      string
+	}{
+		{0, 4, ""},
+		{1, 5, "test.txt:5: puzzle has 5 symbols"},
+		{2, 7, ""},
+		{3, 8, "test.txt:8: conflicting givens: 1 twice in row 1"},
+		{4, 9, ""},
+	}
+	if len(entries) != len(want) {
+		t.Fatalf("got %d entries, want %d: %+v", len(entries), len(want), entries)
+	}
+	for i, w := range want {
+		e := entries[i]
+		if e.ID != w.id || e.Line != w.line {
+			t.Errorf("entry %d: id %d line %d, want id %d line %d", i, e.ID, e.Line, w.id, w.line)
+		}
+		if w.err == "" {
+			if e.Err != nil || e.Puzzle.IsZero() {
+				t.Errorf("entry %d: err %v, want a puzzle", i, e.Err)
+			}
+			continue
+		}
+		var se *SyntaxError
+		if !errors.As(e.Err, &se) || !strings.Contains(e.Err.Error(), w.err) {
+			t.Errorf("entry %d: err %v, want a *SyntaxError containing %q", i, e.Err, w.err)
+		}
+		if !e.Puzzle.IsZero() {
+			t.Errorf("entry %d: invalid entry carries a puzzle", i)
+		}
+	}
+}
+
+func TestScannerCountHeaderOnlyFirst(t *testing.T) {
+	// A bare integer after the first puzzle line is a bad puzzle line, not a header.
+	entries, err := scanAll(t, strings.NewReader(corpus0+"\n42\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 || entries[1].Err == nil || entries[1].ID != 1 {
+		t.Fatalf("entries = %+v", entries)
+	}
+}
+
+func TestScannerLongLine(t *testing.T) {
+	long := strings.Repeat("1", 10<<20) // 10 MB with no newline
+	for _, tail := range []string{"", "\n" + corpus0 + "\n"} {
+		entries, err := scanAll(t, strings.NewReader(corpus0+"\n"+long+tail))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantN := 2
+		if tail != "" {
+			wantN = 3
+		}
+		if len(entries) != wantN {
+			t.Fatalf("tail %q: %d entries, want %d", tail[:min(len(tail), 5)], len(entries), wantN)
+		}
+		if e := entries[1]; e.Err == nil || !strings.Contains(e.Err.Error(), "test.txt:2: line longer than") {
+			t.Fatalf("long line: err %v", e.Err)
+		}
+		if tail != "" && (entries[2].Err != nil || entries[2].Line != 3 || entries[2].ID != 2) {
+			t.Fatalf("line after the long one: %+v", entries[2])
+		}
+	}
+}
+
+// failingReader returns data, then an error.
+type failingReader struct {
+	data string
+	err  error
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.data == "" {
+		return 0, f.err
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+func TestScannerReadError(t *testing.T) {
+	boom := errors.New("boom")
+	// The last line is torn by the error: it is reported as a bad line, then the error.
+	entries, err := scanAll(t, &failingReader{data: corpus0 + "\n" + corpus0[:40], err: boom})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "reading test.txt after line 2") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(entries) != 2 || entries[0].Err != nil || entries[1].Err == nil {
+		t.Fatalf("entries = %+v", entries)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	k := knownByName(t, "corpus-0")
+	if err := Check(k.puzzle, k.solution); err != nil {
+		t.Fatalf("valid solution rejected: %v", err)
+	}
+	swap := k.solution
+	// Swap two cells of row 1 that are not givens: rows stay permutations, columns do not.
+	i, j := -1, -1
+	for c := 0; c < 9 && j < 0; c++ {
+		if k.puzzle.Cells[c] == 0 {
+			if i < 0 {
+				i = c
+			} else {
+				j = c
+			}
+		}
+	}
+	swap.Cells[i], swap.Cells[j] = swap.Cells[j], swap.Cells[i]
+	given := k.solution
+	for c := range 81 {
+		if k.puzzle.Cells[c] != 0 {
+			// Relabel two digits everywhere: still a valid grid, but a given changes.
+			a, b := k.solution.Cells[c], k.solution.Cells[c]%9+1
+			for x := range 81 {
+				switch given.Cells[x] {
+				case a:
+					given.Cells[x] = b
+				case b:
+					given.Cells[x] = a
+				}
+			}
+			break
+		}
+	}
+	incomplete := k.solution
+	incomplete.Cells[80] = 0
+	tests := []struct {
+		name string
+		g    Grid
+		want string
+	}{
+		{"swapped", swap, "column"},
+		{"given changed", given, "but the given is"},
+		{"incomplete", incomplete, "r9c9 holds 0"},
+		{"zero grid", Grid{}, "box size 0"},
+		{"wrong size", MustParse("4231314223141423").Grid, "box size 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check(k.puzzle, tt.g)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Check = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestStatusNames(t *testing.T) {
+	for _, s := range Statuses() {
+		got, err := ParseStatus(s.String())
+		if err != nil || got != s {
+			t.Errorf("ParseStatus(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseStatus("none"); err == nil {
+		t.Error("ParseStatus(none) accepted the zero status")
+	}
+}
+
+func FuzzParsePuzzle(f *testing.F) {
+	for _, s := range []string{corpus0, "4000300200040020", "G" + strings.Repeat(".", 255),
+		corpus0 + ":1:x", "\uFEFF" + corpus0 + "\r", "11" + strings.Repeat("0", 79), "", "#", "12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		p, err := ParsePuzzle(line)
+		if err != nil {
+			if !p.IsZero() {
+				t.Fatalf("error %v with a non-zero puzzle", err)
+			}
+			return
+		}
+		// A parsed puzzle is valid, round-trips, and its givens never conflict.
+		if err := p.validate(); err != nil {
+			t.Fatalf("parsed puzzle fails validate: %v", err)
+		}
+		q, err := ParsePuzzle(p.String())
+		if err != nil || q != p {
+			t.Fatalf("round trip of %q: %v", p.String(), err)
+		}
+		if n := p.Len(); n != 16 && n != 81 && n != 256 {
+			t.Fatalf("Len() = %d", n)
+		}
+	})
+}
+
+func ExampleParsePuzzle() {
+	p, err := ParsePuzzle("4000300200040020:a 4x4 puzzle")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Side(), p.Clues())
+	fmt.Print(p.Format())
+	// Output:
+	// 4 5
+	// +-----+-----+
+	// | 4 . | . . |
+	// | 3 . | . 2 |
+	// +-----+-----+
+	// | . . | . 4 |
+	// | . . | 2 . |
+	// +-----+-----+
+}

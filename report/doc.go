@@ -6,6 +6,45 @@
 //     (corpus, id, solver) order, flushing as it goes.
 //  2. A Reader reads results.csv back, by column name, so that a finished,
 //     interrupted, resumed or merged run is read the same way.
+//  3. LoadResults holds a run's rows as numbers (Results); Summarize
+//     computes a Summary from them, and its Write methods render it:
+//     summary.md, summary.json, summary.bench (Go benchmark format, for
+//     benchstat), hard.csv and a text table for the terminal.
+//     WriteSummaryFiles writes the four files into a run directory.
+//
+// Summary statistics. A unit (one puzzle, one strategy) is measured when
+// its search ran: every status but invalid, unsupported and error, which
+// are counted but have no time. Time and call statistics are over the
+// measured units. Quantiles are gonum's stat.Quantile with the
+// stat.Empirical estimator on the sorted values: the q-quantile is the
+// smallest value v with at least q*n values <= v. It is always the value
+// of an actual unit (integer ns and calls stay integers, and there is a
+// puzzle behind every figure) and is right at small n: the only value for
+// n = 1, the middle one for odd n, the lower middle one for even n.
+// (stat.LinInterp gives 1.5 as the median of 1, 2, 3.)
+//
+// Censoring. A unit stopped by a timeout or a call limit is never dropped:
+// it is counted under its status, listed in hard.csv, and enters the time
+// and call statistics at the value it had reached, which is a lower bound
+// of its true value. A statistic is marked as a bound (Estimate.Bound;
+// "≥" or "≤" in the human outputs) when it would change if every stopped
+// unit had gone on forever; it is computed again with those units at +Inf
+// to decide. So a mean or a max is a lower bound as soon as one unit was
+// stopped, and a quantile only when too few finished units lie at or
+// below it: typically when more than a share 1-q of the units were
+// stopped, but also when a stopped unit lies below it. Puzzles per second
+// (measured units over the sum of their times, i.e. per core) is then an
+// upper bound. The no-guess share counts units solved with no guess among
+// the measured units; it is a lower bound only if a stopped unit had not
+// guessed yet.
+//
+// Hard puzzles. A unit is hard for its strategy, and is a row of
+// hard.csv, when its calls are above the strategy's p99 of calls (its top
+// 1%) or a limit stopped it. The cross-strategy list holds the puzzles
+// hard for two strategies or more, by how many, then by the geometric
+// mean, over every strategy that measured the puzzle, of its calls as a
+// multiple of that strategy's median (calls, not time: they do not
+// depend on the machine), then by corpus and id.
 //
 // results.csv has the columns of DESIGN.md in their order, then `corpus`:
 // the corpus file as given on the command line. Ids restart at 0 in each

@@ -32,13 +32,25 @@ type Series struct {
 }
 
 // Results is a run's rows held for reporting. Messages and solutions
-// are not kept (the CSV has them); Errors keeps the first message of each
-// status per solver for the summary.
+// are not kept (results.csv has them).
 type Results struct {
 	Corpora []string  // corpus names, in order of first appearance
 	Series  []*Series // one per solver, in order of first appearance
 	Puzzles int       // distinct (corpus, id) pairs
 	Rows    int
+}
+
+// OrderSolvers puts the series in the order of names (the run's
+// -solvers order, from run.json); series not named keep their order after
+// those named.
+func (r *Results) OrderSolvers(names []string) {
+	rank := func(s *Series) int {
+		if i := slices.Index(names, s.Solver); i >= 0 {
+			return i
+		}
+		return len(names)
+	}
+	slices.SortStableFunc(r.Series, func(a, b *Series) int { return rank(a) - rank(b) })
 }
 
 // Solver returns the series of the named solver, or nil.

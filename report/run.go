@@ -115,6 +115,9 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Chmod(0o644) // CreateTemp makes 0600 files: let other users read the report
+	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

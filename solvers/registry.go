@@ -4,7 +4,15 @@ import "strings"
 
 // registry lists every strategy in the fixed order of All. One table:
 // adding a strategy means one line here and one file beside this one.
-var registry = []Solver{&backtrack{}, &bruteforce{}, &norvig{}, &dlx{}, &bitboard{}}
+var registry = []Solver{
+	&backtrack{},
+	&bruteforce{},
+	singles{},
+	randmrv{},
+	&norvig{},
+	&dlx{},
+	&bitboard{},
+}
 
 // All returns every registered strategy in a fixed order. The slice is
 // new at each call; the strategies are safe for concurrent use.

@@ -231,7 +231,9 @@ func hardFor(t *testing.T, s Solver) Puzzle {
 	t.Helper()
 	switch s.Name() {
 	case "singles":
-		return knownByName(t, "corpus-0").puzzle
+		return knownByName(t, "norvig-grid1").puzzle
+	case "randmrv":
+		return knownByName(t, "corpus-39949").puzzle
 	case "norvig":
 		return corpusPuzzles(t, 45751)[45751]
 	case "bitboard":

@@ -264,9 +264,9 @@ func bigCorpus(t *testing.T, root string, copies int) string {
 	return path
 }
 
-// startAndSignal starts a run, waits until it has written some rows, and
-// sends sig.
-func startAndSignal(t *testing.T, dir string, sig syscall.Signal, args ...string) result {
+// startAndSignal starts a run writing to out, waits until it has written
+// some rows, and sends sig.
+func startAndSignal(t *testing.T, dir, out string, sig syscall.Signal, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(batchBin, args...)
 	cmd.Dir = dir
@@ -275,7 +275,6 @@ func startAndSignal(t *testing.T, dir string, sig syscall.Signal, args ...string
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	out := args[len(args)-1]
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if st, err := os.Stat(filepath.Join(out, "results.csv")); err == nil && st.Size() > 200_000 {
@@ -304,7 +303,7 @@ func TestInterruptAndResume(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			out := filepath.Join(tmp, strings.ReplaceAll(sig.String(), " ", "-"))
-			r := startAndSignal(t, root, sig, append(args, corpus, "-out", out)...)
+			r := startAndSignal(t, root, out, sig, append(args, "-out", out, corpus)...)
 			partial := readRowsTolerant(t, filepath.Join(out, "results.csv"))
 			switch sig {
 			case syscall.SIGKILL:

@@ -68,6 +68,7 @@ func Main(args []string, e *env) int {
 		for _, c := range commands() {
 			if args[0] == c.name {
 				name, args = c.name, args[1:]
+				break
 			}
 		}
 	}
@@ -123,14 +124,31 @@ func newFlagSet(e *env, name, args, about, examples string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args and turns flag errors into usage errors (the
-// flag package has already printed the message and the usage).
+// parseFlags parses args, flags and operands in any order (`batch
+// corpus.txt -limit 5` works like `batch -limit 5 corpus.txt`; after
+// `--` everything is an operand), and turns flag errors into usage
+// errors (the flag package has already printed the message and usage).
+// The operands are then fs.Args().
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return &exitError{exitUsage, errors.New("")}
 		}
-		return &exitError{exitUsage, errors.New("")}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			operands = append(operands, rest...)
+			break
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Parse the operands alone so that fs.Args() returns them.
+	return fs.Parse(append([]string{"--"}, operands...))
 }

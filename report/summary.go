@@ -1,0 +1,345 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"sudokubatch/solvers"
+)
+
+// DefaultTop is how many hardest puzzles a summary lists per strategy
+// and across strategies when SummaryOptions.Top is not set.
+const DefaultTop = 20
+
+// SummaryOptions say what a summary lists beyond the statistics.
+type SummaryOptions struct {
+	Top       int      // hardest puzzles listed per strategy and across strategies; <= 0: DefaultTop
+	Highlight []int    // puzzle ids placed in every strategy (in every corpus that has them)
+	RunInfo   *RunInfo // the run's run.json, for provenance; may be nil
+}
+
+// Summary is what summary.md, summary.json, summary.bench and hard.csv
+// say about a run. Summarize computes it; the Write methods render it and
+// do not change it, so one Summary may be rendered by several goroutines.
+type Summary struct {
+	Corpus     string             `json:"corpus"` // Results.CorpusLabel
+	Corpora    []string           `json:"corpora"`
+	Puzzles    int                `json:"puzzles"` // distinct (corpus, id) pairs
+	Rows       int                `json:"rows"`
+	Top        int                `json:"top"`
+	Run        *RunSummary        `json:"run,omitempty"`
+	Strategies []*StrategySummary `json:"strategies"` // in Results order
+
+	// Several lists the puzzles hard for two strategies or more (see
+	// hard.go), at most Top of them; SeveralTotal counts them all.
+	Several      []SharedHard `json:"hard_for_several"`
+	SeveralTotal int          `json:"hard_for_several_total"`
+
+	Highlights []Highlight `json:"highlights,omitempty"`
+
+	// Hard holds the rows of hard.csv: per strategy, every unit above the
+	// strategy's p99 of calls or stopped by a limit, hardest first.
+	Hard []RankedUnit `json:"-"`
+}
+
+// RunSummary is the part of run.json a summary repeats: what decides the
+// rows and where they were measured, but no time of day.
+type RunSummary struct {
+	RunID      string       `json:"run_id"`
+	Status     string       `json:"status"`
+	DurationNS int64        `json:"duration_ns"`
+	Settings   Settings     `json:"settings"`
+	Corpora    []CorpusInfo `json:"corpora"`
+	Workers    int          `json:"workers"`  // of the first segment
+	Machines   []Machine    `json:"machines"` // distinct, in segment order
+}
+
+// StrategySummary is the statistics of one strategy's units (its rows).
+// A unit is measured when it has a meaningful time: every status but
+// invalid, unsupported and error. Time and call statistics are over the
+// measured units, stopped (censored) ones included at their stopping value.
+type StrategySummary struct {
+	Solver   string       `json:"solver"`
+	Units    int          `json:"units"`
+	Statuses StatusCounts `json:"statuses"`
+	Measured int          `json:"measured"`
+	Censored int          `json:"censored"` // measured units stopped by a timeout or a call limit
+	TotalNS  int64        `json:"total_ns"` // sum of the measured units' Solve times
+
+	PuzzlesPerSec Estimate     `json:"puzzles_per_sec"` // Measured / TotalNS: per core
+	TimeNS        Distribution `json:"time_ns"`
+	Calls         Distribution `json:"calls"`
+
+	NoGuess          int      `json:"no_guess"`     // units solved with no guess
+	NoGuessPct       Estimate `json:"no_guess_pct"` // 100 * NoGuess / Measured
+	GuessesPerPuzzle Estimate `json:"guesses_per_puzzle"`
+
+	Hard    int          `json:"hard"` // rows of this strategy in hard.csv
+	ByCalls []RankedUnit `json:"hardest_by_calls"`
+	ByTime  []RankedUnit `json:"hardest_by_time"`
+}
+
+// Count returns the number of units with status st.
+func (s *StrategySummary) Count(st solvers.Status) int { return s.Statuses[st] }
+
+// Distribution summarises one measure (time in ns, or calls) over a
+// strategy's measured units. Quantiles are values of actual units.
+type Distribution struct {
+	Mean   Estimate  `json:"mean"`
+	Median Estimate  `json:"median"`
+	P90    Estimate  `json:"p90"`
+	P99    Estimate  `json:"p99"`
+	Max    Estimate  `json:"max"`
+	MaxAt  PuzzleRef `json:"max_at"` // the first unit, in file order, with the max
+}
+
+// Estimate is a statistic and whether units stopped by a limit may have
+// moved it: Bound says on which side the true value lies.
+type Estimate struct {
+	Value float64 `json:"value"`
+	Bound Bound   `json:"bound,omitempty"`
+}
+
+// Bound tells whether an Estimate is exact or a bound on the value the
+// statistic would have if no unit had been stopped.
+type Bound int8
+
+// The bounds.
+const (
+	BoundExact Bound = iota // no stopped unit could change it
+	BoundLower              // the true value may be higher (shown "≥")
+	BoundUpper              // the true value may be lower (shown "≤")
+)
+
+var boundNames = [...]string{BoundExact: "exact", BoundLower: "lower", BoundUpper: "upper"}
+
+func (b Bound) String() string {
+	if int(b) >= 0 && int(b) < len(boundNames) {
+		return boundNames[b]
+	}
+	return fmt.Sprintf("bound(%d)", int8(b))
+}
+
+// MarshalText encodes b as "exact", "lower" or "upper".
+func (b Bound) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// UnmarshalText decodes "exact", "lower" or "upper".
+func (b *Bound) UnmarshalText(text []byte) error {
+	for i, name := range boundNames {
+		if name == string(text) {
+			*b = Bound(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown bound %q", text)
+}
+
+// StatusCounts counts units by status. It encodes in JSON as an object
+// with every status of solvers.Statuses, in report order, zeros included.
+type StatusCounts map[solvers.Status]int
+
+// MarshalJSON encodes c as {"solved": n, "unsolvable": n, ...}.
+func (c StatusCounts) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, st := range solvers.Statuses() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "%q:%d", st.String(), c[st])
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes.
+func (c *StatusCounts) UnmarshalJSON(data []byte) error {
+	var m map[string]int
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*c = StatusCounts{}
+	for name, n := range m {
+		st, err := solvers.ParseStatus(name)
+		if err != nil {
+			return err
+		}
+		(*c)[st] = n
+	}
+	return nil
+}
+
+// PuzzleRef names one puzzle of a run.
+type PuzzleRef struct {
+	Corpus string `json:"corpus"`
+	ID     int    `json:"id"`
+	Line   int    `json:"line"`
+	Label  string `json:"label"` // Results.PuzzleLabel: "#39949", or "file#12" with several corpora
+}
+
+func puzzleRef(res *Results, e *Entry) PuzzleRef {
+	return PuzzleRef{Corpus: res.Corpora[e.Corpus], ID: int(e.ID), Line: int(e.Line), Label: res.PuzzleLabel(e)}
+}
+
+// measured reports whether a unit with status st has a time worth
+// counting: its search ran (to the end, or until a limit stopped it).
+// Invalid and unsupported units were refused at once, and an error's
+// time (a panic, a canceled run) says nothing about the puzzle.
+func measured(st solvers.Status) bool {
+	switch st {
+	case solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError, solvers.StatusNone:
+		return false
+	}
+	return true
+}
+
+// Summarize computes the summary of res. It reads res and keeps no
+// reference to its entries.
+func Summarize(res *Results, opt SummaryOptions) *Summary {
+	top := opt.Top
+	if top <= 0 {
+		top = DefaultTop
+	}
+	s := &Summary{
+		Corpus:     res.CorpusLabel(),
+		Corpora:    append([]string{}, res.Corpora...),
+		Puzzles:    res.Puzzles,
+		Rows:       res.Rows,
+		Top:        top,
+		Run:        summarizeRun(opt.RunInfo),
+		Strategies: []*StrategySummary{},
+	}
+	ranked := make([]*rankedSeries, len(res.Series))
+	for i, ser := range res.Series {
+		st, rs := summarizeSeries(res, ser, top)
+		s.Strategies = append(s.Strategies, st)
+		ranked[i] = rs
+		s.Hard = append(s.Hard, rs.hard...)
+	}
+	s.Several, s.SeveralTotal = hardForSeveral(ranked, top)
+	s.Highlights = highlights(res, ranked, opt.Highlight)
+	return s
+}
+
+func summarizeRun(ri *RunInfo) *RunSummary {
+	if ri == nil {
+		return nil
+	}
+	rs := &RunSummary{RunID: ri.RunID, Status: ri.Status, DurationNS: ri.DurationNS,
+		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []Machine{}}
+	for i, seg := range ri.Segments {
+		if i == 0 {
+			rs.Workers = seg.Workers
+		}
+		if !slices.Contains(rs.Machines, seg.Machine) {
+			rs.Machines = append(rs.Machines, seg.Machine)
+		}
+	}
+	return rs
+}
+
+// summarizeSeries computes the statistics of one strategy and ranks its
+// measured units.
+func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *rankedSeries) {
+	st := &StrategySummary{Solver: ser.Solver, Units: len(ser.Entries), Statuses: StatusCounts{},
+		ByCalls: []RankedUnit{}, ByTime: []RankedUnit{}}
+	for _, s := range solvers.Statuses() {
+		st.Statuses[s] = 0
+	}
+	var units []*Entry // measured, in file order
+	var guesses float64
+	noGuessOpen := false // a stopped unit had made no guess yet: it might end as a no-guess solve
+	for i := range ser.Entries {
+		e := &ser.Entries[i]
+		st.Statuses[e.Status]++
+		if !measured(e.Status) {
+			continue
+		}
+		units = append(units, e)
+		st.TotalNS += e.NS
+		guesses += float64(e.Guesses)
+		if e.Status.Censored() {
+			st.Censored++
+			noGuessOpen = noGuessOpen || e.Guesses == 0
+		}
+		if e.Status == solvers.StatusSolved && e.Guesses == 0 {
+			st.NoGuess++
+		}
+	}
+	st.Measured = len(units)
+	rs := &rankedSeries{solver: ser.Solver, units: units}
+	if st.Measured == 0 {
+		return st, rs
+	}
+	some := BoundExact
+	if st.Censored > 0 {
+		some = BoundLower
+	}
+	n := float64(st.Measured)
+	if st.TotalNS > 0 {
+		st.PuzzlesPerSec = Estimate{n / (float64(st.TotalNS) / 1e9), BoundExact}
+		if st.Censored > 0 {
+			st.PuzzlesPerSec.Bound = BoundUpper
+		}
+	}
+	st.GuessesPerPuzzle = Estimate{guesses / n, some}
+	st.NoGuessPct = Estimate{100 * float64(st.NoGuess) / n, BoundExact}
+	if noGuessOpen {
+		st.NoGuessPct.Bound = BoundLower
+	}
+	st.TimeNS = distribution(res, units, func(e *Entry) float64 { return float64(e.NS) })
+	st.TimeNS.Mean.Value = math.Round(st.TimeNS.Mean.Value) // integer ns
+	st.Calls = distribution(res, units, func(e *Entry) float64 { return float64(e.Calls) })
+	rs.rank(res, st, top)
+	return st, rs
+}
+
+// distribution computes the statistics of value over units (measured, at
+// least one). Quantiles use gonum's stat.Empirical estimator on the
+// sorted values: the q-quantile is the smallest value v with at least
+// q*n values <= v, always the value of an actual unit (so integer ns and
+// calls stay integers) and right at small n: the only value for n = 1,
+// the middle one for odd n, the lower middle one for even n.
+//
+// Stopped units enter at their stopping value. A statistic is marked a
+// lower bound when it would change if every stopped unit had gone on
+// forever: it is computed again with those units at +Inf and compared.
+func distribution(res *Results, units []*Entry, value func(*Entry) float64) Distribution {
+	var d Distribution
+	vals := make([]float64, 0, len(units))
+	worst := make([]float64, 0, len(units))
+	maxAt := units[0]
+	for _, e := range units {
+		v := value(e)
+		vals = append(vals, v)
+		if e.Status.Censored() {
+			v = math.Inf(1)
+		}
+		worst = append(worst, v)
+		if value(e) > value(maxAt) {
+			maxAt = e
+		}
+	}
+	slices.Sort(vals)
+	slices.Sort(worst)
+	d.Mean = boundBy(stat.Mean(vals, nil), stat.Mean(worst, nil))
+	quantile := func(q float64) Estimate {
+		return boundBy(stat.Quantile(q, stat.Empirical, vals, nil), stat.Quantile(q, stat.Empirical, worst, nil))
+	}
+	d.Median = quantile(0.5)
+	d.P90 = quantile(0.9)
+	d.P99 = quantile(0.99)
+	d.Max = quantile(1)
+	d.MaxAt = puzzleRef(res, maxAt)
+	return d
+}
+
+// boundBy returns v, a lower bound unless the worst case w equals it.
+func boundBy(v, w float64) Estimate {
+	if w != v {
+		return Estimate{v, BoundLower}
+	}
+	return Estimate{v, BoundExact}
+}

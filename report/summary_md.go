@@ -1,0 +1,326 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sudokubatch/solvers"
+)
+
+// CensoringNote is the sentence under the main table of summary.md that
+// says how the statistics treat stopped units.
+const CensoringNote = "Units stopped by a timeout or a call limit are counted and enter the time and call " +
+	"statistics at the value they had reached, so a statistic they could have raised is marked ≥ " +
+	"(a lower bound; puzzles/s ≤, an upper bound), while invalid, unsupported and error units are " +
+	"counted but have no time statistics."
+
+// WriteMarkdown writes summary.md: the run, the main table, how stopped
+// units are treated, the hardest puzzles of each strategy, the puzzles
+// hard for several strategies and the highlighted puzzles.
+func (s *Summary) WriteMarkdown(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Summary of %s\n\n", mdText(s.Corpus))
+	fmt.Fprintf(&b, "%s.\n", s.countsLine())
+	if s.Run != nil {
+		s.Run.writeMarkdown(&b)
+	}
+	s.writeMainTable(&b)
+	s.writeHardest(&b)
+	s.writeSeveral(&b)
+	s.writeHighlights(&b)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("writing summary.md: %w", err)
+	}
+	return nil
+}
+
+func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
+	fmt.Fprintf(b, "\nRun `%s`, %s, %s of wall time", r.RunID, r.Status, fmtNS(float64(r.DurationNS)))
+	if r.Status != RunFinished {
+		fmt.Fprintf(b, " (**%s**: only the rows written so far are summarized)", r.Status)
+	}
+	b.WriteString(".\n")
+	set := r.Settings
+	parts := []string{r.limits(), fmt.Sprintf("seed %d", set.Seed)}
+	if len(set.IDs) > 0 {
+		ids := make([]string, len(set.IDs))
+		for i, id := range set.IDs {
+			ids[i] = strconv.Itoa(id)
+		}
+		parts = append(parts, "ids "+strings.Join(ids, ","))
+	}
+	if set.Range != "" {
+		parts = append(parts, "ids in "+set.Range)
+	}
+	if set.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("first %d puzzles", set.Limit))
+	}
+	if set.Shard != "" {
+		parts = append(parts, "shard "+set.Shard)
+	}
+	if set.Unique {
+		parts = append(parts, "solutions counted")
+	}
+	fmt.Fprintf(b, "Settings: %s.\n", strings.Join(parts, ", "))
+	for i, m := range r.Machines {
+		if i == 0 {
+			fmt.Fprintf(b, "Measured with %d %s on ", r.Workers, plural(r.Workers, "worker", "workers"))
+		} else {
+			b.WriteString("Also on ")
+		}
+		fmt.Fprintf(b, "%s/%s, %s, %d CPUs, GOMAXPROCS %d, %s, tool %s.\n", m.GOOS, m.GOARCH, mdText(m.CPU),
+			m.NumCPU, m.GOMAXPROCS, m.GoVersion, mdText(m.Version))
+	}
+	for _, c := range r.Corpora {
+		fmt.Fprintf(b, "Corpus `%s`: %d puzzles (%d invalid), SHA-256 %s.\n", c.Path, c.Puzzles, c.Invalid, c.SHA256)
+	}
+}
+
+// limits says how the run stopped a unit.
+func (r *RunSummary) limits() string {
+	set := r.Settings
+	parts := []string{"no timeout", "no call limit"}
+	if set.TimeoutNS > 0 {
+		parts[0] = "timeout " + set.Timeout + " per unit"
+	}
+	if set.MaxCalls > 0 {
+		parts[1] = fmt.Sprintf("at most %d calls per unit", set.MaxCalls)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *Summary) writeMainTable(b *bytes.Buffer) {
+	b.WriteString("\n## Strategies\n\n")
+	rows := s.mainTable()
+	for _, r := range rows {
+		for i := range r {
+			r[i] = mdText(r[i])
+		}
+	}
+	writeMDTable(b, rows[0], rows[1:], "l"+strings.Repeat("r", len(rows[0])-1))
+	fmt.Fprintf(b, "\n%s\n", CensoringNote)
+	b.WriteString("Times are the wall time of one Solve call; puzzles/s/core is the measured units over " +
+		"the sum of their times; quantiles are values of actual units (the median of an even count is " +
+		"the lower middle value); no guess is the share of measured units solved with no guess.\n")
+	var zero []string
+	for _, status := range solvers.Statuses() {
+		if s.total(status) == 0 && status != solvers.StatusSolved {
+			zero = append(zero, status.String())
+		}
+	}
+	if len(zero) > 0 {
+		fmt.Fprintf(b, "No unit is %s.\n", joinOr(zero))
+	}
+	var stopped []string
+	for _, st := range s.Strategies {
+		if st.Censored == 0 {
+			continue
+		}
+		var what []string
+		for _, status := range []solvers.Status{solvers.StatusTimeout, solvers.StatusLimit} {
+			if n := st.Count(status); n > 0 {
+				what = append(what, fmt.Sprintf("%s %d", status, n))
+			}
+		}
+		stopped = append(stopped, fmt.Sprintf("%s %d of %d measured %s (%s)", mdText(st.Solver),
+			st.Censored, st.Measured, plural(st.Measured, "unit", "units"), strings.Join(what, ", ")))
+	}
+	if len(stopped) > 0 {
+		b.WriteString("\n**Stopped by a limit**")
+		if s.Run != nil {
+			fmt.Fprintf(b, " (%s)", s.Run.limits())
+		}
+		fmt.Fprintf(b, ": %s. Every stopped unit is listed in %s; to measure them, raise `-timeout` "+
+			"(or run with `-timeout 0` and a `-max-calls` budget).\n", strings.Join(stopped, "; "), HardCSVFile)
+	}
+	for _, status := range []solvers.Status{solvers.StatusWrong, solvers.StatusError} {
+		if n := s.total(status); n > 0 {
+			fmt.Fprintf(b, "\n**%d %s %s**: see the `error` column of results.csv.\n", n, status,
+				plural(n, "unit", "units"))
+		}
+	}
+}
+
+func (s *Summary) writeHardest(b *bytes.Buffer) {
+	fmt.Fprintf(b, "\n## Hardest puzzles\n\nThe %d highest per strategy by calls and by time; "+
+		"× median is the multiple of the strategy's median. %s lists, per strategy, every unit "+
+		"above its p99 of calls or stopped by a limit. Calls do not depend on the machine; times do "+
+		"(garbage collection, scheduling, a cold start), so a long time with ordinary calls is "+
+		"usually noise.\n", s.Top, HardCSVFile)
+	for _, st := range s.Strategies {
+		fmt.Fprintf(b, "\n### %s\n\n", mdText(st.Solver))
+		if st.Measured == 0 {
+			fmt.Fprintf(b, "No measured unit: its %d %s are invalid, unsupported or errors.\n",
+				st.Units, plural(st.Units, "unit", "units"))
+			continue
+		}
+		fmt.Fprintf(b, "In %s: %d %s (stopped by a limit, or calls above the p99, %s).\n\n", HardCSVFile,
+			st.Hard, plural(st.Hard, "unit", "units"), fmtEstimate(st.Calls.P99, fmtCount))
+		stopped := 0
+		for _, u := range slices.Concat(st.ByCalls, st.ByTime) {
+			if u.Status.Censored() {
+				stopped++
+			}
+		}
+		if stopped > 0 {
+			b.WriteString("Some of these units were stopped by a limit: their values are where the limit " +
+				"stopped them, so their order among themselves says little about the puzzles.\n\n")
+		}
+		b.WriteString("By calls:\n\n")
+		var rows [][]string
+		for _, u := range st.ByCalls {
+			rows = append(rows, []string{strconv.Itoa(u.RankCalls), mdText(u.Puzzle.Label),
+				unitValue(u, float64(u.Calls), fmtCount), unitValue(u, u.XMedianCalls, fmtMultiple),
+				unitValue(u, float64(u.NS), fmtNS), u.Status.String()})
+		}
+		writeMDTable(b, []string{"rank", "puzzle", "calls", "× median", "time", "status"}, rows, "rlrrrl")
+		b.WriteString("\nBy time:\n\n")
+		rows = rows[:0]
+		for _, u := range st.ByTime {
+			rows = append(rows, []string{strconv.Itoa(u.RankTime), mdText(u.Puzzle.Label),
+				unitValue(u, float64(u.NS), fmtNS), unitValue(u, u.XMedianTime, fmtMultiple),
+				unitValue(u, float64(u.Calls), fmtCount), u.Status.String()})
+		}
+		writeMDTable(b, []string{"rank", "puzzle", "time", "× median", "calls", "status"}, rows, "rlrrrl")
+	}
+}
+
+// unitValue formats a value of one unit, a lower bound when it was stopped.
+func unitValue(u RankedUnit, v float64, f func(float64) string) string {
+	bound := BoundExact
+	if u.Status.Censored() {
+		bound = BoundLower
+	}
+	return fmtEstimate(Estimate{v, bound}, f)
+}
+
+func (s *Summary) writeSeveral(b *bytes.Buffer) {
+	b.WriteString("\n## Hard for several strategies\n\n")
+	b.WriteString("A puzzle is hard for a strategy when it is in " + HardCSVFile + " for it: its calls are " +
+		"above the strategy's p99 of calls (its top 1%), or a timeout or call limit stopped it. " +
+		"Listed: the puzzles hard for two strategies or more, by how many, then by the geometric mean, " +
+		"over the strategies that measured the puzzle, of its calls as a multiple of each strategy's median. " +
+		"A cell gives that multiple, in bold where the puzzle is hard.\n\n")
+	if len(s.Strategies) < 2 {
+		b.WriteString("Only one strategy in this run.\n")
+		return
+	}
+	if s.SeveralTotal == 0 {
+		b.WriteString("None.\n")
+		return
+	}
+	if s.SeveralTotal > len(s.Several) {
+		fmt.Fprintf(b, "%d puzzles; the first %d:\n\n", s.SeveralTotal, len(s.Several))
+	} else {
+		fmt.Fprintf(b, "%d %s:\n\n", s.SeveralTotal, plural(s.SeveralTotal, "puzzle", "puzzles"))
+	}
+	head := []string{"puzzle", "hard for", "geo. mean"}
+	for _, st := range s.Strategies {
+		head = append(head, mdText(st.Solver))
+	}
+	var rows [][]string
+	for _, sh := range s.Several {
+		r := []string{mdText(sh.Puzzle.Label), strconv.Itoa(len(sh.HardFor)),
+			fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple)}
+		for _, st := range s.Strategies {
+			i := slices.IndexFunc(sh.Units, func(u RankedUnit) bool { return u.Solver == st.Solver })
+			if i < 0 {
+				r = append(r, "–")
+				continue
+			}
+			u := sh.Units[i]
+			cell := unitValue(u, u.XMedianCalls, fmtMultiple)
+			if slices.Contains(sh.HardFor, st.Solver) {
+				cell = "**" + cell + "**"
+			}
+			if u.Status.Censored() {
+				cell += " " + u.Status.String()
+			}
+			r = append(r, cell)
+		}
+		rows = append(rows, r)
+	}
+	writeMDTable(b, head, rows, "lrr"+strings.Repeat("r", len(s.Strategies)))
+}
+
+func (s *Summary) writeHighlights(b *bytes.Buffer) {
+	if len(s.Highlights) == 0 {
+		return
+	}
+	b.WriteString("\n## Highlighted puzzles\n\nRanks are among each strategy's measured units (1: the most calls, the longest time).\n\n")
+	measured := map[string]int{}
+	for _, st := range s.Strategies {
+		measured[st.Solver] = st.Measured
+	}
+	var rows [][]string
+	var missing []string
+	for _, h := range s.Highlights {
+		if len(h.Units) == 0 {
+			missing = append(missing, fmt.Sprintf("#%d", h.ID))
+			continue
+		}
+		for _, u := range h.Units {
+			r := []string{mdText(u.Puzzle.Label), mdText(u.Solver), u.Status.String()}
+			if u.RankCalls == 0 {
+				r = append(r, "–", "–", "–", "–", "–", "–")
+			} else {
+				n := measured[u.Solver]
+				r = append(r, unitValue(u, float64(u.Calls), fmtCount), fmt.Sprintf("%d/%d", u.RankCalls, n),
+					unitValue(u, u.XMedianCalls, fmtMultiple), unitValue(u, float64(u.NS), fmtNS),
+					fmt.Sprintf("%d/%d", u.RankTime, n), unitValue(u, u.XMedianTime, fmtMultiple))
+			}
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) > 0 {
+		writeMDTable(b, []string{"puzzle", "strategy", "status", "calls", "rank", "× median", "time", "rank", "× median"},
+			rows, "lllrrrrrr")
+	}
+	if len(missing) > 0 {
+		if len(rows) > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "Not in this run: %s.\n", strings.Join(missing, ", "))
+	}
+}
+
+// joinOr joins words as "a, b or c".
+func joinOr(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// writeMDTable writes a Markdown table; align has one letter per column,
+// l or r.
+func writeMDTable(b *bytes.Buffer, head []string, rows [][]string, align string) {
+	line := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" " + c + " |")
+		}
+		b.WriteString("\n")
+	}
+	line(head)
+	seps := make([]string, len(head))
+	for i := range seps {
+		seps[i] = "---"
+		if i < len(align) && align[i] == 'r' {
+			seps[i] = "--:"
+		}
+	}
+	line(seps)
+	for _, r := range rows {
+		line(r)
+	}
+}
+
+// mdText escapes text for a Markdown table cell or line.
+func mdText(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`).Replace(s)
+}

@@ -73,6 +73,7 @@ type RunInfo struct {
 	Corpora    []CorpusInfo `json:"corpora"`
 	Rows       int          `json:"rows"` // rows in results.csv
 	Segments   []Segment    `json:"segments"`
+	Highlight  []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
 }
 
 // Run statuses.

@@ -51,6 +51,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[flags] [corpus ...]", "sweep corpora through the strategies (the default command)", runMain},
+		{"report", "DIR", "rebuild summary, charts and page from DIR/results.csv", reportMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"help", "", "show this help", nil},

@@ -49,6 +49,7 @@ type runFlags struct {
 	quiet     bool
 	highlight string
 	svg       bool
+	report    bool
 }
 
 func runMain(e *env, args []string) error {
@@ -78,6 +79,7 @@ func runMain(e *env, args []string) error {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949")
 	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG")
+	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -210,6 +212,13 @@ func createRun(e *env, f *runFlags, s report.Settings, start time.Time) (*pipeli
 		out = filepath.Join(defaultRoot, pipeline.NewRunID(defaultRoot, start))
 	}
 	info := &report.RunInfo{Tool: "sudokubatch", RunID: filepath.Base(out), Start: start.UTC(), Settings: s}
+	if f.highlight != "" {
+		ids, err := pipeline.ParseIDs(f.highlight)
+		if err != nil {
+			return nil, usageErr("-highlight: %v", err)
+		}
+		info.Highlight = ids
+	}
 	dir, err := pipeline.Create(out, info)
 	if errors.Is(err, pipeline.ErrRunExists) {
 		return nil, &exitError{exitUsage, err}
@@ -366,7 +375,15 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 		}
 	}
 
-	printSummary(e.stdout, dir, stats, s, end.Sub(start), f.workers)
+	printSummary(e.stdout, dir, stats, s, end.Sub(start), f.workers, !f.report)
+	if f.report && dir.Rows() > 0 {
+		if _, err := writeReport(e.stdout, e.stderr, dir.Dir, reportOptions{highlight: dir.Info.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}); err != nil {
+			fmt.Fprintf(e.stderr, "batch: report: %v (rebuild it with: batch report %s)\n", err, dir.Dir)
+			if runErr == nil {
+				runErr = err
+			}
+		}
+	}
 	if invalid > maxInvalidShow {
 		fmt.Fprintf(e.stderr, "batch: %d more invalid lines (status invalid in results.csv)\n", invalid-maxInvalidShow)
 	}
@@ -394,15 +411,39 @@ func countUnits(cfg pipeline.Config, p pipeline.Progress) {
 	}
 }
 
-// printSummary prints where the results are, how long the run took and
-// per strategy how its units ended.
-func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, s report.Settings, elapsed time.Duration, workers int) {
+// printSummary prints where the results are, how long the run took and,
+// with table (no report to print its own), per strategy how its units of
+// this run ended.
+func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, s report.Settings, elapsed time.Duration, workers int, table bool) {
 	fmt.Fprintf(w, "results: %s (%d rows in %s)\n", dir.Dir, dir.Rows(), pipeline.ResultsFile)
 	fmt.Fprintf(w, "took %s with %d workers: %d units this run", elapsed.Round(time.Millisecond), workers, st.Units)
 	if st.Skipped > 0 {
 		fmt.Fprintf(w, ", %d already done", st.Skipped)
 	}
 	fmt.Fprintln(w)
+	if table {
+		printStatusTable(w, st)
+	}
+	timeouts := 0
+	var slowest []string
+	for _, ss := range st.Solvers {
+		if n := ss.Statuses["timeout"]; n > 0 {
+			timeouts += n
+			slowest = append(slowest, fmt.Sprintf("%s %d", ss.Name, n))
+		}
+	}
+	if timeouts > 0 {
+		fmt.Fprintf(w, "note: %d units stopped at -timeout %s (%s); their rows say timeout.\n"+
+			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
+			timeouts, s.Timeout, strings.Join(slowest, ", "))
+	}
+	if st.Invalid > 0 {
+		fmt.Fprintf(w, "note: %d corpus lines are not puzzles (status invalid, with file, line and reason)\n", st.Invalid)
+	}
+}
+
+// printStatusTable prints per strategy how the units of this run ended.
+func printStatusTable(w io.Writer, st *pipeline.Stats) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	statuses := solvers.Statuses()
 	fmt.Fprint(tw, "strategy\tunits\t")
@@ -410,8 +451,6 @@ func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, s repor
 		fmt.Fprintf(tw, "%s\t", status)
 	}
 	fmt.Fprint(tw, "mean time\t\n")
-	timeouts := 0
-	var slowest []string
 	for _, ss := range st.Solvers {
 		fmt.Fprintf(tw, "%s\t%d\t", ss.Name, ss.Units)
 		for _, status := range statuses {
@@ -422,20 +461,8 @@ func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, s repor
 			mean = fmtDuration(time.Duration(ss.NS / int64(ss.Units)))
 		}
 		fmt.Fprintf(tw, "%s\t\n", mean)
-		if n := ss.Statuses["timeout"]; n > 0 {
-			timeouts += n
-			slowest = append(slowest, fmt.Sprintf("%s %d", ss.Name, n))
-		}
 	}
 	tw.Flush()
-	if timeouts > 0 {
-		fmt.Fprintf(w, "note: %d units stopped at -timeout %s (%s); their rows say timeout.\n"+
-			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
-			timeouts, s.Timeout, strings.Join(slowest, ", "))
-	}
-	if st.Invalid > 0 {
-		fmt.Fprintf(w, "note: %d corpus lines are not puzzles (status invalid, with file, line and reason)\n", st.Invalid)
-	}
 }
 
 // fmtDuration prints a duration with 3 significant digits in µs, ms or s.

@@ -1,0 +1,372 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// The kinds of chart WriteCharts draws (Chart.Kind).
+const (
+	ChartHistTime    = "hist-time"    // per strategy: histogram of log time
+	ChartHistCalls   = "hist-calls"   // per strategy: histogram of log calls
+	ChartECDFTime    = "ecdf-time"    // all strategies: ECDF curves of time
+	ChartBoxTime     = "box-time"     // all strategies: box plots of time
+	ChartScatterTime = "scatter-time" // per strategy: time against the baseline's, puzzle by puzzle
+)
+
+// ChartOptions controls WriteCharts.
+type ChartOptions struct {
+	// Highlight lists puzzle ids marked and labelled on every chart
+	// (in every corpus of the results). Ids absent from the results are
+	// ignored.
+	Highlight []int
+	// SVG also writes an .svg beside each .png, except for scatters of
+	// more than 5000 puzzles (an SVG costs about 120 bytes a point: 6 MB
+	// for the 49151-puzzle corpus): those are PNG only.
+	SVG bool
+	// Baseline is the strategy the scatters compare every other one
+	// with. Empty, or a strategy absent from the results, means
+	// "bitboard", or the first strategy of the results when bitboard is
+	// absent too.
+	Baseline string
+	// Title names the run in chart titles, e.g. "sudoku17.txt, run
+	// 20261121-230501"; empty means the corpus label of the results.
+	Title string
+}
+
+// Chart describes one chart written by WriteCharts, for the page that
+// lists them.
+type Chart struct {
+	File    string // PNG file name, relative to the charts directory
+	SVG     string // SVG file name, or "" when none was written
+	Title   string // the chart's title
+	Caption string // one sentence: what it shows and how to read it
+	Solver  string // the strategy drawn, "" for charts of all strategies
+	Kind    string // ChartHistTime, ChartHistCalls, ChartECDFTime, ChartBoxTime or ChartScatterTime
+}
+
+// Chart geometry: 8x5 inches, 800x500 pixels in PNG.
+const (
+	chartWidth      = 8 * vg.Inch
+	chartHeight     = 5 * vg.Inch
+	chartDPI        = 100
+	chartSVGMaxPts  = 5000 // scatters with more points are written as PNG only
+	chartHardestTop = 5    // puzzles labelled on each histogram
+	chartECDFPoints = 300  // quantile points per ECDF curve
+)
+
+// chartPNG encodes the PNG files. The tests under the race detector,
+// where compression is slow, turn compression off.
+var chartPNG = png.Encoder{CompressionLevel: png.DefaultCompression}
+
+// chartJob is one chart to draw: its description (with the SVG name
+// set when an SVG is wanted) and how to build it.
+type chartJob struct {
+	chart Chart
+	build func() (*plot.Plot, error)
+}
+
+// WriteCharts draws the charts of res into dir (created if needed) and
+// returns them in the order a page should show them:
+//  1. the ECDF curves of time of all strategies, then their box plots;
+//  2. for each strategy in the order of res.Series: the histogram of
+//     time, the histogram of calls, and (for every strategy but the
+//     baseline) the scatter of its time against the baseline's.
+//
+// A strategy with no row to plot gets no chart of its own, a scatter
+// with no puzzle measured by both strategies is left out, and with a
+// single strategy there is no scatter.
+//
+// Rows with status invalid, unsupported or error are not plotted;
+// censored rows (timeout, limit) are drawn at the value where they were
+// stopped, in a mark of their own, never dropped; zeros are drawn at
+// 1 ns or 1 call. Captions say so when it happens. Charts are drawn
+// concurrently; each file is written atomically. A chart that cannot be
+// drawn (including a panic inside gonum/plot) is left out: WriteCharts
+// returns the charts it wrote and an error naming each one that failed.
+// res is only read, and must not change during the call.
+func WriteCharts(dir string, res *Results, opt ChartOptions) ([]Chart, error) {
+	if res == nil {
+		return nil, errors.New("writing charts: no results")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("writing charts: %w", err)
+	}
+	set := newChartSet(res, opt)
+	jobs := set.jobs()
+
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = writeChartJob(dir, &jobs[i])
+		}()
+	}
+	wg.Wait()
+
+	var charts []Chart
+	for i, j := range jobs {
+		if errs[i] == nil {
+			charts = append(charts, j.chart)
+		}
+	}
+	return charts, errors.Join(errs...)
+}
+
+// writeChartJob builds and writes one chart, turning a panic inside
+// gonum/plot into an error.
+func writeChartJob(dir string, j *chartJob) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("drawing chart %s: panic: %v", j.chart.File, r)
+		}
+	}()
+	p, err := j.build()
+	if err != nil {
+		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
+	}
+	png, err := renderChart(p, "png")
+	if err != nil {
+		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
+	}
+	if err := chartWriteFile(filepath.Join(dir, j.chart.File), png); err != nil {
+		return err
+	}
+	if j.chart.SVG == "" {
+		return nil
+	}
+	svg, err := renderChart(p, "svg")
+	if err != nil {
+		return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
+	}
+	return chartWriteFile(filepath.Join(dir, j.chart.SVG), svg)
+}
+
+// chartWriteFile writes a chart file atomically, readable by all like
+// the page that shows it (a temporary file is created 0600).
+func chartWriteFile(path string, data []byte) error {
+	if err := writeFileAtomic(path, data); err != nil {
+		return fmt.Errorf("writing chart: %w", err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		return fmt.Errorf("writing chart: %w", err)
+	}
+	return nil
+}
+
+// renderChart draws p in the format ("png" or "svg") at the chart size.
+func renderChart(p *plot.Plot, format string) ([]byte, error) {
+	var buf bytes.Buffer
+	switch format {
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(chartDPI))
+		p.Draw(draw.New(c))
+		if err := chartPNG.Encode(&buf, c.Image()); err != nil {
+			return nil, err
+		}
+	case "svg":
+		c := vgsvg.New(chartWidth, chartHeight)
+		p.Draw(draw.New(c))
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown chart format %q", format)
+	}
+	return buf.Bytes(), nil
+}
+
+// chartSet holds what the charts of one report share: the columns of
+// every series for both measures, shared histogram bins, colors.
+type chartSet struct {
+	res      *Results
+	opt      ChartOptions
+	label    string // names the run in titles
+	baseline string
+	time     []*chartColumn // per series, in res.Series order
+	calls    []*chartColumn
+	// Histogram bin edges. Time bins are shared by all strategies, so
+	// that their histograms read on the same axis; calls count different
+	// things in each strategy, so each has its own range (the bins are
+	// still aligned on the same fractions of a decade).
+	timeEdges  []float64
+	callsEdges [][]float64 // per series
+}
+
+func newChartSet(res *Results, opt ChartOptions) *chartSet {
+	set := &chartSet{res: res, opt: opt, label: opt.Title}
+	if set.label == "" {
+		set.label = res.CorpusLabel()
+	}
+	for _, s := range res.Series {
+		set.time = append(set.time, newChartColumn(s, chartTime))
+		set.calls = append(set.calls, newChartColumn(s, chartCalls))
+	}
+	set.baseline = chartBaseline(res, opt.Baseline)
+	if lo, hi, ok := chartRange(set.time...); ok {
+		set.timeEdges = chartLogBins(lo, hi, false)
+	}
+	for _, c := range set.calls {
+		var edges []float64
+		if lo, hi, ok := chartRange(c); ok {
+			edges = chartLogBins(lo, hi, true)
+		}
+		set.callsEdges = append(set.callsEdges, edges)
+	}
+	return set
+}
+
+// chartBaseline picks the scatter baseline: want if present, else
+// bitboard, else the first strategy ("" when there is none).
+func chartBaseline(res *Results, want string) string {
+	for _, name := range []string{want, "bitboard"} {
+		if name != "" && res.Solver(name) != nil {
+			return name
+		}
+	}
+	if len(res.Series) > 0 {
+		return res.Series[0].Solver
+	}
+	return ""
+}
+
+// jobs lists the charts in page order.
+func (set *chartSet) jobs() []chartJob {
+	var jobs []chartJob
+	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*plot.Plot, error)) {
+		c := Chart{File: base + ".png", Title: title, Caption: caption, Solver: solver, Kind: kind}
+		if set.opt.SVG && svg {
+			c.SVG = base + ".svg"
+		}
+		jobs = append(jobs, chartJob{chart: c, build: build})
+	}
+	if len(set.res.Series) == 0 {
+		return nil
+	}
+	add(ChartECDFTime, "", "ecdf-time", true, set.ecdfTitle(), set.ecdfCaption(), set.ecdfPlot)
+	add(ChartBoxTime, "", "box-time", true, set.boxTitle(), set.boxCaption(), set.boxPlot)
+	var base *chartColumn
+	for _, c := range set.time {
+		if c.solver == set.baseline {
+			base = c
+		}
+	}
+	for i := range set.res.Series {
+		if len(set.time[i].pts) == 0 {
+			continue // nothing measured: the ECDF and box plot say so
+		}
+		name := chartFileName(set.time[i].solver)
+		for _, col := range []*chartColumn{set.time[i], set.calls[i]} {
+			kind := ChartHistTime
+			if col.measure == chartCalls {
+				kind = ChartHistCalls
+			}
+			add(kind, col.solver, kind+"-"+name, true, set.histTitle(col), set.histCaption(col, i),
+				func() (*plot.Plot, error) { return set.histPlot(col, i) })
+		}
+		if base != nil && set.time[i] != base {
+			sc := set.newScatter(set.time[i], base, i)
+			if len(sc.pts) == 0 {
+				continue // no puzzle measured by both
+			}
+			add(ChartScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+chartFileName(base.solver),
+				len(sc.pts) <= chartSVGMaxPts, sc.title(), sc.caption(), sc.plot)
+		}
+	}
+	return jobs
+}
+
+// title builds a chart title: "norvig: time per puzzle — sudoku17.txt,
+// 1000 puzzles".
+func (set *chartSet) title(what string, puzzles int) string {
+	return fmt.Sprintf("%s — %s, %s", what, set.label, chartPlural(puzzles, "puzzle"))
+}
+
+// highlighted reports whether e is one of the highlighted puzzles.
+func (set *chartSet) highlighted(e *Entry) bool {
+	for _, id := range set.opt.Highlight {
+		if int(e.ID) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// anyHighlighted reports whether a column plots a highlighted puzzle.
+func (set *chartSet) anyHighlighted(cols ...*chartColumn) bool {
+	for _, c := range cols {
+		if len(c.find(set.opt.Highlight)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// absentHighlights names, for a caption, the highlighted ids that no
+// column plots: "#39949 is not in these results".
+func (set *chartSet) absentHighlights(cols ...*chartColumn) string {
+	var missing []string
+	for _, id := range set.opt.Highlight {
+		found := false
+		for _, c := range cols {
+			if len(c.find([]int{id})) > 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, fmt.Sprintf("#%d", id))
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return ""
+	case 1:
+		return "highlighted " + missing[0] + " is not plotted here (not in these results or not measured)"
+	default:
+		return "highlighted " + strings.Join(missing, ", ") + " are not plotted here (not in these results or not measured)"
+	}
+}
+
+// chartFileName makes a strategy name safe in a file name.
+func chartFileName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "_"
+	}
+	return string(b)
+}
+
+// chartSentence joins caption parts into one sentence.
+func chartSentence(main string, extra ...string) string {
+	var parts []string
+	for _, s := range append([]string{main}, extra...) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "; ") + "."
+}

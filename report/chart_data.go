@@ -1,0 +1,397 @@
+package report
+
+import (
+	"gonum.org/v1/gonum/stat"
+
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"sudokubatch/solvers"
+)
+
+// chartMeasure is what a chart plots of an Entry: its time or its calls.
+type chartMeasure int
+
+const (
+	chartTime chartMeasure = iota
+	chartCalls
+)
+
+// Floors of the log axes: a time of 0 ns is drawn at 1 ns and 0 calls
+// at 1 call, since a log axis has no zero.
+const (
+	chartTimeFloor  = 1e-9 // seconds
+	chartCallsFloor = 1.0
+)
+
+func (m chartMeasure) String() string {
+	if m == chartCalls {
+		return "calls"
+	}
+	return "time"
+}
+
+// value returns the entry's measure: seconds or calls, unclamped.
+func (m chartMeasure) value(e *Entry) float64 {
+	if m == chartCalls {
+		return float64(e.Calls)
+	}
+	return float64(e.NS) / 1e9
+}
+
+func (m chartMeasure) floor() float64 {
+	if m == chartCalls {
+		return chartCallsFloor
+	}
+	return chartTimeFloor
+}
+
+// label formats a value of the measure for annotations.
+func (m chartMeasure) label(v float64) string {
+	if m == chartCalls {
+		return chartCount(v)
+	}
+	return chartDurationLabel(v)
+}
+
+// ticker returns the axis ticker for the measure.
+func (m chartMeasure) ticker() chartLogTicks {
+	if m == chartCalls {
+		return chartLogTicks{Format: chartCountLabel}
+	}
+	return chartLogTicks{Format: chartDurationLabel}
+}
+
+// axisLabel is the axis title, with its unit.
+func (m chartMeasure) axisLabel() string {
+	if m == chartCalls {
+		return "calls per puzzle (log scale; what a call is depends on the strategy)"
+	}
+	return "time per puzzle (log scale)"
+}
+
+// chartCount formats a counter compactly: 950, 12.3k, 4.5M, 1.2G.
+func chartCount(v float64) string {
+	switch a := math.Abs(v); {
+	case a < 1e4:
+		return chartTrimNumber(math.Round(v))
+	case a < 1e6:
+		return chartTrimNumber(v/1e3) + "k"
+	case a < 1e9:
+		return chartTrimNumber(v/1e6) + "M"
+	default:
+		return chartTrimNumber(v/1e9) + "G"
+	}
+}
+
+// chartPlotted reports whether a row of this status has a measurement
+// worth drawing. Invalid, unsupported and error rows (and the zero
+// status) did not measure the strategy and are left out.
+func chartPlotted(s solvers.Status) bool {
+	switch s {
+	case solvers.StatusNone, solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError:
+		return false
+	}
+	return true
+}
+
+// chartPoint is one plotted row of a series for one measure.
+type chartPoint struct {
+	e        *Entry
+	v        float64 // the measure, clamped to the floor
+	censored bool    // timeout or limit: v is a lower bound
+}
+
+// chartColumn is one series prepared for one measure: the plotted rows
+// in increasing order of value, and what was left out or changed.
+type chartColumn struct {
+	solver   string
+	measure  chartMeasure
+	pts      []chartPoint // plotted rows, by increasing v (then id)
+	rows     int          // all rows of the series
+	skipped  int          // rows not plotted (invalid, unsupported, error)
+	zeros    int          // values of 0 drawn at the floor
+	timeouts int
+	limits   int
+}
+
+// newChartColumn prepares s for measure m.
+func newChartColumn(s *Series, m chartMeasure) *chartColumn {
+	col := &chartColumn{solver: s.Solver, measure: m, rows: len(s.Entries)}
+	floor := m.floor()
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		if !chartPlotted(e.Status) {
+			col.skipped++
+			continue
+		}
+		v := m.value(e)
+		if v < floor {
+			v = floor
+			col.zeros++
+		}
+		p := chartPoint{e: e, v: v, censored: e.Status.Censored()}
+		switch e.Status {
+		case solvers.StatusTimeout:
+			col.timeouts++
+		case solvers.StatusLimit:
+			col.limits++
+		}
+		col.pts = append(col.pts, p)
+	}
+	slices.SortFunc(col.pts, func(a, b chartPoint) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.e.Corpus, b.e.Corpus); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.e.ID, b.e.ID)
+	})
+	return col
+}
+
+func (c *chartColumn) censored() int { return c.timeouts + c.limits }
+
+// censorWord names the censored rows: "timeout", "limit" or
+// "timeout/limit".
+func (c *chartColumn) censorWord() string {
+	switch {
+	case c.timeouts > 0 && c.limits > 0:
+		return "timeout/limit"
+	case c.limits > 0:
+		return "limit"
+	default:
+		return "timeout"
+	}
+}
+
+// censorCount says how many rows are censored: "394 timeouts",
+// "1 limit", "3 timeouts, 2 limits".
+func (c *chartColumn) censorCount() string {
+	var parts []string
+	if c.timeouts > 0 {
+		parts = append(parts, chartPlural(c.timeouts, "timeout"))
+	}
+	if c.limits > 0 {
+		parts = append(parts, chartPlural(c.limits, "limit"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// censorPoint is where the censored values start: the smallest value of
+// a censored row (every censored row ran at least that far), and whether
+// there is any.
+func (c *chartColumn) censorPoint() (float64, bool) {
+	for _, p := range c.pts {
+		if p.censored {
+			return p.v, true
+		}
+	}
+	return 0, false
+}
+
+// finished returns the values of the uncensored rows, increasing.
+func (c *chartColumn) finished() []float64 {
+	var vs []float64
+	for _, p := range c.pts {
+		if !p.censored {
+			vs = append(vs, p.v)
+		}
+	}
+	return vs
+}
+
+// hardest returns up to n finished (uncensored) points with the largest
+// values, largest first, leaving out the ids in skip. Censored rows are
+// not ranked: their values are only lower bounds.
+func (c *chartColumn) hardest(n int, skip func(*Entry) bool) []chartPoint {
+	var out []chartPoint
+	for i := len(c.pts) - 1; i >= 0 && len(out) < n; i-- {
+		p := c.pts[i]
+		if p.censored || (skip != nil && skip(p.e)) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// find returns the points of the puzzles in ids, in the order of ids.
+// Every corpus is searched: with several corpora an id may name several
+// puzzles.
+func (c *chartColumn) find(ids []int) []chartPoint {
+	var out []chartPoint
+	for _, id := range ids {
+		for _, p := range c.pts {
+			if int(p.e.ID) == id {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// notes lists, for a caption, what the chart leaves out or changes:
+// "12 invalid/unsupported/error rows not plotted", "3 zero times drawn
+// at 1ns".
+func (c *chartColumn) notes() []string {
+	var out []string
+	if c.zeros > 0 {
+		what := map[bool]string{true: "time of 0 ns is", false: "times of 0 ns are"}[c.zeros == 1]
+		if c.measure == chartCalls {
+			what = map[bool]string{true: "count of 0 calls is", false: "counts of 0 calls are"}[c.zeros == 1]
+		}
+		out = append(out, fmt.Sprintf("%d %s drawn at %s", c.zeros, what, c.measure.label(c.measure.floor())))
+	}
+	if c.skipped > 0 {
+		out = append(out, fmt.Sprintf("%s not plotted (invalid, unsupported or error)", chartPlural(c.skipped, "row")))
+	}
+	return out
+}
+
+// plural returns "1 row", "2 rows".
+func chartPlural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// chartRange returns the smallest and largest value over the columns,
+// and false when no column has a point.
+func chartRange(cols ...*chartColumn) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, c := range cols {
+		if len(c.pts) == 0 {
+			continue
+		}
+		lo = math.Min(lo, c.pts[0].v)
+		hi = math.Max(hi, c.pts[len(c.pts)-1].v)
+		ok = true
+	}
+	return lo, hi, ok
+}
+
+// logAxisRange widens [lo, hi] for a log axis: a margin of pad decades
+// on each side and at least one decade in all, so that the ticker finds
+// labels and a single value is drawn mid-axis.
+func chartLogAxisRange(lo, hi, pad float64) (float64, float64) {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return 1, 10
+	}
+	a, b := math.Log10(lo)-pad, math.Log10(hi)+pad
+	if w := b - a; w < 1 {
+		a -= (1 - w) / 2
+		b += (1 - w) / 2
+	}
+	return math.Pow(10, a), math.Pow(10, b)
+}
+
+// logBins returns shared histogram bin edges covering [lo, hi]: equal
+// widths in log space, aligned on fractions of a decade (1, 2, 4, 5, 10
+// or 20 bins per decade, about 30 to 60 bins in all). For integer
+// counters (calls) the edges are rounded up to integers and merged, so
+// that no bin falls between two integers and stays empty.
+func chartLogBins(lo, hi float64, integer bool) []float64 {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return []float64{1, 10}
+	}
+	a, b := math.Log10(lo), math.Log10(hi)
+	if b-a < 1 {
+		mid := (a + b) / 2
+		a, b = mid-0.5, mid+0.5
+		if integer && a < 0 {
+			a, b = 0, math.Max(b-a, b)
+		}
+	}
+	perDecade := 1
+	for _, k := range []int{20, 10, 5, 4, 2, 1} {
+		if (b-a)*float64(k) <= 60 {
+			perDecade = k
+			break
+		}
+	}
+	k := float64(perDecade)
+	i0, i1 := math.Floor(a*k+1e-9), math.Ceil(b*k-1e-9)
+	if i1 <= i0 {
+		i1 = i0 + 1
+	}
+	var edges []float64
+	for i := i0; i <= i1; i++ {
+		e := math.Pow(10, i/k)
+		if integer {
+			e = math.Ceil(e - 1e-9)
+			if len(edges) > 0 && e <= edges[len(edges)-1] {
+				continue
+			}
+		}
+		edges = append(edges, e)
+	}
+	if integer && hi >= edges[len(edges)-1] {
+		edges = append(edges, math.Floor(hi)+1)
+	}
+	if len(edges) < 2 {
+		edges = append(edges, edges[0]*10)
+	}
+	return edges
+}
+
+// binOf returns the index of the bin of v in edges: bins are [e[i],
+// e[i+1]), the last one closed; values outside go to the end bins.
+func chartBinOf(edges []float64, v float64) int {
+	i, _ := slices.BinarySearch(edges, v)
+	// BinarySearch gives the first edge >= v; v == edges[i] starts bin i.
+	if i < len(edges) && edges[i] == v {
+		return min(i, len(edges)-2)
+	}
+	return min(max(i-1, 0), len(edges)-2)
+}
+
+// ecdfThin returns about n points (x, F(x)) of the empirical
+// distribution of the sorted values vs, with F counted over total rows:
+// the quantiles at n evenly spaced probabilities, plus the first and
+// last value, as a step curve would pass through them.
+func chartECDFThin(vs []float64, total, n int) (xs, ys []float64) {
+	if len(vs) == 0 || total == 0 {
+		return nil, nil
+	}
+	m := len(vs)
+	last := -1
+	step := func(i int) {
+		if i <= last {
+			return
+		}
+		// The step of F at vs[i]: from i/total to (i+1)/total. Take
+		// the last index with the same value so F(vs[i]) is exact.
+		j := i
+		for j+1 < m && vs[j+1] == vs[i] {
+			j++
+		}
+		xs = append(xs, vs[j])
+		ys = append(ys, float64(j+1)/float64(total))
+		last = j
+	}
+	if n < 2 {
+		n = 2
+	}
+	for k := 0; k <= n; k++ {
+		i := int(math.Ceil(float64(k)/float64(n)*float64(m))) - 1
+		step(max(i, 0))
+	}
+	step(m - 1)
+	return xs, ys
+}
+
+// chartQuantile returns the q-quantile of the sorted values vs.
+func chartQuantile(vs []float64, q float64) float64 {
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	// The same estimator as the summary's quantiles (summary.go): the
+	// value of an actual unit.
+	return stat.Quantile(min(max(q, 0), 1), stat.Empirical, vs, nil)
+}

@@ -1,0 +1,375 @@
+package report
+
+import (
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Colors: one per strategy (Okabe-Ito, readable by the color-blind), in
+// the order of the results, the same on every chart; highlighted puzzles
+// in magenta; censored values in near-black.
+var (
+	chartPalette = []color.Color{
+		color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
+		color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
+		color.RGBA{0x00, 0x9E, 0x73, 0xff}, // green
+		color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+		color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+		color.RGBA{0x33, 0x22, 0x88, 0xff}, // indigo
+		color.RGBA{0x88, 0x88, 0x88, 0xff}, // gray
+		color.RGBA{0x99, 0x77, 0x00, 0xff}, // ochre
+	}
+	chartHighlightColor = color.RGBA{0xE0, 0x00, 0x90, 0xff}
+	chartCensorColor    = color.RGBA{0x22, 0x22, 0x22, 0xff}
+	chartGuideColor     = color.RGBA{0x99, 0x99, 0x99, 0xff}
+	chartFont           = font.Font{Typeface: "Liberation", Variant: "Sans"}
+)
+
+// chartColor returns the color of the i-th strategy.
+func chartColor(i int) color.Color { return chartPalette[i%len(chartPalette)] }
+
+// chartFade returns c with alpha a (0..1), premultiplied.
+func chartFade(c color.Color, a float64) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.RGBA64{uint16(float64(r) * a), uint16(float64(g) * a), uint16(float64(b) * a), uint16(0xffff * a)}
+}
+
+// chartText returns a text style of the chart font.
+func chartText(size vg.Length, c color.Color) text.Style {
+	return text.Style{Color: c, Font: font.From(chartFont, size), Handler: plot.DefaultTextHandler}
+}
+
+// newChartPlot returns a plot with the chart fonts, a title (split over
+// two lines at " — " when it is too wide) and axis labels.
+func newChartPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.TextStyle.Font = font.From(chartFont, 14)
+	p.Title.Padding = vg.Points(8)
+	if p.Title.TextStyle.Width(title) > chartWidth-vg.Points(20) {
+		if i := strings.Index(title, " — "); i >= 0 {
+			title = title[:i] + "\n" + title[i+len(" — "):]
+		}
+	}
+	p.Title.Text = title
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(chartFont, 12)
+		a.Tick.Label.Font = font.From(chartFont, 11)
+	}
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.Legend.TextStyle.Font = font.From(chartFont, 11)
+	return p
+}
+
+// setLogAxis makes a an axis of log10 values over [lo, hi] (given as
+// plain values) with readable labels for the measure. Every chart draws
+// log10 of its values on a linear axis rather than using plot.LogScale:
+// LogScale panics on a value <= 0 and misplaces the axis label's glyph
+// box (at the arithmetic middle of the range), which shrinks the plot.
+func setLogAxis(a *plot.Axis, lo, hi float64, m chartMeasure) {
+	a.Min, a.Max = math.Log10(lo), math.Log10(hi)
+	a.Tick.Marker = chartLog10Ticks{m.ticker()}
+}
+
+// chartLog10Ticks puts the ticks of a log axis on an axis of log10
+// values.
+type chartLog10Ticks struct{ inner chartLogTicks }
+
+// Ticks implements plot.Ticker.
+func (t chartLog10Ticks) Ticks(min, max float64) []plot.Tick {
+	ticks := t.inner.Ticks(math.Pow(10, min), math.Pow(10, max))
+	for i := range ticks {
+		ticks[i].Value = math.Log10(ticks[i].Value)
+	}
+	return ticks
+}
+
+// chartLg returns log10 of every value of vs.
+func chartLg(vs []float64) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		out[i] = math.Log10(v)
+	}
+	return out
+}
+
+// chartPoints draws a glyph at each (x, y); it has no glyph boxes (the
+// axes are set by the caller), so that 50,000 points cost little.
+type chartPoints struct {
+	xs, ys []float64
+	glyph  draw.GlyphStyle
+}
+
+// Plot implements plot.Plotter.
+func (s *chartPoints) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := range s.xs {
+		c.DrawGlyph(s.glyph, vg.Point{X: trX(s.xs[i]), Y: trY(s.ys[i])})
+	}
+}
+
+// Thumbnail implements plot.Thumbnailer for the legend.
+func (s *chartPoints) Thumbnail(c *draw.Canvas) {
+	g := s.glyph
+	g.Radius = max(g.Radius, vg.Points(3))
+	c.DrawGlyph(g, c.Center())
+}
+
+// chartTexts draws texts at data points, offset by (dx, dy) points,
+// over a white halo when halo is set.
+type chartTexts struct {
+	xs, ys []float64
+	texts  []string
+	style  text.Style
+	dx, dy vg.Length
+	halo   bool
+}
+
+// Plot implements plot.Plotter.
+func (t *chartTexts) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := range t.xs {
+		pt := vg.Point{X: trX(t.xs[i]) + t.dx, Y: trY(t.ys[i]) + t.dy}
+		if t.halo {
+			chartHalo(&c, t.style, pt, t.texts[i])
+		}
+		c.FillText(t.style, pt, t.texts[i])
+	}
+}
+
+// GlyphBoxes implements plot.GlyphBoxer, so that texts near an edge
+// are not clipped.
+func (t *chartTexts) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	var boxes []plot.GlyphBox
+	for i := range t.xs {
+		r := t.style.Rectangle(t.texts[i])
+		r = r.Add(vg.Point{X: t.dx, Y: t.dy})
+		boxes = append(boxes, plot.GlyphBox{X: p.X.Norm(t.xs[i]), Y: p.Y.Norm(t.ys[i]), Rectangle: r})
+	}
+	return boxes
+}
+
+// chartPointLabels labels points (highlighted puzzles) with texts
+// placed around them: each text takes the first of eight spots around
+// its point (right-below first) that stays inside the plot and overlaps
+// neither a text already placed nor a labelled point; over a light halo.
+type chartPointLabels struct {
+	xs, ys []float64
+	texts  []string
+	style  text.Style
+	gap    vg.Length // from the point to the text
+}
+
+// Plot implements plot.Plotter.
+func (l *chartPointLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	marks := make([]vg.Rectangle, len(l.xs))
+	for i := range l.xs {
+		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
+		g := l.gap
+		marks[i] = vg.Rectangle{Min: vg.Point{X: pt.X - g, Y: pt.Y - g}, Max: vg.Point{X: pt.X + g, Y: pt.Y + g}}
+	}
+	overlaps := func(a, b vg.Rectangle) bool {
+		return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
+	}
+	var placed []vg.Rectangle
+	for i := range l.xs {
+		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
+		// Score each spot: 0 is free; an overlap costs 1, leaving the
+		// plot costs more. The first best spot wins.
+		var best chartSpot
+		bestScore := -1
+		for _, d := range [][2]float64{{1, -1}, {1, 1}, {1, 0}, {-1, 0}, {-1, 1}, {-1, -1}, {0, 1}, {0, -1}} {
+			sp := newChartSpot(l.style, pt, d, l.gap, l.texts[i])
+			score := 0
+			if sp.rect.Min.X < c.Min.X || sp.rect.Max.X > c.Max.X || sp.rect.Min.Y < c.Min.Y || sp.rect.Max.Y > c.Max.Y {
+				score += 10
+			}
+			for _, r := range placed {
+				if overlaps(sp.rect, r) {
+					score++
+				}
+			}
+			for j, r := range marks {
+				if j != i && overlaps(sp.rect, r) {
+					score++
+				}
+			}
+			if bestScore < 0 || score < bestScore {
+				best, bestScore = sp, score
+			}
+			if score == 0 {
+				break
+			}
+		}
+		placed = append(placed, best.rect)
+		chartHalo(&c, best.style, best.at, l.texts[i])
+		c.FillText(best.style, best.at, l.texts[i])
+	}
+}
+
+// chartSpot is a text placed beside a point.
+type chartSpot struct {
+	style text.Style
+	at    vg.Point
+	rect  vg.Rectangle
+}
+
+// newChartSpot places txt beside pt in direction d (each -1, 0 or 1),
+// gap away.
+func newChartSpot(st text.Style, pt vg.Point, d [2]float64, gap vg.Length, txt string) chartSpot {
+	k := gap
+	if d[0] != 0 && d[1] != 0 {
+		k = gap * 0.75
+	}
+	st.XAlign = [3]draw.XAlignment{draw.XRight, draw.XCenter, draw.XLeft}[int(d[0])+1]
+	st.YAlign = [3]draw.YAlignment{draw.YTop, draw.YCenter, draw.YBottom}[int(d[1])+1]
+	at := vg.Point{X: pt.X + vg.Length(d[0])*k, Y: pt.Y + vg.Length(d[1])*k}
+	r := st.Rectangle(txt).Add(at)
+	r.Min.X -= 1
+	r.Max.X += 1
+	return chartSpot{style: st, at: at, rect: r}
+}
+
+// chartDownTriangle is a filled triangle pointing down (a marker above
+// a bar).
+type chartDownTriangle struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (chartDownTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r*0.6})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r*0.6})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Close()
+	c.Fill(p)
+}
+
+// chartTriangle is an open triangle pointing up, right, or (both) up
+// and right: a censored value whose true value lies that way.
+type chartTriangle struct{ up, right bool }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (t chartTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var pts []vg.Point
+	switch {
+	case t.up && t.right:
+		pts = []vg.Point{{X: pt.X - r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y + r}}
+	case t.right:
+		pts = []vg.Point{{X: pt.X - r*0.8, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y}, {X: pt.X - r*0.8, Y: pt.Y + r}}
+	default:
+		pts = []vg.Point{{X: pt.X - r, Y: pt.Y - r*0.8}, {X: pt.X + r, Y: pt.Y - r*0.8}, {X: pt.X, Y: pt.Y + r}}
+	}
+	var p vg.Path
+	p.Move(pts[0])
+	for _, q := range pts[1:] {
+		p.Line(q)
+	}
+	p.Close()
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(0.8)})
+	c.Stroke(p)
+}
+
+// chartFilledTriangle is a filled triangle pointing up with a dark
+// outline: where an ECDF curve or a box stops at its censored values.
+type chartFilledTriangle struct{ fill color.Color }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (t chartFilledTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r*0.8})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r*0.8})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Close()
+	if t.fill != nil {
+		c.SetColor(t.fill)
+		c.Fill(p)
+	}
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1)})
+	c.Stroke(p)
+}
+
+// chartLegendCorner places the legend of p where it covers the fewest
+// of the points (given in normalized axis coordinates, 0..1): against
+// the right or left side, at the top, the bottom or in steps between;
+// only in the top band when topOnly (histograms, whose points are bar
+// tops). Lines should be given as points along them (chartDensify). Ties
+// go to the top right, then the top left.
+func chartLegendCorner(p *plot.Plot, nx, ny []float64, topOnly bool) {
+	// The legend's share of the data area (which is about the chart
+	// less 90 points each way for title, axes and labels), plus a margin.
+	size := p.Legend.Rectangle(draw.Canvas{}).Size()
+	fw := float64(size.X/(chartWidth-90)) + 0.04
+	fh := float64(size.Y/(chartHeight-90)) + 0.04
+	type spot struct {
+		left bool
+		top  float64 // normalized y of the legend's top edge
+	}
+	var spots []spot
+	for _, top := range []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, fh} {
+		if top < fh || (topOnly && top < 1) {
+			continue
+		}
+		spots = append(spots, spot{false, top}, spot{true, top})
+	}
+	best, bestN := spots[0], -1
+	for _, sp := range spots {
+		n := 0
+		for i := range nx {
+			inX := nx[i] <= fw
+			if !sp.left {
+				inX = nx[i] >= 1-fw
+			}
+			if inX && ny[i] <= sp.top && ny[i] >= sp.top-fh {
+				n++
+			}
+		}
+		if bestN < 0 || n < bestN {
+			best, bestN = sp, n
+		}
+	}
+	p.Legend.Top, p.Legend.Left = true, best.left
+	p.Legend.XOffs = vg.Points(-6)
+	if best.left {
+		p.Legend.XOffs = vg.Points(6)
+	}
+	p.Legend.YOffs = -vg.Points(6) - vg.Length(1-best.top)*(chartHeight-90)
+}
+
+// chartDensify returns the points of the polyline (xs, ys), in
+// normalized coordinates, with extra points every step along each
+// segment, so that a line counts where it passes.
+func chartDensify(xs, ys []float64, step float64) (nx, ny []float64) {
+	for i := range xs {
+		if i > 0 {
+			dx, dy := xs[i]-xs[i-1], ys[i]-ys[i-1]
+			n := int(math.Hypot(dx, dy) / step)
+			for k := 1; k < n; k++ {
+				f := float64(k) / float64(n)
+				nx, ny = append(nx, xs[i-1]+f*dx), append(ny, ys[i-1]+f*dy)
+			}
+		}
+		nx, ny = append(nx, xs[i]), append(ny, ys[i])
+	}
+	return nx, ny
+}
+
+// chartHalo fills a white, mostly opaque box behind txt drawn at pt,
+// so that a label stays readable over points and lines.
+func chartHalo(c *draw.Canvas, st text.Style, pt vg.Point, txt string) {
+	r := st.Rectangle(txt).Add(pt)
+	r.Min.X -= 1
+	r.Max.X += 1
+	c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xb0})
+	c.Fill(r.Path())
+}

@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The ECDF chart: for every strategy, the share of its puzzles finished
+// within a time, against that time on a log axis, one curve per
+// strategy. Each curve is thinned to a few hundred quantile points. A
+// strategy with censored rows (timeout, limit) has a curve that stops
+// below 100% with a triangle at the censoring point, where those rows
+// were stopped.
+
+func (set *chartSet) ecdfTitle() string {
+	return set.title("Time per puzzle, all strategies (ECDF)", set.res.Puzzles)
+}
+
+func (set *chartSet) ecdfCaption() string {
+	main := "Share of each strategy's puzzles finished within a given time (log scale): the further left and the steeper a curve, the faster the strategy; read the median where a curve crosses 50%"
+	var extra, censored, notes []string
+	for _, c := range set.time {
+		if c.censored() > 0 {
+			censored = append(censored, fmt.Sprintf("%s %s", c.solver, c.censorCount()))
+		}
+		for _, n := range c.notes() {
+			notes = append(notes, c.solver+": "+n)
+		}
+		if len(c.pts) == 0 {
+			notes = append(notes, c.solver+" has no row to plot")
+		}
+	}
+	if len(censored) > 0 {
+		extra = append(extra, "a curve that stops below 100% ends with a triangle at the time its censored rows were stopped ("+
+			strings.Join(censored, "; ")+"): those puzzles took at least that long")
+	}
+	if set.anyHighlighted(set.time...) {
+		extra = append(extra, "highlighted puzzles are magenta dots on each curve")
+	}
+	extra = append(extra, set.absentHighlights(set.time...))
+	extra = append(extra, notes...)
+	return chartSentence(main, extra...)
+}
+
+// ecdfPlot draws the ECDF curves of time of all strategies.
+func (set *chartSet) ecdfPlot() (*plot.Plot, error) {
+	p := newChartPlot(set.ecdfTitle(), chartTime.axisLabel(), "puzzles finished within that time")
+	lo, hi, ok := chartRange(set.time...)
+	if !ok {
+		lo, hi = 1e-6, 1e-3
+	}
+	lo, hi = chartLogAxisRange(lo, hi, 0.05)
+	p.Y.Tick.Marker = plot.ConstantTicks{
+		{Value: 0, Label: "0%"}, {Value: 0.25, Label: "25%"}, {Value: 0.5, Label: "50%"},
+		{Value: 0.75, Label: "75%"}, {Value: 1, Label: "100%"},
+	}
+	p.Add(plotter.NewGrid())
+	var nx, ny []float64 // curve points, normalized, to place the legend
+	var hx, hy []float64
+	var htext []string
+	for i, col := range set.time {
+		if len(col.pts) == 0 {
+			continue
+		}
+		clr := chartColor(i)
+		fin := col.finished()
+		total := len(col.pts)
+		xs, ys := chartECDFThin(fin, total, chartECDFPoints)
+		var xys plotter.XYs
+		xs = chartLg(xs) // the x axis holds log10 values
+		if len(xs) > 0 {
+			xys = append(xys, plotter.XY{X: xs[0], Y: 0})
+		}
+		for k := range xs {
+			xys = append(xys, plotter.XY{X: xs[k], Y: ys[k]})
+		}
+		endY := float64(len(fin)) / float64(total)
+		cp, censored := col.censorPoint()
+		endX := math.Log10(cp)
+		if censored && len(fin) > 0 {
+			endX = math.Log10(math.Max(cp, fin[len(fin)-1]))
+			xys = append(xys, plotter.XY{X: endX, Y: endY})
+		}
+		name := col.solver
+		if censored {
+			name += " (" + col.censorCount() + ")"
+		}
+		var thumbs []plot.Thumbnailer
+		if len(xys) > 0 {
+			line, err := plotter.NewLine(xys)
+			if err != nil {
+				return nil, err
+			}
+			line.Color = clr
+			line.Width = vg.Points(2)
+			p.Add(line)
+			thumbs = append(thumbs, line)
+			var cx, cy []float64
+			for _, q := range xys {
+				cx = append(cx, (q.X-math.Log10(lo))/math.Log10(hi/lo))
+				cy = append(cy, q.Y)
+			}
+			cx, cy = chartDensify(cx, cy, 0.01)
+			nx, ny = append(nx, cx...), append(ny, cy...)
+		}
+		if censored {
+			mark := &chartPoints{xs: []float64{endX}, ys: []float64{endY},
+				glyph: draw.GlyphStyle{Color: chartCensorColor, Radius: vg.Points(5), Shape: chartFilledTriangle{fill: clr}}}
+			p.Add(mark)
+			thumbs = append(thumbs, mark)
+			nx, ny = append(nx, (endX-math.Log10(lo))/math.Log10(hi/lo)), append(ny, endY)
+		}
+		p.Legend.Add(name, thumbs...)
+		for _, hp := range col.find(set.opt.Highlight) {
+			y := endY
+			x := endX
+			if !hp.censored {
+				x = math.Log10(hp.v)
+				y = float64(chartCountLE(fin, hp.v)) / float64(total)
+			}
+			hx, hy = append(hx, x), append(hy, y)
+			htext = append(htext, set.res.PuzzleLabel(hp.e))
+		}
+	}
+	if len(hx) > 0 {
+		p.Add(&chartPoints{xs: hx, ys: hy, glyph: draw.GlyphStyle{Color: chartHighlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}})
+		p.Add(&chartPointLabels{xs: hx, ys: hy, texts: htext, style: chartText(10, chartHighlightColor), gap: vg.Points(6)})
+	}
+	setLogAxis(&p.X, lo, hi, chartTime)
+	p.Y.Min, p.Y.Max = 0, 1
+	chartLegendCorner(p, nx, ny, false)
+	return p, nil
+}
+
+// chartCountLE returns how many of the sorted values vs are <= v.
+func chartCountLE(vs []float64, v float64) int {
+	lo, hi := 0, len(vs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if vs[m] <= v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}

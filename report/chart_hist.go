@@ -1,0 +1,455 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The per-strategy histograms of log time and log calls. Time bins are
+// shared by every strategy (equal widths in log space over the range of
+// all of them), so two strategies' time histograms read on the same
+// axis; calls count different things in each strategy, so each calls
+// histogram spans its own range, with integer bin edges. Counts go on a
+// log axis when the tallest bar is 50 times the shortest (a long tail
+// of single puzzles would not show on a linear one). Finished rows are
+// bars in the strategy's color; censored rows (timeout, limit) are
+// stacked on top as a hatched segment at the value where they were
+// stopped, named with their count in the legend; the slowest finished
+// puzzles are labelled with their id, and highlighted puzzles are marked
+// in magenta wherever they fall.
+
+func (set *chartSet) histTitle(col *chartColumn) string {
+	what := "time per puzzle"
+	if col.measure == chartCalls {
+		what = "calls per puzzle"
+	}
+	return set.title(col.solver+": "+what, col.rows)
+}
+
+func (set *chartSet) histCaption(col *chartColumn, idx int) string {
+	what, slow := "time per puzzle", "slowest"
+	if col.measure == chartCalls {
+		what, slow = "calls per puzzle", "costliest"
+	}
+	bins := "in bins shared by all strategies"
+	if col.measure == chartCalls {
+		bins = "in bins of its own (what a call is depends on the strategy)"
+	}
+	height := "a bar's height is the number of puzzles in its bin"
+	_, fin, cen := set.histBins(col, idx)
+	if logY, _ := chartLogCounts(fin, cen); logY {
+		height = "a bar's height is the number of puzzles in its bin, on a log scale so that bins of a single puzzle show"
+	}
+	main := fmt.Sprintf("Histogram of %s's %s on a log scale, %s: %s", col.solver, what, bins, height)
+	var extra []string
+	if n := len(col.hardest(chartHardestTop, set.highlighted)); n > 0 {
+		extra = append(extra, fmt.Sprintf("the %d %s finished puzzles are labelled #id", n, slow))
+	}
+	if col.censored() > 0 {
+		extra = append(extra, fmt.Sprintf("the hatched segment is the %s, drawn at the %s where they were stopped (a lower bound)",
+			col.censorCount(), strings.TrimSuffix(what, " per puzzle")))
+	}
+	if len(col.find(set.opt.Highlight)) > 0 {
+		extra = append(extra, "highlighted puzzles are marked in magenta")
+	}
+	extra = append(extra, set.absentHighlights(col))
+	extra = append(extra, col.notes()...)
+	if len(col.pts) == 0 {
+		extra = append(extra, "no row of this strategy has a measurement to plot")
+	}
+	return chartSentence(main, extra...)
+}
+
+// histBins counts the finished and censored rows of col, the idx-th
+// strategy, in its histogram bins.
+func (set *chartSet) histBins(col *chartColumn, idx int) (edges, fin, cen []float64) {
+	edges = set.timeEdges
+	if col.measure == chartCalls {
+		edges = set.callsEdges[idx]
+	}
+	if len(edges) < 2 {
+		edges = []float64{1, 10}
+	}
+	fin = make([]float64, len(edges)-1)
+	cen = make([]float64, len(edges)-1)
+	for _, p := range col.pts {
+		b := chartBinOf(edges, p.v)
+		if p.censored {
+			cen[b]++
+		} else {
+			fin[b]++
+		}
+	}
+	return edges, fin, cen
+}
+
+// chartLogCounts reports whether the counts of a histogram go on a log
+// axis (when the smallest bars would not show on a linear one: a long
+// tail of a few puzzles per bin), and the largest count.
+func chartLogCounts(fin, cen []float64) (bool, float64) {
+	maxN, minN := 0.0, math.Inf(1)
+	for b := range fin {
+		if n := fin[b] + cen[b]; n > 0 {
+			maxN, minN = math.Max(maxN, n), math.Min(minN, n)
+		}
+	}
+	return maxN >= chartLogCountRatio*minN, maxN
+}
+
+// histPlot draws the histogram of col, the idx-th strategy.
+func (set *chartSet) histPlot(col *chartColumn, idx int) (*plot.Plot, error) {
+	edges, fin, cen := set.histBins(col, idx)
+	nb := len(edges) - 1
+	lgEdges := chartLg(edges) // the x axis holds log10 values
+
+	logY, maxN := chartLogCounts(fin, cen)
+	fy := func(n float64) float64 { return n }
+	ylabel := "puzzles per bin"
+	if logY {
+		fy = func(n float64) float64 { return math.Log10(math.Max(n, chartCountFloor)) }
+		ylabel = "puzzles per bin (log scale)"
+	}
+	zero, finTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	for b := range nb {
+		zero[b], finTop[b], tops[b] = fy(0), fy(fin[b]), fy(fin[b]+cen[b])
+		if fin[b] == 0 {
+			finTop[b] = zero[b]
+		}
+	}
+
+	p := newChartPlot(set.histTitle(col), col.measure.axisLabel(), ylabel)
+	setLogAxis(&p.X, edges[0], edges[nb], col.measure)
+	clr := chartColor(idx)
+	finBars := &chartBars{edges: lgEdges, lo: zero, hi: finTop, fill: clr,
+		line: draw.LineStyle{Color: chartFade(clr, 0.5), Width: vg.Points(0.5)}}
+	p.Add(finBars)
+	if col.censored() > 0 {
+		// A legend only when there are two kinds of bar.
+		if n := len(col.pts) - col.censored(); n > 0 {
+			p.Legend.Add(fmt.Sprintf("finished (%d)", n), finBars)
+		}
+		cenBars := &chartBars{edges: lgEdges, lo: finTop, hi: tops, fill: chartFade(chartCensorColor, 0.12),
+			line:  draw.LineStyle{Color: chartCensorColor, Width: vg.Points(1)},
+			hatch: &draw.LineStyle{Color: chartCensorColor, Width: vg.Points(0.7)}}
+		p.Add(cenBars)
+		p.Legend.Add(fmt.Sprintf("%s (%d), at the %s reached", col.censorWord(), col.censored(), col.measure), cenBars)
+	}
+
+	var labels []chartLabel
+	for _, hp := range col.hardest(chartHardestTop, set.highlighted) {
+		labels = append(labels, chartLabel{x: math.Log10(hp.v), top: tops[chartBinOf(edges, hp.v)], text: set.res.PuzzleLabel(hp.e)})
+	}
+	for _, hp := range col.find(set.opt.Highlight) {
+		text := set.res.PuzzleLabel(hp.e)
+		if hp.censored {
+			text += " (" + hp.e.Status.String() + ")"
+		}
+		labels = append(labels, chartLabel{x: math.Log10(hp.v), top: tops[chartBinOf(edges, hp.v)], text: text,
+			color: chartHighlightColor, stem: true})
+	}
+	var lab *chartLabels
+	if len(labels) > 0 {
+		lab = newChartLabels(labels, lgEdges, tops)
+		p.Add(lab)
+	}
+	margin := (lgEdges[nb] - lgEdges[0]) * 0.015
+	p.X.Min, p.X.Max = lgEdges[0]-margin, lgEdges[nb]+margin
+	if logY {
+		p.Y.Min, p.Y.Max = fy(0), math.Log10(maxN)+0.1
+		p.Y.Tick.Marker = chartCountLogTicks{}
+	} else {
+		p.Y.Min, p.Y.Max = 0, math.Max(maxN*1.05, 1)
+		p.Y.Tick.Marker = chartIntTicks{}
+	}
+
+	// The legend goes in the emptier top corner: bar tops and labels
+	// (which rise from their bar top by their length) are the occupied
+	// points.
+	var nx, ny []float64
+	ny0, ny1 := p.Y.Min, p.Y.Max-p.Y.Min
+	for b := range nb {
+		nx = append(nx, (lgEdges[b]+lgEdges[b+1])/2-lgEdges[0])
+		ny = append(ny, (tops[b]-ny0)/ny1)
+	}
+	for _, l := range labels {
+		h := float64((lab.style.Width(l.text) + chartLabelGap) / (chartHeight - 90))
+		for f := 0.0; f <= 1; f += 0.25 {
+			nx, ny = append(nx, l.x-lgEdges[0]), append(ny, (l.top-ny0)/ny1+f*h)
+		}
+	}
+	for i := range nx {
+		nx[i] /= lgEdges[nb] - lgEdges[0]
+	}
+	chartLegendCorner(p, nx, ny, true)
+	return p, nil
+}
+
+// Histogram count axes: log when the tallest bar is this many times the
+// shortest (non-empty) one; on a log axis empty bins sit at the floor.
+const (
+	chartLogCountRatio = 50
+	chartCountFloor    = 0.6
+)
+
+// chartCountLogTicks labels a log10 axis of counts of puzzles: 1, 10,
+// 100, 1e3, with no ticks below 1.
+type chartCountLogTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (chartCountLogTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (chartLog10Ticks{chartLogTicks{Format: chartCountLabel}}).Ticks(min, max) {
+		if t.Value >= 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// chartIntTicks labels an axis of counts of puzzles: whole numbers at a
+// 1-2-5 step giving four to eight labels, with minor ticks between.
+type chartIntTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (chartIntTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) || math.IsInf(max-min, 0) {
+		return nil
+	}
+	raw := (max - min) / 5
+	step := 1.0
+	if raw > 1 {
+		mag := math.Pow10(int(math.Floor(math.Log10(raw))))
+		for _, m := range []float64{1, 2, 5, 10} {
+			if step = m * mag; step >= raw {
+				break
+			}
+		}
+	}
+	minor := step / 2
+	if minor != math.Trunc(minor) {
+		minor = step
+	}
+	var out []plot.Tick
+	for v := math.Ceil(min/minor) * minor; v <= max; v += minor {
+		t := plot.Tick{Value: v}
+		if math.Mod(v, step) == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// chartBars draws histogram bars: bin i spans [edges[i], edges[i+1]]
+// across and [lo[i], hi[i]] up, in axis units; bins with hi <= lo are
+// not drawn. Hatched bars (censored values) get diagonal lines over
+// their fill.
+type chartBars struct {
+	edges  []float64
+	lo, hi []float64
+	fill   color.Color
+	line   draw.LineStyle
+	hatch  *draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (b *chartBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := range b.lo {
+		if b.hi[i] <= b.lo[i] {
+			continue
+		}
+		r := vg.Rectangle{
+			Min: vg.Point{X: trX(b.edges[i]), Y: trY(b.lo[i])},
+			Max: vg.Point{X: trX(b.edges[i+1]), Y: trY(b.hi[i])},
+		}
+		if b.fill != nil {
+			c.SetColor(b.fill)
+			c.Fill(r.Path())
+		}
+		if b.hatch != nil {
+			chartHatch(&c, *b.hatch, r, vg.Points(4))
+		}
+		if b.line.Width > 0 {
+			c.SetLineStyle(b.line)
+			c.Stroke(r.Path())
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (b *chartBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	for i := range b.lo {
+		ymin, ymax = math.Min(ymin, b.lo[i]), math.Max(ymax, b.hi[i])
+	}
+	return b.edges[0], b.edges[len(b.edges)-1], ymin, ymax
+}
+
+// Thumbnail implements plot.Thumbnailer for the legend.
+func (b *chartBars) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	if b.fill != nil {
+		c.SetColor(b.fill)
+		c.Fill(r.Path())
+	}
+	if b.hatch != nil {
+		chartHatch(c, *b.hatch, r, vg.Points(4))
+	}
+	if b.line.Width > 0 {
+		c.SetLineStyle(b.line)
+		c.Stroke(r.Path())
+	}
+}
+
+// chartHatch strokes 45° lines spaced gap apart inside r. The lines are
+// aligned on the canvas, so adjacent hatched bars join up.
+func chartHatch(c *draw.Canvas, sty draw.LineStyle, r vg.Rectangle, gap vg.Length) {
+	var lines [][]vg.Point
+	// Lines y = x - k for k multiple of gap.
+	k0 := math.Floor(float64((r.Min.X - r.Max.Y) / gap))
+	k1 := math.Ceil(float64((r.Max.X - r.Min.Y) / gap))
+	for k := k0; k <= k1; k++ {
+		kk := vg.Length(k) * gap
+		x0 := max(r.Min.X, r.Min.Y+kk)
+		x1 := min(r.Max.X, r.Max.Y+kk)
+		if x1 > x0 {
+			lines = append(lines, []vg.Point{{X: x0, Y: x0 - kk}, {X: x1, Y: x1 - kk}})
+		}
+	}
+	c.StrokeLines(sty, lines...)
+}
+
+// chartLabel is a puzzle labelled on a histogram: a marker just above
+// the top of its bar and an upright text above it.
+type chartLabel struct {
+	x, top float64 // the value (axis units) and the top of its bar
+	text   string
+	color  color.Color // nil: black
+	stem   bool        // draw a dashed line from the axis up to the marker
+}
+
+// chartLabels draws labels upright (rotated a quarter turn) above the
+// bars of a histogram given by its edges and bar tops, so that labels of
+// neighbouring bars do not overlap. Where they would, or where a taller
+// bar stands just right of a label, the label moves left, above the bars
+// under it, with a leader line to its marker.
+type chartLabels struct {
+	items []chartLabel
+	edges []float64 // bin edges, axis units
+	tops  []float64 // bar tops per bin
+	style text.Style
+}
+
+const chartLabelGap = vg.Length(9) // points between a bar top and its label
+
+func newChartLabels(items []chartLabel, edges, tops []float64) *chartLabels {
+	st := chartText(10, color.Black)
+	st.Rotation = math.Pi / 2
+	st.XAlign = draw.XLeft
+	st.YAlign = draw.YCenter
+	return &chartLabels{items: items, edges: edges, tops: tops, style: st}
+}
+
+// width is the width of an upright label.
+func (l *chartLabels) width() vg.Length { return l.style.FontExtents().Height * 1.1 }
+
+// Plot implements plot.Plotter.
+func (l *chartLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	w := l.width()
+	type placed struct {
+		chartLabel
+		px, py, lx, ly vg.Length
+	}
+	ps := make([]placed, len(l.items))
+	for i, it := range l.items {
+		ps[i] = placed{chartLabel: it, px: trX(it.x), py: trY(it.top)}
+	}
+	slices.SortStableFunc(ps, func(a, b placed) int { return cmp.Compare(b.px, a.px) })
+	for i := range ps {
+		q := &ps[i]
+		// right is the furthest right the label may go: left of the
+		// first taller bar to the right, of the previous label and of
+		// the plot's edge.
+		right := c.Max.X - w/2
+		for b := chartBinOf(l.edges, q.x) + 1; b < len(l.tops); b++ {
+			if l.tops[b] > q.top {
+				right = min(right, trX(l.edges[b])-w/2-vg.Points(1))
+				break
+			}
+		}
+		if i > 0 {
+			right = min(right, ps[i-1].lx-w)
+		}
+		q.lx = min(q.px, right)
+		// A taller bar just left of the label: move right (by a label
+		// width at most) to clear it, when there is room.
+		for b := chartBinOf(l.edges, q.x) - 1; b >= 0; b-- {
+			if edge := trX(l.edges[b+1]); edge < q.lx-w/2 {
+				break
+			} else if x := edge + w/2 + vg.Points(1); l.tops[b] > q.top && x <= right && x <= q.px+w {
+				q.lx = x
+				break
+			}
+		}
+		// Rise above every bar under the label.
+		q.ly = q.py
+		for b := range l.tops {
+			if trX(l.edges[b+1]) > q.lx-w/2 && trX(l.edges[b]) < q.lx+w/2 {
+				q.ly = max(q.ly, trY(l.tops[b]))
+			}
+		}
+		q.ly += chartLabelGap
+	}
+	for _, q := range ps {
+		clr := q.color
+		if clr == nil {
+			clr = color.Black
+		}
+		if q.stem {
+			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
+				q.px, c.Min.Y, q.px, q.py)
+		}
+		c.DrawGlyphNoClip(draw.GlyphStyle{Color: clr, Radius: vg.Points(3), Shape: chartDownTriangle{}},
+			vg.Point{X: q.px, Y: q.py + vg.Points(3)})
+		if q.lx != q.px || q.ly > q.py+chartLabelGap {
+			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(0.5)}, q.px, q.py+vg.Points(6), q.lx, q.ly-vg.Points(1))
+		}
+		st := l.style
+		st.Color = clr
+		c.FillText(st, vg.Point{X: q.lx, Y: q.ly}, q.text)
+	}
+}
+
+// GlyphBoxes implements plot.GlyphBoxer, so that the plot leaves room
+// above the bars for the labels. A label may rise above a taller bar to
+// its left: the box counts the tallest bar within a tenth of the axis.
+func (l *chartLabels) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	w := l.width()
+	var boxes []plot.GlyphBox
+	for _, it := range l.items {
+		top := it.top
+		for b := range l.tops {
+			if l.edges[b+1] > it.x-(p.X.Max-p.X.Min)/10 && l.edges[b] <= it.x {
+				top = math.Max(top, l.tops[b])
+			}
+		}
+		h := l.style.Width(it.text) + chartLabelGap + vg.Points(2)
+		boxes = append(boxes, plot.GlyphBox{
+			X: p.X.Norm(it.x), Y: p.Y.Norm(top),
+			Rectangle: vg.Rectangle{Min: vg.Point{X: -w / 2, Y: 0}, Max: vg.Point{X: w / 2, Y: h}},
+		})
+	}
+	return boxes
+}

@@ -1,0 +1,494 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+
+	"sudokubatch/solvers"
+)
+
+// chartEntry is a compact way to write an Entry in a test table.
+type chartEntry struct {
+	id     int
+	status solvers.Status
+	ns     int64
+	calls  uint64
+}
+
+// chartResults builds Results from per-solver entries, in the given
+// order, all in one corpus unless corpora says otherwise.
+func chartResults(series map[string][]chartEntry, order ...string) *Results {
+	res := &Results{Corpora: []string{"test.txt"}}
+	seen := map[int32]bool{}
+	for _, name := range order {
+		s := &Series{Solver: name}
+		for _, ce := range series[name] {
+			s.Entries = append(s.Entries, Entry{ID: int32(ce.id), Line: int32(ce.id + 1), Status: ce.status,
+				NS: ce.ns, Calls: ce.calls, Clues: 17, Solutions: -1})
+			if !seen[int32(ce.id)] {
+				seen[int32(ce.id)] = true
+				res.Puzzles++
+			}
+			res.Rows++
+		}
+		res.Series = append(res.Series, s)
+	}
+	return res
+}
+
+// chartSpread returns n solved entries with times spread over a few
+// decades from base ns, and calls growing with them.
+func chartSpread(n int, base int64) []chartEntry {
+	out := make([]chartEntry, n)
+	for i := range out {
+		f := math.Pow(10, 3*float64((i*7919)%n)/float64(n))
+		out[i] = chartEntry{id: i, status: solvers.StatusSolved, ns: int64(float64(base) * f), calls: uint64(f)}
+	}
+	return out
+}
+
+func TestWriteCharts(t *testing.T) {
+	solved := solvers.StatusSolved
+	timeout := solvers.StatusTimeout
+	withTimeouts := chartSpread(200, 20_000)
+	for i := 0; i < len(withTimeouts); i += 3 {
+		withTimeouts[i].status, withTimeouts[i].ns = timeout, 100_000_000+int64(i)
+	}
+	onlyTimeouts := make([]chartEntry, 50)
+	for i := range onlyTimeouts {
+		onlyTimeouts[i] = chartEntry{id: i, status: timeout, ns: 100_000_000 + int64(i)*1000, calls: 1e7}
+	}
+	limits := chartSpread(50, 5_000)
+	for i := range 10 {
+		limits[i].status, limits[i].calls = solvers.StatusLimit, 1000
+	}
+
+	tests := []struct {
+		name    string
+		res     *Results
+		opt     ChartOptions
+		kinds   map[string]int // expected count per kind
+		caption []string       // substrings some caption must hold
+		race    bool           // run under the race detector too
+	}{
+		{
+			name: "three strategies with timeouts",
+			race: true,
+			res: chartResults(map[string][]chartEntry{
+				"backtrack": withTimeouts,
+				"norvig":    chartSpread(200, 10_000),
+				"bitboard":  chartSpread(200, 3_000),
+			}, "backtrack", "norvig", "bitboard"),
+			opt:     ChartOptions{Highlight: []int{77, 39949}, SVG: true, Title: "test.txt, run 1"},
+			kinds:   map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 3, ChartHistCalls: 3, ChartScatterTime: 2},
+			caption: []string{"67 timeouts", "#39949 is not plotted", "highlighted puzzles are marked in magenta"},
+		},
+		{
+			name: "zero times and zero calls",
+			res: chartResults(map[string][]chartEntry{
+				"a": {{0, solved, 0, 0}, {1, solved, 0, 0}, {2, solved, 1500, 3}, {3, solved, 2_000_000, 40}},
+				"b": {{0, solved, 10, 0}, {1, solved, 0, 1}, {2, solved, 900, 2}, {3, solved, 30_000, 0}},
+			}, "a", "b"),
+			kinds:   map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 2, ChartHistCalls: 2, ChartScatterTime: 1},
+			caption: []string{"2 times of 0 ns are drawn at 1ns", "2 counts of 0 calls are drawn at 1"},
+		},
+		{
+			name: "a strategy with only timeouts",
+			res: chartResults(map[string][]chartEntry{
+				"backtrack": onlyTimeouts,
+				"bitboard":  chartSpread(50, 3_000),
+			}, "backtrack", "bitboard"),
+			opt:     ChartOptions{Highlight: []int{7}},
+			kinds:   map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 2, ChartHistCalls: 2, ChartScatterTime: 1},
+			caption: []string{"50 timeouts", "open triangles are the 50 puzzles stopped"},
+		},
+		{
+			name: "limits",
+			res: chartResults(map[string][]chartEntry{
+				"randmrv": limits, "dlx": chartSpread(50, 8_000),
+			}, "randmrv", "dlx"),
+			kinds:   map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 2, ChartHistCalls: 2, ChartScatterTime: 1},
+			caption: []string{"10 limits"},
+		},
+		{
+			name: "a single puzzle",
+			res: chartResults(map[string][]chartEntry{
+				"norvig": {{5, solved, 12_345, 1}}, "bitboard": {{5, solved, 4_321, 1}},
+			}, "norvig", "bitboard"),
+			opt:   ChartOptions{Highlight: []int{5}},
+			kinds: map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 2, ChartHistCalls: 2, ChartScatterTime: 1},
+		},
+		{
+			name:  "a single strategy: no scatter",
+			res:   chartResults(map[string][]chartEntry{"norvig": chartSpread(30, 10_000)}, "norvig"),
+			kinds: map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 1, ChartHistCalls: 1},
+		},
+		{
+			name: "absent highlights and baseline",
+			res: chartResults(map[string][]chartEntry{
+				"norvig": chartSpread(30, 10_000), "dlx": chartSpread(30, 20_000),
+			}, "norvig", "dlx"),
+			opt:     ChartOptions{Highlight: []int{39949, 2018}, Baseline: "nosuch"},
+			kinds:   map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 2, ChartHistCalls: 2, ChartScatterTime: 1},
+			caption: []string{"#39949, #2018 are not plotted", "against norvig's"},
+		},
+		{
+			name: "rows with nothing to plot",
+			res: chartResults(map[string][]chartEntry{
+				"singles": {{0, solvers.StatusInvalid, 0, 0}, {1, solvers.StatusError, 5, 0}},
+				"bitboard": {{0, solvers.StatusInvalid, 0, 0}, {1, solvers.StatusUnsupported, 0, 0},
+					{2, solved, 5000, 1}},
+			}, "singles", "bitboard"),
+			kinds:   map[string]int{ChartECDFTime: 1, ChartBoxTime: 1, ChartHistTime: 1, ChartHistCalls: 1},
+			caption: []string{"2 rows not plotted (invalid, unsupported or error)", "singles has no row to plot"},
+		},
+		{
+			name:  "no rows",
+			res:   &Results{},
+			kinds: map[string]int{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if chartRaceEnabled && !tt.race {
+				// Drawing is about thirty times slower under the race
+				// detector; one case covers the concurrency.
+				t.Skip("covered by the tests without -race")
+			}
+			dir := t.TempDir()
+			charts, err := WriteCharts(dir, tt.res, tt.opt)
+			if err != nil {
+				t.Fatalf("WriteCharts: %v", err)
+			}
+			got := map[string]int{}
+			var captions []string
+			for _, c := range charts {
+				got[c.Kind]++
+				captions = append(captions, c.Caption)
+				checkChartPNG(t, filepath.Join(dir, c.File))
+				if c.Title == "" || !strings.HasSuffix(c.Caption, ".") {
+					t.Errorf("%s: title %q, caption %q", c.File, c.Title, c.Caption)
+				}
+				if (c.Solver == "") != (c.Kind == ChartECDFTime || c.Kind == ChartBoxTime) {
+					t.Errorf("%s: solver %q for kind %s", c.File, c.Solver, c.Kind)
+				}
+				if tt.opt.SVG != (c.SVG != "") {
+					t.Errorf("%s: SVG %q with SVG option %v", c.File, c.SVG, tt.opt.SVG)
+				}
+				if c.SVG != "" {
+					b, err := os.ReadFile(filepath.Join(dir, c.SVG))
+					if err != nil || !bytes.Contains(b, []byte("<svg")) {
+						t.Errorf("%s: not an SVG file (err %v)", c.SVG, err)
+					}
+				}
+			}
+			if len(got) != len(tt.kinds) {
+				t.Errorf("kinds = %v, want %v", got, tt.kinds)
+			}
+			for k, n := range tt.kinds {
+				if got[k] != n {
+					t.Errorf("%d charts of kind %s, want %d (all: %v)", got[k], k, n, got)
+				}
+			}
+			all := strings.Join(captions, "\n")
+			for _, want := range tt.caption {
+				if !strings.Contains(all, want) {
+					t.Errorf("no caption holds %q; captions:\n%s", want, all)
+				}
+			}
+		})
+	}
+}
+
+// checkChartPNG checks that path is a PNG of the chart size.
+func checkChartPNG(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Fatalf("%s: no PNG header", filepath.Base(path))
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+	if r := img.Bounds(); r.Dx() != 800 || r.Dy() != 500 {
+		t.Errorf("%s: %dx%d pixels, want 800x500", filepath.Base(path), r.Dx(), r.Dy())
+	}
+}
+
+func TestWriteChartsOrderAndBaseline(t *testing.T) {
+	if chartRaceEnabled {
+		t.Skip("drawing is slow under the race detector; covered by the tests without -race")
+	}
+	res := chartResults(map[string][]chartEntry{
+		"norvig": chartSpread(10, 10_000), "bitboard": chartSpread(10, 3_000), "dlx": chartSpread(10, 20_000),
+	}, "norvig", "bitboard", "dlx")
+	charts, err := WriteCharts(t.TempDir(), res, ChartOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, c := range charts {
+		files = append(files, c.File)
+	}
+	want := []string{"ecdf-time.png", "box-time.png",
+		"hist-time-norvig.png", "hist-calls-norvig.png", "scatter-time-norvig-vs-bitboard.png",
+		"hist-time-bitboard.png", "hist-calls-bitboard.png",
+		"hist-time-dlx.png", "hist-calls-dlx.png", "scatter-time-dlx-vs-bitboard.png"}
+	if !slices.Equal(files, want) {
+		t.Errorf("files:\n got %q\nwant %q", files, want)
+	}
+	for _, tt := range []struct{ want, got string }{
+		{"bitboard", chartBaseline(res, "")},
+		{"dlx", chartBaseline(res, "dlx")},
+		{"bitboard", chartBaseline(res, "nosuch")},
+		{"a", chartBaseline(chartResults(nil, "a", "b"), "")},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("baseline %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestWriteChartsErrors(t *testing.T) {
+	t.Run("panic becomes an error", func(t *testing.T) {
+		j := &chartJob{chart: Chart{File: "x.png"}, build: func() (*plot.Plot, error) { panic("boom") }}
+		err := writeChartJob(t.TempDir(), j)
+		if err == nil || !strings.Contains(err.Error(), "boom") {
+			t.Errorf("err = %v, want the panic", err)
+		}
+	})
+	t.Run("build error", func(t *testing.T) {
+		j := &chartJob{chart: Chart{File: "x.png"}, build: func() (*plot.Plot, error) { return nil, errors.New("bad") }}
+		if err := writeChartJob(t.TempDir(), j); err == nil {
+			t.Error("no error")
+		}
+	})
+	t.Run("directory is a file", func(t *testing.T) {
+		f := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := chartResults(map[string][]chartEntry{"a": chartSpread(3, 100)}, "a")
+		if _, err := WriteCharts(f, res, ChartOptions{}); err == nil {
+			t.Error("no error")
+		}
+	})
+	t.Run("nil results", func(t *testing.T) {
+		if _, err := WriteCharts(t.TempDir(), nil, ChartOptions{}); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+func TestChartLogTicks(t *testing.T) {
+	dur := chartLogTicks{Format: chartDurationLabel}
+	calls := chartLogTicks{Format: chartCountLabel}
+	tests := []struct {
+		name     string
+		ticker   chartLogTicks
+		min, max float64
+		want     []string // the labels, in order
+	}{
+		{"1µs to 10s", dur, 1e-6, 10, []string{"1µs", "10µs", "100µs", "1ms", "10ms", "100ms", "1s", "10s"}},
+		{"1ns to 1µs", dur, 1e-9, 1e-6, []string{"1ns", "10ns", "100ns", "1µs"}},
+		{"3µs to 120ms", dur, 3e-6, 0.12, []string{"10µs", "100µs", "1ms", "10ms", "100ms"}},
+		{"two decades: 1-2-5", dur, 2e-5, 3e-3, []string{"20µs", "50µs", "100µs", "200µs", "500µs", "1ms", "2ms"}},
+		{"within a decade: 1..9", dur, 1.5e-3, 9.5e-3, []string{"2ms", "3ms", "4ms", "5ms", "6ms", "7ms", "8ms", "9ms"}},
+		{"seconds", dur, 0.5, 200, []string{"1s", "10s", "100s"}},
+		{"calls 1 to 1e5", calls, 1, 1e5, []string{"1", "10", "100", "1e3", "1e4", "1e5"}},
+		{"calls 3 to 40", calls, 3, 40, []string{"5", "10", "20"}},
+		{"calls 1e3 to 1e7", calls, 900, 2e7, []string{"1e3", "1e4", "1e5", "1e6", "1e7"}},
+		{"calls 2e4 to 6e5", calls, 2e4, 6e5, []string{"2e4", "5e4", "1e5", "2e5", "5e5"}},
+		{"zero min", calls, 0, 10, nil},
+		{"negative", dur, -1, 1, nil},
+		{"NaN", dur, math.NaN(), 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			ticks := tt.ticker.Ticks(tt.min, tt.max)
+			for _, tk := range ticks {
+				if tk.Value < tt.min*(1-1e-9) || tk.Value > tt.max*(1+1e-9) {
+					t.Errorf("tick %v outside [%v, %v]", tk.Value, tt.min, tt.max)
+				}
+				if tk.Label != "" {
+					got = append(got, tk.Label)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("labels = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("narrow range", func(t *testing.T) {
+		ticks := dur.Ticks(2.01e-3, 2.09e-3)
+		n := 0
+		for _, tk := range ticks {
+			if tk.Label != "" {
+				n++
+				if !strings.HasSuffix(tk.Label, "ms") {
+					t.Errorf("label %q, want ms", tk.Label)
+				}
+			}
+		}
+		if n < 2 {
+			t.Errorf("%d labels in a narrow range: %v", n, ticks)
+		}
+	})
+	t.Run("wide range", func(t *testing.T) {
+		n := 0
+		for _, tk := range calls.Ticks(1, 1e20) {
+			if tk.Label != "" {
+				n++
+			}
+		}
+		if n < 5 || n > 12 {
+			t.Errorf("%d labels from 1 to 1e20", n)
+		}
+	})
+	t.Run("log10 axis", func(t *testing.T) {
+		ticks := chartLog10Ticks{dur}.Ticks(-6, -3)
+		if len(ticks) == 0 || ticks[0].Value != -6 || ticks[0].Label != "1µs" {
+			t.Errorf("ticks = %v", ticks)
+		}
+	})
+}
+
+func TestChartLabels(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{chartDurationLabel(1e-9), "1ns"},
+		{chartDurationLabel(2.5e-7), "250ns"},
+		{chartDurationLabel(1e-5), "10µs"},
+		{chartDurationLabel(2.5e-3), "2.5ms"},
+		{chartDurationLabel(0.1), "100ms"},
+		{chartDurationLabel(1), "1s"},
+		{chartDurationLabel(12.3456), "12.3s"},
+		{chartCountLabel(1), "1"},
+		{chartCountLabel(500), "500"},
+		{chartCountLabel(1000), "1e3"},
+		{chartCountLabel(2e4), "2e4"},
+		{chartCountLabel(2.5e6), "2.5e6"},
+		{chartCount(12345), "12.3k"},
+		{chartCount(4.5e6), "4.5M"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestChartLogBins(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		lo, hi  float64
+		integer bool
+	}{
+		{"time", 3e-6, 0.12, false},
+		{"one value", 5e-3, 5e-3, false},
+		{"calls", 1, 2e7, true},
+		{"calls all one", 1, 1, true},
+		{"calls small", 64, 900, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := chartLogBins(tt.lo, tt.hi, tt.integer)
+			if len(e) < 2 || len(e) > 62 {
+				t.Fatalf("%d edges: %v", len(e), e)
+			}
+			if e[0] > tt.lo || e[len(e)-1] < tt.hi {
+				t.Errorf("edges %v do not cover [%v, %v]", e, tt.lo, tt.hi)
+			}
+			for i := 1; i < len(e); i++ {
+				if e[i] <= e[i-1] {
+					t.Errorf("edges not increasing: %v", e)
+				}
+				if tt.integer && e[i] != math.Trunc(e[i]) {
+					t.Errorf("edge %v is not an integer", e[i])
+				}
+			}
+			for _, v := range []float64{tt.lo, tt.hi, math.Sqrt(tt.lo * tt.hi)} {
+				b := chartBinOf(e, v)
+				if v < e[b] || v > e[b+1] {
+					t.Errorf("%v in bin %d [%v, %v]", v, b, e[b], e[b+1])
+				}
+			}
+		})
+	}
+}
+
+func TestChartECDFThin(t *testing.T) {
+	vs := make([]float64, 10000)
+	for i := range vs {
+		vs[i] = float64(i / 10) // ties
+	}
+	xs, ys := chartECDFThin(vs, 12000, 300)
+	if len(xs) > 302 || len(xs) < 100 {
+		t.Errorf("%d points", len(xs))
+	}
+	for i := 1; i < len(xs); i++ {
+		if xs[i] < xs[i-1] || ys[i] <= ys[i-1] {
+			t.Fatalf("not increasing at %d: (%v, %v) after (%v, %v)", i, xs[i], ys[i], xs[i-1], ys[i-1])
+		}
+	}
+	if last := ys[len(ys)-1]; last != 10000.0/12000 {
+		t.Errorf("ends at %v, want %v", last, 10000.0/12000)
+	}
+	if x, y := chartECDFThin(nil, 0, 300); x != nil || y != nil {
+		t.Error("points from no values")
+	}
+}
+
+func TestChartScatterJoin(t *testing.T) {
+	// Two corpora with the same ids: the join is on (corpus, id).
+	res := &Results{Corpora: []string{"a.txt", "b.txt"}, Puzzles: 4}
+	entry := func(c uint16, id int32, st solvers.Status, ns int64) Entry {
+		return Entry{Corpus: c, ID: id, Status: st, NS: ns, Calls: 1}
+	}
+	res.Series = []*Series{
+		{Solver: "norvig", Entries: []Entry{
+			entry(0, 0, solvers.StatusSolved, 100), entry(0, 1, solvers.StatusTimeout, 900),
+			entry(1, 0, solvers.StatusSolved, 300), entry(1, 1, solvers.StatusSolved, 400),
+		}},
+		{Solver: "bitboard", Entries: []Entry{
+			entry(0, 0, solvers.StatusSolved, 10), entry(0, 1, solvers.StatusSolved, 20),
+			entry(1, 0, solvers.StatusTimeout, 30), entry(1, 1, solvers.StatusInvalid, 0),
+		}},
+	}
+	set := newChartSet(res, ChartOptions{Highlight: []int{0}})
+	sc := set.newScatter(set.time[0], set.time[1], 0)
+	if len(sc.pts) != 3 || sc.missing != 1 || sc.censY != 1 || sc.censX != 1 || sc.censXY != 0 {
+		t.Errorf("pairs %d, missing %d, censored y/x/both %d/%d/%d; want 3, 1, 1/1/0",
+			len(sc.pts), sc.missing, sc.censY, sc.censX, sc.censXY)
+	}
+	for _, pr := range sc.pts {
+		if pr.x.e.Corpus != pr.y.e.Corpus || pr.x.e.ID != pr.y.e.ID {
+			t.Errorf("pair of %v and %v", *pr.x.e, *pr.y.e)
+		}
+	}
+	if n := len(sc.highlighted()); n != 2 {
+		t.Errorf("%d highlighted pairs, want 2 (id 0 in each corpus)", n)
+	}
+	if got := res.PuzzleLabel(sc.highlighted()[1].y.e); got != "b.txt#0" {
+		t.Errorf("label %q, want b.txt#0", got)
+	}
+	if !chartRaceEnabled {
+		charts, err := WriteCharts(t.TempDir(), res, ChartOptions{Highlight: []int{0}})
+		if err != nil || len(charts) != 7 {
+			t.Errorf("%d charts, err %v", len(charts), err)
+		}
+	}
+}

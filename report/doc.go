@@ -11,6 +11,13 @@
 //     summary.md, summary.json, summary.bench (Go benchmark format, for
 //     benchstat), hard.csv and a text table for the terminal.
 //     WriteSummaryFiles writes the four files into a run directory.
+//  4. Two runs, loaded with LoadRun (a run directory or a results.csv,
+//     with run.json when it is beside it), are compared by Compare
+//     (`batch compare`): counters unit by unit on (corpus, id), times as
+//     ratios NEW/OLD of medians and totals; see Comparison for how
+//     stopped units enter. RankPuzzle places one puzzle in each strategy
+//     of a run with Summarize's ranks and medians, and PuzzleShow renders
+//     what `batch show` prints about it.
 //
 // Summary statistics. A unit (one puzzle, one strategy) is measured when
 // its search ran: every status but invalid, unsupported and error, which

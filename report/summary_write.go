@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"sudokubatch/solvers"
 )
@@ -315,6 +316,10 @@ func fmtNS(ns float64) string {
 	}
 	return fixed3(r) + "ns"
 }
+
+// FormatDuration formats d like the reports do: three significant digits
+// in ns, µs, ms or s.
+func FormatDuration(d time.Duration) string { return fmtNS(float64(d)) }
 
 // fmtMultiple formats a multiple of the median: ×1.00, ×530, ×1.23k.
 func fmtMultiple(x float64) string { return "×" + fmtSig3(x) }

@@ -52,6 +52,8 @@ func commands() []command {
 	return []command{
 		{"run", "[flags] [corpus ...]", "sweep corpora through the strategies (the default command)", runMain},
 		{"report", "DIR", "rebuild summary, charts and page from DIR/results.csv", reportMain},
+		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with every strategy, rank it", showMain},
+		{"compare", "OLD NEW", "diff two runs per strategy: counters, time ratios; exit 1 past -threshold", compareMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"help", "", "show this help", nil},
@@ -104,7 +106,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
 	fmt.Fprintln(w, "\nUsage:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  batch %-8s %-22s %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  batch %-8s %-24s %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun `batch COMMAND -h` for the flags of a command.")
 	fmt.Fprintln(w, "Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer, an I/O error);")

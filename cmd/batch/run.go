@@ -458,22 +458,9 @@ func printStatusTable(w io.Writer, st *pipeline.Stats) {
 		}
 		mean := "-"
 		if ss.Units > 0 {
-			mean = fmtDuration(time.Duration(ss.NS / int64(ss.Units)))
+			mean = report.FormatDuration(time.Duration(ss.NS / int64(ss.Units)))
 		}
 		fmt.Fprintf(tw, "%s\t\n", mean)
 	}
 	tw.Flush()
-}
-
-// fmtDuration prints a duration with 3 significant digits in µs, ms or s.
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d < time.Microsecond:
-		return fmt.Sprintf("%dns", d.Nanoseconds())
-	case d < time.Millisecond:
-		return fmt.Sprintf("%.3gµs", float64(d)/1e3)
-	case d < time.Second:
-		return fmt.Sprintf("%.3gms", float64(d)/1e6)
-	}
-	return fmt.Sprintf("%.3gs", d.Seconds())
 }

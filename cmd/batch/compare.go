@@ -1,0 +1,94 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sudokubatch/report"
+)
+
+func compareMain(e *env, args []string) error {
+	fs := newFlagSet(e, "compare", "OLD NEW [-threshold r] [-json]",
+		"Compare run NEW with run OLD (each a run directory or a results.csv file), per strategy in both,\n"+
+			"over the puzzles in both (joined on corpus and id; a corpus renamed but with the same SHA-256\n"+
+			"in run.json is joined too):\n"+
+			"  - counters, unit by unit and exactly: how many units changed status, calls, guesses or\n"+
+			"    backtracks, and the largest changes of calls; units a timeout stopped in either run are\n"+
+			"    counted apart, not compared (where a timeout stops depends on the machine);\n"+
+			"  - time: NEW/OLD ratios of the median and of the total time over the units measured in both.\n"+
+			"    A unit stopped by a timeout or a call limit enters at the time it had reached, a lower\n"+
+			"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side).\n"+
+			"Puzzles and strategies in one run only are listed. Warnings (other corpora, settings or\n"+
+			"machines) go to stderr.\n\n"+
+			"A strategy is slower when its ratio of median times, NEW/OLD over the units measured in\n"+
+			"both runs, is above -threshold (as shown, bound or not). With -threshold, exit 1 when a\n"+
+			"strategy is slower, naming it on stderr; exit 2 when the runs cannot be read or share no\n"+
+			"strategy or puzzle.",
+		"  batch compare results/20261120-230000 results/latest\n"+
+			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if >10% slower\n"+
+			"  batch compare -json old/results.csv new/results.csv > diff.json\n")
+	threshold := fs.Float64("threshold", 0, "exit 1 when a strategy's median time NEW/OLD is above this `ratio`, e.g. 1.10; 0 for no check")
+	asJSON := fs.Bool("json", false, "write the comparison as JSON (times in ns, counts and ratios exact)")
+	top := fs.Int("top", report.DefaultCompareTop, "list the largest changes of calls of at most `n` puzzles per strategy")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return usageErr("compare needs two runs, OLD and NEW; got %d %s", fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
+	}
+	if t := *threshold; t != 0 && !(t >= 1) {
+		return usageErr("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", strconv.FormatFloat(t, 'g', -1, 64))
+	}
+	if *top < 1 {
+		return usageErr("-top %d: want at least 1", *top)
+	}
+	runs := make([]*report.RunData, 2)
+	for i, path := range fs.Args() {
+		rd, err := report.LoadRun(path)
+		if err != nil {
+			return &exitError{exitUsage, err}
+		}
+		runs[i] = rd
+	}
+	c, err := report.Compare(runs[0], runs[1], report.CompareOptions{Threshold: *threshold, Top: *top})
+	if c != nil {
+		for _, w := range c.Warnings {
+			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, report.ErrNothingToCompare) {
+			return &exitError{exitUsage, err}
+		}
+		return err
+	}
+	if *asJSON {
+		err = c.WriteJSON(e.stdout)
+	} else {
+		err = c.WriteText(e.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if len(c.Slower) > 0 {
+		var what []string
+		for _, d := range c.Strategies {
+			if d.Slower {
+				what = append(what, fmt.Sprintf("%s (median time ×%.2f over %d puzzles)", d.Solver, d.MedianRatio.Value, d.Timed))
+			}
+		}
+		return &exitError{exitWrong, fmt.Errorf("slower than -threshold %s in %s than in %s: %s",
+			strconv.FormatFloat(*threshold, 'f', -1, 64), runs[1].Path, runs[0].Path, strings.Join(what, ", "))}
+	}
+	return nil
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

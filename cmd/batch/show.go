@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"sudokubatch/pipeline"
+	"sudokubatch/report"
+	"sudokubatch/solvers"
+)
+
+const defaultShowTimeout = 10 * time.Second
+
+func showMain(e *env, args []string) error {
+	fs := newFlagSet(e, "show", "ID [-corpus F] [-run DIR] [flags]",
+		"Print puzzle ID (0-based, as in results.csv) and its solution as grids, run every strategy on it\n"+
+			"(bruteforce included) one after the other, and print their status, time and counters; every\n"+
+			"solution is checked (a wrong one exits 1). With a run (-run DIR, default results/latest when it\n"+
+			"exists), also print where the puzzle ranks in it for each strategy: rank by calls and by time\n"+
+			"among the strategy's measured units, percentile and multiple of the median.\n"+
+			"The corpus is -corpus, else the run's first corpus, else "+defaultCorpus+". A missing id or a\n"+
+			"line that is not a puzzle exits 2.",
+		"  batch show 39949                                   # the default corpus, ranks in results/latest\n"+
+			"  batch show 0 -run results/20261121-230501          # the run's corpus, ranks in that run\n"+
+			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
+			"  batch show 39949 -timeout 60s                      # give bruteforce a minute\n"+
+			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
+	corpus := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
+	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
+	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 1s; 0 for none")
+	maxCalls := fs.Uint64("max-calls", 0, "limit on a strategy's `calls` (deterministic); 0 for none")
+	seed := fs.Uint64("seed", 0, "run `seed` for the randomized strategies (default: the run's seed, else 1)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return usageErr("show needs one puzzle ID; got %d %s", fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
+	}
+	id, err := strconv.Atoi(fs.Arg(0))
+	if err != nil || id < 0 {
+		return usageErr("puzzle ID %q: want a 0-based puzzle number, e.g. 39949", fs.Arg(0))
+	}
+	if *timeout < 0 {
+		return usageErr("-timeout %s: want a duration >= 0", *timeout)
+	}
+
+	// The run to rank in: -run, else results/latest when it holds a run.
+	runDir := *runFlag
+	if !set["run"] {
+		latest := filepath.Join(defaultRoot, "latest")
+		if _, err := os.Stat(filepath.Join(latest, pipeline.ResultsFile)); err == nil {
+			runDir = latest
+		}
+	}
+	var run *report.RunData
+	if runDir != "" {
+		if run, err = report.LoadRun(runDir); err != nil {
+			return &exitError{exitUsage, err}
+		}
+	}
+
+	// The corpus: -corpus, else the run's first, else the default.
+	path := *corpus
+	var runCorpora []string // the run's corpora, in the order their seeds derive from
+	if run != nil {
+		runCorpora = run.Results.Corpora
+		if run.Info != nil && len(run.Info.Settings.Corpora) > 0 {
+			runCorpora = run.Info.Settings.Corpora
+		}
+	}
+	if path == "" {
+		path = defaultCorpus
+		if len(runCorpora) > 0 {
+			path = runCorpora[0]
+		}
+	}
+	if *corpus == "" && run != nil && path != "-" {
+		if _, err := os.Stat(path); err != nil {
+			return usageErr("the corpus of run %s, %s, is not here (%v); name it with -corpus FILE", runDir, path, errors.Unwrap(err))
+		}
+	}
+	if err := checkCorpora([]string{path}); err != nil {
+		return err
+	}
+	ent, found, info, err := pipeline.FindPuzzle(path, e.stdin, id)
+	switch {
+	case err != nil:
+		return &exitError{exitUsage, fmt.Errorf("looking for puzzle #%d: %w", id, err)}
+	case !found && info.Puzzles == 0:
+		return usageErr("corpus %s has no puzzle: no puzzle #%d", path, id)
+	case !found:
+		return usageErr("corpus %s has %d %s (ids 0 to %d): no puzzle #%d", path, info.Puzzles,
+			pluralWord(info.Puzzles, "puzzle", "puzzles"), info.Puzzles-1, id)
+	case ent.Err != nil:
+		return usageErr("puzzle #%d is not a puzzle: %v", id, ent.Err)
+	}
+
+	// The puzzle's corpus in the run: same name, else same SHA-256.
+	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1, Run: runDir}
+	corpusIndex, runCorpus := -1, ""
+	if run != nil {
+		corpusIndex, runCorpus = matchRunCorpus(run, runCorpora, path, info)
+		switch {
+		case corpusIndex < 0 && set["run"]:
+			return usageErr("corpus %s is not a corpus of run %s (its corpora: %s); choose one with -corpus", path, runDir, strings.Join(runCorpora, ", "))
+		case corpusIndex < 0:
+			show.Run = ""
+			show.RunNote = fmt.Sprintf("No ranks: %s is a run over %s, not %s (rank in another run with -run DIR).",
+				runDir, strings.Join(runCorpora, ", "), path)
+			run = nil
+		default:
+			if runCorpus != path {
+				show.RunLabel = runCorpus
+			}
+			if sha := runCorpusSHA(run, runCorpus); sha != "" && info.SHA256 != "" && sha != info.SHA256 {
+				fmt.Fprintf(e.stderr, "batch: warning: %s has changed since run %s (SHA-256 differs): the run's #%d may be another puzzle\n", path, runDir, id)
+			}
+		}
+	} else if !set["run"] {
+		show.RunNote = fmt.Sprintf("No ranks: no run in %s (rank in a run with -run DIR).", filepath.Join(defaultRoot, "latest"))
+	}
+	runSeed := *seed
+	if !set["seed"] {
+		runSeed = 1 // the default of batch run
+		if run != nil && run.Info != nil {
+			runSeed = run.Info.Settings.Seed
+		}
+	}
+
+	// Every strategy, one after the other, as a run would run them.
+	cfg := pipeline.Config{Corpora: []string{path}, Solvers: solvers.All(), Timeout: *timeout, MaxCalls: *maxCalls, Seed: runSeed}
+	at := 0
+	if corpusIndex >= 0 {
+		cfg.Corpora = slices.Clone(runCorpora)
+		cfg.Corpora[corpusIndex] = path
+		at = corpusIndex
+	}
+	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
+		fmt.Fprintf(e.stderr, "batch: running %d strategies on #%d (at most %s each)…\n", len(cfg.Solvers), id, limitText(*timeout, *maxCalls))
+	}
+	ctx := context.Background()
+	show.Units = pipeline.SolveEntry(ctx, cfg, at, ent)
+	show.Limits = fmt.Sprintf("%s per strategy, seed %d", limitText(*timeout, *maxCalls), runSeed)
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if *timeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, *timeout)
+	}
+	if n, err := solvers.CountSolutions(cctx, ent.Puzzle, 2); err == nil {
+		show.Solutions = n
+	}
+	cancel()
+
+	if run != nil {
+		show.Ranks = report.RankPuzzle(run.Results, runCorpus, id)
+		show.RunSize = run.Results.Puzzles
+		for _, r := range show.Ranks {
+			if r.Found && r.Unit.Puzzle.Line != ent.Line {
+				fmt.Fprintf(e.stderr, "batch: warning: run %s has #%d of %s on line %d, the corpus now on line %d: it may be another puzzle\n",
+					runDir, id, runCorpus, r.Unit.Puzzle.Line, ent.Line)
+				break
+			}
+		}
+	}
+	if err := show.WriteText(e.stdout); err != nil {
+		return err
+	}
+	if wrong := show.Wrong(); len(wrong) > 0 {
+		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s: a strategy has a bug", strings.Join(wrong, ", "))}
+	}
+	return nil
+}
+
+// matchRunCorpus finds the corpus at path among the run's corpora: by
+// name, else by the SHA-256 recorded in run.json. It returns its index
+// (-1 if none) and its name in the run.
+func matchRunCorpus(run *report.RunData, runCorpora []string, path string, info report.CorpusInfo) (int, string) {
+	for i, c := range runCorpora {
+		if filepath.Clean(c) == filepath.Clean(path) {
+			return i, c
+		}
+	}
+	for i, c := range runCorpora {
+		if sha := runCorpusSHA(run, c); sha != "" && sha == info.SHA256 {
+			return i, c
+		}
+	}
+	return -1, ""
+}
+
+// runCorpusSHA returns the SHA-256 the run recorded for corpus name, or "".
+func runCorpusSHA(run *report.RunData, name string) string {
+	if run.Info == nil {
+		return ""
+	}
+	for _, c := range run.Info.Corpora {
+		if c.Path == name {
+			return c.SHA256
+		}
+	}
+	return ""
+}
+
+// limitText says how a strategy is stopped: "timeout 10s", "no timeout,
+// at most 1000 calls".
+func limitText(timeout time.Duration, maxCalls uint64) string {
+	parts := []string{"no timeout"}
+	if timeout > 0 {
+		parts[0] = "timeout " + timeout.String()
+	}
+	if maxCalls > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d calls", maxCalls))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,462 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"sudokubatch/solvers"
+)
+
+// RunData is a run loaded for comparison: its rows and, when there is
+// one, its run.json.
+type RunData struct {
+	Path    string   // as given: a run directory or a results.csv file
+	Results *Results // series in the run's -solvers order when Info is known
+	Info    *RunInfo // nil when there is no run.json beside results.csv
+}
+
+// LoadRun loads a run from path, a run directory or a results.csv file;
+// run.json is read from the same directory when it is there. A missing
+// path or results.csv gives an error wrapping fs.ErrNotExist.
+func LoadRun(path string) (*RunData, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading run %s: %w", path, err)
+	}
+	dir, csvPath := filepath.Dir(path), path
+	if st.IsDir() {
+		dir, csvPath = path, filepath.Join(path, "results.csv")
+		if _, err := os.Stat(csvPath); err != nil {
+			return nil, fmt.Errorf("reading run %s: no results.csv in it: %w", path, fs.ErrNotExist)
+		}
+	}
+	res, err := LoadResults(csvPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading run %s: %w", path, err)
+	}
+	rd := &RunData{Path: path, Results: res}
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err == nil {
+		if rd.Info, err = ReadRunInfo(dir); err != nil {
+			return nil, fmt.Errorf("reading run %s: %w", path, err)
+		}
+		res.OrderSolvers(rd.Info.Settings.Solvers)
+	}
+	return rd, nil
+}
+
+// DefaultCompareTop is how many largest changes a comparison lists per
+// strategy when CompareOptions.Top is not set.
+const DefaultCompareTop = 10
+
+// CompareOptions say what a comparison checks and lists.
+type CompareOptions struct {
+	// Threshold, when above 0, marks a strategy Slower when its ratio of
+	// median times (NEW/OLD, over the units measured in both runs) is
+	// above it.
+	Threshold float64
+	Top       int // largest changes and one-run puzzles listed per strategy; <= 0: DefaultCompareTop
+}
+
+// ErrNothingToCompare is wrapped by the error of Compare when the two runs
+// have no strategy or no puzzle in common.
+var ErrNothingToCompare = errors.New("nothing to compare")
+
+// Comparison is the difference between two runs, OLD and NEW, per
+// strategy present in both. Compare computes it; WriteText and WriteJSON
+// render it and do not change it.
+//
+// Puzzles are joined on (corpus, id): a corpus of NEW is the corpus of
+// OLD with the same name or, failing that, with the same SHA-256 (from
+// run.json).
+//
+// Counters (status, calls, guesses, backtracks) are compared exactly,
+// unit by unit, except on the units a timeout stopped in either run:
+// where a timeout stops a search depends on the machine and its load,
+// so those units are counted apart (TimeoutOld, TimeoutNew). Units
+// stopped by a call limit are compared like the others: the limit makes
+// them deterministic.
+//
+// Times are compared as ratios NEW/OLD of the medians and of the totals
+// over the units measured in both runs (every status but invalid,
+// unsupported and error). As in the summary, a unit stopped by a timeout
+// or a call limit enters at the time it had reached, a lower bound of its
+// true time; a median or a total it could move is a lower bound, so a
+// ratio is a lower bound (≥) when only NEW's side is one, an upper bound
+// (≤) when only OLD's is, and could lie on either side (~) when both are.
+// "Slower" compares the ratio as shown with the threshold.
+type Comparison struct {
+	Old        RunRef          `json:"old"`
+	New        RunRef          `json:"new"`
+	Threshold  float64         `json:"threshold"` // 0: no check
+	Top        int             `json:"top"`
+	Strategies []*StrategyDiff `json:"strategies"` // present in both runs, in OLD's order
+	OnlyOld    []string        `json:"only_old"`   // strategies only in OLD
+	OnlyNew    []string        `json:"only_new"`   // strategies only in NEW
+	Corpora    []CorpusPair    `json:"corpora"`    // the corpora joined
+	Warnings   []string        `json:"warnings"`   // what makes the comparison less than like for like
+	Slower     []string        `json:"slower"`     // strategies past the threshold
+}
+
+// RunRef describes one of the compared runs.
+type RunRef struct {
+	Path    string   `json:"path"`
+	RunID   string   `json:"run_id,omitempty"`
+	Status  string   `json:"status,omitempty"`
+	Corpora []string `json:"corpora"`
+	Puzzles int      `json:"puzzles"`
+	Rows    int      `json:"rows"`
+}
+
+// CorpusPair is a corpus of OLD joined to a corpus of NEW.
+type CorpusPair struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+	By  string `json:"by"` // "name" or "sha256"
+}
+
+// StrategyDiff compares one strategy's units in the two runs.
+type StrategyDiff struct {
+	Solver         string      `json:"solver"`
+	Common         int         `json:"common"`   // puzzles with a row in both runs
+	OnlyOld        int         `json:"only_old"` // puzzles with a row in OLD only
+	OnlyNew        int         `json:"only_new"`
+	OnlyOldPuzzles []PuzzleRef `json:"only_old_puzzles"` // the first Top of them, in file order
+	OnlyNewPuzzles []PuzzleRef `json:"only_new_puzzles"`
+
+	TimeoutOld int          `json:"timeout_old"` // common units stopped by a timeout in OLD (not compared on counters)
+	TimeoutNew int          `json:"timeout_new"`
+	Compared   int          `json:"compared"` // common units with no timeout in either run
+	Changed    Changes      `json:"changed"`  // of the compared units
+	Largest    []UnitChange `json:"largest_changes"`
+
+	Timed       int      `json:"timed"`       // common units measured in both runs: the time ratios are over them
+	StoppedOld  int      `json:"stopped_old"` // of those, stopped by a timeout or a call limit in OLD
+	StoppedNew  int      `json:"stopped_new"`
+	MedianOldNS Estimate `json:"median_old_ns"`
+	MedianNewNS Estimate `json:"median_new_ns"`
+	MedianRatio Ratio    `json:"median_ratio"` // NEW/OLD
+	TotalOldNS  int64    `json:"total_old_ns"`
+	TotalNewNS  int64    `json:"total_new_ns"`
+	TotalRatio  Ratio    `json:"total_ratio"` // NEW/OLD
+	Slower      bool     `json:"slower"`      // MedianRatio above the threshold
+}
+
+// Changes counts the compared units whose counters differ.
+type Changes struct {
+	Any        int `json:"any"` // units with at least one change
+	Status     int `json:"status"`
+	Calls      int `json:"calls"`
+	Guesses    int `json:"guesses"`
+	Backtracks int `json:"backtracks"`
+}
+
+// UnitChange is one unit whose calls changed.
+type UnitChange struct {
+	Puzzle        PuzzleRef `json:"puzzle"` // as OLD names it
+	OldStatus     string    `json:"old_status"`
+	NewStatus     string    `json:"new_status"`
+	OldCalls      uint64    `json:"old_calls"`
+	NewCalls      uint64    `json:"new_calls"`
+	OldGuesses    uint64    `json:"old_guesses"`
+	NewGuesses    uint64    `json:"new_guesses"`
+	OldBacktracks uint64    `json:"old_backtracks"`
+	NewBacktracks uint64    `json:"new_backtracks"`
+	CallsRatio    float64   `json:"calls_ratio"` // NEW/OLD, a count of 0 taken as 1
+}
+
+// Ratio is NEW/OLD of a statistic. Bound is lower when the true ratio
+// can only be higher (only NEW's side was moved by stopped units), upper
+// when it can only be lower; Either is set when both sides were (the true
+// ratio may lie on either side).
+type Ratio struct {
+	Value  float64 `json:"value"`
+	Bound  Bound   `json:"bound,omitempty"`
+	Either bool    `json:"either,omitempty"`
+}
+
+// Compare compares NEW with OLD. The error wraps ErrNothingToCompare when
+// they share no strategy or no puzzle.
+func Compare(oldRun, newRun *RunData, opt CompareOptions) (*Comparison, error) {
+	top := opt.Top
+	if top <= 0 {
+		top = DefaultCompareTop
+	}
+	c := &Comparison{Old: runRef(oldRun), New: runRef(newRun), Threshold: opt.Threshold, Top: top,
+		Strategies: []*StrategyDiff{}, OnlyOld: []string{}, OnlyNew: []string{}, Corpora: []CorpusPair{},
+		Warnings: []string{}, Slower: []string{}}
+	newToOld := c.joinCorpora(oldRun, newRun)
+	c.compareSettings(oldRun.Info, newRun.Info)
+
+	for _, ser := range oldRun.Results.Series {
+		if newRun.Results.Solver(ser.Solver) == nil {
+			c.OnlyOld = append(c.OnlyOld, ser.Solver)
+		}
+	}
+	for _, ser := range newRun.Results.Series {
+		if oldRun.Results.Solver(ser.Solver) == nil {
+			c.OnlyNew = append(c.OnlyNew, ser.Solver)
+		}
+	}
+	common := 0
+	for _, oser := range oldRun.Results.Series {
+		nser := newRun.Results.Solver(oser.Solver)
+		if nser == nil {
+			continue
+		}
+		d := compareSeries(oldRun.Results, newRun.Results, oser, nser, newToOld, top)
+		if opt.Threshold > 0 && d.Timed > 0 && d.MedianRatio.Value > opt.Threshold {
+			d.Slower = true
+			c.Slower = append(c.Slower, d.Solver)
+		}
+		common += d.Common
+		c.Strategies = append(c.Strategies, d)
+	}
+	switch {
+	case len(c.Strategies) == 0:
+		return c, fmt.Errorf("comparing %s with %s: %w: no strategy in both (OLD has %s; NEW has %s)", oldRun.Path, newRun.Path,
+			ErrNothingToCompare, strings.Join(solverNames(oldRun.Results), ", "), strings.Join(solverNames(newRun.Results), ", "))
+	case common == 0:
+		return c, fmt.Errorf("comparing %s with %s: %w: no puzzle in both (OLD is over %s; NEW over %s)", oldRun.Path, newRun.Path,
+			ErrNothingToCompare, strings.Join(oldRun.Results.Corpora, ", "), strings.Join(newRun.Results.Corpora, ", "))
+	}
+	return c, nil
+}
+
+func runRef(r *RunData) RunRef {
+	ref := RunRef{Path: r.Path, Corpora: append([]string{}, r.Results.Corpora...), Puzzles: r.Results.Puzzles, Rows: r.Results.Rows}
+	if r.Info != nil {
+		ref.RunID, ref.Status = r.Info.RunID, r.Info.Status
+	}
+	return ref
+}
+
+func solverNames(res *Results) []string {
+	var names []string
+	for _, s := range res.Series {
+		names = append(names, s.Solver)
+	}
+	return names
+}
+
+// corpusSHA returns the SHA-256 run.json records for the named corpus, or "".
+func corpusSHA(ri *RunInfo, name string) string {
+	if ri == nil {
+		return ""
+	}
+	for _, ci := range ri.Corpora {
+		if ci.Path == name {
+			return ci.SHA256
+		}
+	}
+	return ""
+}
+
+// joinCorpora maps each corpus index of NEW to the index of the same
+// corpus in OLD, or -1: by name first, then by SHA-256.
+func (c *Comparison) joinCorpora(oldRun, newRun *RunData) []int {
+	oc, nc := oldRun.Results.Corpora, newRun.Results.Corpora
+	newToOld := make([]int, len(nc))
+	taken := make([]bool, len(oc))
+	for i, name := range nc {
+		newToOld[i] = slices.Index(oc, name)
+		if j := newToOld[i]; j >= 0 {
+			taken[j] = true
+			c.Corpora = append(c.Corpora, CorpusPair{Old: name, New: name, By: "name"})
+			if a, b := corpusSHA(oldRun.Info, name), corpusSHA(newRun.Info, name); a != "" && b != "" && a != b {
+				c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is not the same file in both runs (SHA-256 %.12s… vs %.12s…): "+
+					"an id may name different puzzles", name, a, b))
+			}
+		}
+	}
+	for i, name := range nc {
+		if newToOld[i] >= 0 {
+			continue
+		}
+		sha := corpusSHA(newRun.Info, name)
+		for j, oname := range oc {
+			if !taken[j] && sha != "" && corpusSHA(oldRun.Info, oname) == sha {
+				newToOld[i], taken[j] = j, true
+				c.Corpora = append(c.Corpora, CorpusPair{Old: oname, New: name, By: "sha256"})
+				c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s of OLD is %s in NEW (same SHA-256): joined", oname, name))
+				break
+			}
+		}
+	}
+	for j, name := range oc {
+		if !taken[j] {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is only in OLD: its puzzles are not compared", name))
+		}
+	}
+	for i, name := range nc {
+		if newToOld[i] < 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is only in NEW: its puzzles are not compared", name))
+		}
+	}
+	return newToOld
+}
+
+// compareSettings warns about settings and machines that make counters
+// or times differ for reasons other than the code.
+func (c *Comparison) compareSettings(a, b *RunInfo) {
+	if a == nil || b == nil {
+		return
+	}
+	sa, sb := a.Settings, b.Settings
+	if sa.TimeoutNS != sb.TimeoutNS {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the runs have different timeouts (%s vs %s): "+
+			"units may be stopped in one and not in the other", orNone(sa.Timeout, sa.TimeoutNS), orNone(sb.Timeout, sb.TimeoutNS)))
+	}
+	if sa.MaxCalls != sb.MaxCalls {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the runs have different call limits (-max-calls %d vs %d): "+
+			"the counters of units near the limit differ for that reason alone", sa.MaxCalls, sb.MaxCalls))
+	}
+	if sa.Seed != sb.Seed {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the runs have different seeds (%d vs %d): "+
+			"randomized strategies take other paths", sa.Seed, sb.Seed))
+	}
+	if len(a.Segments) > 0 && len(b.Segments) > 0 {
+		ma, mb := a.Segments[0].Machine, b.Segments[0].Machine
+		if ma.CPU != mb.CPU || ma.NumCPU != mb.NumCPU || ma.GOMAXPROCS != mb.GOMAXPROCS || ma.GOARCH != mb.GOARCH {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("the runs were measured on different machines (%s, %d CPUs vs %s, %d CPUs): "+
+				"the time ratios compare the machines too", ma.CPU, ma.NumCPU, mb.CPU, mb.NumCPU))
+		}
+	}
+}
+
+func orNone(s string, ns int64) string {
+	if ns == 0 {
+		return "none"
+	}
+	return s
+}
+
+// compareSeries joins the units of one strategy on (corpus, id) and
+// compares them.
+func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int) *StrategyDiff {
+	d := &StrategyDiff{Solver: oser.Solver, OnlyOldPuzzles: []PuzzleRef{}, OnlyNewPuzzles: []PuzzleRef{}, Largest: []UnitChange{}}
+	index := make(map[puzzleKey]int, len(oser.Entries))
+	for i := range oser.Entries {
+		e := &oser.Entries[i]
+		index[puzzleKey{e.Corpus, e.ID}] = i
+	}
+	paired := make([]bool, len(oser.Entries))
+	var timedOld, timedNew []*Entry
+	for i := range nser.Entries {
+		n := &nser.Entries[i]
+		j, ok := -1, false
+		if oc := newToOld[n.Corpus]; oc >= 0 {
+			j, ok = index[puzzleKey{uint16(oc), n.ID}]
+		}
+		if !ok || paired[j] {
+			d.OnlyNew++
+			if len(d.OnlyNewPuzzles) < top {
+				d.OnlyNewPuzzles = append(d.OnlyNewPuzzles, puzzleRef(newRes, n))
+			}
+			continue
+		}
+		paired[j] = true
+		o := &oser.Entries[j]
+		d.Common++
+		if measured(o.Status) && measured(n.Status) {
+			d.Timed++
+			timedOld, timedNew = append(timedOld, o), append(timedNew, n)
+			d.TotalOldNS += o.NS
+			d.TotalNewNS += n.NS
+			if o.Status.Censored() {
+				d.StoppedOld++
+			}
+			if n.Status.Censored() {
+				d.StoppedNew++
+			}
+		}
+		to, tn := o.Status == solvers.StatusTimeout, n.Status == solvers.StatusTimeout
+		if to {
+			d.TimeoutOld++
+		}
+		if tn {
+			d.TimeoutNew++
+		}
+		if to || tn {
+			continue
+		}
+		d.Compared++
+		ch := Changes{}
+		if o.Status != n.Status {
+			ch.Status = 1
+		}
+		if o.Calls != n.Calls {
+			ch.Calls = 1
+			d.Largest = append(d.Largest, UnitChange{Puzzle: puzzleRef(oldRes, o),
+				OldStatus: o.Status.String(), NewStatus: n.Status.String(),
+				OldCalls: o.Calls, NewCalls: n.Calls, OldGuesses: o.Guesses, NewGuesses: n.Guesses,
+				OldBacktracks: o.Backtracks, NewBacktracks: n.Backtracks,
+				CallsRatio: float64(max(n.Calls, 1)) / float64(max(o.Calls, 1))})
+		}
+		if o.Guesses != n.Guesses {
+			ch.Guesses = 1
+		}
+		if o.Backtracks != n.Backtracks {
+			ch.Backtracks = 1
+		}
+		if ch != (Changes{}) {
+			ch.Any = 1
+		}
+		d.Changed.Any += ch.Any
+		d.Changed.Status += ch.Status
+		d.Changed.Calls += ch.Calls
+		d.Changed.Guesses += ch.Guesses
+		d.Changed.Backtracks += ch.Backtracks
+	}
+	for j := range oser.Entries {
+		if !paired[j] {
+			d.OnlyOld++
+			if len(d.OnlyOldPuzzles) < top {
+				d.OnlyOldPuzzles = append(d.OnlyOldPuzzles, puzzleRef(oldRes, &oser.Entries[j]))
+			}
+		}
+	}
+	// Largest |log ratio| first; ties in (corpus, id) order.
+	slices.SortStableFunc(d.Largest, func(a, b UnitChange) int {
+		return cmp.Or(cmp.Compare(math.Abs(math.Log(b.CallsRatio)), math.Abs(math.Log(a.CallsRatio))),
+			cmp.Compare(a.Puzzle.Corpus, b.Puzzle.Corpus), cmp.Compare(a.Puzzle.ID, b.Puzzle.ID))
+	})
+	d.Largest = d.Largest[:min(top, len(d.Largest))]
+
+	if d.Timed > 0 {
+		nanos := func(e *Entry) float64 { return float64(e.NS) }
+		d.MedianOldNS = distribution(oldRes, timedOld, nanos).Median
+		d.MedianNewNS = distribution(newRes, timedNew, nanos).Median
+		d.MedianRatio = ratio(d.MedianNewNS, d.MedianOldNS)
+		total := func(v int64, stopped int) Estimate {
+			if stopped > 0 {
+				return Estimate{float64(v), BoundLower}
+			}
+			return Estimate{float64(v), BoundExact}
+		}
+		d.TotalRatio = ratio(total(d.TotalNewNS, d.StoppedNew), total(d.TotalOldNS, d.StoppedOld))
+	}
+	return d
+}
+
+// ratio returns n/o (a value below 1 taken as 1: a time is at least 1ns)
+// with its bound: either side may be a lower bound.
+func ratio(n, o Estimate) Ratio {
+	r := Ratio{Value: max(n.Value, 1) / max(o.Value, 1)}
+	nl, ol := n.Bound == BoundLower, o.Bound == BoundLower
+	switch {
+	case nl && ol:
+		r.Either = true
+	case nl:
+		r.Bound = BoundLower
+	case ol:
+		r.Bound = BoundUpper
+	}
+	return r
+}

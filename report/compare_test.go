@@ -1,0 +1,358 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sudokubatch/solvers"
+)
+
+// cmpRow is one row of a run for the comparison tests.
+type cmpRow struct {
+	id     int
+	solver string
+	status solvers.Status
+	ns     int64
+	calls  uint64
+	corpus string // "" for c.txt
+}
+
+// cmpRun builds a RunData from rows, through results.csv as a run
+// writes it; info may be nil.
+func cmpRun(t *testing.T, path string, info *RunInfo, rows ...cmpRow) *RunData {
+	t.Helper()
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	w.WriteHeader()
+	for _, r := range rows {
+		corpus := r.corpus
+		if corpus == "" {
+			corpus = "c.txt"
+		}
+		// Guesses and backtracks follow calls, so that one change of
+		// calls changes them too (unless a test sets them apart).
+		row := Row{ID: r.id, Line: r.id + 1, Solver: r.solver, Status: r.status, NS: r.ns, Calls: r.calls,
+			Guesses: r.calls / 2, Backtracks: r.calls / 3, Filled: 64, Clues: 17, Solutions: -1, Seed: 1, Corpus: corpus}
+		if err := w.Write(&row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := ReadResults(&b, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &RunData{Path: path, Results: res, Info: info}
+}
+
+// solved returns n solved rows of solver for ids 0..n-1 with time
+// ns(id) and calls calls(id).
+func solved(solver string, n int, ns func(id int) int64, calls func(id int) uint64) []cmpRow {
+	var rows []cmpRow
+	for id := range n {
+		rows = append(rows, cmpRow{id, solver, solvers.StatusSolved, ns(id), calls(id), ""})
+	}
+	return rows
+}
+
+func linear(a int64) func(int) int64   { return func(id int) int64 { return a * int64(id+1) } }
+func counts(a uint64) func(int) uint64 { return func(id int) uint64 { return a * uint64(id+1) } }
+
+func mustCompare(t *testing.T, old, new *RunData, opt CompareOptions) *Comparison {
+	t.Helper()
+	c, err := Compare(old, new, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both renderings work on every comparison the tests make.
+	if err := c.WriteText(&bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteJSON(&bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestCompareIdentical(t *testing.T) {
+	rows := append(solved("norvig", 20, linear(1000), counts(3)), solved("dlx", 20, linear(5000), counts(40))...)
+	c := mustCompare(t, cmpRun(t, "old", nil, rows...), cmpRun(t, "new", nil, rows...), CompareOptions{Threshold: 1.1})
+	if len(c.Strategies) != 2 || len(c.OnlyOld)+len(c.OnlyNew) != 0 || len(c.Warnings) != 0 || len(c.Slower) != 0 {
+		t.Fatalf("comparison %+v", c)
+	}
+	for _, d := range c.Strategies {
+		if d.Common != 20 || d.Compared != 20 || d.Changed != (Changes{}) || len(d.Largest) != 0 || d.Timed != 20 {
+			t.Errorf("%s: %+v", d.Solver, d)
+		}
+		if d.MedianRatio != (Ratio{Value: 1}) || d.TotalRatio != (Ratio{Value: 1}) || d.Slower {
+			t.Errorf("%s: ratios %+v %+v", d.Solver, d.MedianRatio, d.TotalRatio)
+		}
+	}
+	var b bytes.Buffer
+	c.WriteText(&b)
+	for _, want := range []string{"No counter changed", "No strategy is slower than ×1.1"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestCompareCounterChanges(t *testing.T) {
+	old := solved("norvig", 10, linear(1000), counts(4))
+	new := solved("norvig", 10, linear(1000), counts(4))
+	new[2].calls = 80                                                       // ×6.67 (old 12)
+	new[5].calls = 12                                                       // ×0.5 (old 24)
+	new[7].status = solvers.StatusUnsolvable                                // status only
+	new[8].calls, new[8].ns = 36+2, 9000                                    // ×1.06 (old 36): guesses 18 → 19, backtracks stay 12
+	new = append(new, cmpRow{10, "norvig", solvers.StatusSolved, 1, 1, ""}) // only in NEW
+	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Top: 2})
+	d := c.Strategies[0]
+	want := Changes{Any: 4, Status: 1, Calls: 3, Guesses: 3, Backtracks: 2}
+	if d.Changed != want {
+		t.Errorf("changes %+v, want %+v", d.Changed, want)
+	}
+	var got []string
+	for _, u := range d.Largest {
+		got = append(got, fmt.Sprintf("%s %d→%d", u.Puzzle.Label, u.OldCalls, u.NewCalls))
+	}
+	if want := []string{"#2 12→80", "#5 24→12"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("largest changes %v, want %v (top 2 by |log ratio|)", got, want)
+	}
+	if d.Common != 10 || d.OnlyNew != 1 || d.OnlyOld != 0 || d.OnlyNewPuzzles[0].Label != "#10" {
+		t.Errorf("common %d, only new %d %v, only old %d", d.Common, d.OnlyNew, d.OnlyNewPuzzles, d.OnlyOld)
+	}
+}
+
+func TestCompareThreshold(t *testing.T) {
+	old := append(solved("norvig", 11, linear(1000), counts(3)), solved("dlx", 11, linear(1000), counts(3))...)
+	new := append(solved("norvig", 11, linear(1050), counts(3)), solved("dlx", 11, linear(2000), counts(3))...)
+	check := func(threshold float64, slower []string) *Comparison {
+		t.Helper()
+		c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Threshold: threshold})
+		if !reflect.DeepEqual(c.Slower, slower) {
+			t.Errorf("threshold %v: slower %v, want %v", threshold, c.Slower, slower)
+		}
+		return c
+	}
+	c := check(1.10, []string{"dlx"})
+	if r := c.Strategies[1].MedianRatio; r != (Ratio{Value: 2}) {
+		t.Errorf("dlx median ratio %+v, want 2", r)
+	}
+	if r := c.Strategies[0].TotalRatio.Value; r != 1.05 {
+		t.Errorf("norvig total ratio %v, want 1.05", r)
+	}
+	check(0, []string{})
+	check(2, []string{})                // strictly above
+	check(1, []string{"norvig", "dlx"}) // any slowdown
+	var b bytes.Buffer
+	check(1.10, []string{"dlx"}).WriteText(&b)
+	if !strings.Contains(b.String(), "Slower than ×1.1 (median time NEW/OLD): dlx (×2.00).") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+func TestCompareTimeouts(t *testing.T) {
+	// 5 puzzles, times 1..5 ms. NEW: #3 and #4 time out (at 100ms, the
+	// top of the order, so the median is exact); #0 stopped by a call
+	// limit in both runs (compared: the limit is deterministic).
+	old := solved("backtrack", 5, linear(1e6), counts(1000))
+	new := solved("backtrack", 5, linear(1e6), counts(1000))
+	old[0].status, new[0].status = solvers.StatusLimit, solvers.StatusLimit
+	new[3].status, new[3].ns, new[3].calls = solvers.StatusTimeout, 100e6, 55555
+	new[4].status, new[4].ns, new[4].calls = solvers.StatusTimeout, 100e6, 77777
+	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{})
+	d := c.Strategies[0]
+	if d.TimeoutOld != 0 || d.TimeoutNew != 2 || d.Compared != 3 || d.Changed != (Changes{}) {
+		t.Errorf("timeouts %d/%d, compared %d, changes %+v", d.TimeoutOld, d.TimeoutNew, d.Compared, d.Changed)
+	}
+	if d.Timed != 5 || d.StoppedOld != 1 || d.StoppedNew != 3 {
+		t.Errorf("timed %d, stopped %d/%d", d.Timed, d.StoppedOld, d.StoppedNew)
+	}
+	// Medians: 3ms both; OLD's #0 (1ms, stopped) lies below it: a lower
+	// bound, and so is NEW's (two more stopped units): either side.
+	if d.MedianOldNS != (Estimate{3e6, BoundLower}) || d.MedianNewNS != (Estimate{3e6, BoundLower}) {
+		t.Errorf("medians %+v %+v", d.MedianOldNS, d.MedianNewNS)
+	}
+	if d.MedianRatio != (Ratio{Value: 1, Either: true}) {
+		t.Errorf("median ratio %+v", d.MedianRatio)
+	}
+	if want := float64(1+2+3+100+100) / 15; d.TotalRatio != (Ratio{Value: want, Either: true}) {
+		t.Errorf("total ratio %+v, want %v either side", d.TotalRatio, want)
+	}
+}
+
+func TestRatioBounds(t *testing.T) {
+	exact, lower := BoundExact, BoundLower
+	for _, c := range []struct {
+		n, o Estimate
+		want Ratio
+		text string
+	}{
+		{Estimate{2, exact}, Estimate{1, exact}, Ratio{Value: 2}, "×2.00"},
+		{Estimate{2, lower}, Estimate{1, exact}, Ratio{Value: 2, Bound: BoundLower}, "≥×2.00"},
+		{Estimate{2, exact}, Estimate{4, lower}, Ratio{Value: 0.5, Bound: BoundUpper}, "≤×0.500"},
+		{Estimate{2, lower}, Estimate{4, lower}, Ratio{Value: 0.5, Either: true}, "~×0.500"},
+		{Estimate{0, exact}, Estimate{0, exact}, Ratio{Value: 1}, "×1.00"}, // no NaN in JSON
+	} {
+		got := ratio(c.n, c.o)
+		if got != c.want || fmtRatio(got) != c.text {
+			t.Errorf("ratio(%v, %v) = %+v %s, want %+v %s", c.n, c.o, got, fmtRatio(got), c.want, c.text)
+		}
+	}
+}
+
+func TestCompareStrategiesInOneRun(t *testing.T) {
+	old := append(solved("norvig", 3, linear(1), counts(1)), solved("dlx", 3, linear(1), counts(1))...)
+	new := append(solved("dlx", 3, linear(1), counts(1)), solved("bitboard", 3, linear(1), counts(1))...)
+	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{})
+	if len(c.Strategies) != 1 || c.Strategies[0].Solver != "dlx" ||
+		!reflect.DeepEqual(c.OnlyOld, []string{"norvig"}) || !reflect.DeepEqual(c.OnlyNew, []string{"bitboard"}) {
+		t.Errorf("strategies %v, only old %v, only new %v", c.Strategies, c.OnlyOld, c.OnlyNew)
+	}
+	var b bytes.Buffer
+	c.WriteText(&b)
+	for _, want := range []string{"Strategies only in OLD: norvig.", "Strategies only in NEW: bitboard."} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	_, err := Compare(cmpRun(t, "old", nil, solved("norvig", 3, linear(1), counts(1))...),
+		cmpRun(t, "new", nil, solved("dlx", 3, linear(1), counts(1))...), CompareOptions{})
+	if !errors.Is(err, ErrNothingToCompare) || !strings.Contains(err.Error(), "no strategy in both (OLD has norvig; NEW has dlx)") {
+		t.Errorf("no common strategy: %v", err)
+	}
+}
+
+func TestComparePuzzlesInOneRun(t *testing.T) {
+	old := solved("dlx", 5, linear(1), counts(1)) // ids 0..4
+	var new []cmpRow
+	for id := 2; id < 8; id++ { // ids 2..7
+		new = append(new, cmpRow{id, "dlx", solvers.StatusSolved, int64(id + 1), uint64(id + 1), ""})
+	}
+	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Top: 2})
+	d := c.Strategies[0]
+	if d.Common != 3 || d.OnlyOld != 2 || d.OnlyNew != 3 || len(d.OnlyNewPuzzles) != 2 || d.OnlyOldPuzzles[1].Label != "#1" {
+		t.Errorf("common %d, only old %d %v, only new %d %v", d.Common, d.OnlyOld, d.OnlyOldPuzzles, d.OnlyNew, d.OnlyNewPuzzles)
+	}
+	var b bytes.Buffer
+	c.WriteText(&b)
+	for _, want := range []string{"dlx: 2 puzzles only in OLD: #0 #1\n", "dlx: 3 puzzles only in NEW: #5 #6 …\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestCompareCorpora(t *testing.T) {
+	info := func(path, sha string, seed uint64) *RunInfo {
+		return &RunInfo{RunID: "r", Settings: Settings{Seed: seed, Timeout: "100ms", TimeoutNS: 1e8},
+			Corpora: []CorpusInfo{{Path: path, SHA256: sha}}}
+	}
+	in := func(corpus string) []cmpRow {
+		rows := solved("dlx", 3, linear(1), counts(1))
+		for i := range rows {
+			rows[i].corpus = corpus
+		}
+		return rows
+	}
+	t.Run("different files", func(t *testing.T) {
+		_, err := Compare(cmpRun(t, "old", nil, in("a.txt")...), cmpRun(t, "new", nil, in("b.txt")...), CompareOptions{})
+		if !errors.Is(err, ErrNothingToCompare) || !strings.Contains(err.Error(), "no puzzle in both (OLD is over a.txt; NEW over b.txt)") {
+			t.Errorf("error %v", err)
+		}
+	})
+	t.Run("renamed, same checksum", func(t *testing.T) {
+		c := mustCompare(t, cmpRun(t, "old", info("a.txt", "aaaa", 1), in("a.txt")...),
+			cmpRun(t, "new", info("/abs/a.txt", "aaaa", 1), in("/abs/a.txt")...), CompareOptions{})
+		if c.Strategies[0].Common != 3 || !reflect.DeepEqual(c.Corpora, []CorpusPair{{"a.txt", "/abs/a.txt", "sha256"}}) {
+			t.Errorf("common %d, corpora %+v", c.Strategies[0].Common, c.Corpora)
+		}
+		if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "corpus a.txt of OLD is /abs/a.txt in NEW (same SHA-256)") {
+			t.Errorf("warnings %q", c.Warnings)
+		}
+	})
+	t.Run("same name, other file, other seed", func(t *testing.T) {
+		c := mustCompare(t, cmpRun(t, "old", info("a.txt", "aaaa", 1), in("a.txt")...),
+			cmpRun(t, "new", info("a.txt", "bbbb", 2), in("a.txt")...), CompareOptions{})
+		if len(c.Warnings) != 2 || !strings.Contains(c.Warnings[0], "corpus a.txt is not the same file in both runs") ||
+			!strings.Contains(c.Warnings[1], "different seeds (1 vs 2)") {
+			t.Errorf("warnings %q", c.Warnings)
+		}
+	})
+	t.Run("one corpus more", func(t *testing.T) {
+		c := mustCompare(t, cmpRun(t, "old", nil, in("a.txt")...),
+			cmpRun(t, "new", nil, append(in("a.txt"), in("b.txt")...)...), CompareOptions{})
+		d := c.Strategies[0]
+		if d.Common != 3 || d.OnlyNew != 3 || d.OnlyNewPuzzles[0].Label != "b.txt#0" ||
+			len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "corpus b.txt is only in NEW") {
+			t.Errorf("common %d, only new %d %v, warnings %q", d.Common, d.OnlyNew, d.OnlyNewPuzzles, c.Warnings)
+		}
+	})
+}
+
+// TestCompareGolden renders a comparison with a bit of everything.
+func TestCompareGolden(t *testing.T) {
+	mk := func(path string, scale int64, tweak func(rows []cmpRow) []cmpRow) *RunData {
+		rows := append(solved("norvig", 12, linear(1000*scale), counts(3)), solved("dlx", 12, linear(4000), counts(50))...)
+		rows = append(rows, solved("backtrack", 12, linear(1e6), counts(10000))...)
+		return cmpRun(t, path, &RunInfo{RunID: path, Status: RunFinished,
+			Settings: Settings{Solvers: []string{"backtrack", "norvig", "dlx"}, Seed: 1}}, tweak(rows)...)
+	}
+	old := mk("old-run", 1, func(r []cmpRow) []cmpRow { return r })
+	new := mk("new-run", 2, func(r []cmpRow) []cmpRow {
+		r[3].calls = 9                                                      // norvig #3: 12 → 9
+		r[12+5].calls, r[12+5].ns = 3000, 9e6                               // dlx #5: 300 → 3000
+		r[24+11].status = solvers.StatusTimeout                             // backtrack #11 times out
+		r[24+10].status = solvers.StatusUnsolvable                          // backtrack #10: status only
+		return append(r, cmpRow{12, "dlx", solvers.StatusSolved, 1, 1, ""}) // only in NEW
+	})
+	old.Results.OrderSolvers(old.Info.Settings.Solvers)
+	new.Results.OrderSolvers(new.Info.Settings.Solvers)
+	c := mustCompare(t, old, new, CompareOptions{Threshold: 1.5, Top: 3})
+	var text, js bytes.Buffer
+	if err := c.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, filepath.Join("testdata", "compare.golden", "compare.txt"), text.Bytes())
+	if err := c.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, filepath.Join("testdata", "compare.golden", "compare.json"), js.Bytes())
+	var back Comparison
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatalf("the JSON does not read back: %v", err)
+	}
+	if !reflect.DeepEqual(back.Slower, []string{"norvig"}) {
+		t.Errorf("slower %v, want [norvig]", back.Slower)
+	}
+}
+
+func TestLoadRun(t *testing.T) {
+	dir := filepath.Join("testdata", "mini")
+	for _, path := range []string{dir, filepath.Join(dir, "results.csv")} {
+		rd, err := LoadRun(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rd.Info == nil || rd.Info.RunID != "20261121-120000" || rd.Results.Rows != 21 {
+			t.Errorf("%s: info %v, %d rows", path, rd.Info, rd.Results.Rows)
+		}
+		// In the run's -solvers order, not in order of first appearance.
+		if got := solverNames(rd.Results); !reflect.DeepEqual(got, []string{"backtrack", "bruteforce", "norvig"}) {
+			t.Errorf("%s: solvers %v", path, got)
+		}
+	}
+	for _, path := range []string{"testdata/nope", "testdata"} {
+		if _, err := LoadRun(path); err == nil || !strings.Contains(err.Error(), "reading run "+path) {
+			t.Errorf("LoadRun(%s): %v", path, err)
+		}
+	}
+}

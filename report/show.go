@@ -1,0 +1,293 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"sudokubatch/solvers"
+)
+
+// PuzzleRank places one puzzle among one strategy's units of a run, as
+// `batch show` prints it.
+type PuzzleRank struct {
+	Solver string `json:"solver"`
+	Found  bool   `json:"found"` // the run has a row for this (puzzle, strategy)
+	// Unit is that row, with its ranks by calls and by time among the
+	// strategy's measured units (1: the most) and its multiples of the
+	// strategy's medians, as in the summary; ranks are 0 when the unit is
+	// not measured (invalid, unsupported, error) or not found.
+	Unit RankedUnit `json:"unit"`
+	// Measured is the number of the strategy's measured units: the N of
+	// a rank r/N.
+	Measured int `json:"measured"`
+	// PctCalls and PctTime are percentiles: the share (%) of the
+	// strategy's measured units with at most this unit's calls (time).
+	// 100 for the hardest; 0 when not ranked.
+	PctCalls float64 `json:"pct_calls"`
+	PctTime  float64 `json:"pct_time"`
+}
+
+// RankPuzzle places puzzle id of the named corpus of res in each of the
+// strategies of res (one PuzzleRank per series, in Results order). Ranks,
+// medians and the treatment of stopped units are those of Summarize: a
+// stopped unit is ranked at the value it had reached.
+func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
+	ci := -1
+	for i, c := range res.Corpora {
+		if c == corpus {
+			ci = i
+		}
+	}
+	ranks := make([]PuzzleRank, 0, len(res.Series))
+	for _, ser := range res.Series {
+		pr := PuzzleRank{Solver: ser.Solver}
+		if ci >= 0 {
+			key := puzzleKey{uint16(ci), int32(id)}
+			st, rs := summarizeSeries(res, ser, 0)
+			pr.Measured = st.Measured
+			if i, ok := rs.index[key]; ok {
+				pr.Found, pr.Unit = true, rs.ranks[i]
+				n := float64(st.Measured)
+				pr.PctCalls = 100 * (n - float64(pr.Unit.RankCalls) + 1) / n
+				pr.PctTime = 100 * (n - float64(pr.Unit.RankTime) + 1) / n
+			} else {
+				for j := range ser.Entries {
+					if e := &ser.Entries[j]; e.Corpus == key.corpus && e.ID == key.id {
+						pr.Found, pr.Unit = true, rankedUnit(res, ser.Solver, e)
+						break
+					}
+				}
+			}
+		}
+		ranks = append(ranks, pr)
+	}
+	return ranks
+}
+
+// PuzzleShow is what `batch show` prints about one puzzle: the puzzle
+// and its solution as grids, one row per strategy run on it now, and
+// where the puzzle ranks in a run. WriteText renders it and does not
+// change it.
+type PuzzleShow struct {
+	Corpus    string                // the corpus file as given
+	Entry     solvers.Entry         // the puzzle, its id and line
+	Solutions int                   // solutions counted (0, 1, 2 = two or more); -1 when not counted
+	Limits    string                // how each strategy was stopped, e.g. "timeout 10s per strategy, no call limit"
+	Units     []Row                 // one per strategy, as a run would write them
+	Run       string                // the run ranked in; "" for none
+	RunNote   string                // said instead of the ranks when there is no run (or it lacks the corpus)
+	RunLabel  string                // the puzzle's corpus in the run when it has another name; "" otherwise
+	Ranks     []PuzzleRank          // RankPuzzle over the run
+	RunSize   int                   // puzzles in the run (Results.Puzzles)
+	Time      func(ns int64) string // formats a time; nil: three significant digits in ns, µs, ms or s
+}
+
+// Solution returns the checked solution found by the first strategy that
+// solved the puzzle, and how many different solutions the strategies
+// found; a zero Grid and 0 when none did.
+func (s *PuzzleShow) Solution() (solvers.Grid, int) {
+	var first solvers.Grid
+	seen := map[string]bool{}
+	for _, u := range s.Units {
+		if u.Status != solvers.StatusSolved || u.Solution == "" {
+			continue
+		}
+		if len(seen) == 0 {
+			if p, err := solvers.ParsePuzzle(u.Solution); err == nil {
+				first = p.Grid
+			}
+		}
+		seen[u.Solution] = true
+	}
+	return first, len(seen)
+}
+
+// Wrong returns the strategies whose solution failed the check.
+func (s *PuzzleShow) Wrong() []string {
+	var names []string
+	for _, u := range s.Units {
+		if u.Status == solvers.StatusWrong {
+			names = append(names, u.Solver)
+		}
+	}
+	return names
+}
+
+// WriteText writes the puzzle and its solution side by side, the table
+// of the strategies run on it and its ranks in the run.
+func (s *PuzzleShow) WriteText(w io.Writer) error {
+	fmtTime := s.Time
+	if fmtTime == nil {
+		fmtTime = func(ns int64) string { return fmtNS(float64(ns)) }
+	}
+	var b bytes.Buffer
+	p := s.Entry.Puzzle
+	side := p.Side()
+	fmt.Fprintf(&b, "#%d of %s, line %d: %dx%d, %d %s", s.Entry.ID, s.Corpus, s.Entry.Line, side, side,
+		p.Clues(), plural(p.Clues(), "clue", "clues"))
+	switch {
+	case s.Solutions == 0:
+		b.WriteString(", no solution")
+	case s.Solutions == 1:
+		b.WriteString(", 1 solution")
+	case s.Solutions >= 2:
+		b.WriteString(", several solutions")
+	}
+	b.WriteString("\n\n")
+	sol, nsol := s.Solution()
+	writeGrids(&b, p.Grid, sol)
+	if nsol > 1 {
+		fmt.Fprintf(&b, "The strategies found %d different solutions; the first one is shown.\n", nsol)
+	}
+
+	fmt.Fprintf(&b, "\nEvery strategy, one after the other (%s):\n\n", s.Limits)
+	rows := [][]string{{"strategy", "status", "time", "calls", "guesses", "backtracks", "filled"}}
+	var notes []string
+	for _, u := range s.Units {
+		if !measured(u.Status) {
+			rows = append(rows, []string{u.Solver, u.Status.String(), "–", "–", "–", "–", "–"})
+		} else {
+			mark := ""
+			if u.Status.Censored() {
+				mark = "≥"
+			}
+			rows = append(rows, []string{u.Solver, u.Status.String(), mark + fmtTime(u.NS),
+				mark + strconv.FormatUint(u.Calls, 10), mark + strconv.FormatUint(u.Guesses, 10),
+				mark + strconv.FormatUint(u.Backtracks, 10), strconv.Itoa(u.Filled)})
+		}
+		switch u.Status {
+		case solvers.StatusWrong, solvers.StatusError, solvers.StatusUnsupported, solvers.StatusInvalid:
+			note := u.Solver + ": " + u.Error // "wrong solution: ..." says its status
+			if !strings.HasPrefix(u.Error, u.Status.String()) {
+				note = u.Solver + ": " + u.Status.String() + ": " + u.Error
+			}
+			notes = append(notes, note)
+		}
+	}
+	writeTextTable(&b, rows, 2)
+	for _, n := range notes {
+		fmt.Fprintf(&b, "%s\n", n)
+	}
+	if s.censored() {
+		b.WriteString("≥: stopped by a limit; the values are those reached when it stopped.\n")
+	}
+
+	s.writeRanks(&b)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("writing puzzle: %w", err)
+	}
+	return nil
+}
+
+func (s *PuzzleShow) censored() bool {
+	for _, u := range s.Units {
+		if u.Status.Censored() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
+	if s.Run == "" {
+		if s.RunNote != "" {
+			fmt.Fprintf(b, "\n%s\n", s.RunNote)
+		}
+		return
+	}
+	found := false
+	for _, r := range s.Ranks {
+		found = found || r.Found
+	}
+	label := fmt.Sprintf("#%d", s.Entry.ID)
+	if s.RunLabel != "" {
+		label = fmt.Sprintf("#%d of %s", s.Entry.ID, s.RunLabel)
+	}
+	if !found {
+		fmt.Fprintf(b, "\n%s is not in run %s (%d %s).\n", label, s.Run, s.RunSize, plural(s.RunSize, "puzzle", "puzzles"))
+		return
+	}
+	fmt.Fprintf(b, "\nWhere %s ranks in run %s, per strategy among its measured units\n"+
+		"(rank 1: the most calls, the longest time; percentile: share of the units with at most this value):\n\n", label, s.Run)
+	rows := [][]string{{"strategy", "status", "calls", "rank", "percentile", "× median", "time", "rank", "percentile", "× median"}}
+	stopped := false
+	for _, r := range s.Ranks {
+		u := r.Unit
+		switch {
+		case !r.Found:
+			rows = append(rows, []string{r.Solver, "not in run", "–", "–", "–", "–", "–", "–", "–", "–"})
+		case u.RankCalls == 0:
+			rows = append(rows, []string{r.Solver, u.Status.String(), "–", "–", "–", "–", "–", "–", "–", "–"})
+		default:
+			stopped = stopped || u.Status.Censored()
+			rows = append(rows, []string{r.Solver, u.Status.String(),
+				unitValue(u, float64(u.Calls), func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }),
+				fmt.Sprintf("%d/%d", u.RankCalls, r.Measured), fmtPercentile(r.PctCalls),
+				unitValue(u, u.XMedianCalls, fmtMultiple),
+				unitValue(u, float64(u.NS), fmtNS),
+				fmt.Sprintf("%d/%d", u.RankTime, r.Measured), fmtPercentile(r.PctTime),
+				unitValue(u, u.XMedianTime, fmtMultiple)})
+		}
+	}
+	writeTextTable(b, rows, 2)
+	if stopped {
+		b.WriteString("≥: the run stopped this unit at a limit; it is ranked at the value it had reached.\n")
+	}
+}
+
+// fmtPercentile formats a percentile rounded down to 0.1, so that only
+// the hardest units show p100: p100, p99.9, p50.0.
+func fmtPercentile(v float64) string {
+	if v >= 100 {
+		return "p100"
+	}
+	return "p" + strconv.FormatFloat(math.Floor(v*10)/10, 'f', 1, 64)
+}
+
+// writeGrids writes the puzzle and, when it is not zero, the solution
+// side by side, each with box borders (Grid.Format).
+func writeGrids(b *bytes.Buffer, puzzle, solution solvers.Grid) {
+	left := strings.Split(strings.TrimSuffix(puzzle.Format(), "\n"), "\n")
+	width := len([]rune(left[0]))
+	if solution.IsZero() {
+		b.WriteString("puzzle (no strategy solved it)\n")
+		for _, l := range left {
+			b.WriteString(l + "\n")
+		}
+		return
+	}
+	right := strings.Split(strings.TrimSuffix(solution.Format(), "\n"), "\n")
+	const gap = "   "
+	fmt.Fprintf(b, "%-*s%ssolution\n", width, "puzzle", gap)
+	for i, l := range left {
+		b.WriteString(l + gap + right[i] + "\n")
+	}
+}
+
+// writeTextTable writes rows (the first is the header) as a table for a
+// terminal: the first left columns aligned left, the others right.
+func writeTextTable(b *bytes.Buffer, rows [][]string, left int) {
+	widths := make([]int, left)
+	for _, r := range rows {
+		for i := 0; i < left && i < len(r); i++ {
+			widths[i] = max(widths[i], len([]rune(r[i])))
+		}
+	}
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			if i < left {
+				c += strings.Repeat(" ", widths[i]-len([]rune(c)))
+			}
+			cells[i] = c
+		}
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(cells, "\t"))
+	}
+	tw.Flush() // a bytes.Buffer does not fail
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -102,8 +103,30 @@ type unit struct {
 
 // result is a finished unit.
 type result struct {
-	seq uint64
-	row report.Row
+	seq  uint64
+	row  report.Row
+	last bool // the last unit of its batch: the batch's window slot is given back after it
+}
+
+// Batching: the reader hands units to the workers, and the workers hand
+// rows to the writer, a batch at a time, so that the channel operations
+// cost little per unit when units take microseconds. A batch holds about
+// batchTarget of work, judged from the mean time of the units done so far,
+// and at most maxBatch units; units that take a millisecond or more go one
+// by one. A worker always finishes the batch it took: after the first
+// Ctrl-C that is at most about batchTarget of work, or one unit.
+const (
+	maxBatch    = 32
+	batchTarget = 200 * time.Microsecond
+)
+
+// batchSize returns the number of units of the next batch, given the
+// running mean unit time (0 when unknown).
+func batchSize(meanNS int64) int {
+	if meanNS <= 0 {
+		return 1
+	}
+	return int(min(max(int64(batchTarget)/meanNS, 1), maxBatch))
 }
 
 // Run streams the corpora through the solvers and writes every row to
@@ -112,10 +135,11 @@ type result struct {
 // error, ctx canceled).
 //
 // Shape: one errgroup holds the reader, cfg.Workers workers and the
-// writer. The reader takes a window slot before it issues a unit, the
-// writer gives it back when the unit's row is written, so at most Window
-// units are between them; the writer keeps finished units in a ring of
-// Window slots until their turn comes.
+// writer. Units travel in batches (see batchSize). The reader takes a
+// window slot before it issues a batch, the writer gives it back when the
+// batch's last row is written, so at most Window units are between them;
+// the writer keeps finished units in a ring of Window places until their
+// turn comes.
 func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	start := time.Now()
 	workers := cfg.Workers
@@ -126,6 +150,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if window <= 0 {
 		window = max(1024, 64*workers)
 	}
+	window = max(window, 2*maxBatch) // room for two batches at least
 	if cfg.Counter == nil {
 		cfg.Counter = solvers.CountSolutions
 	}
@@ -138,16 +163,17 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
-	units := make(chan unit)
-	results := make(chan result, workers)
-	slots := make(chan struct{}, window)
+	batches := make(chan []unit)
+	results := make(chan []result, workers)
+	slots := make(chan struct{}, window/maxBatch) // batches between the reader and the writer
+	var meanNS atomic.Int64                       // running mean unit time, for batchSize
 	var readerInfo []report.CorpusInfo
 
 	var readErr error
 	g.Go(func() error {
-		defer close(units)
+		defer close(batches)
 		var err error
-		readerInfo, err = read(gctx, &cfg, units, slots, stats)
+		readerInfo, err = read(gctx, &cfg, batches, slots, &meanNS, stats)
 		var ce *CorpusError
 		switch {
 		case errors.Is(err, errStopped):
@@ -165,9 +191,15 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		wg.Add(1)
 		g.Go(func() error {
 			defer wg.Done()
-			for u := range units {
+			for batch := range batches {
+				out := make([]result, len(batch))
+				for i, u := range batch {
+					out[i] = result{seq: u.seq, row: solve(gctx, &cfg, u), last: i == len(batch)-1}
+					m := meanNS.Load() // a racy running mean is good enough to size batches
+					meanNS.Store(m + (max(out[i].row.NS, 1)-m)/8)
+				}
 				select {
-				case results <- result{seq: u.seq, row: solve(gctx, &cfg, u)}:
+				case results <- out:
 				case <-gctx.Done():
 					return gctx.Err()
 				}
@@ -226,13 +258,63 @@ func stopped(stop <-chan struct{}) bool {
 	}
 }
 
-// read issues the units of every selected puzzle of every corpus, in order.
-func read(ctx context.Context, cfg *Config, units chan<- unit, slots chan struct{}, stats *Stats) ([]report.CorpusInfo, error) {
+// read issues the units of every selected puzzle of every corpus, in
+// order, in batches (see batchSize). It takes a window slot for each batch.
+func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan struct{}, meanNS *atomic.Int64, stats *Stats) ([]report.CorpusInfo, error) {
 	var infos []report.CorpusInfo
 	var seq uint64
+	var cur []unit
+	size := 1
+	// send hands the current batch to a worker. Units that have a seq must
+	// all be sent, so every return after the first unit goes through it.
+	send := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		select {
+		case batches <- cur:
+			cur = nil
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	// add appends a unit, taking a slot when it starts a batch and sending
+	// the batch when it is full. It returns errStopped after the first
+	// Ctrl-C (the units already numbered are sent).
+	add := func(ent *entry, si int) error {
+		if cfg.Stop != nil && stopped(cfg.Stop) {
+			stats.Interrupted = true
+			if err := send(); err != nil {
+				return err
+			}
+			return errStopped
+		}
+		if len(cur) == 0 {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-cfg.Stop:
+				stats.Interrupted = true
+				return errStopped
+			}
+			size = batchSize(meanNS.Load())
+			cur = make([]unit, 0, size)
+		}
+		cur = append(cur, unit{seq: seq, ent: ent, solver: si})
+		seq++
+		if len(cur) >= size {
+			return send()
+		}
+		return nil
+	}
 	for ci, path := range cfg.Corpora {
 		c, err := openCorpus(path, cfg.Stdin)
 		if err != nil {
+			if serr := send(); serr != nil {
+				return infos, serr
+			}
 			return infos, &CorpusError{path, err}
 		}
 		drain := path != "-"
@@ -260,27 +342,9 @@ func read(ctx context.Context, cfg *Config, units chan<- unit, slots chan struct
 					stats.Skipped++
 					continue
 				}
-				if cfg.Stop != nil && stopped(cfg.Stop) {
-					stats.Interrupted = true
-					c.finish(drain)
-					return append(infos, c.info), errStopped
-				}
-				select {
-				case slots <- struct{}{}:
-				case <-ctx.Done():
-					c.finish(false)
-					return append(infos, c.info), ctx.Err()
-				case <-cfg.Stop:
-					stats.Interrupted = true
-					c.finish(drain)
-					return append(infos, c.info), errStopped
-				}
-				select {
-				case units <- unit{seq: seq, ent: ent, solver: si}:
-					seq++
-				case <-ctx.Done():
-					c.finish(false)
-					return append(infos, c.info), ctx.Err()
+				if err := add(ent, si); err != nil {
+					c.finish(drain && errors.Is(err, errStopped))
+					return append(infos, c.info), err
 				}
 			}
 		}
@@ -301,10 +365,13 @@ func read(ctx context.Context, cfg *Config, units chan<- unit, slots chan struct
 		}
 		infos = append(infos, c.info)
 		if rerr != nil {
+			if serr := send(); serr != nil {
+				return infos, serr
+			}
 			return infos, &CorpusError{path, rerr}
 		}
 	}
-	return infos, nil
+	return infos, send()
 }
 
 // puzzleSeed derives a puzzle's seed from the run seed, the corpus index
@@ -380,47 +447,46 @@ func safeSolve(ctx context.Context, s solvers.Solver, p solvers.Puzzle, lim solv
 // flushEvery is how often the writer flushes rows while the run goes on.
 const flushEvery = 250 * time.Millisecond
 
-// write receives finished units and writes them in order.
-func write(ctx context.Context, cfg *Config, results <-chan result, slots chan struct{}, window int, stats *Stats) error {
+// write receives finished batches and writes their rows in order,
+// giving back a batch's window slot when its last row is written.
+func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan struct{}, window int, stats *Stats) error {
 	ring := make([]*result, window)
 	var next uint64
 	dirty := false
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
-	var werr error
 	for {
 		select {
-		case r, ok := <-results:
+		case rs, ok := <-results:
 			if !ok {
-				if werr == nil {
-					werr = cfg.Sink.Flush()
-				}
-				return werr
+				return cfg.Sink.Flush()
 			}
 			if cfg.Progress != nil {
-				cfg.Progress.Add(1)
+				cfg.Progress.Add(len(rs))
 			}
-			ring[r.seq%uint64(window)] = &r
+			for i := range rs {
+				ring[rs[i].seq%uint64(window)] = &rs[i]
+			}
 			for {
 				p := ring[next%uint64(window)]
 				if p == nil || p.seq != next {
 					break
 				}
 				ring[next%uint64(window)] = nil
-				if werr == nil {
-					if werr = cfg.Sink.Write(&p.row); werr != nil {
-						return werr // cancels the group: the run stops
-					}
+				if err := cfg.Sink.Write(&p.row); err != nil {
+					return err // cancels the group: the run stops
 				}
-				account(stats, cfg, &p.row)
+				account(stats, &p.row)
 				dirty = true
 				next++
-				<-slots
+				if p.last {
+					<-slots
+				}
 			}
 		case <-tick.C:
 			if dirty {
-				if werr = cfg.Sink.Flush(); werr != nil {
-					return werr
+				if err := cfg.Sink.Flush(); err != nil {
+					return err
 				}
 				dirty = false
 			}
@@ -431,7 +497,7 @@ func write(ctx context.Context, cfg *Config, results <-chan result, slots chan s
 	}
 }
 
-func account(stats *Stats, cfg *Config, row *report.Row) {
+func account(stats *Stats, row *report.Row) {
 	stats.Units++
 	for _, s := range stats.Solvers {
 		if s.Name == row.Solver {

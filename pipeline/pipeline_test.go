@@ -280,15 +280,15 @@ func TestCancelStopsAtOnce(t *testing.T) {
 }
 
 func TestWriteErrorStopsRun(t *testing.T) {
-	path, ids := corpus4(t, 500, nil)
+	path, ids := corpus4(t, 5000, nil)
 	f := &fake{name: "f", status: solvers.StatusSolved, ids: ids}
 	_, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2,
-		Sink: &memSink{failAt: 10}})
+		Sink: &memSink{failAt: 10}, Window: 256})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := f.calls.Load(); n > 200 {
-		t.Fatalf("%d units ran after the write error", n)
+	if n := f.calls.Load(); n > 256+2*maxBatch {
+		t.Fatalf("%d units ran after the write error: more than the window", n)
 	}
 }
 

@@ -137,17 +137,17 @@ func (p *Puzzle) validate() error {
 	if p.Box < 2 || p.Box > 4 {
 		return fmt.Errorf("unsupported box size %d (want 2, 3 or 4)", p.Box)
 	}
-	n, side := p.Box, p.Side()
+	geo := geometryOf(p.Box)
+	side := geo.side
 	var rows, cols, boxes [16]uint32
-	for i, v := range p.Cells[:p.Len()] {
+	for i, v := range p.Cells[:geo.cells] {
 		if v == 0 {
 			continue
 		}
-		r, c := i/side, i%side
+		r, c, b := geo.row[i], geo.col[i], geo.blk[i]
 		if int(v) > side {
 			return fmt.Errorf("cell r%dc%d holds %d, more than %d", r+1, c+1, v, side)
 		}
-		b := (r/n)*n + c/n
 		bit := uint32(1) << v
 		switch {
 		case rows[r]&bit != 0:

@@ -1,9 +1,6 @@
 package solvers
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // ParsePuzzle parses one puzzle line: N*N symbols for a 4x4, 9x9 or 16x16
 // grid, '0' or '.' for an empty cell, '1'-'9' then 'A'-'G' (either case).
@@ -14,14 +11,24 @@ import (
 // The error says what is wrong with the line (wrong length, bad symbol,
 // conflicting givens); callers that know the file and line wrap it in a
 // *SyntaxError.
-func ParsePuzzle(line string) (Puzzle, error) {
-	line = strings.TrimPrefix(line, "\uFEFF")
-	line = strings.TrimSpace(line)
-	end := strings.IndexAny(line, " \t\r:,;")
-	if end < 0 {
-		end = len(line)
+func ParsePuzzle(line string) (Puzzle, error) { return parsePuzzle(line) }
+
+// parsePuzzle is ParsePuzzle for a string or a byte slice (the Scanner's
+// line, parsed without a copy).
+func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
+	// Trim a BOM and white space, then cut at the first separator.
+	if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
+		line = line[3:]
 	}
-	tok := line[:end]
+	start := 0
+	for start < len(line) && isSpace(line[start]) {
+		start++
+	}
+	end := start
+	for end < len(line) && !isSeparator(line[end]) {
+		end++
+	}
+	tok := line[start:end]
 	var box int
 	switch len(tok) {
 	case 16:
@@ -36,11 +43,11 @@ func ParsePuzzle(line string) (Puzzle, error) {
 		return Puzzle{}, fmt.Errorf("puzzle has %d symbols, want 16 (4x4), 81 (9x9) or 256 (16x16)", len(tok))
 	}
 	p := Puzzle{Grid: NewGrid(box)}
-	side := p.Side()
+	side := uint8(p.Side())
 	for i := 0; i < len(tok); i++ {
-		v, ok := symbolValue(tok[i])
-		if !ok || int(v) > side {
-			return Puzzle{}, fmt.Errorf("bad symbol %q at position %d for a %dx%d grid", symbolAt(tok, i), i+1, side, side)
+		v := symbolValues[tok[i]]
+		if v > side {
+			return Puzzle{}, fmt.Errorf("bad symbol %q at position %d for a %dx%d grid", symbolAt(string(tok[i:min(i+4, len(tok))]), 0), i+1, side, side)
 		}
 		p.Cells[i] = v
 	}
@@ -49,6 +56,26 @@ func ParsePuzzle(line string) (Puzzle, error) {
 	}
 	return p, nil
 }
+
+// symbolValues maps an input byte to its value (0 for '0' and '.'), or
+// to 255 when it is not a symbol.
+var symbolValues = func() (t [256]uint8) {
+	for c := range t {
+		v, ok := symbolValue(byte(c))
+		if !ok {
+			v = 255
+		}
+		t[c] = v
+	}
+	return t
+}()
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+// isSeparator reports whether c ends the puzzle part of a line.
+func isSeparator(c byte) bool { return isSpace(c) || c == ':' || c == ',' || c == ';' }
 
 // symbolAt returns the (possibly multi-byte) character starting at byte i,
 // so that error messages show it whole.

@@ -96,7 +96,7 @@ func (s *Scanner) Scan() bool {
 				continue // a count header
 			}
 		}
-		p, perr := ParsePuzzle(string(t))
+		p, perr := parsePuzzle(t)
 		s.emit(p, perr)
 		return true
 	}

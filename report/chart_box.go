@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -27,18 +26,8 @@ func (set *chartSet) boxTitle() string {
 
 func (set *chartSet) boxCaption() string {
 	main := "Box plots of time per puzzle for each strategy on a log scale: the box spans the middle half of the puzzles with a line at the median, whiskers reach the furthest puzzle within 1.5 box heights (in log space) and rings are the puzzles beyond"
-	var extra, censored, notes []string
-	for _, c := range set.time {
-		if c.censored() > 0 {
-			censored = append(censored, fmt.Sprintf("%s %s", c.solver, c.censorCount()))
-		}
-		for _, n := range c.notes() {
-			notes = append(notes, c.solver+": "+n)
-		}
-		if len(c.pts) == 0 {
-			notes = append(notes, c.solver+" has no row to plot")
-		}
-	}
+	var extra []string
+	censored, notes := set.timeNotes()
 	if len(censored) > 0 {
 		extra = append(extra, "a triangle marks the time at which censored rows were stopped ("+strings.Join(censored, "; ")+
 			"); they count at that time in the box, so a box that reaches it is a lower bound")

@@ -24,18 +24,8 @@ func (set *chartSet) ecdfTitle() string {
 
 func (set *chartSet) ecdfCaption() string {
 	main := "Share of each strategy's puzzles finished within a given time (log scale): the further left and the steeper a curve, the faster the strategy; read the median where a curve crosses 50%"
-	var extra, censored, notes []string
-	for _, c := range set.time {
-		if c.censored() > 0 {
-			censored = append(censored, fmt.Sprintf("%s %s", c.solver, c.censorCount()))
-		}
-		for _, n := range c.notes() {
-			notes = append(notes, c.solver+": "+n)
-		}
-		if len(c.pts) == 0 {
-			notes = append(notes, c.solver+" has no row to plot")
-		}
-	}
+	var extra []string
+	censored, notes := set.timeNotes()
 	if len(censored) > 0 {
 		extra = append(extra, "a curve that stops below 100% ends with a triangle at the time its censored rows were stopped ("+
 			strings.Join(censored, "; ")+"): those puzzles took at least that long")
@@ -150,4 +140,21 @@ func chartCountLE(vs []float64, v float64) int {
 		}
 	}
 	return lo
+}
+
+// timeNotes returns, for the captions of the all-strategy time charts, the
+// censored counts per strategy and the notes on what was not plotted.
+func (set *chartSet) timeNotes() (censored, notes []string) {
+	for _, c := range set.time {
+		if c.censored() > 0 {
+			censored = append(censored, fmt.Sprintf("%s %s", c.solver, c.censorCount()))
+		}
+		for _, n := range c.notes() {
+			notes = append(notes, c.solver+": "+n)
+		}
+		if len(c.pts) == 0 {
+			notes = append(notes, c.solver+" has no row to plot")
+		}
+	}
+	return censored, notes
 }

@@ -82,14 +82,28 @@ type Highlight struct {
 	Units []RankedUnit `json:"units"` // every unit of that id, by corpus then strategy; none if not in the run
 }
 
-// rankedSeries holds one strategy's measured units with their ranks.
+// rankedSeries holds one strategy's measured units with their ranks. It
+// keeps two int32 ranks per unit and makes a RankedUnit only for the
+// units a summary lists, so that a run of a million rows stays small.
 type rankedSeries struct {
-	solver string
-	units  []*Entry           // measured, in file order
-	ranks  []RankedUnit       // parallel to units
-	index  map[puzzleKey]int  // index in units
-	hard   []RankedUnit       // this strategy's rows of hard.csv
-	isHard map[puzzleKey]bool // the puzzles of hard
+	res                 *Results
+	solver              string
+	units               []*Entry           // measured, in file order
+	rankCalls, rankTime []int32            // parallel to units
+	medCalls, medTime   float64            // the medians the multiples are of (at least 1)
+	index               map[puzzleKey]int  // index in units
+	hard                []RankedUnit       // this strategy's rows of hard.csv
+	isHard              map[puzzleKey]bool // the puzzles of hard
+}
+
+// unit returns the ranked unit i.
+func (rs *rankedSeries) unit(i int) RankedUnit {
+	e := rs.units[i]
+	u := rankedUnit(rs.res, rs.solver, e)
+	u.RankCalls, u.RankTime = int(rs.rankCalls[i]), int(rs.rankTime[i])
+	u.XMedianCalls = float64(e.Calls) / rs.medCalls
+	u.XMedianTime = float64(e.NS) / rs.medTime
+	return u
 }
 
 // puzzleKey names a puzzle of a Results: (corpus index, id).
@@ -102,30 +116,28 @@ type puzzleKey struct {
 // lists of st and selects the units of hard.csv.
 func (rs *rankedSeries) rank(res *Results, st *StrategySummary, top int) {
 	n := len(rs.units)
-	rs.ranks = make([]RankedUnit, n)
+	rs.res = res
+	rs.rankCalls, rs.rankTime = make([]int32, n), make([]int32, n)
 	rs.index = make(map[puzzleKey]int, n)
-	medCalls := max(st.Calls.Median.Value, 1)
-	medTime := max(st.TimeNS.Median.Value, 1)
+	rs.medCalls = max(st.Calls.Median.Value, 1)
+	rs.medTime = max(st.TimeNS.Median.Value, 1)
 	for i, e := range rs.units {
-		rs.ranks[i] = rankedUnit(res, rs.solver, e)
-		rs.ranks[i].XMedianCalls = float64(e.Calls) / medCalls
-		rs.ranks[i].XMedianTime = float64(e.NS) / medTime
 		rs.index[puzzleKey{e.Corpus, e.ID}] = i
 	}
-	byCalls := rs.order(func(e *Entry) float64 { return float64(e.Calls) }, func(r *RankedUnit, k int) { r.RankCalls = k })
-	byTime := rs.order(func(e *Entry) float64 { return float64(e.NS) }, func(r *RankedUnit, k int) { r.RankTime = k })
+	byCalls := rs.order(func(e *Entry) float64 { return float64(e.Calls) }, rs.rankCalls)
+	byTime := rs.order(func(e *Entry) float64 { return float64(e.NS) }, rs.rankTime)
 	for _, i := range byCalls[:min(top, n)] {
-		st.ByCalls = append(st.ByCalls, rs.ranks[i])
+		st.ByCalls = append(st.ByCalls, rs.unit(i))
 	}
 	for _, i := range byTime[:min(top, n)] {
-		st.ByTime = append(st.ByTime, rs.ranks[i])
+		st.ByTime = append(st.ByTime, rs.unit(i))
 	}
 	p99 := st.Calls.P99.Value
 	rs.isHard = map[puzzleKey]bool{}
 	for _, i := range byCalls {
 		e := rs.units[i]
 		if float64(e.Calls) > p99 || e.Status.Censored() {
-			rs.hard = append(rs.hard, rs.ranks[i])
+			rs.hard = append(rs.hard, rs.unit(i))
 			rs.isHard[puzzleKey{e.Corpus, e.ID}] = true
 		}
 	}
@@ -133,9 +145,9 @@ func (rs *rankedSeries) rank(res *Results, st *StrategySummary, top int) {
 }
 
 // order returns the indices of the units by decreasing value (ties in
-// file order) and sets each unit's rank with set: 1 + the number of
-// units with a greater value.
-func (rs *rankedSeries) order(value func(*Entry) float64, set func(*RankedUnit, int)) []int {
+// file order) and sets each unit's rank in ranks: 1 + the number of units
+// with a greater value.
+func (rs *rankedSeries) order(value func(*Entry) float64, ranks []int32) []int {
 	idx := make([]int, len(rs.units))
 	for i := range idx {
 		idx[i] = i
@@ -146,7 +158,7 @@ func (rs *rankedSeries) order(value func(*Entry) float64, set func(*RankedUnit, 
 		if pos == 0 || value(rs.units[i]) != value(rs.units[idx[pos-1]]) {
 			rank = pos + 1
 		}
-		set(&rs.ranks[i], rank)
+		ranks[i] = int32(rank)
 	}
 	return idx
 }
@@ -186,7 +198,7 @@ func hardForSeveral(ranked []*rankedSeries, top int) ([]SharedHard, int) {
 			if !ok {
 				continue
 			}
-			u := rs.ranks[i]
+			u := rs.unit(i)
 			sh.Puzzle = u.Puzzle
 			sh.Units = append(sh.Units, u)
 			xs = append(xs, u.XMedianCalls)
@@ -221,7 +233,7 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 			for si, ser := range res.Series {
 				k := puzzleKey{uint16(c), int32(id)}
 				if i, ok := ranked[si].index[k]; ok {
-					h.Units = append(h.Units, ranked[si].ranks[i])
+					h.Units = append(h.Units, ranked[si].unit(i))
 					continue
 				}
 				for j := range ser.Entries { // not measured: status only

@@ -51,7 +51,7 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 			st, rs := summarizeSeries(res, ser, 0)
 			pr.Measured = st.Measured
 			if i, ok := rs.index[key]; ok {
-				pr.Found, pr.Unit = true, rs.ranks[i]
+				pr.Found, pr.Unit = true, rs.unit(i)
 				n := float64(st.Measured)
 				pr.PctCalls = 100 * (n - float64(pr.Unit.RankCalls) + 1) / n
 				pr.PctTime = 100 * (n - float64(pr.Unit.RankTime) + 1) / n

@@ -2,7 +2,6 @@ package solvers
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 )
@@ -27,21 +26,13 @@ var benchSamples = map[string]benchSample{
 
 func loadSample(b *testing.B, every int) []Puzzle {
 	b.Helper()
-	f, err := os.Open(corpusPath(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
 	var out []Puzzle
-	sc := NewScanner(f, "sudoku17.txt")
-	for sc.Scan() {
-		if e := sc.Entry(); e.ID%every == 0 && e.Err == nil {
+	eachCorpus(b, func(e Entry) bool {
+		if e.ID%every == 0 {
 			out = append(out, e.Puzzle)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		b.Fatal(err)
-	}
+		return true
+	})
 	return out
 }
 

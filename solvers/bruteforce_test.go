@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 )
 
@@ -99,42 +98,6 @@ func TestBruteforceMatchesBacktrack(t *testing.T) {
 	if compared9x9 < 12 {
 		t.Errorf("only %d 9x9 puzzles were compared, want at least 12", compared9x9)
 	}
-}
-
-// corpusPuzzles returns the corpus puzzles with the given ids.
-func corpusPuzzles(t *testing.T, ids ...int) map[int]Puzzle {
-	t.Helper()
-	path := corpusPath(t)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	want := map[int]bool{}
-	last := 0
-	for _, id := range ids {
-		want[id] = true
-		last = max(last, id)
-	}
-	out := map[int]Puzzle{}
-	sc := NewScanner(f, path)
-	for sc.Scan() && sc.Entry().ID <= last {
-		if e := sc.Entry(); want[e.ID] {
-			if e.Err != nil {
-				t.Fatalf("corpus puzzle #%d: %v", e.ID, e.Err)
-			}
-			out[e.ID] = e.Puzzle
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range ids {
-		if _, ok := out[id]; !ok {
-			t.Fatalf("corpus has no puzzle #%d", id)
-		}
-	}
-	return out
 }
 
 func TestBruteforceValid(t *testing.T) {

@@ -3,7 +3,6 @@ package solvers
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 )
@@ -22,26 +21,14 @@ func corpusStep() int {
 // returns the number of puzzles passed to fn.
 func eachCorpusPuzzle(t *testing.T, fn func(id int, p Puzzle)) int {
 	t.Helper()
-	f, err := os.Open(corpusPath(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	step, n := corpusStep(), 0
-	sc := NewScanner(f, "sudoku17.txt")
-	for sc.Scan() {
-		e := sc.Entry()
-		if e.Err != nil {
-			t.Fatalf("corpus #%d: %v", e.ID, e.Err)
-		}
+	eachCorpus(t, func(e Entry) bool {
 		if e.ID%step == 0 {
 			fn(e.ID, e.Puzzle)
 			n++
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+		return true
+	})
 	return n
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/bits"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -23,25 +22,12 @@ const norvigDeadEnd = "080020094000057000010000000700406000203000000500000000000
 // accepts (every puzzle when keep is nil).
 func norvigCorpus(t *testing.T, keep func(id int) bool, fn func(e Entry)) {
 	t.Helper()
-	path := corpusPath(t)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := NewScanner(f, path)
-	for sc.Scan() {
-		e := sc.Entry()
-		if e.Err != nil {
-			t.Fatalf("corpus: %v", e.Err)
-		}
+	eachCorpus(t, func(e Entry) bool {
 		if keep == nil || keep(e.ID) {
 			fn(e)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+		return true
+	})
 }
 
 // checkNorvigIdentities checks the relations between the counters that

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,48 @@ func corpusPath(t testing.TB) string {
 			"see data/README.md for its provenance and SHA-256", err)
 	}
 	return path
+}
+
+// eachCorpus streams the 17-clue corpus and calls fn on each entry in
+// order until fn returns false. A line that is not a puzzle fails the test.
+func eachCorpus(t testing.TB, fn func(e Entry) bool) {
+	t.Helper()
+	path := corpusPath(t)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := NewScanner(f, path)
+	for sc.Scan() {
+		e := sc.Entry()
+		if e.Err != nil {
+			t.Fatalf("corpus #%d: %v", e.ID, e.Err)
+		}
+		if !fn(e) {
+			return
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// corpusPuzzles returns the corpus puzzles with the given ids.
+func corpusPuzzles(t testing.TB, ids ...int) map[int]Puzzle {
+	t.Helper()
+	out := map[int]Puzzle{}
+	last := slices.Max(ids)
+	eachCorpus(t, func(e Entry) bool {
+		if slices.Contains(ids, e.ID) {
+			out[e.ID] = e.Puzzle
+		}
+		return e.ID < last
+	})
+	if len(out) != len(slices.Compact(slices.Sorted(slices.Values(ids)))) {
+		t.Fatalf("corpus puzzles %v: found only %d", ids, len(out))
+	}
+	return out
 }
 
 // slowOn reports the puzzles a naive strategy is not asked to finish in the

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -50,6 +51,7 @@ type runFlags struct {
 	highlight string
 	svg       bool
 	report    bool
+	cpuprof   string
 }
 
 func runMain(e *env, args []string) error {
@@ -79,6 +81,7 @@ func runMain(e *env, args []string) error {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949")
 	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG")
+	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file` (go tool pprof; cmd/batch/default.pgo is one)")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -348,6 +351,20 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 		return err
 	}
 
+	if f.cpuprof != "" {
+		pf, err := os.Create(f.cpuprof)
+		if err != nil {
+			return usageErr("-cpuprofile: %v", err)
+		}
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			pf.Close()
+			return usageErr("-cpuprofile: %v", err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			pf.Close()
+		}()
+	}
 	stats, runErr := pipeline.Run(context.Background(), cfg)
 
 	end := time.Now()
@@ -375,7 +392,7 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 		}
 	}
 
-	printSummary(e.stdout, dir, stats, s, end.Sub(start), f.workers, !f.report)
+	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report)
 	if f.report && dir.Rows() > 0 {
 		if _, err := writeReport(e.stdout, e.stderr, dir.Dir, reportOptions{highlight: dir.Info.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}); err != nil {
 			fmt.Fprintf(e.stderr, "batch: report: %v (rebuild it with: batch report %s)\n", err, dir.Dir)
@@ -384,6 +401,7 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 			}
 		}
 	}
+	printNotes(e.stdout, stats, s)
 	if invalid > maxInvalidShow {
 		fmt.Fprintf(e.stderr, "batch: %d more invalid lines (status invalid in results.csv)\n", invalid-maxInvalidShow)
 	}
@@ -412,9 +430,9 @@ func countUnits(cfg pipeline.Config, p pipeline.Progress) {
 }
 
 // printSummary prints where the results are, how long the run took and,
-// with table (no report to print its own), per strategy how its units of
+// with table (no report to print its own), per strategy how the units of
 // this run ended.
-func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, s report.Settings, elapsed time.Duration, workers int, table bool) {
+func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool) {
 	fmt.Fprintf(w, "results: %s (%d rows in %s)\n", dir.Dir, dir.Rows(), pipeline.ResultsFile)
 	fmt.Fprintf(w, "took %s with %d workers: %d units this run", elapsed.Round(time.Millisecond), workers, st.Units)
 	if st.Skipped > 0 {
@@ -424,18 +442,28 @@ func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, s repor
 	if table {
 		printStatusTable(w, st)
 	}
-	timeouts := 0
-	var slowest []string
-	for _, ss := range st.Solvers {
-		if n := ss.Statuses["timeout"]; n > 0 {
-			timeouts += n
-			slowest = append(slowest, fmt.Sprintf("%s %d", ss.Name, n))
+}
+
+// printNotes says how many units a limit stopped, and how to measure
+// them, and how many lines were not puzzles.
+func printNotes(w io.Writer, st *pipeline.Stats, s report.Settings) {
+	stoppedBy := func(status string) (int, string) {
+		n := 0
+		var per []string
+		for _, ss := range st.Solvers {
+			if k := ss.Statuses[status]; k > 0 {
+				n += k
+				per = append(per, fmt.Sprintf("%s %d", ss.Name, k))
+			}
 		}
+		return n, strings.Join(per, ", ")
 	}
-	if timeouts > 0 {
+	if n, per := stoppedBy("timeout"); n > 0 {
 		fmt.Fprintf(w, "note: %d units stopped at -timeout %s (%s); their rows say timeout.\n"+
-			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
-			timeouts, s.Timeout, strings.Join(slowest, ", "))
+			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n", n, s.Timeout, per)
+	}
+	if n, per := stoppedBy("limit"); n > 0 {
+		fmt.Fprintf(w, "note: %d units stopped at -max-calls %d (%s); their rows say limit.\n", n, s.MaxCalls, per)
 	}
 	if st.Invalid > 0 {
 		fmt.Fprintf(w, "note: %d corpus lines are not puzzles (status invalid, with file, line and reason)\n", st.Invalid)

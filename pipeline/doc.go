@@ -1,0 +1,44 @@
+// Package pipeline streams corpora through the strategies in parallel
+// and writes one row per (puzzle, strategy) in order.
+//
+// Data flow (one errgroup.WithContext group holds every goroutine):
+//  1. The reader opens each corpus (a file, a .gz detected by its magic
+//     bytes, or "-" for standard input), hashes its raw bytes as it reads,
+//     and scans it line by line with solvers.Scanner; it never holds more
+//     than one line. Each selected puzzle (Selection: ids, range, limit,
+//     shard, all applied to the ids of each file) becomes one unit per
+//     strategy, numbered in (corpus, id, strategy) order. A line that is
+//     not a puzzle becomes units with status invalid.
+//  2. Units go to the workers in batches sized from the running mean unit
+//     time (about 200µs of work, at most 32 units; slow units one by one),
+//     so that channel operations cost little per unit. Before a batch, the
+//     reader takes one of Window/32 slots, so memory is bounded by the
+//     window, not by the corpus.
+//  3. A worker runs each unit with Limits{Deadline: start+Timeout,
+//     MaxCalls, Seed}, times Solve with the monotonic clock, recovers a
+//     panic as status error, and checks every solved answer with
+//     solvers.Check (a failure is status wrong). The seed of a puzzle is
+//     derived from the run seed, the corpus index and the id, so it does
+//     not depend on the worker count or the shard.
+//  4. The writer keeps finished units in a ring until their turn, writes
+//     rows to the Sink strictly in order, flushes every 250ms, and gives a
+//     batch's slot back when its last row is written.
+//
+// Stopping: closing Config.Stop (the first Ctrl-C) stops the issuing of
+// batches; the batches already issued finish (at most ~200µs of work or
+// one unit each) and are written, so results.csv is always a complete
+// prefix of the run's order. A corpus that cannot be read stops the
+// issuing the same way and is reported after the rows are written. A
+// write error or a canceled ctx stops everything at once.
+//
+// Run directories (RunDir): Create refuses a directory that holds a run;
+// Resume reads results.csv back, cuts a torn last line (a killed run),
+// and skips the units already there, so that every (corpus, id,
+// strategy) ends up exactly once. Because rows are always a prefix of the
+// run's order, the resumed file stays in order.
+//
+// Decisions where the design is silent: several corpus files in one run
+// restart their ids at 0 and are told apart by the `corpus` column (the
+// path as given); -limit n takes the first n puzzles of each file, so
+// that shards of a limited run merge into the limited run.
+package pipeline

@@ -77,3 +77,28 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCorpus solves the whole 17-clue corpus in a tight loop, one
+// thread, with each fast strategy: one op is 49151 puzzles. It is the
+// yardstick for the whole-process time of `batch` and for peers such as
+// qqwing (docs/PERFORMANCE.md). Run it with -benchtime 1x -count 5.
+func BenchmarkCorpus(b *testing.B) {
+	var all []Puzzle
+	eachCorpus(b, func(e Entry) bool { all = append(all, e.Puzzle); return true })
+	for _, name := range []string{"bitboard", "norvig", "dlx", "singles"} {
+		s, _ := Lookup(name)
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			var calls uint64
+			for b.Loop() {
+				for _, p := range all {
+					calls += s.Solve(ctx, p, Limits{}).Calls
+				}
+			}
+			n := float64(b.N * len(all))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/puzzle")
+			b.ReportMetric(float64(calls)/n, "calls/puzzle")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

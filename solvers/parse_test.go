@@ -200,12 +200,13 @@ func (f *failingReader) Read(p []byte) (int, error) {
 
 func TestScannerReadError(t *testing.T) {
 	boom := errors.New("boom")
-	// The last line is torn by the error: it is reported as a bad line, then the error.
+	// The last line is cut by the error: it is not a line of the file, so it
+	// is not reported as a bad puzzle; the error is.
 	entries, err := scanAll(t, &failingReader{data: corpus0 + "\n" + corpus0[:40], err: boom})
-	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "reading test.txt after line 2") {
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "reading test.txt after line 1") {
 		t.Fatalf("err = %v", err)
 	}
-	if len(entries) != 2 || entries[0].Err != nil || entries[1].Err == nil {
+	if len(entries) != 1 || entries[0].Err != nil {
 		t.Fatalf("entries = %+v", entries)
 	}
 }

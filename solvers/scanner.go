@@ -74,8 +74,10 @@ func (s *Scanner) Scan() bool {
 		}
 		raw, tooLong, err := s.readLine()
 		s.pending = err
-		if len(raw) == 0 && !tooLong && err != nil {
-			continue // nothing read: report the error or EOF
+		if err != nil && (err != io.EOF || len(raw) == 0) && !tooLong {
+			// Nothing read, or a line cut by a read error (a truncated
+			// .gz): report the error, not a puzzle line that is not there.
+			continue
 		}
 		s.line++
 		if tooLong {

@@ -405,7 +405,24 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 	if invalid > maxInvalidShow {
 		fmt.Fprintf(e.stderr, "batch: %d more invalid lines (status invalid in results.csv)\n", invalid-maxInvalidShow)
 	}
+	var empty []string
+	puzzles := 0
+	for _, c := range stats.Corpora {
+		puzzles += c.Puzzles
+		if c.Puzzles == 0 {
+			empty = append(empty, c.Path)
+		}
+	}
 	switch {
+	case runErr == nil && !stats.Interrupted && puzzles == 0:
+		return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(empty, ", "))
+	case len(empty) > 0:
+		fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", strings.Join(empty, ", "))
+	}
+	var corpusErr *pipeline.CorpusError
+	switch {
+	case errors.As(runErr, &corpusErr):
+		return &exitError{exitWrong, fmt.Errorf("%v (the rows of the puzzles read before it are in %s)", runErr, dir.Dir)}
 	case runErr != nil:
 		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with -resume -out %s)", runErr, dir.Dir, dir.Dir)}
 	case stats.Interrupted:

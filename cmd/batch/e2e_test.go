@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -267,6 +268,11 @@ func bigCorpus(t *testing.T, root string, copies int) string {
 // startAndSignal starts a run writing to out, waits until it has written
 // some rows, and sends sig.
 func startAndSignal(t *testing.T, dir, out string, sig syscall.Signal, args ...string) result {
+	return startAndSignalAt(t, dir, out, 200_000, sig, args...)
+}
+
+// startAndSignalAt is startAndSignal once results.csv holds size bytes.
+func startAndSignalAt(t *testing.T, dir, out string, size int64, sig syscall.Signal, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(batchBin, args...)
 	cmd.Dir = dir
@@ -277,7 +283,7 @@ func startAndSignal(t *testing.T, dir, out string, sig syscall.Signal, args ...s
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		if st, err := os.Stat(filepath.Join(out, "results.csv")); err == nil && st.Size() > 200_000 {
+		if st, err := os.Stat(filepath.Join(out, "results.csv")); err == nil && st.Size() > size {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -325,6 +331,19 @@ func TestInterruptAndResume(t *testing.T) {
 			if partial == 0 || partial >= len(want) {
 				t.Fatalf("%d rows after %v: the signal did not interrupt the run", partial, sig)
 			}
+			mustOK(t, batch(t, root, "-resume", "-out", out, "-quiet"))
+			sameRows(t, want, readRows(t, filepath.Join(out, "results.csv")))
+		})
+	}
+	// Signals at random moments, twice each time: interrupt, resume and
+	// interrupt again, then finish.
+	for i := range 3 {
+		t.Run(fmt.Sprintf("random-%d", i), func(t *testing.T) {
+			out := filepath.Join(tmp, fmt.Sprintf("random-%d", i))
+			sigs := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}
+			first := startAndSignalAt(t, root, out, 1000+rand.Int64N(1_500_000), sigs[rand.IntN(3)], append(args, "-out", out, corpus)...)
+			second := startAndSignalAt(t, root, out, 1000+rand.Int64N(3_000_000), sigs[rand.IntN(3)], "-resume", "-quiet", "-out", out)
+			t.Logf("exits %d then %d", first.code, second.code)
 			mustOK(t, batch(t, root, "-resume", "-out", out, "-quiet"))
 			sameRows(t, want, readRows(t, filepath.Join(out, "results.csv")))
 		})

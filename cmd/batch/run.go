@@ -392,8 +392,8 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 		}
 	}
 
-	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report)
-	if f.report && dir.Rows() > 0 {
+	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report, runErr)
+	if f.report && dir.Rows() > 0 && runErr == nil {
 		if _, err := writeReport(e.stdout, e.stderr, dir.Dir, reportOptions{highlight: dir.Info.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}); err != nil {
 			fmt.Fprintf(e.stderr, "batch: report: %v (rebuild it with: batch report %s)\n", err, dir.Dir)
 			if runErr == nil {
@@ -449,8 +449,14 @@ func countUnits(cfg pipeline.Config, p pipeline.Progress) {
 // printSummary prints where the results are, how long the run took and,
 // with table (no report to print its own), per strategy how the units of
 // this run ended.
-func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool) {
-	fmt.Fprintf(w, "results: %s (%d rows in %s)\n", dir.Dir, dir.Rows(), pipeline.ResultsFile)
+func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool, runErr error) {
+	var corpusErr *pipeline.CorpusError
+	if runErr != nil && !errors.As(runErr, &corpusErr) {
+		// A write error: the rows counted may not all have reached the file.
+		fmt.Fprintf(w, "results: %s (incomplete: %s stopped by an error)\n", dir.Dir, pipeline.ResultsFile)
+	} else {
+		fmt.Fprintf(w, "results: %s (%d rows in %s)\n", dir.Dir, dir.Rows(), pipeline.ResultsFile)
+	}
 	fmt.Fprintf(w, "took %s with %d workers: %d units this run", elapsed.Round(time.Millisecond), workers, st.Units)
 	if st.Skipped > 0 {
 		fmt.Fprintf(w, ", %d already done", st.Skipped)

@@ -185,7 +185,11 @@ func (rd *Reader) Read() (Row, error) {
 		if err == io.EOF {
 			return Row{}, io.EOF
 		}
-		line, _ := rd.r.FieldPos(0)
+		line := rd.line + 1
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			line = pe.StartLine
+		}
 		return Row{}, fmt.Errorf("%s:%d: %w: %v", rd.file, line, ErrBadRow, err)
 	}
 	rd.line, _ = rd.r.FieldPos(0)

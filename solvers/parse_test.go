@@ -1,6 +1,7 @@
 package solvers
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -323,4 +324,33 @@ func ExampleParsePuzzle() {
 	// | . . | . 4 |
 	// | . . | 2 . |
 	// +-----+-----+
+}
+
+func FuzzScanner(f *testing.F) {
+	for _, s := range []string{corpus0 + "\n" + corpus0, "3\n# c\n\n" + corpus0 + "\r\n12\n", "\uFEFF4000300200040020", "\x00\xff\n\n", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc := NewScanner(bytes.NewReader(data), "f")
+		next, lastLine := 0, 0
+		for sc.Scan() {
+			e := sc.Entry()
+			// Ids count puzzle lines, lines only go forward, and every entry is
+			// a valid puzzle or a *SyntaxError naming its line.
+			if e.ID != next || e.Line <= lastLine {
+				t.Fatalf("entry id %d line %d after id %d line %d", e.ID, e.Line, next-1, lastLine)
+			}
+			next, lastLine = next+1, e.Line
+			var se *SyntaxError
+			switch {
+			case e.Err == nil && e.Puzzle.validate() != nil:
+				t.Fatalf("entry %d: invalid puzzle without an error", e.ID)
+			case e.Err != nil && (!errors.As(e.Err, &se) || se.Line != e.Line || se.File != "f"):
+				t.Fatalf("entry %d: error %v", e.ID, e.Err)
+			}
+		}
+		if sc.Err() != nil {
+			t.Fatalf("reading bytes: %v", sc.Err())
+		}
+	})
 }

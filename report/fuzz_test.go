@@ -1,0 +1,59 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// FuzzReader feeds arbitrary bytes to the results.csv reader: it must
+// return rows or errors (wrapping ErrBadRow for bad rows), never panic,
+// and a row it accepts must survive a write and a read unchanged.
+func FuzzReader(f *testing.F) {
+	head := strings.Join(Header, ",") + "\n"
+	f.Add([]byte(head + "0,1,norvig,solved,1000,1,0,0,64,17,,1,693,,c.txt\n"))
+	f.Add([]byte(head + `3,4,dlx,invalid,0,0,0,0,0,0,,9,,"x.txt:4: bad ""symbol""",c.txt` + "\n"))
+	f.Add([]byte(head + "1,2,a,timeout,5,6,7,8,9,10,2,11,,,\n1,2\n"))
+	f.Add([]byte("id,line\n1,2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rd, err := NewReader(bytes.NewReader(data), "f.csv")
+		if err != nil {
+			return
+		}
+		for {
+			row, err := rd.Read()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				if !errors.Is(err, ErrBadRow) {
+					t.Fatalf("error %v does not wrap ErrBadRow", err)
+				}
+				return
+			}
+			var buf bytes.Buffer
+			w := NewWriter(&buf)
+			w.WriteHeader()
+			w.Write(&row)
+			w.Flush()
+			rd2, err := NewReader(&buf, "again.csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := rd2.Read()
+			if err != nil {
+				t.Fatalf("row %+v written as %q does not read back: %v", row, buf.String(), err)
+			}
+			// Line breaks in messages become spaces when written.
+			row.Error = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(row.Error)
+			row.Corpus = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(row.Corpus)
+			row.Solution = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(row.Solution)
+			row.Solver = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(row.Solver)
+			if back != row {
+				t.Fatalf("round trip changed the row:\n%+v\n%+v", row, back)
+			}
+		}
+	})
+}

@@ -103,9 +103,10 @@ type unit struct {
 
 // result is a finished unit.
 type result struct {
-	seq  uint64
-	row  report.Row
-	last bool // the last unit of its batch: the batch's window slot is given back after it
+	seq    uint64
+	row    report.Row
+	solver int  // index in Config.Solvers
+	last   bool // the last unit of its batch: the batch's window slot is given back after it
 }
 
 // Batching: the reader hands units to the workers, and the workers hand
@@ -194,7 +195,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 			for batch := range batches {
 				out := make([]result, len(batch))
 				for i, u := range batch {
-					out[i] = result{seq: u.seq, row: solve(gctx, &cfg, u), last: i == len(batch)-1}
+					out[i] = result{seq: u.seq, row: solve(gctx, &cfg, u), solver: u.solver, last: i == len(batch)-1}
 					m := meanNS.Load() // a racy running mean is good enough to size batches
 					meanNS.Store(m + (max(out[i].row.NS, 1)-m)/8)
 				}
@@ -476,7 +477,7 @@ func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan
 				if err := cfg.Sink.Write(&p.row); err != nil {
 					return err // cancels the group: the run stops
 				}
-				account(stats, &p.row)
+				account(stats, p)
 				dirty = true
 				next++
 				if p.last {
@@ -497,17 +498,13 @@ func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan
 	}
 }
 
-func account(stats *Stats, row *report.Row) {
+func account(stats *Stats, r *result) {
 	stats.Units++
-	for _, s := range stats.Solvers {
-		if s.Name == row.Solver {
-			s.Units++
-			s.byStatus[row.Status]++
-			s.NS += row.NS
-			break
-		}
-	}
-	if row.Status == solvers.StatusWrong {
+	s := stats.Solvers[r.solver]
+	s.Units++
+	s.byStatus[r.row.Status]++
+	s.NS += r.row.NS
+	if r.row.Status == solvers.StatusWrong {
 		stats.Wrong++
 	}
 }

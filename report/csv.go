@@ -144,6 +144,7 @@ type Reader struct {
 	file string
 	cols []int // index in the file of each Header column, -1 if absent
 	line int
+	lean bool // leave Solution and Error empty (ReadResults does not keep them)
 }
 
 // NewReader reads the header of r and returns a Reader for its rows;
@@ -235,8 +236,10 @@ func (rd *Reader) Read() (Row, error) {
 		row.Solutions = int(num(10))
 	}
 	row.Seed = unum(11)
-	row.Solution = strings.Clone(field(12))
-	row.Error = strings.Clone(field(13))
+	if !rd.lean {
+		row.Solution = strings.Clone(field(12))
+		row.Error = strings.Clone(field(13))
+	}
 	row.Corpus = strings.Clone(field(14))
 	row.Solver = strings.Clone(row.Solver)
 	if row.Solver == "" {

@@ -97,6 +97,7 @@ func ReadResults(r io.Reader, name string) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	rd.lean = true
 	res := &Results{}
 	type key struct {
 		c  uint16

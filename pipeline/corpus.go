@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"sudokubatch/report"
+	"sudokubatch/solvers"
 )
 
 // corpusFile is an open corpus: the decompressed text, and the hash of the
@@ -86,4 +87,30 @@ func (c *corpusFile) finish(drain bool) error {
 	c.info.Size = c.n
 	c.info.SHA256 = hex.EncodeToString(c.h.Sum(nil))
 	return err
+}
+
+// scanRest reads the rest of the corpus with sc, counting its puzzle
+// lines and the invalid ones, and calls fn (if set) on each entry.
+func (c *corpusFile) scanRest(sc *solvers.Scanner, fn func(solvers.Entry)) {
+	for sc.Scan() {
+		e := sc.Entry()
+		c.info.Puzzles++
+		if e.Err != nil {
+			c.info.Invalid++
+		}
+		if fn != nil {
+			fn(e)
+		}
+	}
+}
+
+// end records the lines read by sc, finishes the file (see finish) and
+// returns the first read error.
+func (c *corpusFile) end(sc *solvers.Scanner, drain bool) error {
+	c.info.Lines = sc.Lines()
+	rerr := sc.Err()
+	if err := c.finish(drain); rerr == nil && err != nil {
+		rerr = fmt.Errorf("reading corpus %s: %w", c.info.Path, err)
+	}
+	return rerr
 }

@@ -352,18 +352,9 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 		if past {
 			// Count the rest of the file without solving it, so that the
 			// corpus size, checksum and puzzle count describe the whole file.
-			for sc.Scan() {
-				c.info.Puzzles++
-				if sc.Entry().Err != nil {
-					c.info.Invalid++
-				}
-			}
+			c.scanRest(sc, nil)
 		}
-		c.info.Lines = sc.Lines()
-		rerr := sc.Err()
-		if err := c.finish(drain); rerr == nil && err != nil {
-			rerr = fmt.Errorf("reading corpus %s: %w", path, err)
-		}
+		rerr := c.end(sc, drain)
 		infos = append(infos, c.info)
 		if rerr != nil {
 			if serr := send(); serr != nil {

@@ -24,21 +24,12 @@ func FindPuzzle(path string, stdin io.Reader, id int) (solvers.Entry, bool, repo
 	var found solvers.Entry
 	ok := false
 	sc := solvers.NewScanner(c.text, path)
-	for sc.Scan() {
-		e := sc.Entry()
-		c.info.Puzzles++
-		if e.Err != nil {
-			c.info.Invalid++
-		}
+	c.scanRest(sc, func(e solvers.Entry) {
 		if e.ID == id {
 			found, ok = e, true
 		}
-	}
-	c.info.Lines = sc.Lines()
-	rerr := sc.Err()
-	if err := c.finish(path != "-"); rerr == nil && err != nil {
-		rerr = fmt.Errorf("reading corpus %s: %w", path, err)
-	}
+	})
+	rerr := c.end(sc, path != "-")
 	return found, ok, c.info, rerr
 }
 

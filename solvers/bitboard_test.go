@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 )
 
 // bitboardHardest is corpus puzzle #46671, the one on which bitboard needs
@@ -89,34 +88,10 @@ func TestBitboardSearchPaths(t *testing.T) {
 // finds hardest (the shared tests' hard grid needs a single node).
 func TestBitboardLimits(t *testing.T) {
 	p := MustParse(bitboardHardest)
-	full := (&bitboard{}).Solve(context.Background(), p, Limits{})
-	for _, max := range []uint64{1, 2, 100, full.Calls - 1} {
-		r := (&bitboard{}).Solve(context.Background(), p, Limits{MaxCalls: max})
-		if r.Status != StatusLimit || r.Calls != max || r.Err == nil {
-			t.Fatalf("MaxCalls %d: status %v calls %d err %v", max, r.Status, r.Calls, r.Err)
-		}
-		if r.Calls != r.Guesses+1 || r.Backtracks > r.Guesses {
-			t.Errorf("MaxCalls %d: counters %+v break calls == guesses+1", max, countersOf(r))
-		}
-		if r.Filled < 0 || r.Filled >= p.Empty() || !r.Solution.IsZero() {
-			t.Errorf("MaxCalls %d: Filled %d, solution %q", max, r.Filled, r.Solution)
-		}
-		again := (&bitboard{}).Solve(context.Background(), p, Limits{MaxCalls: max})
-		if countersOf(again) != countersOf(r) || again.Filled != r.Filled {
-			t.Errorf("MaxCalls %d: two runs differ: %+v vs %+v", max, r, again)
-		}
-	}
-	r := (&bitboard{}).Solve(context.Background(), p, Limits{MaxCalls: full.Calls})
-	if r.Status != StatusSolved || countersOf(r) != countersOf(full) {
-		t.Errorf("MaxCalls = calls needed: %v %+v, want solved %+v", r.Status, countersOf(r), countersOf(full))
-	}
-	r = (&bitboard{}).Solve(context.Background(), p, Limits{Deadline: time.Now().Add(-time.Second)})
-	if r.Status != StatusTimeout || r.Calls != 0 {
-		t.Errorf("past deadline: %v after %d calls, want timeout before the first", r.Status, r.Calls)
-	}
+	checkStoppedSearch(t, &bitboard{}, p, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r = (&bitboard{}).Solve(ctx, p, Limits{})
+	r := (&bitboard{}).Solve(ctx, p, Limits{})
 	if r.Status != StatusError || !errors.Is(r.Err, context.Canceled) {
 		t.Errorf("canceled: status %v err %v, want error wrapping context.Canceled", r.Status, r.Err)
 	}

@@ -308,10 +308,21 @@ func TestDLX16x16(t *testing.T) {
 // TestDLXLimits checks a stopped search: exact calls, the identity, and
 // Filled = the depth reached.
 func TestDLXLimits(t *testing.T) {
-	p := knownByName(t, "corpus-39949").puzzle
-	full := (&dlx{}).Solve(context.Background(), p, Limits{})
-	for _, max := range []uint64{1, 2, 7, full.Calls / 2, full.Calls - 1} {
-		r := (&dlx{}).Solve(context.Background(), p, Limits{MaxCalls: max})
+	checkStoppedSearch(t, &dlx{}, knownByName(t, "corpus-39949").puzzle, 7)
+}
+
+// checkStoppedSearch checks a strategy whose calls == guesses + 1 (dlx,
+// bitboard) stopped by limits on p: MaxCalls of 1, 2, mid, half and all
+// but one of the calls needed give status limit after exactly that many
+// calls, the identity, a partial Filled, no solution and the same
+// counters twice; MaxCalls = the calls needed solves; a past deadline
+// stops before the first call.
+func checkStoppedSearch(t *testing.T, s Solver, p Puzzle, mid uint64) {
+	t.Helper()
+	ctx := context.Background()
+	full := s.Solve(ctx, p, Limits{})
+	for _, max := range []uint64{1, 2, mid, full.Calls / 2, full.Calls - 1} {
+		r := s.Solve(ctx, p, Limits{MaxCalls: max})
 		if r.Status != StatusLimit || r.Calls != max || r.Err == nil {
 			t.Fatalf("MaxCalls %d: status %v calls %d err %v", max, r.Status, r.Calls, r.Err)
 		}
@@ -321,12 +332,16 @@ func TestDLXLimits(t *testing.T) {
 		if r.Filled < 0 || r.Filled >= p.Empty() || !r.Solution.IsZero() {
 			t.Errorf("MaxCalls %d: Filled %d, solution %q", max, r.Filled, r.Solution)
 		}
+		again := s.Solve(ctx, p, Limits{MaxCalls: max})
+		if countersOf(again) != countersOf(r) || again.Filled != r.Filled {
+			t.Errorf("MaxCalls %d: two runs differ: %+v vs %+v", max, r, again)
+		}
 	}
-	r := (&dlx{}).Solve(context.Background(), p, Limits{MaxCalls: full.Calls})
+	r := s.Solve(ctx, p, Limits{MaxCalls: full.Calls})
 	if r.Status != StatusSolved || countersOf(r) != countersOf(full) {
 		t.Errorf("MaxCalls = calls needed: %v %+v, want solved %+v", r.Status, countersOf(r), countersOf(full))
 	}
-	r = (&dlx{}).Solve(context.Background(), p, Limits{Deadline: time.Now().Add(-time.Second)})
+	r = s.Solve(ctx, p, Limits{Deadline: time.Now().Add(-time.Second)})
 	if r.Status != StatusTimeout || r.Calls != 0 {
 		t.Errorf("past deadline: %v after %d calls, want timeout before the first", r.Status, r.Calls)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -43,7 +44,8 @@ type Config struct {
 	Unique   bool // count solutions (up to 2) once per puzzle
 
 	// Window bounds the units in flight between the reader and the writer
-	// (and so memory); 0: 64 per worker, at least 1024.
+	// (and so memory); 0: 64 per worker, at least 1024. It is rounded up to
+	// a power of two.
 	Window int
 	// Skip, if set, tells units already done (resume); they are not run
 	// and not written.
@@ -96,18 +98,35 @@ type entry struct {
 
 // unit is one (puzzle, solver) pair with its place in the output order.
 type unit struct {
-	seq    uint64
-	ent    *entry
-	solver int
+	seq       uint64
+	ent       *entry
+	solver    int
+	lastOfEnt bool // the last unit issued for ent
 }
 
 // result is a finished unit.
 type result struct {
 	seq    uint64
 	row    report.Row
-	solver int  // index in Config.Solvers
-	last   bool // the last unit of its batch: the batch's window slot is given back after it
+	ent    *entry // set on the last unit of its entry, which is recycled after the row is written
+	solver int    // index in Config.Solvers
+	// batch is set on the last unit of its batch (and is the batch): the
+	// batch's window slot is given back after its row is written.
+	batch *[maxBatch]result
 }
+
+// Recycling: the entries and the batches of a run go back to pools once
+// they are done with, so that a sweep allocates little per unit (about
+// 500 bytes otherwise, which kept the collector busy). An entry is done
+// when the writer has written the row of its last unit (the units of an
+// entry are consecutive, and every earlier unit finished before); a batch
+// of results when its last row is written; a batch of units when its
+// worker has solved it.
+var (
+	entryPool  = sync.Pool{New: func() any { return new(entry) }}
+	unitPool   = sync.Pool{New: func() any { return new([maxBatch]unit) }}
+	resultPool = sync.Pool{New: func() any { return new([maxBatch]result) }}
+)
 
 // Batching: the reader hands units to the workers, and the workers hand
 // rows to the writer, a batch at a time, so that the channel operations
@@ -151,7 +170,8 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if window <= 0 {
 		window = max(1024, 64*workers)
 	}
-	window = max(window, 2*maxBatch) // room for two batches at least
+	window = max(window, 2*maxBatch)       // room for two batches at least
+	window = 1 << bits.Len(uint(window-1)) // a power of two: the writer's ring is indexed with a mask
 	if cfg.Counter == nil {
 		cfg.Counter = solvers.CountSolutions
 	}
@@ -193,12 +213,21 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		g.Go(func() error {
 			defer wg.Done()
 			for batch := range batches {
-				out := make([]result, len(batch))
+				arr := resultPool.Get().(*[maxBatch]result)
+				out := arr[:len(batch)]
 				for i, u := range batch {
-					out[i] = result{seq: u.seq, row: solve(gctx, &cfg, u), solver: u.solver, last: i == len(batch)-1}
+					out[i] = result{seq: u.seq, row: solve(gctx, &cfg, u), solver: u.solver}
+					if u.lastOfEnt {
+						out[i].ent = u.ent
+					}
+					if i == len(batch)-1 {
+						out[i].batch = arr
+					}
 					m := meanNS.Load() // a racy running mean is good enough to size batches
 					meanNS.Store(m + (max(out[i].row.NS, 1)-m)/8)
 				}
+				clear(batch)
+				unitPool.Put((*[maxBatch]unit)(batch[:maxBatch]))
 				select {
 				case results <- out:
 				case <-gctx.Done():
@@ -283,7 +312,7 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 	// add appends a unit, taking a slot when it starts a batch and sending
 	// the batch when it is full. It returns errStopped after the first
 	// Ctrl-C (the units already numbered are sent).
-	add := func(ent *entry, si int) error {
+	add := func(ent *entry, si int, last bool) error {
 		if cfg.Stop != nil && stopped(cfg.Stop) {
 			stats.Interrupted = true
 			if err := send(); err != nil {
@@ -301,9 +330,9 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 				return errStopped
 			}
 			size = batchSize(meanNS.Load())
-			cur = make([]unit, 0, size)
+			cur = unitPool.Get().(*[maxBatch]unit)[:0]
 		}
-		cur = append(cur, unit{seq: seq, ent: ent, solver: si})
+		cur = append(cur, unit{seq: seq, ent: ent, solver: si, lastOfEnt: last})
 		seq++
 		if len(cur) >= size {
 			return send()
@@ -337,13 +366,22 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 			if !cfg.Select.Match(e.ID) {
 				continue
 			}
-			ent := &entry{corpus: ci, e: e, seed: puzzleSeed(cfg.Seed, ci, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
-			for si := range cfg.Solvers {
+			last := len(cfg.Solvers) - 1 // the last solver to run on e
+			for cfg.Skip != nil && last >= 0 && cfg.Skip(ci, e.ID, last) {
+				last--
+			}
+			stats.Skipped += len(cfg.Solvers) - 1 - last
+			if last < 0 {
+				continue
+			}
+			ent := entryPool.Get().(*entry)
+			*ent = entry{corpus: ci, e: e, seed: puzzleSeed(cfg.Seed, ci, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
+			for si := range last + 1 {
 				if cfg.Skip != nil && cfg.Skip(ci, e.ID, si) {
 					stats.Skipped++
 					continue
 				}
-				if err := add(ent, si); err != nil {
+				if err := add(ent, si, si == last); err != nil {
 					c.finish(drain && errors.Is(err, errStopped))
 					return append(infos, c.info), err
 				}
@@ -443,6 +481,7 @@ const flushEvery = 250 * time.Millisecond
 // giving back a batch's window slot when its last row is written.
 func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan struct{}, window int, stats *Stats) error {
 	ring := make([]*result, window)
+	mask := uint64(window - 1) // window is a power of two
 	var next uint64
 	dirty := false
 	tick := time.NewTicker(flushEvery)
@@ -457,22 +496,29 @@ func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan
 				cfg.Progress.Add(len(rs))
 			}
 			for i := range rs {
-				ring[rs[i].seq%uint64(window)] = &rs[i]
+				ring[rs[i].seq&mask] = &rs[i]
 			}
 			for {
-				p := ring[next%uint64(window)]
+				p := ring[next&mask]
 				if p == nil || p.seq != next {
 					break
 				}
-				ring[next%uint64(window)] = nil
+				ring[next&mask] = nil
 				if err := cfg.Sink.Write(&p.row); err != nil {
 					return err // cancels the group: the run stops
 				}
 				account(stats, p)
 				dirty = true
 				next++
-				if p.last {
+				if p.ent != nil {
+					*p.ent = entry{}
+					entryPool.Put(p.ent)
+				}
+				if b := p.batch; b != nil {
+					// The batch's last row: the batch is written.
 					<-slots
+					clear(b[:]) // p too
+					resultPool.Put(b)
 				}
 			}
 		case <-tick.C:

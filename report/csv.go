@@ -54,6 +54,10 @@ type Writer struct {
 	w   *bufio.Writer
 	buf []byte
 	err error
+	// The corpus of the last row and its encoding: a run's rows share a
+	// few corpora, so the field is encoded once per change.
+	corpus      string
+	corpusField []byte
 }
 
 // NewWriter returns a Writer on w. It does not write the header.
@@ -97,7 +101,10 @@ func (w *Writer) Write(r *Row) error {
 	b = append(b, ',')
 	b = appendField(b, r.Error)
 	b = append(b, ',')
-	b = appendField(b, r.Corpus)
+	if r.Corpus != w.corpus || w.corpusField == nil {
+		w.corpus, w.corpusField = r.Corpus, appendField(w.corpusField[:0], r.Corpus)
+	}
+	b = append(b, w.corpusField...)
 	b = append(b, '\n')
 	w.buf = b
 	return w.writeBytes(b)
@@ -124,11 +131,27 @@ func (w *Writer) Flush() error {
 	return w.err
 }
 
+// needsQuotes reports whether s must be quoted as a CSV field: it holds a
+// comma, a quote or a line break, or starts with a space.
+func needsQuotes(s string) bool {
+	if s != "" && s[0] == ' ' {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if csvSpecial[s[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
+
 // appendField appends s as a CSV field, quoted only when it must be
 // (RFC 4180, as encoding/csv reads it). Line breaks inside a message are
 // replaced by spaces so that every row is one line (tail -f, resume).
 func appendField(b []byte, s string) []byte {
-	if !strings.ContainsAny(s, ",\"\r\n") && (s == "" || s[0] != ' ') {
+	if !needsQuotes(s) {
 		return append(b, s...)
 	}
 	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)

@@ -1,6 +1,9 @@
 package solvers
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // ParsePuzzle parses one puzzle line: N*N symbols for a 4x4, 9x9 or 16x16
 // grid, '0' or '.' for an empty cell, '1'-'9' then 'A'-'G' (either case).
@@ -21,11 +24,36 @@ func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
 		line = line[3:]
 	}
 	start := 0
-	for start < len(line) && isSpace(line[start]) {
+	for start < len(line) && byteClass[line[start]]&classSpace != 0 {
 		start++
 	}
+	// One pass to the first separator reads the symbols into a full-size
+	// grid (the length, hence the box size, is known only at the end) and
+	// remembers the largest value (255 for a byte that is not a symbol).
+	var p Puzzle
+	var top uint8
 	end := start
-	for end < len(line) && !isSeparator(line[end]) {
+	// Eight bytes at a time while they are all digits or dots (the common
+	// corpus line), then a byte at a time.
+	for end+8 <= len(line) && end-start+8 <= MaxCells {
+		v, ok := digits8(load8(line, end))
+		if !ok {
+			break
+		}
+		binary.LittleEndian.PutUint64(p.Cells[end-start:], v)
+		if ((v|swarHigh)-5*swarLow)&swarHigh != 0 {
+			top = max(top, 9) // a value in 5..9: out of range for a 4x4 only
+		}
+		end += 8
+	}
+	for end < len(line) {
+		ch := line[end]
+		if byteClass[ch]&classSeparator != 0 {
+			break
+		}
+		v := symbolValues[ch]
+		p.Cells[(end-start)&(MaxCells-1)] = v
+		top = max(top, v)
 		end++
 	}
 	tok := line[start:end]
@@ -42,19 +70,44 @@ func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
 	default:
 		return Puzzle{}, fmt.Errorf("puzzle has %d symbols, want 16 (4x4), 81 (9x9) or 256 (16x16)", len(tok))
 	}
-	p := Puzzle{Grid: NewGrid(box)}
+	p.Box = box
 	side := uint8(p.Side())
-	for i := 0; i < len(tok); i++ {
-		v := symbolValues[tok[i]]
-		if v > side {
-			return Puzzle{}, fmt.Errorf("bad symbol %q at position %d for a %dx%d grid", symbolAt(string(tok[i:min(i+4, len(tok))]), 0), i+1, side, side)
+	if top > side {
+		for i := 0; i < len(tok); i++ {
+			if symbolValues[tok[i]] > side {
+				return Puzzle{}, fmt.Errorf("bad symbol %q at position %d for a %dx%d grid", symbolAt(string(tok[i:min(i+4, len(tok))]), 0), i+1, side, side)
+			}
 		}
-		p.Cells[i] = v
 	}
 	if err := p.validate(); err != nil {
 		return Puzzle{}, err
 	}
 	return p, nil
+}
+
+const (
+	swarLow  = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// load8 returns the eight bytes of s at i, little endian.
+func load8[T string | []byte](s T, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// digits8 returns the values of eight bytes that are all '0'-'9' or '.'
+// ('.' is 0), and whether they all are (SWAR: each byte is a lane).
+func digits8(w uint64) (uint64, bool) {
+	const low7 = 0x7f * swarLow
+	x := w ^ '.'*swarLow
+	dots := ^((x&low7 + low7) | x | low7)  // the high bit of each byte that is '.'
+	w += (dots >> 7) * 2                   // '.' + 2 == '0'
+	ge0 := (w | swarHigh) - '0'*swarLow    // high bit: byte >= '0' (of its low 7 bits)
+	le9 := (0x80+'9')*swarLow - (w & low7) // high bit: byte <= '9' (of its low 7 bits)
+	inRange := ge0 & le9 & ^w & swarHigh   // and the byte < 0x80
+	return w - '0'*swarLow, inRange == swarHigh
 }
 
 // symbolValues maps an input byte to its value (0 for '0' and '.'), or
@@ -76,6 +129,25 @@ func isSpace(c byte) bool {
 
 // isSeparator reports whether c ends the puzzle part of a line.
 func isSeparator(c byte) bool { return isSpace(c) || c == ':' || c == ',' || c == ';' }
+
+// byteClass holds isSpace and isSeparator of every byte, for the parser's
+// loops.
+var byteClass = func() (t [256]uint8) {
+	for c := range t {
+		if isSpace(byte(c)) {
+			t[c] |= classSpace
+		}
+		if isSeparator(byte(c)) {
+			t[c] |= classSeparator
+		}
+	}
+	return t
+}()
+
+const (
+	classSpace = 1 << iota
+	classSeparator
+)
 
 // symbolAt returns the (possibly multi-byte) character starting at byte i,
 // so that error messages show it whole.

@@ -146,8 +146,11 @@ func TestRunSlice(t *testing.T) {
 		if row.ID != id || row.Line != id+1 || row.Solver != solver || row.Corpus != "data/sudoku17.txt" || row.Clues != 17 {
 			t.Fatalf("row %d: %+v, want id %d solver %s", i, row, id, solver)
 		}
+		// The default timeout is wall time: on a loaded machine the slow
+		// strategies may reach it.
 		want := map[string][]solvers.Status{
 			"backtrack": {solvers.StatusSolved, solvers.StatusTimeout},
+			"randmrv":   {solvers.StatusSolved, solvers.StatusTimeout},
 			"singles":   {solvers.StatusStuck},
 		}[solver]
 		if want == nil {

@@ -1,0 +1,56 @@
+package solvers
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// The per-puzzle costs that the pipeline pays around a strategy: reading
+// and validating a line (BenchmarkScan) and checking an answer
+// (BenchmarkCheck). Both run for every puzzle of a sweep, so they bound
+// how cheap a unit can be.
+
+// BenchmarkScan reads the whole corpus from memory with a Scanner and
+// reports ns/line.
+func BenchmarkScan(b *testing.B) {
+	src, err := os.ReadFile(corpusPath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := 0
+	for b.Loop() {
+		sc := NewScanner(bytes.NewReader(src), "sudoku17.txt")
+		for sc.Scan() {
+			if sc.Entry().Err != nil {
+				b.Fatal(sc.Entry().Err)
+			}
+			lines++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(lines), "ns/line")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkCheck checks the solutions of every 49th corpus puzzle and
+// reports ns/check.
+func BenchmarkCheck(b *testing.B) {
+	var ps []Puzzle
+	var gs []Grid
+	for _, p := range loadSample(b, 49) {
+		s, _ := Lookup("bitboard")
+		r := s.Solve(b.Context(), p, Limits{})
+		ps, gs = append(ps, p), append(gs, r.Solution)
+	}
+	checks := 0
+	for b.Loop() {
+		for i := range ps {
+			if err := Check(ps[i], gs[i]); err != nil {
+				b.Fatal(err)
+			}
+			checks++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(checks), "ns/check")
+	b.ReportMetric(0, "ns/op")
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -195,11 +196,13 @@ func renderChart(p *plot.Plot, format string) ([]byte, error) {
 }
 
 // chartSet holds what the charts of one report share: the columns of
-// every series for both measures, shared histogram bins, colors.
+// every series for both measures (see chartColumn), shared histogram
+// bins, the baseline's times by puzzle for the scatters.
 type chartSet struct {
 	res      *Results
 	opt      ChartOptions
-	label    string // names the run in titles
+	hl       map[int32]bool // the highlighted ids
+	label    string         // names the run in titles
 	baseline string
 	time     []*chartColumn // per series, in res.Series order
 	calls    []*chartColumn
@@ -207,29 +210,54 @@ type chartSet struct {
 	// that their histograms read on the same axis; calls count different
 	// things in each strategy, so each has its own range (the bins are
 	// still aligned on the same fractions of a decade).
-	timeEdges  []float64
-	callsEdges [][]float64 // per series
+	timeEdges []float64
+	// The baseline's plotted time by puzzle index (NaN: not plotted) and
+	// whether it was censored, for the scatters' join.
+	baseV []float64
+	baseC []bool
 }
 
 func newChartSet(res *Results, opt ChartOptions) *chartSet {
-	set := &chartSet{res: res, opt: opt, label: opt.Title}
+	set := &chartSet{res: res, opt: opt, label: opt.Title, hl: map[int32]bool{}}
 	if set.label == "" {
 		set.label = res.CorpusLabel()
 	}
-	for _, s := range res.Series {
-		set.time = append(set.time, newChartColumn(s, chartTime))
-		set.calls = append(set.calls, newChartColumn(s, chartCalls))
+	for _, id := range opt.Highlight {
+		if id >= math.MinInt32 && id <= math.MaxInt32 {
+			set.hl[int32(id)] = true
+		}
 	}
-	set.baseline = chartBaseline(res, opt.Baseline)
-	if lo, hi, ok := chartRange(set.time...); ok {
+	// The shared time bins need the range of every series first.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range res.Series {
+		for i := range s.Len() {
+			if chartPlotted(s.Status(i)) {
+				v := math.Max(chartValue(s, i, chartTime), chartTime.floor())
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if lo <= hi {
 		set.timeEdges = chartLogBins(lo, hi, false)
 	}
-	for _, c := range set.calls {
-		var edges []float64
-		if lo, hi, ok := chartRange(c); ok {
-			edges = chartLogBins(lo, hi, true)
+	for _, s := range res.Series {
+		set.time = append(set.time, newChartColumn(s, chartTime, chartColumnOptions{edges: set.timeEdges, highlight: set.hl, dist: true}))
+		set.calls = append(set.calls, newChartColumn(s, chartCalls, chartColumnOptions{highlight: set.hl}))
+	}
+	set.baseline = chartBaseline(res, opt.Baseline)
+	if base := res.Solver(set.baseline); base != nil && len(res.Series) > 1 {
+		set.baseV = make([]float64, res.puzzleCount())
+		set.baseC = make([]bool, res.puzzleCount())
+		for p := range set.baseV {
+			set.baseV[p] = math.NaN()
 		}
-		set.callsEdges = append(set.callsEdges, edges)
+		for i := range base.Len() {
+			if st := base.Status(i); chartPlotted(st) {
+				p := base.puzzle(i)
+				set.baseV[p] = math.Max(chartValue(base, i, chartTime), chartTime.floor())
+				set.baseC[p] = st.Censored()
+			}
+		}
 	}
 	return set
 }
@@ -270,7 +298,7 @@ func (set *chartSet) jobs() []chartJob {
 		}
 	}
 	for i := range set.res.Series {
-		if len(set.time[i].pts) == 0 {
+		if set.time[i].n == 0 {
 			continue // nothing measured: the ECDF and box plot say so
 		}
 		name := chartFileName(set.time[i].solver)
@@ -283,12 +311,12 @@ func (set *chartSet) jobs() []chartJob {
 				func() (*plot.Plot, error) { return set.histPlot(col, i) })
 		}
 		if base != nil && set.time[i] != base {
-			sc := set.newScatter(set.time[i], base, i)
-			if len(sc.pts) == 0 {
+			sc := set.newScatter(set.res.Series[i], set.time[i], base, i)
+			if sc.n == 0 {
 				continue // no puzzle measured by both
 			}
 			add(ChartScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+chartFileName(base.solver),
-				len(sc.pts) <= chartSVGMaxPts, sc.title(), sc.caption(), sc.plot)
+				sc.n <= chartSVGMaxPts, sc.title(), sc.caption(), sc.plot)
 		}
 	}
 	return jobs
@@ -301,14 +329,7 @@ func (set *chartSet) title(what string, puzzles int) string {
 }
 
 // highlighted reports whether e is one of the highlighted puzzles.
-func (set *chartSet) highlighted(e *Entry) bool {
-	for _, id := range set.opt.Highlight {
-		if int(e.ID) == id {
-			return true
-		}
-	}
-	return false
-}
+func (set *chartSet) highlighted(e *Entry) bool { return set.hl[e.ID] }
 
 // anyHighlighted reports whether a column plots a highlighted puzzle.
 func (set *chartSet) anyHighlighted(cols ...*chartColumn) bool {

@@ -57,36 +57,61 @@ type chartBox struct {
 	valueLo, valueHi float64 // smallest and largest value, in seconds
 }
 
-// newChartBox computes the box of col at position x.
+// newChartBox returns the box of col at position x.
 func newChartBox(col *chartColumn, x float64, clr color.Color) chartBox {
-	b := chartBox{x: x, color: clr}
-	if len(col.pts) == 0 {
+	b := col.box
+	b.x, b.color = x, clr
+	b.outliers = slices.Clone(b.outliers)
+	return b
+}
+
+// newChartBoxStats computes the statistics of a box over the sorted
+// finished and censored values of a column.
+func newChartBoxStats(fin, cen []float64) chartBox {
+	var b chartBox
+	n := len(fin) + len(cen)
+	if n == 0 {
 		b.empty = true
 		return b
 	}
-	logs := make([]float64, len(col.pts))
-	for i, p := range col.pts {
-		logs[i] = math.Log10(p.v)
+	// Every plotted value, increasing, in log10.
+	logs := make([]float64, 0, n)
+	i, j := 0, 0
+	for i < len(fin) || j < len(cen) {
+		if j == len(cen) || i < len(fin) && fin[i] <= cen[j] {
+			logs = append(logs, math.Log10(fin[i]))
+			i++
+		} else {
+			logs = append(logs, math.Log10(cen[j]))
+			j++
+		}
 	}
 	q1, med, q3 := chartQuantile(logs, 0.25), chartQuantile(logs, 0.5), chartQuantile(logs, 0.75)
 	iqr := q3 - q1
 	fLo, fHi := q1-1.5*iqr, q3+1.5*iqr
 	b.q1, b.median, b.q3 = q1, med, q3
 	b.whiskLo, b.whiskHi = b.q1, b.q3
-	for i, l := range logs {
+	for _, l := range logs {
 		if l >= fLo && l <= fHi {
 			b.whiskLo = math.Min(b.whiskLo, l)
 			b.whiskHi = math.Max(b.whiskHi, l)
-		} else if !col.pts[i].censored {
+		}
+	}
+	for _, v := range fin {
+		if l := math.Log10(v); l < fLo || l > fHi {
 			b.outliers = append(b.outliers, l)
 		}
 	}
-	if cp, ok := col.censorPoint(); ok {
+	if len(cen) > 0 {
 		b.hasCensor = true
-		b.censorAt = math.Log10(cp)
-		b.censorText = col.censorCount()
+		b.censorAt = math.Log10(cen[0])
 	}
-	b.valueLo, b.valueHi = col.pts[0].v, col.pts[len(col.pts)-1].v
+	b.valueLo, b.valueHi = math.Inf(1), math.Inf(-1)
+	for _, vs := range [][]float64{fin, cen} {
+		if len(vs) > 0 {
+			b.valueLo, b.valueHi = math.Min(b.valueLo, vs[0]), math.Max(b.valueHi, vs[len(vs)-1])
+		}
+	}
 	return b
 }
 
@@ -177,11 +202,12 @@ func (set *chartSet) boxPlot() (*plot.Plot, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, col := range set.time {
 		name := col.solver
-		if len(col.pts) == 0 {
+		if col.n == 0 {
 			name += " (nothing to plot)"
 		}
 		names = append(names, name)
 		b := newChartBox(col, float64(i), chartColor(i))
+		b.censorText = col.censorCount()
 		for _, hp := range col.find(set.opt.Highlight) {
 			b.highlight = append(b.highlight, math.Log10(hp.v))
 			b.highlightText = append(b.highlightText, set.res.PuzzleLabel(hp.e))

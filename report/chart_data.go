@@ -34,14 +34,6 @@ func (m chartMeasure) String() string {
 	return "time"
 }
 
-// value returns the entry's measure: seconds or calls, unclamped.
-func (m chartMeasure) value(e *Entry) float64 {
-	if m == chartCalls {
-		return float64(e.Calls)
-	}
-	return float64(e.NS) / 1e9
-}
-
 func (m chartMeasure) floor() float64 {
 	if m == chartCalls {
 		return chartCallsFloor
@@ -98,60 +90,159 @@ func chartPlotted(s solvers.Status) bool {
 	return true
 }
 
-// chartPoint is one plotted row of a series for one measure.
+// chartPoint is one plotted row of a series for one measure. Columns
+// keep only a few of them (the hardest and the highlighted puzzles).
 type chartPoint struct {
 	e        *Entry
 	v        float64 // the measure, clamped to the floor
 	censored bool    // timeout or limit: v is a lower bound
 }
 
-// chartColumn is one series prepared for one measure: the plotted rows
-// in increasing order of value, and what was left out or changed.
+// chartColumn is one series prepared for one measure: not its values,
+// which would cost 24 bytes a row for every chart, but what the charts
+// draw of them, computed in one pass over the sorted values: counts,
+// range, histogram bins, the ECDF curve (thinned to chartECDFPoints
+// quantiles), the box plot, the hardest and the highlighted rows.
 type chartColumn struct {
 	solver   string
 	measure  chartMeasure
-	pts      []chartPoint // plotted rows, by increasing v (then id)
-	rows     int          // all rows of the series
-	skipped  int          // rows not plotted (invalid, unsupported, error)
-	zeros    int          // values of 0 drawn at the floor
+	n        int     // plotted rows
+	fin      int     // of which finished (not censored)
+	lo, hi   float64 // smallest and largest plotted value, when n > 0
+	censorAt float64 // smallest censored value, when censored() > 0
+	rows     int     // all rows of the series
+	skipped  int     // rows not plotted (invalid, unsupported, error)
+	zeros    int     // values of 0 drawn at the floor
 	timeouts int
 	limits   int
+
+	edges          []float64 // histogram bin edges
+	binFin, binCen []float64 // finished and censored rows per bin
+	ecdfX, ecdfY   []float64 // ECDF of the finished values over n (time only)
+	finMax         float64   // largest finished value, when fin > 0
+	box            chartBox  // the box plot, in log10 (time only)
+	top            []chartPoint
+	marked         []chartPoint // highlighted puzzles, by increasing (v, corpus, id)
+	markedLE       []int        // per marked point: finished values <= its value
+}
+
+// chartColumnOptions says what newChartColumn computes besides counts.
+type chartColumnOptions struct {
+	edges     []float64      // histogram bins; nil: chartLogBins over the column's own range
+	highlight map[int32]bool // highlighted ids
+	dist      bool           // the ECDF curve and the box plot
 }
 
 // newChartColumn prepares s for measure m.
-func newChartColumn(s *Series, m chartMeasure) *chartColumn {
-	col := &chartColumn{solver: s.Solver, measure: m, rows: len(s.Entries)}
+func newChartColumn(s *Series, m chartMeasure, opt chartColumnOptions) *chartColumn {
+	col := &chartColumn{solver: s.Solver, measure: m, rows: s.Len()}
 	floor := m.floor()
-	for i := range s.Entries {
-		e := &s.Entries[i]
-		if !chartPlotted(e.Status) {
+	var fin, cen []float64
+	for i := range s.Len() {
+		st := s.Status(i)
+		if !chartPlotted(st) {
 			col.skipped++
 			continue
 		}
-		v := m.value(e)
+		v := chartValue(s, i, m)
 		if v < floor {
 			v = floor
 			col.zeros++
 		}
-		p := chartPoint{e: e, v: v, censored: e.Status.Censored()}
-		switch e.Status {
+		switch st {
 		case solvers.StatusTimeout:
 			col.timeouts++
 		case solvers.StatusLimit:
 			col.limits++
 		}
-		col.pts = append(col.pts, p)
+		censored := st.Censored()
+		if censored {
+			cen = append(cen, v)
+		} else {
+			fin = append(fin, v)
+		}
+		if len(opt.highlight) > 0 && opt.highlight[s.puzzleID(i)] {
+			e := s.At(i)
+			col.marked = append(col.marked, chartPoint{e: &e, v: v, censored: censored})
+		} else if !censored {
+			col.addTop(s, i, v)
+		}
 	}
-	slices.SortFunc(col.pts, func(a, b chartPoint) int {
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.e.Corpus, b.e.Corpus); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.e.ID, b.e.ID)
-	})
+	slices.Sort(fin)
+	slices.Sort(cen)
+	col.n, col.fin = len(fin)+len(cen), len(fin)
+	slices.SortFunc(col.marked, chartPointCmp)
+	for _, p := range col.marked {
+		col.markedLE = append(col.markedLE, chartCountLE(fin, p.v))
+	}
+	if col.n == 0 {
+		col.edges = opt.edges
+		return col
+	}
+	col.lo, col.hi = math.Inf(1), math.Inf(-1)
+	if len(fin) > 0 {
+		col.lo, col.hi, col.finMax = fin[0], fin[len(fin)-1], fin[len(fin)-1]
+	}
+	if len(cen) > 0 {
+		col.censorAt = cen[0]
+		col.lo, col.hi = math.Min(col.lo, cen[0]), math.Max(col.hi, cen[len(cen)-1])
+	}
+	col.edges = opt.edges
+	if col.edges == nil {
+		col.edges = chartLogBins(col.lo, col.hi, m == chartCalls)
+	}
+	if len(col.edges) >= 2 {
+		col.binFin, col.binCen = chartCountBins(col.edges, fin), chartCountBins(col.edges, cen)
+	}
+	if opt.dist {
+		col.ecdfX, col.ecdfY = chartECDFThin(fin, col.n, chartECDFPoints)
+		col.box = newChartBoxStats(fin, cen)
+	}
 	return col
+}
+
+// chartValue returns the measure of row i of s: seconds or calls,
+// unclamped.
+func chartValue(s *Series, i int, m chartMeasure) float64 {
+	if m == chartCalls {
+		return float64(s.Calls(i))
+	}
+	return float64(s.NS(i)) / 1e9
+}
+
+// chartCountBins counts the values in the bins of edges (see chartBinOf).
+func chartCountBins(edges, vs []float64) []float64 {
+	out := make([]float64, len(edges)-1)
+	for _, v := range vs {
+		out[chartBinOf(edges, v)]++
+	}
+	return out
+}
+
+// chartPointCmp orders points by value, then corpus and id.
+func chartPointCmp(a, b chartPoint) int {
+	return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.e.Corpus, b.e.Corpus), cmp.Compare(a.e.ID, b.e.ID))
+}
+
+// addTop keeps row i, finished and not highlighted, among the
+// chartHardestTop largest (by value, then corpus and id), largest first.
+func (c *chartColumn) addTop(s *Series, i int, v float64) {
+	if len(c.top) == chartHardestTop && v < c.top[len(c.top)-1].v {
+		return
+	}
+	e := s.At(i)
+	p := chartPoint{e: &e, v: v}
+	k := len(c.top)
+	for k > 0 && chartPointCmp(c.top[k-1], p) < 0 {
+		k--
+	}
+	if k >= chartHardestTop {
+		return
+	}
+	c.top = slices.Insert(c.top, k, p)
+	if len(c.top) > chartHardestTop {
+		c.top = c.top[:chartHardestTop]
+	}
 }
 
 func (c *chartColumn) censored() int { return c.timeouts + c.limits }
@@ -186,49 +277,49 @@ func (c *chartColumn) censorCount() string {
 // a censored row (every censored row ran at least that far), and whether
 // there is any.
 func (c *chartColumn) censorPoint() (float64, bool) {
-	for _, p := range c.pts {
-		if p.censored {
-			return p.v, true
-		}
-	}
-	return 0, false
-}
-
-// finished returns the values of the uncensored rows, increasing.
-func (c *chartColumn) finished() []float64 {
-	var vs []float64
-	for _, p := range c.pts {
-		if !p.censored {
-			vs = append(vs, p.v)
-		}
-	}
-	return vs
+	return c.censorAt, c.censored() > 0 && c.n > 0
 }
 
 // hardest returns up to n finished (uncensored) points with the largest
-// values, largest first, leaving out the ids in skip. Censored rows are
-// not ranked: their values are only lower bounds.
+// values, largest first, leaving out the ids in skip (the column keeps
+// chartHardestTop of them, highlighted puzzles left out). Censored rows
+// are not ranked: their values are only lower bounds.
 func (c *chartColumn) hardest(n int, skip func(*Entry) bool) []chartPoint {
 	var out []chartPoint
-	for i := len(c.pts) - 1; i >= 0 && len(out) < n; i-- {
-		p := c.pts[i]
-		if p.censored || (skip != nil && skip(p.e)) {
-			continue
+	for _, p := range c.top {
+		if len(out) == n {
+			break
 		}
-		out = append(out, p)
+		if skip == nil || !skip(p.e) {
+			out = append(out, p)
+		}
 	}
 	return out
 }
 
-// find returns the points of the puzzles in ids, in the order of ids.
-// Every corpus is searched: with several corpora an id may name several
-// puzzles.
+// find returns the points of the highlighted puzzles in ids, in the
+// order of ids. Every corpus is searched: with several corpora an id may
+// name several puzzles.
 func (c *chartColumn) find(ids []int) []chartPoint {
 	var out []chartPoint
 	for _, id := range ids {
-		for _, p := range c.pts {
+		for _, p := range c.marked {
 			if int(p.e.ID) == id {
 				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// findLE returns, for each point find(ids) returns, how many finished
+// values are <= its value.
+func (c *chartColumn) findLE(ids []int) []int {
+	var out []int
+	for _, id := range ids {
+		for k, p := range c.marked {
+			if int(p.e.ID) == id {
+				out = append(out, c.markedLE[k])
 			}
 		}
 	}
@@ -266,11 +357,11 @@ func chartPlural(n int, word string) string {
 func chartRange(cols ...*chartColumn) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, c := range cols {
-		if len(c.pts) == 0 {
+		if c.n == 0 {
 			continue
 		}
-		lo = math.Min(lo, c.pts[0].v)
-		hi = math.Max(hi, c.pts[len(c.pts)-1].v)
+		lo = math.Min(lo, c.lo)
+		hi = math.Max(hi, c.hi)
 		ok = true
 	}
 	return lo, hi, ok

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"image"
 	"image/color"
 	"math"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Colors: one per strategy (Okabe-Ito, readable by the color-blind), in
@@ -306,6 +308,12 @@ func (t chartFilledTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt v
 // tops). Lines should be given as points along them (chartDensify). Ties
 // go to the top right, then the top left.
 func chartLegendCorner(p *plot.Plot, nx, ny []float64, topOnly bool) {
+	chartLegendCornerW(p, nx, ny, nil, topOnly)
+}
+
+// chartLegendCornerW is chartLegendCorner with a weight per point (nil:
+// 1 each).
+func chartLegendCornerW(p *plot.Plot, nx, ny, w []float64, topOnly bool) {
 	// The legend's share of the data area (which is about the chart
 	// less 90 points each way for title, axes and labels), plus a margin.
 	size := p.Legend.Rectangle(draw.Canvas{}).Size()
@@ -322,16 +330,20 @@ func chartLegendCorner(p *plot.Plot, nx, ny []float64, topOnly bool) {
 		}
 		spots = append(spots, spot{false, top}, spot{true, top})
 	}
-	best, bestN := spots[0], -1
+	best, bestN := spots[0], -1.0
 	for _, sp := range spots {
-		n := 0
+		n := 0.0
 		for i := range nx {
 			inX := nx[i] <= fw
 			if !sp.left {
 				inX = nx[i] >= 1-fw
 			}
 			if inX && ny[i] <= sp.top && ny[i] >= sp.top-fh {
-				n++
+				if w != nil {
+					n += w[i]
+				} else {
+					n++
+				}
 			}
 		}
 		if bestN < 0 || n < bestN {
@@ -372,4 +384,122 @@ func chartHalo(c *draw.Canvas, st text.Style, pt vg.Point, txt string) {
 	r.Max.X += 1
 	c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xb0})
 	c.Fill(r.Path())
+}
+
+// chartRaster says whether chartDots rasterises its dots on PNG charts;
+// false draws each as a glyph (as on SVG charts), for the tests.
+var chartRaster = true
+
+// chartDots draws many same dots (a scatter's finished pairs): on a PNG
+// canvas it rasterises them into one image, a disc blended per point,
+// which costs no allocation per point (a glyph drawn through the canvas
+// costs a path and its rasterisation: about 1 kB per point); elsewhere
+// (SVG) it draws a glyph per point. Like c.DrawGlyph, it leaves out the
+// dots whose center is outside the data area. It has no glyph boxes:
+// the axes are set by the caller.
+type chartDots struct {
+	n     int // dots, for the legend
+	glyph draw.GlyphStyle
+	each  func(fn func(x, y float64)) // calls fn at each dot, in data units
+}
+
+// Plot implements plot.Plotter.
+func (d *chartDots) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	img, ok := chartImageCanvas(c.Canvas)
+	if !ok || !chartRaster {
+		d.each(func(x, y float64) { c.DrawGlyph(d.glyph, vg.Point{X: trX(x), Y: trY(y)}) })
+		return
+	}
+	k := img.DPI() / float64(vg.Inch) // pixels per point
+	_, ch := img.Size()
+	h := float64(ch) * k // canvas height in pixels; pixel rows go down
+	rad := float64(d.glyph.Radius) * k
+	pad := rad + 2
+	r := c.Rectangle
+	x0, x1 := math.Floor(float64(r.Min.X)*k-pad), math.Ceil(float64(r.Max.X)*k+pad)
+	y0, y1 := math.Floor(h-float64(r.Max.Y)*k-pad), math.Ceil(h-float64(r.Min.Y)*k+pad)
+	dst := image.NewRGBA(image.Rect(0, 0, int(x1-x0), int(y1-y0)))
+	clr := color.RGBA64Model.Convert(d.glyph.Color).(color.RGBA64)
+	d.each(func(x, y float64) {
+		pt := vg.Point{X: trX(x), Y: trY(y)}
+		if !c.Contains(pt) {
+			return
+		}
+		chartDisc(dst, float64(pt.X)*k-x0, h-float64(pt.Y)*k-y0, rad, clr)
+	})
+	c.DrawImage(vg.Rectangle{
+		Min: vg.Point{X: vg.Length(x0 / k), Y: vg.Length((h - y1) / k)},
+		Max: vg.Point{X: vg.Length(x1 / k), Y: vg.Length((h - y0) / k)},
+	}, dst)
+}
+
+// chartImageCanvas returns the image canvas under c (gonum/plot wraps
+// it in draw.Canvas values), if it is one.
+func chartImageCanvas(c vg.Canvas) (*vgimg.Canvas, bool) {
+	for {
+		switch v := c.(type) {
+		case *vgimg.Canvas:
+			return v, true
+		case draw.Canvas:
+			c = v.Canvas
+		case *draw.Canvas:
+			c = v.Canvas
+		default:
+			return nil, false
+		}
+	}
+}
+
+// chartDisc blends a disc of radius r (pixels) centered at (cx, cy)
+// (pixels from the top left) in color c (premultiplied) onto dst, its
+// edge antialiased by the share of each pixel it covers (approximated
+// by the distance of the pixel's center to the circle).
+func chartDisc(dst *image.RGBA, cx, cy, r float64, c color.RGBA64) {
+	b := dst.Bounds()
+	px0, px1 := max(int(math.Floor(cx-r-1)), b.Min.X), min(int(math.Ceil(cx+r+1)), b.Max.X-1)
+	py0, py1 := max(int(math.Floor(cy-r-1)), b.Min.Y), min(int(math.Ceil(cy+r+1)), b.Max.Y-1)
+	src := [4]float64{float64(c.R) / 257, float64(c.G) / 257, float64(c.B) / 257, float64(c.A) / 257}
+	for py := py0; py <= py1; py++ {
+		dy := float64(py) + 0.5 - cy
+		for px := px0; px <= px1; px++ {
+			dx := float64(px) + 0.5 - cx
+			cov := min(r+0.5-math.Sqrt(dx*dx+dy*dy), 1)
+			if cov <= 0 {
+				continue
+			}
+			keep := 1 - src[3]*cov/255
+			i := dst.PixOffset(px, py)
+			for ch := range 4 {
+				dst.Pix[i+ch] = uint8(min(src[ch]*cov+float64(dst.Pix[i+ch])*keep+0.5, 255))
+			}
+		}
+	}
+}
+
+// chartGrid counts points in normalized coordinates (0..1) on a grid,
+// so that a legend can be placed by many points at the cost of a few.
+type chartGrid struct {
+	n [chartGridN * chartGridN]int32
+}
+
+const chartGridN = 200
+
+func (g *chartGrid) add(x, y float64) {
+	i := min(max(int(x*chartGridN), 0), chartGridN-1)
+	j := min(max(int(y*chartGridN), 0), chartGridN-1)
+	g.n[i*chartGridN+j]++
+}
+
+// points returns the centers of the cells holding points and how many
+// each holds.
+func (g *chartGrid) points() (xs, ys, ws []float64) {
+	for k, n := range g.n {
+		if n > 0 {
+			xs = append(xs, (float64(k/chartGridN)+0.5)/chartGridN)
+			ys = append(ys, (float64(k%chartGridN)+0.5)/chartGridN)
+			ws = append(ws, float64(n))
+		}
+	}
+	return xs, ys, ws
 }

@@ -55,13 +55,12 @@ func (set *chartSet) ecdfPlot() (*plot.Plot, error) {
 	var hx, hy []float64
 	var htext []string
 	for i, col := range set.time {
-		if len(col.pts) == 0 {
+		if col.n == 0 {
 			continue
 		}
 		clr := chartColor(i)
-		fin := col.finished()
-		total := len(col.pts)
-		xs, ys := chartECDFThin(fin, total, chartECDFPoints)
+		total := col.n
+		xs, ys := col.ecdfX, col.ecdfY
 		var xys plotter.XYs
 		xs = chartLg(xs) // the x axis holds log10 values
 		if len(xs) > 0 {
@@ -70,11 +69,11 @@ func (set *chartSet) ecdfPlot() (*plot.Plot, error) {
 		for k := range xs {
 			xys = append(xys, plotter.XY{X: xs[k], Y: ys[k]})
 		}
-		endY := float64(len(fin)) / float64(total)
+		endY := float64(col.fin) / float64(total)
 		cp, censored := col.censorPoint()
 		endX := math.Log10(cp)
-		if censored && len(fin) > 0 {
-			endX = math.Log10(math.Max(cp, fin[len(fin)-1]))
+		if censored && col.fin > 0 {
+			endX = math.Log10(math.Max(cp, col.finMax))
 			xys = append(xys, plotter.XY{X: endX, Y: endY})
 		}
 		name := col.solver
@@ -107,12 +106,13 @@ func (set *chartSet) ecdfPlot() (*plot.Plot, error) {
 			nx, ny = append(nx, (endX-math.Log10(lo))/math.Log10(hi/lo)), append(ny, endY)
 		}
 		p.Legend.Add(name, thumbs...)
-		for _, hp := range col.find(set.opt.Highlight) {
+		le := col.findLE(set.opt.Highlight)
+		for k, hp := range col.find(set.opt.Highlight) {
 			y := endY
 			x := endX
 			if !hp.censored {
 				x = math.Log10(hp.v)
-				y = float64(chartCountLE(fin, hp.v)) / float64(total)
+				y = float64(le[k]) / float64(total)
 			}
 			hx, hy = append(hx, x), append(hy, y)
 			htext = append(htext, set.res.PuzzleLabel(hp.e))
@@ -152,7 +152,7 @@ func (set *chartSet) timeNotes() (censored, notes []string) {
 		for _, n := range c.notes() {
 			notes = append(notes, c.solver+": "+n)
 		}
-		if len(c.pts) == 0 {
+		if c.n == 0 {
 			notes = append(notes, c.solver+" has no row to plot")
 		}
 	}

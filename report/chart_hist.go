@@ -64,31 +64,21 @@ func (set *chartSet) histCaption(col *chartColumn, idx int) string {
 	}
 	extra = append(extra, set.absentHighlights(col))
 	extra = append(extra, col.notes()...)
-	if len(col.pts) == 0 {
+	if col.n == 0 {
 		extra = append(extra, "no row of this strategy has a measurement to plot")
 	}
 	return chartSentence(main, extra...)
 }
 
-// histBins counts the finished and censored rows of col, the idx-th
-// strategy, in its histogram bins.
+// histBins returns the bins of col's histogram and the finished and
+// censored rows in each.
 func (set *chartSet) histBins(col *chartColumn, idx int) (edges, fin, cen []float64) {
-	edges = set.timeEdges
-	if col.measure == chartCalls {
-		edges = set.callsEdges[idx]
-	}
+	edges, fin, cen = col.edges, col.binFin, col.binCen
 	if len(edges) < 2 {
 		edges = []float64{1, 10}
 	}
-	fin = make([]float64, len(edges)-1)
-	cen = make([]float64, len(edges)-1)
-	for _, p := range col.pts {
-		b := chartBinOf(edges, p.v)
-		if p.censored {
-			cen[b]++
-		} else {
-			fin[b]++
-		}
+	if len(fin) != len(edges)-1 {
+		fin, cen = make([]float64, len(edges)-1), make([]float64, len(edges)-1)
 	}
 	return edges, fin, cen
 }
@@ -135,7 +125,7 @@ func (set *chartSet) histPlot(col *chartColumn, idx int) (*plot.Plot, error) {
 	p.Add(finBars)
 	if col.censored() > 0 {
 		// A legend only when there are two kinds of bar.
-		if n := len(col.pts) - col.censored(); n > 0 {
+		if n := col.fin; n > 0 {
 			p.Legend.Add(fmt.Sprintf("finished (%d)", n), finBars)
 		}
 		cenBars := &chartBars{edges: lgEdges, lo: finTop, hi: tops, fill: chartFade(chartCensorColor, 0.12),

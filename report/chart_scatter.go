@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -21,49 +22,81 @@ import (
 // chartPair is one puzzle of a scatter.
 type chartPair struct{ x, y chartPoint }
 
-// chartScatter is the scatter of column y against the baseline x.
+// chartScatter is the scatter of column y (of series ys) against the
+// baseline x. It keeps no pair: the pairs are joined again, from the
+// series and the baseline's times by puzzle (chartSet.baseV), when the
+// chart is drawn.
 type chartScatter struct {
 	set     *chartSet
+	ys      *Series
 	x, y    *chartColumn
 	idx     int // y's strategy index, for its color
-	pts     []chartPair
+	n       int // pairs: puzzles plotted by both
 	missing int // plotted rows of y with no plotted baseline row
 	// Pairs by censored side: y only, x only, both.
 	censY, censX, censXY int
+	xlo, xhi, ylo, yhi   float64     // range of the pairs' values
+	marked               []chartPair // highlighted pairs, by y's (value, corpus, id)
 }
 
-// newScatter joins y with the baseline x on (corpus, id).
-func (set *chartSet) newScatter(y, x *chartColumn, idx int) *chartScatter {
-	type key struct {
-		c  uint16
-		id int32
-	}
-	base := make(map[key]chartPoint, len(x.pts))
-	for _, p := range x.pts {
-		base[key{p.e.Corpus, p.e.ID}] = p
-	}
-	sc := &chartScatter{set: set, x: x, y: y, idx: idx}
-	for _, py := range y.pts {
-		px, ok := base[key{py.e.Corpus, py.e.ID}]
-		if !ok {
+// newScatter joins y (the column of ys) with the baseline x on
+// (corpus, id).
+func (set *chartSet) newScatter(ys *Series, y, x *chartColumn, idx int) *chartScatter {
+	sc := &chartScatter{set: set, ys: ys, x: x, y: y, idx: idx,
+		xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
+	for i := range ys.Len() {
+		st := ys.Status(i)
+		if !chartPlotted(st) {
+			continue
+		}
+		xv := set.baseV[ys.puzzle(i)]
+		if math.IsNaN(xv) {
 			sc.missing++
 			continue
 		}
-		sc.pts = append(sc.pts, chartPair{x: px, y: py})
+		xc, yc := set.baseC[ys.puzzle(i)], st.Censored()
+		yv := math.Max(chartValue(ys, i, chartTime), chartTime.floor())
+		sc.n++
+		sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
+		sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
 		switch {
-		case px.censored && py.censored:
+		case xc && yc:
 			sc.censXY++
-		case py.censored:
+		case yc:
 			sc.censY++
-		case px.censored:
+		case xc:
 			sc.censX++
 		}
+		if set.hl[ys.puzzleID(i)] {
+			e := ys.At(i)
+			sc.marked = append(sc.marked, chartPair{x: chartPoint{e: &e, v: xv, censored: xc}, y: chartPoint{e: &e, v: yv, censored: yc}})
+		}
+	}
+	slices.SortFunc(sc.marked, func(a, b chartPair) int { return chartPointCmp(a.y, b.y) })
+	if sc.n == 0 {
+		sc.xlo, sc.xhi, sc.ylo, sc.yhi = 1e-6, 1e-3, 1e-6, 1e-3
 	}
 	return sc
 }
 
+// each calls fn with the values of every pair (x, y: seconds) and their
+// censoring, in the order of the rows of y.
+func (sc *chartScatter) each(fn func(x, y float64, xc, yc bool)) {
+	ys, set := sc.ys, sc.set
+	for i := range ys.Len() {
+		st := ys.Status(i)
+		if !chartPlotted(st) {
+			continue
+		}
+		p := ys.puzzle(i)
+		if xv := set.baseV[p]; !math.IsNaN(xv) {
+			fn(xv, math.Max(chartValue(ys, i, chartTime), chartTime.floor()), set.baseC[p], st.Censored())
+		}
+	}
+}
+
 func (sc *chartScatter) title() string {
-	return sc.set.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), len(sc.pts))
+	return sc.set.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), sc.n)
 }
 
 func (sc *chartScatter) caption() string {
@@ -90,25 +123,15 @@ func (sc *chartScatter) caption() string {
 }
 
 // highlighted returns the highlighted pairs.
-func (sc *chartScatter) highlighted() []chartPair {
-	var out []chartPair
-	for _, pr := range sc.pts {
-		if sc.set.highlighted(pr.y.e) {
-			out = append(out, pr)
-		}
-	}
-	return out
-}
+func (sc *chartScatter) highlighted() []chartPair { return sc.marked }
 
 // plot draws the scatter.
 func (sc *chartScatter) plot() (*plot.Plot, error) {
 	p := newChartPlot(sc.title(), sc.x.solver+": "+chartTime.axisLabel(), sc.y.solver+": "+chartTime.axisLabel())
 	// Each axis spans its own values (at least a decade), so that a
 	// strategy whose times are all alike still spreads its points.
-	xlo, xhi := chartPairRange(sc.pts, func(pr chartPair) float64 { return pr.x.v })
-	ylo, yhi := chartPairRange(sc.pts, func(pr chartPair) float64 { return pr.y.v })
-	xlo, xhi = chartLogAxisRange(xlo, xhi, 0.08)
-	ylo, yhi = chartLogAxisRange(ylo, yhi, 0.08)
+	xlo, xhi := chartLogAxisRange(sc.xlo, sc.xhi, 0.08)
+	ylo, yhi := chartLogAxisRange(sc.ylo, sc.yhi, 0.08)
 	lxlo, lxhi, lylo, lyhi := math.Log10(xlo), math.Log10(xhi), math.Log10(ylo), math.Log10(yhi)
 
 	var nx, ny []float64 // normalized points and guides, to place the legend
@@ -151,48 +174,75 @@ func (sc *chartScatter) plot() (*plot.Plot, error) {
 	}
 
 	// Points: finished pairs first, censored on top, highlights last.
+	// The finished dots are drawn by one plotter that rasterises them
+	// (chartDots); the censored triangles that fall on the same spot
+	// (within chartSpot of the axes, a fifth of a pixel) are drawn once;
+	// the legend is placed by the points' density on a grid.
 	clr := chartColor(sc.idx)
 	alpha, radius := 0.6, vg.Points(2)
-	if len(sc.pts) > 20000 {
+	if sc.n > 20000 {
 		alpha, radius = 0.2, vg.Points(1.2)
-	} else if len(sc.pts) > 5000 {
+	} else if sc.n > 5000 {
 		alpha, radius = 0.3, vg.Points(1.3)
-	} else if len(sc.pts) > 1000 {
+	} else if sc.n > 1000 {
 		alpha, radius = 0.45, vg.Points(1.6)
 	}
-	fin := &chartPoints{glyph: draw.GlyphStyle{Color: chartFade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}}}
 	tri := func(up, right bool) *chartPoints {
 		return &chartPoints{glyph: draw.GlyphStyle{Color: chartCensorColor, Radius: vg.Points(3.5), Shape: chartTriangle{up: up, right: right}}}
 	}
 	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
-	for _, pr := range sc.pts {
-		t := fin
-		switch {
-		case pr.x.censored && pr.y.censored:
-			t = cxy
-		case pr.y.censored:
-			t = cy
-		case pr.x.censored:
-			t = cx
+	var grid chartGrid
+	spots := map[[3]int32]bool{}
+	sc.each(func(xv, yv float64, xc, yc bool) {
+		lx, ly := math.Log10(xv), math.Log10(yv)
+		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
+		grid.add(fx, fy)
+		if !xc && !yc {
+			return
 		}
-		lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
-		t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
-		nx = append(nx, (lx-lxlo)/(lxhi-lxlo))
-		ny = append(ny, (ly-lylo)/(lyhi-lylo))
+		t, kind := cy, int32(0)
+		switch {
+		case xc && yc:
+			t, kind = cxy, 2
+		case xc:
+			t, kind = cx, 1
+		}
+		spot := [3]int32{kind, int32(math.Round(fx * chartSpots)), int32(math.Round(fy * chartSpots))}
+		if !spots[spot] {
+			spots[spot] = true
+			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+		}
+	})
+	gx, gy, gw := grid.points()
+	nx, ny = append(nx, gx...), append(ny, gy...)
+	nw := make([]float64, len(nx))
+	for i := range nw {
+		nw[i] = 1
 	}
+	copy(nw[len(nw)-len(gw):], gw)
+	fin := &chartDots{n: sc.n - sc.censX - sc.censY - sc.censXY,
+		glyph: draw.GlyphStyle{Color: chartFade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
+		each: func(fn func(x, y float64)) {
+			sc.each(func(xv, yv float64, xc, yc bool) {
+				if !xc && !yc {
+					fn(math.Log10(xv), math.Log10(yv))
+				}
+			})
+		}}
 	p.Add(fin)
-	if len(fin.xs) > 0 {
-		p.Legend.Add(fmt.Sprintf("puzzle (%d)", len(fin.xs)), &chartPoints{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
+	if fin.n > 0 {
+		p.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &chartPoints{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
 	}
 	for _, c := range []struct {
 		pts  *chartPoints
+		n    int
 		text string
 	}{
-		{cy, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), len(cy.xs))},
-		{cx, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), len(cx.xs))},
-		{cxy, fmt.Sprintf("both stopped (%d)", len(cxy.xs))},
+		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
+		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
+		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},
 	} {
-		if len(c.pts.xs) > 0 {
+		if c.n > 0 {
 			p.Add(c.pts)
 			p.Legend.Add(c.text, c.pts)
 		}
@@ -211,19 +261,10 @@ func (sc *chartScatter) plot() (*plot.Plot, error) {
 	}
 	setLogAxis(&p.X, xlo, xhi, chartTime)
 	setLogAxis(&p.Y, ylo, yhi, chartTime)
-	chartLegendCorner(p, nx, ny, false)
+	chartLegendCornerW(p, nx, ny, nw, false)
 	return p, nil
 }
 
-// chartPairRange returns the smallest and largest of f over the pairs
-// (1e-6, 1e-3 when there is none).
-func chartPairRange(pts []chartPair, f func(chartPair) float64) (lo, hi float64) {
-	if len(pts) == 0 {
-		return 1e-6, 1e-3
-	}
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, pr := range pts {
-		lo, hi = math.Min(lo, f(pr)), math.Max(hi, f(pr))
-	}
-	return lo, hi
-}
+// chartSpots is how many spots across each axis censored marks are
+// merged on (about a fifth of a pixel on a chart).
+const chartSpots = 4000

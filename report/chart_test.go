@@ -28,19 +28,12 @@ type chartEntry struct {
 // order, all in one corpus unless corpora says otherwise.
 func chartResults(series map[string][]chartEntry, order ...string) *Results {
 	res := &Results{Corpora: []string{"test.txt"}}
-	seen := map[int32]bool{}
 	for _, name := range order {
-		s := &Series{Solver: name}
+		res.addSeries(name) // even with no row
 		for _, ce := range series[name] {
-			s.Entries = append(s.Entries, Entry{ID: int32(ce.id), Line: int32(ce.id + 1), Status: ce.status,
-				NS: ce.ns, Calls: ce.calls, Clues: 17, Solutions: -1})
-			if !seen[int32(ce.id)] {
-				seen[int32(ce.id)] = true
-				res.Puzzles++
-			}
-			res.Rows++
+			res.Add(name, Entry{ID: int32(ce.id), Line: int32(ce.id + 1), Status: ce.status,
+				NS: ce.ns, Calls: ce.calls})
 		}
-		res.Series = append(res.Series, s)
 	}
 	return res
 }
@@ -454,30 +447,37 @@ func TestChartECDFThin(t *testing.T) {
 
 func TestChartScatterJoin(t *testing.T) {
 	// Two corpora with the same ids: the join is on (corpus, id).
-	res := &Results{Corpora: []string{"a.txt", "b.txt"}, Puzzles: 4}
+	res := &Results{Corpora: []string{"a.txt", "b.txt"}}
 	entry := func(c uint16, id int32, st solvers.Status, ns int64) Entry {
 		return Entry{Corpus: c, ID: id, Status: st, NS: ns, Calls: 1}
 	}
-	res.Series = []*Series{
-		{Solver: "norvig", Entries: []Entry{
-			entry(0, 0, solvers.StatusSolved, 100), entry(0, 1, solvers.StatusTimeout, 900),
-			entry(1, 0, solvers.StatusSolved, 300), entry(1, 1, solvers.StatusSolved, 400),
-		}},
-		{Solver: "bitboard", Entries: []Entry{
-			entry(0, 0, solvers.StatusSolved, 10), entry(0, 1, solvers.StatusSolved, 20),
-			entry(1, 0, solvers.StatusTimeout, 30), entry(1, 1, solvers.StatusInvalid, 0),
-		}},
+	for _, e := range []Entry{
+		entry(0, 0, solvers.StatusSolved, 100), entry(0, 1, solvers.StatusTimeout, 900),
+		entry(1, 0, solvers.StatusSolved, 300), entry(1, 1, solvers.StatusSolved, 400),
+	} {
+		res.Add("norvig", e)
+	}
+	for _, e := range []Entry{
+		entry(0, 0, solvers.StatusSolved, 10), entry(0, 1, solvers.StatusSolved, 20),
+		entry(1, 0, solvers.StatusTimeout, 30), entry(1, 1, solvers.StatusInvalid, 0),
+	} {
+		res.Add("bitboard", e)
+	}
+	if res.Puzzles != 4 || res.Rows != 8 {
+		t.Errorf("%d puzzles, %d rows; want 4, 8", res.Puzzles, res.Rows)
 	}
 	set := newChartSet(res, ChartOptions{Highlight: []int{0}})
-	sc := set.newScatter(set.time[0], set.time[1], 0)
-	if len(sc.pts) != 3 || sc.missing != 1 || sc.censY != 1 || sc.censX != 1 || sc.censXY != 0 {
+	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
+	if sc.n != 3 || sc.missing != 1 || sc.censY != 1 || sc.censX != 1 || sc.censXY != 0 {
 		t.Errorf("pairs %d, missing %d, censored y/x/both %d/%d/%d; want 3, 1, 1/1/0",
-			len(sc.pts), sc.missing, sc.censY, sc.censX, sc.censXY)
+			sc.n, sc.missing, sc.censY, sc.censX, sc.censXY)
 	}
-	for _, pr := range sc.pts {
-		if pr.x.e.Corpus != pr.y.e.Corpus || pr.x.e.ID != pr.y.e.ID {
-			t.Errorf("pair of %v and %v", *pr.x.e, *pr.y.e)
-		}
+	var pairs [][2]float64
+	sc.each(func(x, y float64, xc, yc bool) {
+		pairs = append(pairs, [2]float64{math.Round(x * 1e9), math.Round(y * 1e9)})
+	})
+	if want := [][2]float64{{10, 100}, {20, 900}, {30, 300}}; !slices.Equal(pairs, want) {
+		t.Errorf("pairs (x, y ns) %v, want %v", pairs, want)
 	}
 	if n := len(sc.highlighted()); n != 2 {
 		t.Errorf("%d highlighted pairs, want 2 (id 0 in each corpus)", n)
@@ -490,5 +490,83 @@ func TestChartScatterJoin(t *testing.T) {
 		if err != nil || len(charts) != 7 {
 			t.Errorf("%d charts, err %v", len(charts), err)
 		}
+	}
+}
+
+// TestChartScatterRaster checks the scatter's rasterised dots against
+// the same chart drawn with a glyph per dot, that nothing is thinned
+// (every pair, censored and highlighted one counted; the axes reach the
+// extremes) and that the drawing is deterministic.
+func TestChartScatterRaster(t *testing.T) {
+	const n = 3000
+	var a, b []chartEntry
+	for i := range n {
+		f := math.Pow(10, 3*float64((i*7919)%n)/n)
+		st := solvers.StatusSolved
+		if i%500 == 7 {
+			st = solvers.StatusTimeout // censored on y
+		}
+		a = append(a, chartEntry{id: i, status: st, ns: int64(5000 * f * (1 + float64(i%13)/4)), calls: 1})
+		b = append(b, chartEntry{id: i, status: solvers.StatusSolved, ns: int64(2000 * f), calls: 1})
+	}
+	a[42].ns, b[42].ns = 1, 1                             // the smallest on both axes
+	a[99].ns, b[99].ns = 9e9, 5e8                         // the largest
+	b[123].status, b[123].ns = solvers.StatusTimeout, 1e8 // censored on x
+	res := chartResults(map[string][]chartEntry{"norvig": a, "bitboard": b}, "norvig", "bitboard")
+	set := newChartSet(res, ChartOptions{Highlight: []int{99, 2018}})
+	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
+	if sc.n != n || sc.censY != 6 || sc.censX != 1 || sc.censXY != 0 {
+		t.Errorf("pairs %d, censored y/x/both %d/%d/%d; want %d, 6/1/0", sc.n, sc.censY, sc.censX, sc.censXY, n)
+	}
+	if sc.xlo != 1e-9 || sc.ylo != 1e-9 || sc.xhi != 0.5 || sc.yhi != 9 {
+		t.Errorf("range x %g..%g, y %g..%g; want 1e-9..0.5, 1e-9..9", sc.xlo, sc.xhi, sc.ylo, sc.yhi)
+	}
+	if hs := sc.highlighted(); len(hs) != 2 || hs[0].y.e.ID != 2018 || hs[1].y.e.ID != 99 {
+		t.Errorf("highlighted %v, want #2018 then #99", hs)
+	}
+	draw := func(raster bool) []byte {
+		t.Helper()
+		defer func(old bool) { chartRaster = old }(chartRaster)
+		chartRaster = raster
+		p, err := sc.plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := renderChart(p, "png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	r1, r2, g := draw(true), draw(true), draw(false)
+	if !bytes.Equal(r1, r2) {
+		t.Error("two drawings differ")
+	}
+	ri, err := png.Decode(bytes.NewReader(r1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gi, err := png.Decode(bytes.NewReader(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Antialiasing differs a little at the edges of the dots; a missing
+	// or misplaced dot would differ by far more.
+	var sum, big float64
+	bd := ri.Bounds()
+	for y := bd.Min.Y; y < bd.Max.Y; y++ {
+		for x := bd.Min.X; x < bd.Max.X; x++ {
+			r0, g0, b0, _ := ri.At(x, y).RGBA()
+			r1, g1, b1, _ := gi.At(x, y).RGBA()
+			d := (math.Abs(float64(r0)-float64(r1)) + math.Abs(float64(g0)-float64(g1)) + math.Abs(float64(b0)-float64(b1))) / 3 / 257
+			sum += d
+			if d > 64 {
+				big++
+			}
+		}
+	}
+	px := float64(bd.Dx() * bd.Dy())
+	if mean := sum / px; mean > 1 || big/px > 0.002 {
+		t.Errorf("raster and glyph drawings differ: mean %.2f/255 a pixel, %.0f pixels by more than 64", mean, big)
 	}
 }

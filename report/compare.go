@@ -341,15 +341,16 @@ func orNone(s string, ns int64) string {
 // compares them.
 func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int) *StrategyDiff {
 	d := &StrategyDiff{Solver: oser.Solver, OnlyOldPuzzles: []PuzzleRef{}, OnlyNewPuzzles: []PuzzleRef{}, Largest: []UnitChange{}}
-	index := make(map[puzzleKey]int, len(oser.Entries))
-	for i := range oser.Entries {
-		e := &oser.Entries[i]
+	index := make(map[puzzleKey]int, oser.Len())
+	for i := range oser.Len() {
+		e := oser.At(i)
 		index[puzzleKey{e.Corpus, e.ID}] = i
 	}
-	paired := make([]bool, len(oser.Entries))
-	var timedOld, timedNew []*Entry
-	for i := range nser.Entries {
-		n := &nser.Entries[i]
+	paired := make([]bool, oser.Len())
+	var timedOld, timedNew []int32
+	for ni := range nser.Len() {
+		nv := nser.At(ni)
+		n := &nv
 		j, ok := -1, false
 		if oc := newToOld[n.Corpus]; oc >= 0 {
 			j, ok = index[puzzleKey{uint16(oc), n.ID}]
@@ -362,11 +363,12 @@ func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, 
 			continue
 		}
 		paired[j] = true
-		o := &oser.Entries[j]
+		ov := oser.At(j)
+		o := &ov
 		d.Common++
 		if measured(o.Status) && measured(n.Status) {
 			d.Timed++
-			timedOld, timedNew = append(timedOld, o), append(timedNew, n)
+			timedOld, timedNew = append(timedOld, int32(j)), append(timedNew, int32(ni))
 			d.TotalOldNS += o.NS
 			d.TotalNewNS += n.NS
 			if o.Status.Censored() {
@@ -414,11 +416,12 @@ func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, 
 		d.Changed.Guesses += ch.Guesses
 		d.Changed.Backtracks += ch.Backtracks
 	}
-	for j := range oser.Entries {
+	for j := range oser.Len() {
 		if !paired[j] {
 			d.OnlyOld++
 			if len(d.OnlyOldPuzzles) < top {
-				d.OnlyOldPuzzles = append(d.OnlyOldPuzzles, puzzleRef(oldRes, &oser.Entries[j]))
+				e := oser.At(j)
+				d.OnlyOldPuzzles = append(d.OnlyOldPuzzles, puzzleRef(oldRes, &e))
 			}
 		}
 	}
@@ -430,9 +433,8 @@ func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, 
 	d.Largest = d.Largest[:min(top, len(d.Largest))]
 
 	if d.Timed > 0 {
-		nanos := func(e *Entry) float64 { return float64(e.NS) }
-		d.MedianOldNS = distribution(oldRes, timedOld, nanos).Median
-		d.MedianNewNS = distribution(newRes, timedNew, nanos).Median
+		d.MedianOldNS = distribution(oldRes, oser, timedOld, seriesNS(oser)).Median
+		d.MedianNewNS = distribution(newRes, nser, timedNew, seriesNS(nser)).Median
 		d.MedianRatio = ratio(d.MedianNewNS, d.MedianOldNS)
 		total := func(v int64, stopped int) Estimate {
 			if stopped > 0 {

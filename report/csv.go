@@ -168,6 +168,9 @@ type Reader struct {
 	cols []int // index in the file of each Header column, -1 if absent
 	line int
 	lean bool // leave Solution and Error empty (ReadResults does not keep them)
+	// The solver and corpus of the last row, reused when the next row
+	// has the same (most rows do) rather than cloned again.
+	solver, corpus string
 }
 
 // NewReader reads the header of r and returns a Reader for its rows;
@@ -263,8 +266,14 @@ func (rd *Reader) Read() (Row, error) {
 		row.Solution = strings.Clone(field(12))
 		row.Error = strings.Clone(field(13))
 	}
-	row.Corpus = strings.Clone(field(14))
-	row.Solver = strings.Clone(row.Solver)
+	if c := field(14); c != rd.corpus {
+		rd.corpus = strings.Clone(c)
+	}
+	row.Corpus = rd.corpus
+	if row.Solver != rd.solver {
+		rd.solver = strings.Clone(row.Solver)
+	}
+	row.Solver = rd.solver
 	if row.Solver == "" {
 		errs = append(errs, "empty solver")
 	}

@@ -53,6 +53,24 @@
 // multiple of that strategy's median (calls, not time: they do not
 // depend on the machine), then by corpus and id.
 //
+// Memory. A report holds a run's rows, not its text: Results keeps each
+// strategy's rows in columns (Series), with corpus, id and line once per
+// puzzle, times and counters in 16 or 32 bits (exact: the rare larger
+// values sit in a side table), no solution and no message: 15 to 21
+// bytes a row, about 30 MB for 1.5 million rows. Summaries sort a copy of
+// one strategy's values at a time and keep only what they list; the
+// ranks of units listed after the per-strategy pass (hard for several
+// strategies, highlighted, `batch show`) are counted again then. Charts
+// keep per strategy and measure only what they draw (counts, histogram
+// bins, the ECDF thinned to 300 quantiles, the box, the hardest and the
+// highlighted rows), and scatters join the strategies again by puzzle
+// while drawing. Nothing is thinned on a scatter: every finished pair is
+// drawn, rasterised into one image on PNG charts (a disc blended per
+// point, where a glyph drawn through gonum/plot costs about 1 kB of
+// garbage a point); censored marks that fall on the same spot (a fifth
+// of a pixel) are drawn once, their counts in the legend are of every
+// puzzle. `batch report` thus stays under 100 MB for 1.5 million rows.
+//
 // results.csv has the columns of DESIGN.md in their order, then `corpus`:
 // the corpus file as given on the command line. Ids restart at 0 in each
 // corpus file of a run, so (corpus, id) names a puzzle; a run over a

@@ -82,28 +82,20 @@ type Highlight struct {
 	Units []RankedUnit `json:"units"` // every unit of that id, by corpus then strategy; none if not in the run
 }
 
-// rankedSeries holds one strategy's measured units with their ranks. It
-// keeps two int32 ranks per unit and makes a RankedUnit only for the
-// units a summary lists, so that a run of a million rows stays small.
+// rankedSeries holds what a summary needs of one strategy's ranks once
+// its statistics are done: its medians, its rows of hard.csv and which
+// puzzles they are. The ranks of other units (puzzles hard for several
+// strategies, highlighted puzzles, `batch show`) are counted again when
+// they are listed (units): keeping two ranks and an index per unit would
+// cost more memory than the rows themselves.
 type rankedSeries struct {
-	res                 *Results
-	solver              string
-	units               []*Entry           // measured, in file order
-	rankCalls, rankTime []int32            // parallel to units
-	medCalls, medTime   float64            // the medians the multiples are of (at least 1)
-	index               map[puzzleKey]int  // index in units
-	hard                []RankedUnit       // this strategy's rows of hard.csv
-	isHard              map[puzzleKey]bool // the puzzles of hard
-}
-
-// unit returns the ranked unit i.
-func (rs *rankedSeries) unit(i int) RankedUnit {
-	e := rs.units[i]
-	u := rankedUnit(rs.res, rs.solver, e)
-	u.RankCalls, u.RankTime = int(rs.rankCalls[i]), int(rs.rankTime[i])
-	u.XMedianCalls = float64(e.Calls) / rs.medCalls
-	u.XMedianTime = float64(e.NS) / rs.medTime
-	return u
+	res               *Results
+	ser               *Series
+	solver            string
+	measured          int
+	medCalls, medTime float64        // the medians the multiples are of (at least 1)
+	hard              []RankedUnit   // this strategy's rows of hard.csv
+	isHard            map[int32]bool // the puzzles (indices) of hard
 }
 
 // puzzleKey names a puzzle of a Results: (corpus index, id).
@@ -112,53 +104,117 @@ type puzzleKey struct {
 	id     int32
 }
 
-// rank ranks the measured units by calls and by time, fills the top
-// lists of st and selects the units of hard.csv.
-func (rs *rankedSeries) rank(res *Results, st *StrategySummary, top int) {
-	n := len(rs.units)
-	rs.res = res
-	rs.rankCalls, rs.rankTime = make([]int32, n), make([]int32, n)
-	rs.index = make(map[puzzleKey]int, n)
+// ranked returns row i of the series as a ranked unit with the given
+// ranks.
+func (rs *rankedSeries) ranked(i int32, rankCalls, rankTime int32) RankedUnit {
+	e := rs.ser.At(int(i))
+	u := rankedUnit(rs.res, rs.solver, &e)
+	u.RankCalls, u.RankTime = int(rankCalls), int(rankTime)
+	u.XMedianCalls = float64(e.Calls) / rs.medCalls
+	u.XMedianTime = float64(e.NS) / rs.medTime
+	return u
+}
+
+// units returns the measured rows as ranked units, counting their ranks:
+// 1 + the number of measured units with more calls (a longer time).
+func (rs *rankedSeries) units(rows []int32) []RankedUnit {
+	if len(rows) == 0 {
+		return nil
+	}
+	ser := rs.ser
+	calls, ns := make([]float64, len(rows)), make([]float64, len(rows))
+	rc, rt := make([]int32, len(rows)), make([]int32, len(rows))
+	for k, i := range rows {
+		calls[k], ns[k] = float64(ser.Calls(int(i))), float64(ser.NS(int(i)))
+		rc[k], rt[k] = 1, 1
+	}
+	for j := range ser.Len() {
+		if !measured(ser.Status(j)) {
+			continue
+		}
+		c, t := float64(ser.Calls(j)), float64(ser.NS(j))
+		for k := range rows {
+			if c > calls[k] {
+				rc[k]++
+			}
+			if t > ns[k] {
+				rt[k]++
+			}
+		}
+	}
+	out := make([]RankedUnit, len(rows))
+	for k, i := range rows {
+		out[k] = rs.ranked(i, rc[k], rt[k])
+	}
+	return out
+}
+
+// rowsOf returns, for each puzzle index in want, the row of its
+// measured unit in the series (the last one, should there be several);
+// puzzles not measured are absent.
+func (rs *rankedSeries) rowsOf(want map[int32]bool) map[int32]int32 {
+	out := map[int32]int32{}
+	if len(want) == 0 {
+		return out
+	}
+	ser := rs.ser
+	for j := range ser.Len() {
+		if p := ser.puzzle(j); want[p] && measured(ser.Status(j)) {
+			out[p] = int32(j)
+		}
+	}
+	return out
+}
+
+// rank ranks the measured units (rows of the series, in file order) by
+// calls and by time, fills the top lists of st and selects the units of
+// hard.csv.
+func (rs *rankedSeries) rank(st *StrategySummary, units []int32, top int) {
+	n := len(units)
 	rs.medCalls = max(st.Calls.Median.Value, 1)
 	rs.medTime = max(st.TimeNS.Median.Value, 1)
-	for i, e := range rs.units {
-		rs.index[puzzleKey{e.Corpus, e.ID}] = i
+	rankCalls, rankTime := make([]int32, n), make([]int32, n)
+	byTime := rankOrder(units, seriesNS(rs.ser), rankTime)
+	byTime = slices.Clone(byTime[:min(top, n)]) // the rest is not needed: let it go
+	byCalls := rankOrder(units, seriesCalls(rs.ser), rankCalls)
+	unit := func(k int32) RankedUnit { return rs.ranked(units[k], rankCalls[k], rankTime[k]) }
+	for _, k := range byCalls[:min(top, n)] {
+		st.ByCalls = append(st.ByCalls, unit(k))
 	}
-	byCalls := rs.order(func(e *Entry) float64 { return float64(e.Calls) }, rs.rankCalls)
-	byTime := rs.order(func(e *Entry) float64 { return float64(e.NS) }, rs.rankTime)
-	for _, i := range byCalls[:min(top, n)] {
-		st.ByCalls = append(st.ByCalls, rs.unit(i))
-	}
-	for _, i := range byTime[:min(top, n)] {
-		st.ByTime = append(st.ByTime, rs.unit(i))
+	for _, k := range byTime {
+		st.ByTime = append(st.ByTime, unit(k))
 	}
 	p99 := st.Calls.P99.Value
-	rs.isHard = map[puzzleKey]bool{}
-	for _, i := range byCalls {
-		e := rs.units[i]
-		if float64(e.Calls) > p99 || e.Status.Censored() {
-			rs.hard = append(rs.hard, rs.unit(i))
-			rs.isHard[puzzleKey{e.Corpus, e.ID}] = true
+	rs.isHard = map[int32]bool{}
+	for _, k := range byCalls {
+		i := int(units[k])
+		if float64(rs.ser.Calls(i)) > p99 || rs.ser.Status(i).Censored() {
+			rs.hard = append(rs.hard, unit(k))
+			rs.isHard[rs.ser.puzzle(i)] = true
 		}
 	}
 	st.Hard = len(rs.hard)
 }
 
-// order returns the indices of the units by decreasing value (ties in
+// rankOrder returns the positions in units by decreasing value (ties in
 // file order) and sets each unit's rank in ranks: 1 + the number of units
 // with a greater value.
-func (rs *rankedSeries) order(value func(*Entry) float64, ranks []int32) []int {
-	idx := make([]int, len(rs.units))
-	for i := range idx {
-		idx[i] = i
+func rankOrder(units []int32, value func(int32) float64, ranks []int32) []int32 {
+	idx := make([]int32, len(units))
+	vals := make([]float64, len(units))
+	for k, i := range units {
+		idx[k] = int32(k)
+		vals[k] = value(i)
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(value(rs.units[b]), value(rs.units[a])) })
+	slices.SortFunc(idx, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(vals[b], vals[a]), cmp.Compare(a, b))
+	})
 	rank := 0
-	for pos, i := range idx {
-		if pos == 0 || value(rs.units[i]) != value(rs.units[idx[pos-1]]) {
+	for pos, k := range idx {
+		if pos == 0 || vals[k] != vals[idx[pos-1]] {
 			rank = pos + 1
 		}
-		ranks[i] = int32(rank)
+		ranks[k] = int32(rank)
 	}
 	return idx
 }
@@ -172,53 +228,89 @@ func rankedUnit(res *Results, solver string, e *Entry) RankedUnit {
 // more: most strategies first, then by the geometric mean of their calls
 // as multiples of each strategy's median, then in corpus and id order.
 // It returns the first top of them and how many there are.
-func hardForSeveral(ranked []*rankedSeries, top int) ([]SharedHard, int) {
-	count := map[puzzleKey]int{}
+func hardForSeveral(res *Results, ranked []*rankedSeries, top int) ([]SharedHard, int) {
+	count := map[int32]int{}
 	for _, rs := range ranked {
-		for k := range rs.isHard {
-			count[k]++
+		for p := range rs.isHard {
+			count[p]++
 		}
 	}
-	var keys []puzzleKey
-	for k, c := range count {
+	shared := map[int32]bool{}
+	var keys []int32
+	for p, c := range count {
 		if c >= 2 {
-			keys = append(keys, k)
+			keys = append(keys, p)
+			shared[p] = true
 		}
 	}
-	slices.SortFunc(keys, func(a, b puzzleKey) int {
-		return cmp.Or(cmp.Compare(a.corpus, b.corpus), cmp.Compare(a.id, b.id))
+	slices.SortFunc(keys, func(a, b int32) int {
+		ka, kb := res.puzzleOf(a), res.puzzleOf(b)
+		return cmp.Or(cmp.Compare(ka.corpus, kb.corpus), cmp.Compare(ka.id, kb.id))
 	})
-	list := []SharedHard{}
-	for _, k := range keys {
-		sh := SharedHard{HardFor: []string{}}
+	rows := make([]map[int32]int32, len(ranked)) // per strategy: the measured row of each shared puzzle
+	for si, rs := range ranked {
+		rows[si] = rs.rowsOf(shared)
+	}
+	type entry struct {
+		p       int32
+		hardFor int
+		geo     Estimate
+	}
+	list := make([]entry, 0, len(keys))
+	for _, p := range keys {
 		var xs []float64
 		bound := BoundExact
-		for _, rs := range ranked {
-			i, ok := rs.index[k]
+		hardFor := 0
+		for si, rs := range ranked {
+			i, ok := rows[si][p]
 			if !ok {
 				continue
 			}
-			u := rs.unit(i)
-			sh.Puzzle = u.Puzzle
-			sh.Units = append(sh.Units, u)
-			xs = append(xs, u.XMedianCalls)
-			if u.Status.Censored() {
+			xs = append(xs, float64(rs.ser.Calls(int(i)))/rs.medCalls)
+			if rs.ser.Status(int(i)).Censored() {
 				bound = BoundLower
 			}
-			if rs.isHard[k] {
-				sh.HardFor = append(sh.HardFor, rs.solver)
+			if rs.isHard[p] {
+				hardFor++
 			}
 		}
-		sh.GeoMeanXMedianCalls = Estimate{stat.GeometricMean(xs, nil), bound}
-		list = append(list, sh)
+		list = append(list, entry{p, hardFor, Estimate{stat.GeometricMean(xs, nil), bound}})
 	}
 	// Stable on the (corpus, id) order of keys.
-	slices.SortStableFunc(list, func(a, b SharedHard) int {
-		return cmp.Or(
-			cmp.Compare(len(b.HardFor), len(a.HardFor)),
-			cmp.Compare(b.GeoMeanXMedianCalls.Value, a.GeoMeanXMedianCalls.Value))
+	slices.SortStableFunc(list, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(b.hardFor, a.hardFor), cmp.Compare(b.geo.Value, a.geo.Value))
 	})
-	return list[:min(top, len(list))], len(list)
+	list = list[:min(top, len(list))]
+	// The listed units, with their ranks counted per strategy at once.
+	units := make([][]RankedUnit, len(ranked)) // per strategy, parallel to want
+	want := make([][]int32, len(ranked))
+	for si := range ranked {
+		for _, sh := range list {
+			if i, ok := rows[si][sh.p]; ok {
+				want[si] = append(want[si], i)
+			}
+		}
+		units[si] = ranked[si].units(want[si])
+	}
+	next := make([]int, len(ranked))
+	out := []SharedHard{}
+	for _, sh := range list {
+		h := SharedHard{HardFor: []string{}, GeoMeanXMedianCalls: sh.geo}
+		for si, rs := range ranked {
+			if _, ok := rows[si][sh.p]; !ok {
+				continue
+			}
+			u := units[si][next[si]]
+			next[si]++
+			h.Puzzle = u.Puzzle
+			h.Units = append(h.Units, u)
+			if rs.isHard[sh.p] {
+				h.HardFor = append(h.HardFor, rs.solver)
+			}
+		}
+		out = append(out, h)
+	}
+	return out, len(keys)
 }
 
 // highlights places the puzzles with the given ids in every strategy.
@@ -230,15 +322,19 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 		}
 		h := Highlight{ID: id, Units: []RankedUnit{}}
 		for c := range res.Corpora {
+			p, ok := res.puzzleIndex(uint16(c), int32(id))
+			if !ok {
+				continue
+			}
 			for si, ser := range res.Series {
-				k := puzzleKey{uint16(c), int32(id)}
-				if i, ok := ranked[si].index[k]; ok {
-					h.Units = append(h.Units, ranked[si].unit(i))
+				if i, ok := ranked[si].rowsOf(map[int32]bool{p: true})[p]; ok {
+					h.Units = append(h.Units, ranked[si].units([]int32{i})...)
 					continue
 				}
-				for j := range ser.Entries { // not measured: status only
-					if e := &ser.Entries[j]; e.Corpus == k.corpus && e.ID == k.id {
-						h.Units = append(h.Units, rankedUnit(res, ser.Solver, e))
+				for j := range ser.Len() { // not measured: status only
+					if ser.puzzle(j) == p {
+						e := ser.At(j)
+						h.Units = append(h.Units, rankedUnit(res, ser.Solver, &e))
 						break
 					}
 				}

@@ -195,8 +195,8 @@ func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) 
 		if series == nil {
 			continue
 		}
-		for k := range series.Entries {
-			e := &series.Entries[k]
+		for k := range series.Len() {
+			e := series.At(k)
 			i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]
 			if !ok {
 				continue

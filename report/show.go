@@ -47,18 +47,19 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 	for _, ser := range res.Series {
 		pr := PuzzleRank{Solver: ser.Solver}
 		if ci >= 0 {
-			key := puzzleKey{uint16(ci), int32(id)}
 			st, rs := summarizeSeries(res, ser, 0)
 			pr.Measured = st.Measured
-			if i, ok := rs.index[key]; ok {
-				pr.Found, pr.Unit = true, rs.unit(i)
+			p, inRun := res.puzzleIndex(uint16(ci), int32(id))
+			if i, ok := rs.rowsOf(map[int32]bool{p: true})[p]; inRun && ok {
+				pr.Found, pr.Unit = true, rs.units([]int32{i})[0]
 				n := float64(st.Measured)
 				pr.PctCalls = 100 * (n - float64(pr.Unit.RankCalls) + 1) / n
 				pr.PctTime = 100 * (n - float64(pr.Unit.RankTime) + 1) / n
-			} else {
-				for j := range ser.Entries {
-					if e := &ser.Entries[j]; e.Corpus == key.corpus && e.ID == key.id {
-						pr.Found, pr.Unit = true, rankedUnit(res, ser.Solver, e)
+			} else if inRun {
+				for j := range ser.Len() {
+					if ser.puzzle(j) == p {
+						e := ser.At(j)
+						pr.Found, pr.Unit = true, rankedUnit(res, ser.Solver, &e)
 						break
 					}
 				}

@@ -218,7 +218,7 @@ func Summarize(res *Results, opt SummaryOptions) *Summary {
 		ranked[i] = rs
 		s.Hard = append(s.Hard, rs.hard...)
 	}
-	s.Several, s.SeveralTotal = hardForSeveral(ranked, top)
+	s.Several, s.SeveralTotal = hardForSeveral(res, ranked, top)
 	s.Highlights = highlights(res, ranked, opt.Highlight)
 	return s
 }
@@ -243,33 +243,34 @@ func summarizeRun(ri *RunInfo) *RunSummary {
 // summarizeSeries computes the statistics of one strategy and ranks its
 // measured units.
 func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *rankedSeries) {
-	st := &StrategySummary{Solver: ser.Solver, Units: len(ser.Entries), Statuses: StatusCounts{},
+	st := &StrategySummary{Solver: ser.Solver, Units: ser.Len(), Statuses: StatusCounts{},
 		ByCalls: []RankedUnit{}, ByTime: []RankedUnit{}}
 	for _, s := range solvers.Statuses() {
 		st.Statuses[s] = 0
 	}
-	var units []*Entry // measured, in file order
+	var units []int32 // measured rows, in file order
 	var guesses float64
 	noGuessOpen := false // a stopped unit had made no guess yet: it might end as a no-guess solve
-	for i := range ser.Entries {
-		e := &ser.Entries[i]
-		st.Statuses[e.Status]++
-		if !measured(e.Status) {
+	for i := range ser.Len() {
+		status := ser.Status(i)
+		st.Statuses[status]++
+		if !measured(status) {
 			continue
 		}
-		units = append(units, e)
-		st.TotalNS += e.NS
-		guesses += float64(e.Guesses)
-		if e.Status.Censored() {
+		units = append(units, int32(i))
+		st.TotalNS += ser.NS(i)
+		g := ser.Guesses(i)
+		guesses += float64(g)
+		if status.Censored() {
 			st.Censored++
-			noGuessOpen = noGuessOpen || e.Guesses == 0
+			noGuessOpen = noGuessOpen || g == 0
 		}
-		if e.Status == solvers.StatusSolved && e.Guesses == 0 {
+		if status == solvers.StatusSolved && g == 0 {
 			st.NoGuess++
 		}
 	}
 	st.Measured = len(units)
-	rs := &rankedSeries{solver: ser.Solver, units: units}
+	rs := &rankedSeries{res: res, ser: ser, solver: ser.Solver, measured: len(units)}
 	if st.Measured == 0 {
 		return st, rs
 	}
@@ -289,38 +290,49 @@ func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *ran
 	if noGuessOpen {
 		st.NoGuessPct.Bound = BoundLower
 	}
-	st.TimeNS = distribution(res, units, func(e *Entry) float64 { return float64(e.NS) })
+	st.TimeNS = distribution(res, ser, units, seriesNS(ser))
 	st.TimeNS.Mean.Value = math.Round(st.TimeNS.Mean.Value) // integer ns
-	st.Calls = distribution(res, units, func(e *Entry) float64 { return float64(e.Calls) })
-	rs.rank(res, st, top)
+	st.Calls = distribution(res, ser, units, seriesCalls(ser))
+	rs.rank(st, units, top)
 	return st, rs
 }
 
-// distribution computes the statistics of value over units (measured, at
-// least one). Quantiles use gonum's stat.Empirical estimator on the
-// sorted values: the q-quantile is the smallest value v with at least
-// q*n values <= v, always the value of an actual unit (so integer ns and
-// calls stay integers) and right at small n: the only value for n = 1,
-// the middle one for odd n, the lower middle one for even n.
+// seriesNS and seriesCalls return the time (ns) and the calls of a row
+// of ser as float64, the values the statistics are of.
+func seriesNS(ser *Series) func(int32) float64 {
+	return func(i int32) float64 { return float64(ser.NS(int(i))) }
+}
+
+func seriesCalls(ser *Series) func(int32) float64 {
+	return func(i int32) float64 { return float64(ser.Calls(int(i))) }
+}
+
+// distribution computes the statistics of value over the rows of ser
+// (measured, at least one). Quantiles use gonum's stat.Empirical
+// estimator on the sorted values: the q-quantile is the smallest value v
+// with at least q*n values <= v, always the value of an actual unit (so
+// integer ns and calls stay integers) and right at small n: the only
+// value for n = 1, the middle one for odd n, the lower middle one for
+// even n.
 //
 // Stopped units enter at their stopping value. A statistic is marked a
 // lower bound when it would change if every stopped unit had gone on
 // forever: it is computed again with those units at +Inf and compared.
-func distribution(res *Results, units []*Entry, value func(*Entry) float64) Distribution {
+func distribution(res *Results, ser *Series, rows []int32, value func(int32) float64) Distribution {
 	var d Distribution
-	vals := make([]float64, 0, len(units))
-	worst := make([]float64, 0, len(units))
-	maxAt := units[0]
-	for _, e := range units {
-		v := value(e)
+	vals := make([]float64, 0, len(rows))
+	worst := make([]float64, 0, len(rows))
+	maxAt, maxV := rows[0], value(rows[0])
+	for _, i := range rows {
+		v := value(i)
 		vals = append(vals, v)
-		if e.Status.Censored() {
+		if v > maxV {
+			maxAt, maxV = i, v
+		}
+		if ser.Status(int(i)).Censored() {
 			v = math.Inf(1)
 		}
 		worst = append(worst, v)
-		if value(e) > value(maxAt) {
-			maxAt = e
-		}
 	}
 	slices.Sort(vals)
 	slices.Sort(worst)
@@ -332,7 +344,8 @@ func distribution(res *Results, units []*Entry, value func(*Entry) float64) Dist
 	d.P90 = quantile(0.9)
 	d.P99 = quantile(0.99)
 	d.Max = quantile(1)
-	d.MaxAt = puzzleRef(res, maxAt)
+	e := ser.At(int(maxAt))
+	d.MaxAt = puzzleRef(res, &e)
 	return d
 }
 

@@ -161,20 +161,9 @@ type unit struct {
 // would.
 func mkResults(units ...unit) *Results {
 	res := &Results{Corpora: []string{"c.txt"}}
-	seen := map[int]bool{}
 	for _, u := range units {
-		ser := res.Solver(u.solver)
-		if ser == nil {
-			ser = &Series{Solver: u.solver}
-			res.Series = append(res.Series, ser)
-		}
-		ser.Entries = append(ser.Entries, Entry{ID: int32(u.id), Line: int32(u.id + 1), Status: u.status,
-			NS: u.ns, Calls: u.calls, Guesses: u.guesses, Solutions: -1})
-		if !seen[u.id] {
-			seen[u.id] = true
-			res.Puzzles++
-		}
-		res.Rows++
+		res.Add(u.solver, Entry{ID: int32(u.id), Line: int32(u.id + 1), Status: u.status,
+			NS: u.ns, Calls: u.calls, Guesses: u.guesses})
 	}
 	return res
 }

@@ -58,6 +58,7 @@ func repoRoot(t *testing.T) string {
 type result struct {
 	code           int
 	stdout, stderr string
+	maxRSS         int64 // peak resident set size of the process, bytes
 }
 
 // batch runs the binary in dir with args.
@@ -75,7 +76,15 @@ func batch(t *testing.T, dir string, args ...string) result {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return result{code, stdout.String(), stderr.String()}
+	return result{code, stdout.String(), stderr.String(), maxRSS(cmd)}
+}
+
+// maxRSS returns the peak resident set size of cmd's finished process.
+func maxRSS(cmd *exec.Cmd) int64 {
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss * 1024 // Linux reports kilobytes
+	}
+	return 0
 }
 
 func mustOK(t *testing.T, r result) {
@@ -298,7 +307,7 @@ func startAndSignalAt(t *testing.T, dir, out string, size int64, sig syscall.Sig
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	}
-	return result{code, stdout.String(), stderr.String()}
+	return result{code, stdout.String(), stderr.String(), maxRSS(cmd)}
 }
 
 func TestInterruptAndResume(t *testing.T) {

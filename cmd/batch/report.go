@@ -107,7 +107,7 @@ func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summ
 	if err := sum.WriteText(w); err != nil {
 		return sum, err
 	}
-	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %d charts) in %s\n",
-		filepath.Join(dir, report.PageFile), len(charts), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %d charts) in %s%s\n",
+		filepath.Join(dir, report.PageFile), len(charts), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
 }

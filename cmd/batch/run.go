@@ -461,7 +461,7 @@ func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, elapsed
 	if st.Skipped > 0 {
 		fmt.Fprintf(w, ", %d already done", st.Skipped)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, peakNote())
 	if table {
 		printStatusTable(w, st)
 	}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// TestLoadMemoryIsFlat runs the fast strategy over ten copies of the
+// 17-clue list, gzipped (491510 puzzles), and over one copy, and compares
+// their peak memory: the sweep must not grow with the corpus, and the
+// report may keep only a few bytes per row.
+func TestLoadMemoryIsFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the load test sweeps 491510 puzzles")
+	}
+	root := repoRoot(t)
+	src, err := os.ReadFile(filepath.Join(root, "data/sudoku17.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ten := filepath.Join(t.TempDir(), "sudoku17x10.txt.gz")
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+	for range 10 {
+		zw.Write(src)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ten, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	sweep := func(corpus string, puzzles int) (sweep, report result, dir string) {
+		t.Helper()
+		dir = filepath.Join(t.TempDir(), "run")
+		sweep = batch(t, root, "-solvers", "bitboard", "-timeout", "0", "-quiet", "-report=false", "-out", dir, corpus)
+		mustOK(t, sweep)
+		if n := readRowsTolerant(t, filepath.Join(dir, "results.csv")); n != puzzles {
+			t.Fatalf("%s: %d rows, want %d", corpus, n, puzzles)
+		}
+		report = batch(t, root, "report", dir)
+		mustOK(t, report)
+		return sweep, report, dir
+	}
+	const one, rowsOne, rowsTen = "data/sudoku17.txt", 49151, 491510
+	sweep1, report1, _ := sweep(one, rowsOne)
+	sweep10, report10, dir10 := sweep(ten, rowsTen)
+	// batch prints its own peak (VmHWM): the rusage of a child also counts
+	// the test process it was forked from.
+	peak := func(r result, line string) int64 {
+		t.Helper()
+		m := regexp.MustCompile(`(?m)^` + line + `.*, peak memory (\d+) MB$`).FindStringSubmatch(r.stdout)
+		if m == nil {
+			t.Skipf("no peak memory in the output (not Linux?):\n%s", r.stdout)
+		}
+		n, _ := strconv.ParseInt(m[1], 10, 64)
+		return n
+	}
+	s1, s10 := peak(sweep1, "took "), peak(sweep10, "took ")
+	r1, r10 := peak(report1, "report: "), peak(report10, "report: ")
+	t.Logf("peak memory: sweep %d MB (1x) vs %d MB (10x gzip); report %d MB vs %d MB", s1, s10, r1, r10)
+	// The sweep: flat, within 25% and 4 MB of the one-copy run.
+	if s10 > s1*5/4+4 {
+		t.Errorf("the sweep of 10 copies peaks at %d MB, of one copy at %d MB: memory grows with the corpus", s10, s1)
+	}
+	// The report keeps every unit's time and counters for exact quantiles:
+	// about 20 bytes a row, plus a sorted copy of one strategy's values and
+	// the collector's headroom, about 60 bytes a row at the peak (it was
+	// 220 before the report was made lean). Allow 100.
+	perRow := float64(r10-r1) * (1 << 20) / (rowsTen - rowsOne)
+	t.Logf("report: %.1f bytes of peak memory per extra row", perRow)
+	if perRow > 100 {
+		t.Errorf("the report of 10 copies peaks at %d MB, of one copy at %d MB: %.0f bytes per extra row, want at most 100", r10, r1, perRow)
+	}
+	for _, f := range []string{"summary.md", "index.html", "hard.csv"} {
+		if _, err := os.Stat(filepath.Join(dir10, f)); err != nil {
+			t.Errorf("the report of 10 copies lacks %s: %v", f, err)
+		}
+	}
+}

@@ -59,38 +59,43 @@ func valid(p *Puzzle, g *Grid, n int) bool {
 	return ok
 }
 
-// valid9 is valid for a 9x9 grid, with constant bounds: each cell's value
-// becomes a bit once, then the 27 units OR their cells' bits.
+// valid9 is valid for a 9x9 grid: one pass over the cells ORs each
+// value's bit into its row, column and box (in check9Units, Check's own
+// table, not the strategies').
 func valid9(givens, cells *[81]uint8) bool {
-	var bit [81]uint16
+	var rows, cols, boxes [16]uint16
 	var changed uint32
 	var top uint8 // the largest value-1 (255 for a 0)
 	for i, v := range cells {
 		given := uint32(givens[i])
 		changed |= given * (given ^ uint32(v))
 		top = max(top, v-1)
-		bit[i] = 1 << (v & 15)
+		bit := uint16(1) << (v & 15)
+		u := &check9Units[i]
+		rows[u[0]&15] |= bit
+		cols[u[1]&15] |= bit
+		boxes[u[2]&15] |= bit
 	}
 	if changed != 0 || top > 8 {
 		return false
 	}
-	const all = 0b11_1111_1110
-	for u := range 9 {
-		var row, col, box uint16
-		for k := range 9 {
-			row |= bit[u*9+k]
-			col |= bit[k*9+u]
-		}
-		b := u/3*27 + u%3*3 // the top left cell of box u
-		for _, off := range [9]int{0, 1, 2, 9, 10, 11, 18, 19, 20} {
-			box |= bit[b+off]
-		}
-		if row != all || col != all || box != all {
-			return false
-		}
+	all := uint16(0b11_1111_1110)
+	for k := range 9 {
+		all &= rows[k] & cols[k] & boxes[k]
 	}
-	return true
+	// Every unit has nine cells holding values in 1..9: it holds each
+	// once exactly when it holds them all.
+	return all == 0b11_1111_1110
 }
+
+// check9Units holds the row, column and box of each cell of a 9x9 grid.
+var check9Units = func() (t [81][3]uint8) {
+	for i := range t {
+		r, c := i/9, i%9
+		t[i] = [3]uint8{uint8(r), uint8(c), uint8(r/3*3 + c/3)}
+	}
+	return t
+}()
 
 // fault names the first fault of g as a solution of p, with box size n,
 // checking cells in row-major order, then each row, column and box.

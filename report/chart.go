@@ -106,7 +106,11 @@ func WriteCharts(dir string, res *Results, opt ChartOptions) ([]Chart, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("writing charts: %w", err)
 	}
-	set := newChartSet(res, opt)
+	return writeChartSet(dir, newChartSet(res, opt))
+}
+
+// writeChartSet draws the charts of set into dir (see WriteCharts).
+func writeChartSet(dir string, set *chartSet) ([]Chart, error) {
 	jobs := set.jobs()
 
 	errs := make([]error, len(jobs))
@@ -215,6 +219,9 @@ type chartSet struct {
 	// whether it was censored, for the scatters' join.
 	baseV []float64
 	baseC []bool
+	// scatters, when set, holds the scatters by series index (a Stream
+	// joins them by passes); else newScatter joins them from res.
+	scatters map[int]*chartScatter
 }
 
 func newChartSet(res *Results, opt ChartOptions) *chartSet {
@@ -311,8 +318,11 @@ func (set *chartSet) jobs() []chartJob {
 				func() (*plot.Plot, error) { return set.histPlot(col, i) })
 		}
 		if base != nil && set.time[i] != base {
-			sc := set.newScatter(set.res.Series[i], set.time[i], base, i)
-			if sc.n == 0 {
+			sc := set.scatters[i]
+			if set.scatters == nil {
+				sc = set.newScatter(set.res.Series[i], set.time[i], base, i)
+			}
+			if sc == nil || sc.n == 0 {
 				continue // no puzzle measured by both
 			}
 			add(ChartScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+chartFileName(base.solver),

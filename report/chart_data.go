@@ -227,10 +227,15 @@ func chartPointCmp(a, b chartPoint) int {
 // addTop keeps row i, finished and not highlighted, among the
 // chartHardestTop largest (by value, then corpus and id), largest first.
 func (c *chartColumn) addTop(s *Series, i int, v float64) {
+	c.addTopEntry(func() Entry { return s.At(i) }, v)
+}
+
+// addTopEntry is addTop for the row that entry returns.
+func (c *chartColumn) addTopEntry(entry func() Entry, v float64) {
 	if len(c.top) == chartHardestTop && v < c.top[len(c.top)-1].v {
 		return
 	}
-	e := s.At(i)
+	e := entry()
 	p := chartPoint{e: &e, v: v}
 	k := len(c.top)
 	for k > 0 && chartPointCmp(c.top[k-1], p) < 0 {

@@ -37,6 +37,8 @@ type chartScatter struct {
 	censY, censX, censXY int
 	xlo, xhi, ylo, yhi   float64     // range of the pairs' values
 	marked               []chartPair // highlighted pairs, by y's (value, corpus, id)
+	// pairs, when set, replaces the join from ys (a Stream's scatter).
+	pairs func(fn func(x, y float64, xc, yc bool))
 }
 
 // newScatter joins y (the column of ys) with the baseline x on
@@ -82,6 +84,10 @@ func (set *chartSet) newScatter(ys *Series, y, x *chartColumn, idx int) *chartSc
 // each calls fn with the values of every pair (x, y: seconds) and their
 // censoring, in the order of the rows of y.
 func (sc *chartScatter) each(fn func(x, y float64, xc, yc bool)) {
+	if sc.pairs != nil {
+		sc.pairs(fn)
+		return
+	}
 	ys, set := sc.ys, sc.set
 	for i := range ys.Len() {
 		st := ys.Status(i)

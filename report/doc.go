@@ -6,7 +6,9 @@
 //     (corpus, id, solver) order, flushing as it goes.
 //  2. A Reader reads results.csv back, by column name, so that a finished,
 //     interrupted, resumed or merged run is read the same way.
-//  3. LoadResults holds a run's rows as numbers (Results); Summarize
+//  3. LoadResults holds a run's rows as numbers (Results), and
+//     OpenStream reads them by passes without holding them (Stream, what
+//     `batch report` uses; see Memory); Summarize (Stream.Summarize)
 //     computes a Summary from them, and its Write methods render it:
 //     summary.md, summary.json, summary.bench (Go benchmark format, for
 //     benchstat), hard.csv and a text table for the terminal.
@@ -53,23 +55,44 @@
 // multiple of that strategy's median (calls, not time: they do not
 // depend on the machine), then by corpus and id.
 //
-// Memory. A report holds a run's rows, not its text: Results keeps each
+// Memory. `batch report` does not hold a run's rows: a Stream
+// (OpenStream) reads results.csv once, copying the numbers of each row
+// (strategy, status, corpus, id, line, time, calls, guesses: a few
+// varints, about 15 bytes) to a spill file beside it, removed at the
+// end, and every figure is then computed by passes over the spill, each
+// keeping per strategy only a fixed amount plus what it lists:
+//  1. counts, sums, maxima, the top lists, and histograms of times and
+//     calls (finished and stopped units apart) in log-linear buckets
+//     (exact below 256, 1/128 of a power of two above);
+//  2. every quantile (median, p90, p99, the box plot's quartiles, the
+//     ECDF's 300 points) is the value of a known rank, so of a known
+//     bucket: the next pass collects that bucket's values (4096 at
+//     most) and sorts them, or splits it in 256 and counts again, until
+//     the value is exact (usually one or two passes);
+//  3. the units above the p99 of calls or stopped (hard.csv) and, puzzle
+//     by puzzle (a puzzle's rows are adjacent), those hard for several
+//     strategies; the histogram bins, the boxes' whiskers and outliers;
+//  4. one pass counts, for every listed unit, the units above it (its
+//     ranks) and, for the ECDF and the highlighted puzzles, the finished
+//     units at or below them; another fills the page's puzzle table;
+//  5. each scatter joins a strategy with the baseline puzzle by puzzle
+//     while it is drawn (twice: the legend's placement, then the dots,
+//     rasterised into one image on PNG charts, where a glyph drawn
+//     through gonum/plot costs about 1 kB of garbage a point); censored
+//     marks that fall on the same spot (a fifth of a pixel) are drawn
+//     once, their counts in the legend are of every puzzle.
+//
+// Every figure is exactly the one Summarize and WriteCharts compute from
+// a Results (the tests compare the outputs byte for byte), and the
+// memory of `batch report` is flat in the number of rows (about 30 MB
+// for 50 thousand rows as for 1.5 million). Outputs that list units grow
+// with what they list: hard.csv and the box plots' outliers (finished
+// units beyond the whiskers). A results.csv whose rows are not in run
+// order (edited by hand) is loaded in memory instead: Results keeps each
 // strategy's rows in columns (Series), with corpus, id and line once per
 // puzzle, times and counters in 16 or 32 bits (exact: the rare larger
-// values sit in a side table), no solution and no message: 15 to 21
-// bytes a row, about 30 MB for 1.5 million rows. Summaries sort a copy of
-// one strategy's values at a time and keep only what they list; the
-// ranks of units listed after the per-strategy pass (hard for several
-// strategies, highlighted, `batch show`) are counted again then. Charts
-// keep per strategy and measure only what they draw (counts, histogram
-// bins, the ECDF thinned to 300 quantiles, the box, the hardest and the
-// highlighted rows), and scatters join the strategies again by puzzle
-// while drawing. Nothing is thinned on a scatter: every finished pair is
-// drawn, rasterised into one image on PNG charts (a disc blended per
-// point, where a glyph drawn through gonum/plot costs about 1 kB of
-// garbage a point); censored marks that fall on the same spot (a fifth
-// of a pixel) are drawn once, their counts in the legend are of every
-// puzzle. `batch report` thus stays under 100 MB for 1.5 million rows.
+// values sit in a side table), 15 to 21 bytes a row; `batch compare` and
+// `batch show` read runs that way.
 //
 // results.csv has the columns of DESIGN.md in their order, then `corpus`:
 // the corpus file as given on the command line. Ids restart at 0 in each

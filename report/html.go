@@ -39,8 +39,44 @@ var pageTmpl = template.Must(template.New("page").Parse(pageTemplate))
 // every text that comes from the input (file names, lines, messages) is
 // escaped by html/template.
 func WritePage(dir string, res *Results, s *Summary, opt PageOptions) error {
+	return writePage(dir, resultsPageRows(res, s), s, opt)
+}
+
+// WritePage writes dir/index.html for the stream's rows, as WritePage
+// does for a Results holding them.
+func (st *Stream) WritePage(dir string, s *Summary, opt PageOptions) error {
+	rows := func(fn func(j int, corpus string, e *Entry)) error {
+		return st.scan(func(r *spillRow) {
+			e := r.entry()
+			fn(r.si, st.shell.Corpora[r.corpus], &e)
+		})
+	}
+	return writePage(dir, rows, s, opt)
+}
+
+// pageRows calls fn with the rows of each strategy of a summary (j: its
+// index in Summary.Strategies), each strategy's in file order.
+type pageRows func(fn func(j int, corpus string, e *Entry)) error
+
+func resultsPageRows(res *Results, s *Summary) pageRows {
+	return func(fn func(j int, corpus string, e *Entry)) error {
+		for j, st := range s.Strategies {
+			series := res.Solver(st.Solver)
+			if series == nil {
+				continue
+			}
+			for k := range series.Len() {
+				e := series.At(k)
+				fn(j, res.Corpora[e.Corpus], &e)
+			}
+		}
+		return nil
+	}
+}
+
+func writePage(dir string, rows pageRows, s *Summary, opt PageOptions) error {
 	var b bytes.Buffer
-	if err := renderPage(&b, res, s, opt); err != nil {
+	if err := renderPageRows(&b, rows, s, opt); err != nil {
 		return fmt.Errorf("writing %s: %w", PageFile, err)
 	}
 	return writeFileAtomic(filepath.Join(dir, PageFile), b.Bytes())
@@ -107,6 +143,10 @@ func pageUnitOf(u RankedUnit, rank int) pageUnit {
 }
 
 func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
+	return renderPageRows(w, resultsPageRows(res, s), s, opt)
+}
+
+func renderPageRows(w io.Writer, rows pageRows, s *Summary, opt PageOptions) error {
 	p := page{
 		Title:    fmt.Sprintf("sudokubatch: %s, %s", s.Corpus, s.countsLine()),
 		Summary:  s,
@@ -163,7 +203,10 @@ func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
 		}
 		return a.ID - b.ID
 	})
-	p.Puzzles = puzzleTable(res, s, order, opt.Corpora)
+	var err error
+	if p.Puzzles, err = puzzleTable(rows, s, order, opt.Corpora); err != nil {
+		return err
+	}
 	for _, h := range s.Highlights {
 		for _, pz := range p.Puzzles {
 			if len(h.Units) > 0 && pz.Label == h.Units[0].Puzzle.Label {
@@ -176,7 +219,7 @@ func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
 
 // puzzleTable returns a row per referenced puzzle with every strategy's
 // outcome, and the puzzle's grid when its corpus can be read.
-func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) []pagePuzzle {
+func puzzleTable(all pageRows, s *Summary, order []PuzzleRef, corpora []string) ([]pagePuzzle, error) {
 	type key struct {
 		corpus string
 		id     int
@@ -190,19 +233,13 @@ func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) 
 			rows[i].Cells[j] = pageUnit{Status: "–"}
 		}
 	}
-	for j, st := range s.Strategies {
-		series := res.Solver(st.Solver)
-		if series == nil {
-			continue
-		}
-		for k := range series.Len() {
-			e := series.At(k)
-			i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]
-			if !ok {
-				continue
-			}
+	err := all(func(j int, corpus string, e *Entry) {
+		if i, ok := want[key{corpus, int(e.ID)}]; ok {
 			rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)), Time: fmtNS(float64(e.NS))}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, path := range corpora {
 		f, err := os.Open(path)
@@ -225,5 +262,5 @@ func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) 
 		}
 		f.Close()
 	}
-	return rows
+	return rows, nil
 }

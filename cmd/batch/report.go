@@ -58,14 +58,14 @@ type reportOptions struct {
 
 // writeReport builds the summary files, the charts and the page of the
 // run in dir from its results.csv (and run.json when there is one), and
-// prints the main table to w.
+// prints the main table to w. It reads results.csv by passes
+// (report.Stream), so that its memory does not grow with the rows; a
+// file whose rows are not in run order is loaded in memory instead.
 func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
 	start := time.Now()
-	// The report holds the rows in a few large pointer-free columns
-	// (report.Series), which a collection marks at almost no cost, and
-	// reading and summarising them makes short-lived garbage: collecting
-	// more often than the default (100) keeps the peak memory near what
-	// is live, for little time.
+	// Reading and summarising makes short-lived garbage: collecting more
+	// often than the default (100) keeps the peak memory near what is
+	// live, for little time.
 	defer debug.SetGCPercent(debug.SetGCPercent(reportGCPercent))
 	info, err := report.ReadRunInfo(dir)
 	if err != nil {
@@ -74,22 +74,37 @@ func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summ
 		}
 		info = nil // a bare results.csv: report what it holds
 	}
-	res, err := report.LoadResults(filepath.Join(dir, pipeline.ResultsFile))
-	if err != nil {
+	path := filepath.Join(dir, pipeline.ResultsFile)
+	var src reportSource
+	st, err := report.OpenStream(path)
+	switch {
+	case err == nil:
+		defer st.Close()
+		src = st
+	case errors.Is(err, report.ErrNotStreamable):
+		res, err := report.LoadResults(path)
+		if err != nil {
+			return nil, &exitError{exitWrong, err}
+		}
+		src = memorySource{res}
+	default:
 		return nil, &exitError{exitWrong, err}
 	}
 	highlight := opt.highlight
 	var corpora []string
-	title := res.CorpusLabel()
+	title := src.CorpusLabel()
 	if info != nil {
-		res.OrderSolvers(info.Settings.Solvers)
+		src.OrderSolvers(info.Settings.Solvers)
 		if !opt.explicit {
 			highlight = info.Highlight
 		}
 		corpora = info.Settings.Corpora
 		title += ", run " + info.RunID
 	}
-	sum := report.Summarize(res, report.SummaryOptions{Top: opt.top, Highlight: highlight, RunInfo: info})
+	sum, err := src.Summarize(report.SummaryOptions{Top: opt.top, Highlight: highlight, RunInfo: info})
+	if err != nil {
+		return nil, &exitError{exitWrong, err}
+	}
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err
 	}
@@ -97,11 +112,11 @@ func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summ
 	if err := os.MkdirAll(chartsDir, 0o755); err != nil {
 		return sum, fmt.Errorf("writing charts: %w", err)
 	}
-	charts, err := report.WriteCharts(chartsDir, res, report.ChartOptions{Highlight: highlight, SVG: opt.svg, Title: title})
+	charts, err := src.WriteCharts(chartsDir, report.ChartOptions{Highlight: highlight, SVG: opt.svg, Title: title})
 	if err != nil {
 		fmt.Fprintf(warn, "batch: charts: %v\n", err)
 	}
-	if err := report.WritePage(dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: "charts", Corpora: corpora}); err != nil {
+	if err := src.WritePage(dir, sum, report.PageOptions{Charts: charts, ChartsDir: "charts", Corpora: corpora}); err != nil {
 		return sum, err
 	}
 	if err := sum.WriteText(w); err != nil {
@@ -110,4 +125,29 @@ func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summ
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %d charts) in %s%s\n",
 		filepath.Join(dir, report.PageFile), len(charts), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
+}
+
+// reportSource is what writeReport reads: a report.Stream, or the rows
+// in memory.
+type reportSource interface {
+	CorpusLabel() string
+	OrderSolvers(names []string)
+	Summarize(opt report.SummaryOptions) (*report.Summary, error)
+	WriteCharts(dir string, opt report.ChartOptions) ([]report.Chart, error)
+	WritePage(dir string, s *report.Summary, opt report.PageOptions) error
+}
+
+// memorySource reports a report.Results.
+type memorySource struct{ *report.Results }
+
+func (m memorySource) Summarize(opt report.SummaryOptions) (*report.Summary, error) {
+	return report.Summarize(m.Results, opt), nil
+}
+
+func (m memorySource) WriteCharts(dir string, opt report.ChartOptions) ([]report.Chart, error) {
+	return report.WriteCharts(dir, m.Results, opt)
+}
+
+func (m memorySource) WritePage(dir string, s *report.Summary, opt report.PageOptions) error {
+	return report.WritePage(dir, m.Results, s, opt)
 }

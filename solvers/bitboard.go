@@ -2,6 +2,7 @@ package solvers
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"math/bits"
 )
@@ -17,7 +18,8 @@ import (
 // Propagation (propagate) repeats until nothing changes:
 //
 //  1. Band update, for each mask that changed since it was last updated, in
-//     increasing 3d+b order, until no mask changes. In a band a digit takes
+//     increasing 3d+b order, until no mask changes (a dirty bit per mask
+//     says which changed). In a band a digit takes
 //     one mini-row (three cells of a row inside a box) in each row and in
 //     each box, i.e. a permutation from rows to boxes. The mask is reduced
 //     to the mini-rows used by some permutation compatible with it (this is
@@ -27,7 +29,9 @@ import (
 //     keeps a single possible column c claims c: d is removed from column
 //     c in the two other bands. A row whose mini-row is in every compatible
 //     permutation and whose box has a single column holds d in one known
-//     cell: that cell is solved and removed from the eight other digits.
+//     cell (these are exactly the rows of the reduced mask with a single
+//     cell, which is how they are found): that cell is solved and removed
+//     from the eight other digits.
 //  2. Naked singles: for each band, cells are counted by number of
 //     candidates (bit-sliced over the nine digits); a cell with none is a
 //     contradiction; each unsolved cell with one candidate is placed (its
@@ -38,9 +42,9 @@ import (
 // is solved the grid is the answer. Otherwise it branches on the first cell
 // in row-major order with the fewest candidates (a bivalue cell when there
 // is one, which the naked-single count gives for free) and tries its
-// candidates in increasing order, each on a copy of the state in a
-// fixed-size per-depth array; after a failed candidate it is removed from
-// the parent state, so the next copy inherits that knowledge. The first
+// candidates in increasing order, each on a copy of the state in the frame
+// of the recursive call; after a failed candidate it is removed from the
+// parent state, so the next copy inherits that knowledge. The first
 // solution is returned. The search is deterministic.
 //
 // Counters:
@@ -54,9 +58,10 @@ import (
 // nodes). Filled for a stopped search is the number of empty cells solved in
 // the state of the node whose candidates were being tried.
 //
-// Only 9x9 grids are handled; 4x4 and 16x16 give StatusUnsupported. Solve
-// allocates nothing. A bitboard value has no state: one value serves any
-// number of goroutines.
+// Only 9x9 grids are handled; 4x4 and 16x16 give StatusUnsupported. The
+// givens are placed before they are validated, and validate runs only when
+// placing them fails, for its message. Solve allocates nothing. A bitboard
+// value has no state: one value serves any number of goroutines.
 type bitboard struct{}
 
 var _ Solver = (*bitboard)(nil)
@@ -81,10 +86,8 @@ const bbAll = 1<<27 - 1 // every cell of a band
 var (
 	bbShrink     [512]uint32 // 9 cells of a row -> 3-bit mask of its non-empty mini-rows
 	bbPermCells  [512]uint32 // shrink -> cells of the mini-rows of every compatible permutation (0: none)
-	bbPermLocked [512]uint32 // shrink -> mini-rows in every compatible permutation
-	bbColSingle  [512]uint32 // column set -> mini-rows of the boxes with exactly one column
 	bbOtherBands [512]uint32 // column set -> band mask without the columns that a box claims alone
-	bbRowCells   [8]uint32   // 3-bit row mask -> cells of those rows
+	bbRowSingle  [512]uint32 // 9 cells of a row -> the same if exactly one, else 0
 	bbSelf       [27]uint32  // cell -> band mask without its row and box, but with the cell itself
 	bbColumn     [9]uint32   // column -> its three cells in a band
 )
@@ -95,50 +98,36 @@ func init() {
 	for c := 0; c < 9; c++ {
 		bbColumn[c] = 0o001001001 << c
 	}
-	for r := 0; r < 8; r++ {
-		for i := 0; i < 3; i++ {
-			if r>>i&1 != 0 {
-				bbRowCells[r] |= 0o777 << (9 * i)
-			}
-		}
-	}
 	for x := 0; x < 512; x++ {
 		for j := 0; j < 3; j++ {
 			if x>>(3*j)&7 != 0 {
 				bbShrink[x] |= 1 << j
 			}
 		}
-		var cells uint32
-		locked := uint32(0o777)
 		for _, p := range perms {
 			ok := true
-			var rows uint32
 			for i, j := range p {
 				ok = ok && x>>(3*i+j)&1 != 0
-				rows |= 1 << (3*i + j)
 			}
 			if ok {
 				for i, j := range p {
-					cells |= minirow(i, j)
+					bbPermCells[x] |= minirow(i, j)
 				}
-				locked &= rows
 			}
 		}
-		if cells == 0 {
-			locked = 0
+		if bits.OnesCount32(uint32(x)) == 1 {
+			bbRowSingle[x] = uint32(x)
 		}
-		bbPermCells[x], bbPermLocked[x] = cells, locked
 		bbOtherBands[x] = bbAll
 		for j := 0; j < 3; j++ {
 			if cols := uint32(x>>(3*j)) & 7; bits.OnesCount32(cols) == 1 {
-				bbColSingle[x] |= 0o111 << j
 				bbOtherBands[x] &^= bbColumn[3*j+bits.TrailingZeros32(cols)]
 			}
 		}
 	}
 	for k := 0; k < 27; k++ {
 		row, col := k/9, k%9
-		mask := uint32(bbAll) &^ bbRowCells[1<<row]
+		mask := uint32(bbAll) &^ (0o777 << (9 * row))
 		for i := 0; i < 3; i++ {
 			mask &^= minirow(i, col/3)
 		}
@@ -149,85 +138,155 @@ func init() {
 // bbState is the whole state of one search node; it is copied by value.
 type bbState struct {
 	f        [27]uint32 // f[3*d+b]: cells of band b where digit d+1 may go (or is)
-	prev     [27]uint32 // f as the band update last left it
+	dirty    uint32     // bit 3*d+b: f[3*d+b] changed since the band update last left it
 	unsolved [3]uint32  // unsolved cells of each band
 	pairs    [3]uint32  // cells with exactly two candidates (after a singles pass)
 }
 
-// place puts digit d (0-based) in cell k of band b of a fresh state: the
-// givens. It reports false if d is no longer possible there.
-func (st *bbState) place(b, k, d int) bool {
-	bit := uint32(1) << k
-	i := 3*d + b
-	if st.f[i]&bit == 0 {
-		return false
+// bbRoot returns the state where the givens of p (a 9x9 grid) are placed,
+// the number of empty cells, and false if a given is out of range or if
+// two equal givens share a row, column or box (the state is then
+// meaningless). Each given of digit d in cell k of band b leaves d in no
+// other cell of its row, box and column, and no other digit in k.
+func bbRoot(p *Puzzle) (root bbState, empty int, placed bool) {
+	var own [27]uint32 // own[3*d+b]: the givens of digit d in band b
+	placed = true
+	for i := range root.f {
+		root.f[i] = bbAll
 	}
-	st.unsolved[b] &^= bit
-	for j := b; j < 27; j += 3 {
-		st.f[j] &^= bit
+	for b := uint(0); b < 3; b++ {
+		cells := (*[27]uint8)(p.Cells[27*b : 27*b+27])
+		given := (bbNonZero(p.Cells[27*b:]) | bbNonZero(p.Cells[27*b+8:])<<8 |
+			bbNonZero(p.Cells[27*b+16:])<<16 | bbNonZero(p.Cells[27*b+24:])<<24) & bbAll
+		root.unsolved[b] = bbAll &^ given
+		empty += 27 - bits.OnesCount32(given)
+		for ; given != 0; given &= given - 1 {
+			k := uint(bits.TrailingZeros32(given))
+			v := uint(cells[k])
+			if v > 9 {
+				placed = false
+				continue
+			}
+			g := (*[3]uint32)(root.f[3*v-3 : 3*v]) // digit v in the three bands
+			// Only the givens of the same digit have taken candidates
+			// so far: v is still possible in k unless one of them sees k.
+			if g[b]>>k&1 == 0 {
+				placed = false
+			}
+			g[b] &= bbSelf[k]
+			other := ^bbColumn[k%9]
+			g[bbNext[b]] &= other
+			g[bbNext[b+1]] &= other
+			own[3*v-3+b] |= 1 << k
+		}
 	}
-	st.f[i] |= bit
-	st.f[i] &= bbSelf[k]
-	other := ^bbColumn[k%9]
-	st.f[3*d+(b+1)%3] &= other
-	st.f[3*d+(b+2)%3] &= other
-	return true
+	for i := range root.f {
+		root.f[i] = root.f[i]&root.unsolved[i%3] | own[i]
+	}
+	root.dirty = bbAll
+	return root, empty, placed
+}
+
+// bbNonZero returns the mask of the non-zero bytes among the first eight
+// of b, bit i for b[i].
+func bbNonZero(b []uint8) uint32 {
+	x := binary.LittleEndian.Uint64(b)
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	x = (x&low7 + low7 | x) &^ low7 // the high bit of each non-zero byte
+	return uint32((x >> 7) * 0x0102040810204080 >> 56)
 }
 
 // update runs the band update to a fixpoint. It reports false on a
 // contradiction.
+//
+// A pass visits, in increasing index order, the masks whose dirty bit is
+// set when it reaches them; the next pass starts over from index 0 if any
+// bit is set again. Every change to a mask sets its bit (bbFlag), so this
+// is the same as comparing each mask with its value after its last update.
+// The bits behind the pass go to later, so that the choice of the next
+// mask waits for the current one only when it changed a mask ahead: a
+// branch (taken for about one mask in five on the corpus) rather than a
+// data dependency.
 func (st *bbState) update() bool {
+	dirty := st.dirty // the masks left to visit in this pass
+	var later uint32  // the masks that changed behind the pass
 	for {
-		changed := false
-		for d := 0; d < 27; d += 3 {
-			for b := 0; b < 3; b++ {
-				i := d + b
-				f := st.f[i]
-				if f == st.prev[i] {
-					continue
-				}
-				changed = true
-				sh := bbShrink[f&0o777] | bbShrink[f>>9&0o777]<<3 | bbShrink[f>>18&0o777]<<6
-				f &= bbPermCells[sh]
-				if f == 0 {
-					return false
-				}
-				st.f[i], st.prev[i] = f, f
-				cols := (f | f>>9 | f>>18) & 0o777
-				other := bbOtherBands[cols]
-				st.f[d+bbNext[b]] &= other
-				st.f[d+bbNext[b+1]] &= other
-				solved := bbRowCells[bbShrink[bbPermLocked[sh]&bbColSingle[cols]]&7] & f
-				if solved&st.unsolved[b] != 0 {
-					st.unsolved[b] &^= solved
-					for j := b; j < 27; j += 3 {
-						st.f[j] &^= solved
-					}
-					st.f[i] = f
-				}
+		if dirty == 0 {
+			if later == 0 {
+				st.dirty = 0
+				return true
 			}
+			dirty, later = later, 0 // a new pass
 		}
-		if !changed {
-			return true
+		i := uint(bits.TrailingZeros32(dirty)) & 31
+		above := ^uint32(1) << i
+		dirty &^= 1 << i
+		d3 := i * 11 >> 5 * 3 // 3*(i/3), as i < 32
+		b := i - d3
+		g := (*[3]uint32)(st.f[d3 : d3+3]) // digit i/3 in the three bands
+		f := g[b]
+		sh := (bbShrink[f&0o777] | bbShrink[f>>9&0o777]<<3 | bbShrink[f>>18&0o777]<<6) & 0o777
+		f &= bbPermCells[sh]
+		if f == 0 {
+			st.dirty = dirty | later
+			return false
+		}
+		// The columns that a box of band b claims leave the other two
+		// bands; band b itself keeps f.
+		other := bbOtherBands[(f|f>>9|f>>18)&0o777]
+		f0, f1, f2 := g[0], g[1], g[2]
+		g[0], g[1], g[2] = f0&other, f1&other, f2&other
+		g[b] = f
+		changed := (bbFlag(f0&^other) | bbFlag(f1&^other)<<1 | bbFlag(f2&^other)<<2) &^ (1 << b) << d3
+		if solved := bbRowSingle[f&0o777] | bbRowSingle[f>>9&0o777]<<9 | bbRowSingle[f>>18&0o777]<<18; solved&st.unsolved[b] != 0 {
+			st.unsolved[b] &^= solved
+			h := (*[25]uint32)(st.f[b:]) // band b: h[3*d] is digit d
+			acc := bbFlag(h[0]&solved) | bbFlag(h[3]&solved)<<3 | bbFlag(h[6]&solved)<<6 |
+				bbFlag(h[9]&solved)<<9 | bbFlag(h[12]&solved)<<12 | bbFlag(h[15]&solved)<<15 |
+				bbFlag(h[18]&solved)<<18 | bbFlag(h[21]&solved)<<21 | bbFlag(h[24]&solved)<<24
+			h[0] &^= solved
+			h[3] &^= solved
+			h[6] &^= solved
+			h[9] &^= solved
+			h[12] &^= solved
+			h[15] &^= solved
+			h[18] &^= solved
+			h[21] &^= solved
+			h[24] &^= solved
+			h[d3] = f
+			acc &^= 1 << (d3 & 31)
+			changed |= acc << b
+		}
+		later |= changed &^ above
+		if changed&above != 0 { // a branch: see above
+			dirty |= changed & above
 		}
 	}
 }
 
 // bbNext[b] and bbNext[b+1] are the two bands other than b.
-var bbNext = [4]int{1, 2, 0, 1}
+var bbNext = [4]uint{1, 2, 0, 1}
+
+// bbFlag is 1 if the band mask x (27 bits) is not empty, else 0.
+func bbFlag(x uint32) uint32 { return (x + bbAll) >> 27 }
 
 // singles places the naked singles of every band and records the bivalue
 // cells. It reports whether it placed any, and false in ok on a
 // contradiction (a cell without candidates).
 func (st *bbState) singles() (placed, ok bool) {
 	for b := 0; b < 3; b++ {
-		var c1, c2, c3 uint32 // cells with at least 1, 2, 3 candidates
-		for j := b; j < 27; j += 3 {
-			m := st.f[j]
-			c3 |= c2 & m
-			c2 |= c1 & m
-			c1 |= m
-		}
+		h := (*[25]uint32)(st.f[b:]) // band b: h[3*d] is digit d
+		var c1, c2, c3 uint32        // cells with at least 1, 2, 3 candidates
+		count := func(m uint32) { c3, c2, c1 = c3|c2&m, c2|c1&m, c1|m }
+		count(h[0])
+		count(h[3])
+		count(h[6])
+		count(h[9])
+		count(h[12])
+		count(h[15])
+		count(h[18])
+		count(h[21])
+		count(h[24])
 		if c1 != bbAll {
 			return false, false
 		}
@@ -242,6 +301,7 @@ func (st *bbState) singles() (placed, ok bool) {
 			if j >= 27 {
 				return false, false // an earlier single took its last candidate
 			}
+			st.dirty |= bbFlag(st.f[j]&^bbSelf[k]) << j
 			st.f[j] &= bbSelf[k]
 			placed = true
 		}
@@ -294,65 +354,63 @@ func (st *bbState) branchCell() (b, k int) {
 	return b, k
 }
 
-// bbSearch is the state of one Solve.
+// bbSearch is the state of one Solve. The state of a node is a local
+// variable of its parent's search call (the root's of solve), so nothing
+// is cleared per Solve beyond the root.
 type bbSearch struct {
-	stack      [82]bbState // the state of the node at each depth
 	calls      uint64
 	guesses    uint64
 	backtracks uint64
 	stop       Status // set when a limit stopped the search
-	last       int    // depth of the solved node, or of the node that was stopped
+	unsolved   int    // with stop: unsolved cells of the node that was stopped
 	want       int    // solutions to find before stopping (1 for Solve)
 	found      int    // solutions found
-	solution   Grid   // the first solution, when counting goes past it
+	solution   Grid   // the want-th solution, or the first while fewer are found
 }
 
 func (bb *bitboard) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
-	res, _ := bb.solve(ctx, p, lim, 1)
+	res, _ := bb.solve(ctx, &p, lim, 1)
 	return res
 }
 
 // count returns the number of solutions of p, up to want (see
 // CountSolutions). The Result says how the search ended.
 func (bb *bitboard) count(ctx context.Context, p Puzzle, want int) (int, Result) {
-	res, found := bb.solve(ctx, p, Limits{}, want)
+	res, found := bb.solve(ctx, &p, Limits{}, want)
 	return found, res
 }
 
 // solve searches until it has found want solutions (the Result holds the
 // last one) or the tree is exhausted.
-func (*bitboard) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, int) {
-	if err := p.validate(); err != nil {
-		return Result{Status: StatusInvalid, Err: err}, 0
-	}
+func (*bitboard) solve(ctx context.Context, p *Puzzle, lim Limits, want int) (Result, int) {
 	if p.Box != 3 {
+		if err := p.validate(); err != nil {
+			return Result{Status: StatusInvalid, Err: err}, 0
+		}
 		return Result{Status: StatusUnsupported, Err: errBitboardSize}, 0
 	}
-	var s bbSearch
-	s.want = want
-	// The budget stays outside s: poll leaks its receiver's pointees, and
-	// escape analysis would move s (and its state stack) to the heap.
-	b := newBudget(ctx, lim, bitboardPollEvery)
-	root := &s.stack[0]
-	for i := range root.f {
-		root.f[i], root.prev[i] = bbAll, ^uint32(0)
-	}
-	root.unsolved = [3]uint32{bbAll, bbAll, bbAll}
-	consistent := true
-	for i, v := range p.Cells[:81] {
-		if v != 0 && !root.place(i/27, i%27, int(v)-1) {
-			consistent = false // cannot happen once validate passed
+	root, empty, placed := bbRoot(p)
+	if !placed {
+		if err := p.validate(); err != nil {
+			return Result{Status: StatusInvalid, Err: err}, 0
 		}
 	}
 
+	var s bbSearch
+	s.want = want
+	// The budget stays outside s: poll leaks its receiver's pointees, and
+	// escape analysis would move s to the heap.
+	b := newBudget(ctx, lim, bitboardPollEvery)
 	solved := false
 	if s.calls == b.next {
-		s.stop = b.poll(s.calls)
+		if s.stop = b.poll(s.calls); s.stop != StatusNone {
+			s.unsolved = root.unsolvedCells()
+		}
 	}
 	if s.stop == StatusNone {
-		if consistent {
-			solved = s.search(&b, 0)
-		} else {
+		if placed {
+			solved = s.search(&b, &root)
+		} else { // cannot happen once validate passed
 			s.calls++
 			s.backtracks++
 		}
@@ -361,14 +419,9 @@ func (*bitboard) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Res
 	switch {
 	case s.stop != StatusNone:
 		res.Status, res.Err = s.stop, b.err
-		st := &s.stack[s.last]
-		unsolved := bits.OnesCount32(st.unsolved[0]) + bits.OnesCount32(st.unsolved[1]) + bits.OnesCount32(st.unsolved[2])
-		res.Filled = p.Empty() - unsolved
-	case solved:
-		res.Status, res.Filled = StatusSolved, p.Empty()
-		res.Solution = s.stack[s.last].grid()
-	case s.found > 0: // counting: fewer solutions than wanted
-		res.Status, res.Filled = StatusSolved, p.Empty()
+		res.Filled = empty - s.unsolved
+	case solved, s.found > 0: // s.found > 0: counting, fewer solutions than wanted
+		res.Status, res.Filled = StatusSolved, empty
 		res.Solution = s.solution
 	default:
 		res.Status = StatusUnsolvable
@@ -376,26 +429,27 @@ func (*bitboard) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Res
 	return res, s.found
 }
 
-// search is one search node at the given depth; the caller has checked
-// the budget b. It returns true when a solution is found (s.last is then its
-// depth) and false when this subtree has none or s.stop is set.
-func (s *bbSearch) search(b *budget, depth int) bool {
+// unsolvedCells returns the number of unsolved cells of st.
+func (st *bbState) unsolvedCells() int {
+	return bits.OnesCount32(st.unsolved[0]) + bits.OnesCount32(st.unsolved[1]) + bits.OnesCount32(st.unsolved[2])
+}
+
+// search is the search node of state st; the caller has checked the budget
+// b. It returns true when the want-th solution is found and false when
+// this subtree has no more or s.stop is set. The node's candidates are
+// tried on a copy of st in this call's frame.
+func (s *bbSearch) search(b *budget, st *bbState) bool {
 	s.calls++
-	st := &s.stack[depth]
 	if !st.propagate() {
 		s.backtracks++
 		return false
 	}
 	if st.unsolved[0]|st.unsolved[1]|st.unsolved[2] == 0 {
-		s.last = depth
 		s.found++
-		if s.found < s.want { // counting: keep the first, search on
-			if s.found == 1 {
-				s.solution = st.grid()
-			}
-			return false
+		if s.found == 1 || s.found == s.want { // counting keeps the first
+			s.solution = st.grid()
 		}
-		return true
+		return s.found >= s.want
 	}
 	band, k := st.branchCell()
 	bit := uint32(1) << k
@@ -405,23 +459,33 @@ func (s *bbSearch) search(b *budget, depth int) bool {
 		}
 		if s.calls == b.next {
 			if s.stop = b.poll(s.calls); s.stop != StatusNone {
-				s.last = depth
+				s.unsolved = st.unsolvedCells()
 				return false
 			}
 		}
 		s.guesses++
-		child := &s.stack[depth+1]
-		*child = *st
-		child.f[j] &= bbSelf[k]
-		if s.search(b, depth+1) {
+		if s.guess(b, st, j, k) {
 			return true
 		}
 		if s.stop != StatusNone {
 			return false
 		}
 		st.f[j] &^= bit
+		st.dirty |= 1 << j
 	}
 	return false
+}
+
+// guess searches the child of st where digit j/3 is in cell k of band
+// j%3. The child's state is a copy of st in this call's frame (a variable
+// of search's loop would escape to the heap).
+//
+//go:noinline
+func (s *bbSearch) guess(b *budget, st *bbState, j, k int) bool {
+	child := *st
+	child.dirty |= bbFlag(child.f[j]&^bbSelf[k]) << j
+	child.f[j] &= bbSelf[k]
+	return s.search(b, &child)
 }
 
 // grid returns the solved grid held by a state whose cells are all solved.

@@ -24,13 +24,15 @@ import (
 // increasing (r, c, d) order from top to bottom.
 //
 // Solve first selects the rows of the givens (it covers their columns), which
-// is not counted. Then the recursive search runs: if no column is left the
-// grid is solved; otherwise it chooses the column with the fewest nodes, the
-// first such column in header order on ties (Knuth's S heuristic); a column
-// with no node makes this search node fail. Otherwise it covers the column
-// and tries each row of it from top to bottom: it covers the row's other
-// columns, recurses, and uncovers them again if the recursion found no
-// solution. The first solution found is returned.
+// is not counted; it does so by building directly the matrix that covering
+// them would leave (see build). Then the recursive search runs (written as
+// a loop): if no column is left the grid is solved; otherwise it chooses
+// the column with the fewest nodes, the first such column in header order
+// on ties (Knuth's S heuristic); a column with no node makes this search
+// node fail. Otherwise it covers the column and tries each row of it from
+// top to bottom: it covers the row's other columns, recurses, and uncovers
+// them again if the recursion found no solution. The first solution found
+// is returned.
 //
 // Counters:
 //   - Calls: search nodes, i.e. invocations of the recursive search
@@ -45,10 +47,9 @@ import (
 // number of rows selected on the current search path (cells holding a
 // value).
 //
-// The links are int16 indices into arrays, not pointers. The matrix of a
-// 9x9 or 4x4 grid is one fixed-size array value copied from a template built
-// at package initialisation onto the stack, so such a Solve does not
-// allocate; a 16x16 Solve makes one allocation (its 17412 nodes).
+// The links are uint16 indices into arrays, not pointers. The matrix of a
+// 9x9 or 4x4 grid is a fixed-size array on the stack, so such a Solve does
+// not allocate; a 16x16 Solve makes one allocation (room for 17412 nodes).
 //
 // A dlx value has no state: one value serves any number of goroutines.
 type dlx struct{}
@@ -69,24 +70,26 @@ const dlxPollEvery = 4096
 //
 // Layout of the node array for box size n (N = n*n, C = 4*N*N columns):
 // node 0 is the root, nodes 1..C the column headers in header order, then
-// padding up to dlxRowBase(n), a multiple of 4, then the rows: candidate
-// id = (r*N+c)*N+d has its four nodes at dlxRowBase(n)+4*id+k, k = 0..3 in
-// column group order. Algorithm X never relinks a row left to right, so a
-// row's left-right cycle is implicit: the node right of x is x&^3 | (x+1)&3.
+// padding up to dlxRowBase(n), a multiple of 4, then the rows left after
+// the givens, four nodes each in column group order, in increasing
+// candidate id (r*N+c)*N+d. Algorithm X never relinks a row left to right,
+// so a row's left-right cycle is implicit: the node right of x is
+// x&^3 | (x+1)&3.
 type dlxNode struct {
-	u, d int16 // up and down neighbours
-	col  int16 // the node's column header (a header: itself)
-	id   int16 // row node: candidate id (r*N+c)*N+d; header: -1
+	u, d uint16 // up and down neighbours
+	col  uint16 // the node's column header (a header: itself)
+	id   uint16 // first node of a row: candidate id (r*N+c)*N+d; others: 0
 }
 
 // dlxHead holds the left and right neighbours of a column header (or of
 // the root) in the list of the columns not yet covered.
-type dlxHead struct{ l, r int16 }
+type dlxHead struct{ l, r uint16 }
 
 // dlxRowBase returns the index of the first row node for box size n.
 func dlxRowBase(n int) int { return (1 + 4*n*n*n*n + 3) &^ 3 }
 
-// dlxNodes returns the length of the node array for box size n.
+// dlxNodes returns the length of the node array for box size n (room for
+// every row of an empty grid).
 func dlxNodes(n int) int { return dlxRowBase(n) + 4*n*n*n*n*n*n }
 
 // Array sizes for 9x9 (which also holds a 4x4) and for 16x16.
@@ -95,7 +98,7 @@ const (
 	dlxHeads9    = 1 + 4*81
 	dlxNodes16   = (1+4*256+3)&^3 + 4*4096
 	dlxHeads16   = 1 + 4*256
-	dlxSizeBytes = (dlxHeads16 + 7) &^ 7
+	dlxSizeBytes = 2048 // > dlxHeads16, a power of two: indexes are masked
 )
 
 // dlxSmall is the matrix of a 9x9 grid, or of a 4x4 grid in its prefix.
@@ -121,78 +124,15 @@ const (
 	dlxCoveredBit = 0x80
 )
 
-// dlxMatrix is the initial matrix for one box size.
-type dlxMatrix struct {
-	nodes  []dlxNode
-	heads  []dlxHead
-	sizes  [dlxSizeBytes]uint8
-	nwords int       // 8-byte words of sizes in use
-	small  *dlxSmall // nodes and heads again as one array value (box 2 and 3)
-}
-
-// dlxTemplates holds the initial matrix of each box size, built once and
-// never written afterwards (safe for concurrent use).
-var dlxTemplates = [5]*dlxMatrix{2: newDLXMatrix(2), 3: newDLXMatrix(3), 4: newDLXMatrix(4)}
-
-// newDLXMatrix builds the full exact-cover matrix for box size n.
-func newDLXMatrix(n int) *dlxMatrix {
-	side := n * n
-	ncols := 4 * side * side
-	t := &dlxMatrix{nwords: (ncols + 1 + 7) / 8}
-	var m []dlxNode
-	if n <= 3 {
-		t.small = new(dlxSmall)
-		m, t.heads = t.small.nodes[:dlxNodes(n)], t.small.heads[:ncols+1]
-	} else {
-		m, t.heads = make([]dlxNode, dlxNodes(n)), make([]dlxHead, ncols+1)
-	}
-	t.nodes = m
-	var size [dlxHeads16]int
-	// Headers 1..ncols in a circular list through the root 0.
-	for i := 0; i <= ncols; i++ {
-		m[i] = dlxNode{u: int16(i), d: int16(i), col: int16(i), id: -1}
-		t.heads[i] = dlxHead{l: int16(i - 1), r: int16(i + 1)}
-	}
-	t.heads[0].l, t.heads[ncols].r = int16(ncols), 0
-	x := dlxRowBase(n)
-	for r := 0; r < side; r++ {
-		for c := 0; c < side; c++ {
-			b := (r/n)*n + c/n
-			for d := 0; d < side; d++ {
-				cols := [4]int{
-					1 + r*side + c,
-					1 + side*side + r*side + d,
-					1 + 2*side*side + c*side + d,
-					1 + 3*side*side + b*side + d,
-				}
-				for _, h := range cols {
-					// Append x at the bottom of column h.
-					up := int(m[h].u)
-					m[x] = dlxNode{u: int16(up), d: int16(h), col: int16(h), id: int16((r*side+c)*side + d)}
-					m[up].d = int16(x)
-					m[h].u = int16(x)
-					size[h]++
-					x++
-				}
-			}
-		}
-	}
-	for i := range t.sizes {
-		t.sizes[i] = 0xFF
-	}
-	for h := 1; h <= ncols; h++ {
-		t.sizes[h] = uint8(size[h])
-	}
-	return t
-}
-
 // dlxSearch is the state of one Solve: the matrix and the search path.
 type dlxSearch struct {
 	m          []dlxNode
 	h          []dlxHead
-	sizes      [dlxSizeBytes]uint8 // nodes in each column; see dlxMatrix
-	nwords     int
-	path       [MaxCells]int16 // the row node selected at each depth
+	sizes      [dlxSizeBytes]uint8 // nodes in each column; see the constants above
+	nwords     int                 // 8-byte words of sizes in use
+	nzero      int                 // columns not covered that have no node
+	path       [MaxCells]uint16    // the row node selected at each depth
+	chosen     [MaxCells]uint16    // the column covered at each depth
 	depth      int
 	calls      uint64
 	guesses    uint64
@@ -220,34 +160,19 @@ func (*dlx) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, 
 	if err := p.validate(); err != nil {
 		return Result{Status: StatusInvalid, Err: err}, 0
 	}
-	tmpl := dlxTemplates[p.Box]
 	var s dlxSearch
 	s.want = want
-	if tmpl.small != nil {
-		mat := *tmpl.small // one copy of a fixed-size array value, on the stack
-		s.m, s.h = mat.nodes[:len(tmpl.nodes)], mat.heads[:len(tmpl.heads)]
+	if p.Box <= 3 {
+		var mat dlxSmall // on the stack
+		s.m, s.h = mat.nodes[:], mat.heads[:]
 	} else {
 		mat := new(dlxLarge)
-		s.m, s.h = mat.nodes[:len(tmpl.nodes)], mat.heads[:len(tmpl.heads)]
-		copy(s.m, tmpl.nodes)
-		copy(s.h, tmpl.heads)
+		s.m, s.h = mat.nodes[:], mat.heads[:]
 	}
-	s.sizes, s.nwords = tmpl.sizes, tmpl.nwords
+	s.build(&p)
 	// The budget stays outside s: poll leaks its receiver's pointees, and
 	// escape analysis would move the node array to the heap with it.
 	b := newBudget(ctx, lim, dlxPollEvery)
-
-	side := p.Side()
-	rows := dlxRowBase(p.Box)
-	for i, v := range p.Cells[:p.Len()] {
-		if v == 0 {
-			continue
-		}
-		row := rows + 4*(i*side+int(v)-1)
-		for k := 0; k < 4; k++ {
-			s.cover(s.m[row+k].col)
-		}
-	}
 
 	solved := false
 	if s.calls == b.next {
@@ -263,8 +188,9 @@ func (*dlx) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, 
 	case solved:
 		res.Status = StatusSolved
 		g := p.Grid
+		side := p.Side()
 		for _, x := range s.path[:s.depth] {
-			id := int(s.m[x].id)
+			id := int(s.m[x&^3].id)
 			g.Cells[id/side] = uint8(id%side + 1)
 		}
 		res.Solution = g
@@ -274,89 +200,199 @@ func (*dlx) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, 
 	return res, s.found
 }
 
-// search is one node of Algorithm X. The caller has checked the budget b.
-// It returns true when a solution is found (the path then holds it) and
-// false when this subtree has none or s.stop is set; in both true and
+// build makes in s.m and s.h (zeroed, at least dlxNodes and C+1 long) the
+// matrix of p as it is once the rows of its givens are selected, that is
+// once the givens' columns are covered: those columns are out of the header
+// list (their size bytes have the covered bit), and the columns left hold
+// exactly the rows none of whose columns is covered, the candidates that
+// no given rules out, in increasing order. Covering the givens one by one
+// on the full matrix leaves the same lists, so the search that follows is
+// the same; building them directly skips the rows that are ruled out.
+// p must be valid.
+func (s *dlxSearch) build(p *Puzzle) {
+	geo := geometryOf(p.Box)
+	side := geo.side
+	area := side * side
+	ncols := 4 * area
+	// used[0][r] has bit c set when cell (r, c) is given; used[1][r],
+	// used[2][c] and used[3][b] have bit d-1 set when digit d is given in
+	// row r, column c, box b. So column 1 + g*N*N + u*N + k is covered
+	// exactly when bit k of used[g][u] is set.
+	var used [4][16]uint32
+	cells := p.Cells[:geo.cells]
+	for i, v := range cells {
+		if v != 0 {
+			r, c := geo.row[i]&15, geo.col[i]&15
+			bit := uint32(1) << (v - 1)
+			used[0][r] |= 1 << c
+			used[1][r] |= bit
+			used[2][c] |= bit
+			used[3][geo.blk[i]&15] |= bit
+		}
+	}
+	s.m, s.h = s.m[:dlxNodes(p.Box)], s.h[:ncols+1]
+	m, h := s.m, s.h
+	s.nwords = (ncols + 1 + 7) / 8
+	sizes := s.sizes[:8*s.nwords]
+	sizes[0] = 0xFF
+	for i := ncols + 1; i < len(sizes); i++ {
+		sizes[i] = 0xFF
+	}
+	// The headers; the columns not covered in a circular list through the
+	// root, in header order. (A covered column is linked from the last
+	// column kept, which the next column kept overwrites.)
+	copy(m, dlxHeaders[:ncols+1])
+	prev, hc := 0, 1
+	for g := range used {
+		for _, w := range used[g][:side] {
+			for k := 0; k < side; k, hc = k+1, hc+1 {
+				covered := int(w >> k & 1)
+				sizes[hc] = uint8(covered << 7)
+				h[prev].r, h[hc].l = uint16(hc), uint16(prev)
+				prev += (hc - prev) & (covered - 1)
+			}
+		}
+	}
+	h[prev].r, h[0].l = 0, uint16(prev)
+	// The rows left, each appended at the bottom of its four columns; the
+	// header's u is the bottom of its column. The rows of a cell are
+	// consecutive, and so is its column.
+	x := dlxRowBase(p.Box)
+	all := uint32(1)<<side - 1
+	for i, v := range cells {
+		if v != 0 {
+			continue
+		}
+		r, c, b := int(geo.row[i]&15), int(geo.col[i]&15), int(geo.blk[i]&15)
+		cand := all &^ (used[1][r] | used[2][c] | used[3][b])
+		h0, h1, h2, h3 := 1+i, 1+area+r*side, 1+2*area+c*side, 1+3*area+b*side
+		sizes[h0] = uint8(bits.OnesCount32(cand))
+		up := h0
+		for ; cand != 0; cand &= cand - 1 {
+			d := bits.TrailingZeros32(cand)
+			id := uint16(i*side + d)
+			m[x] = dlxNode{u: uint16(up), d: uint16(h0), col: uint16(h0), id: id}
+			m[up].d = uint16(x)
+			up = x
+			dlxAppend(m, sizes, x+1, h1+d)
+			dlxAppend(m, sizes, x+2, h2+d)
+			dlxAppend(m, sizes, x+3, h3+d)
+			x += 4
+		}
+		m[h0].u = uint16(up)
+	}
+	// Count the columns left with no node, eight at a time: a byte of
+	// (w&^highs + ^highs | w) has its high bit clear exactly when it is 0.
+	for i := 0; i < len(sizes); i += 8 {
+		w := binary.LittleEndian.Uint64(sizes[i:])
+		s.nzero += bits.OnesCount64(^((w&^dlxHighs + ^uint64(dlxHighs)) | w) & dlxHighs)
+	}
+}
+
+// dlxAppend makes x a node of row id at the bottom of column hc: the
+// header's u is the bottom node.
+func dlxAppend(m []dlxNode, sizes []uint8, x, hc int) {
+	up := m[hc].u
+	m[x] = dlxNode{u: up, d: uint16(hc), col: uint16(hc)}
+	m[up].d = uint16(x)
+	m[hc].u = uint16(x)
+	sizes[hc]++
+}
+
+// dlxHeaders holds the column headers of every box size, each alone in
+// its column, for build to copy.
+var dlxHeaders = func() (m [dlxHeads16]dlxNode) {
+	for hc := range m {
+		m[hc] = dlxNode{u: uint16(hc), d: uint16(hc), col: uint16(hc)}
+	}
+	return m
+}()
+
+// search runs Algorithm X from the root node. The caller has checked the
+// budget b. It returns true when a solution is found (the path then holds
+// it) and false when there is none or s.stop is set; in both true and
 // stopped cases the matrix is left as it is.
+//
+// It is the recursive procedure of the doc comment with the recursion
+// unrolled: the search node at depth d has covered column s.chosen[d] and
+// is trying row s.path[d]; the counters and the order of every cover and
+// uncover are those of the recursion.
 func (s *dlxSearch) search(b *budget) bool {
-	s.calls++
-	if s.h[0].r == 0 {
-		s.found++
-		return s.found >= s.want // counting: search on past the first
-	}
-	c := s.choose()
-	if c < 0 {
-		return false
-	}
-	s.cover(c)
 	m := s.m
-	for x := m[c].d; x != c; x = m[x].d {
+	depth := s.depth
+	for {
+		// A new search node at depth: choose its column and its first row x.
+		s.calls++
+		var x uint16
+		haveRow := false
+		if s.h[0].r == 0 {
+			s.found++
+			if s.found >= s.want { // counting: search on past the first
+				s.depth = depth
+				return true
+			}
+		} else if c := s.choose(); c != 0 {
+			s.cover(c)
+			s.chosen[depth] = c
+			x, haveRow = m[c].d, true // c has a node
+		}
+		// While the node at depth failed, go back to its parent and move on
+		// to the parent's next row.
+		for !haveRow {
+			if depth == 0 {
+				s.depth = 0
+				return false
+			}
+			depth--
+			s.backtracks++
+			x = s.path[depth]
+			row, k := x&^3, x&3
+			s.uncover(m[row|(k+3)&3].col)
+			s.uncover(m[row|(k+2)&3].col)
+			s.uncover(m[row|(k+1)&3].col)
+			c := s.chosen[depth]
+			if x = m[x].d; x != c {
+				haveRow = true
+			} else {
+				s.uncover(c)
+			}
+		}
+		// Try row x: select it and cover its other columns, left to right.
 		if s.calls == b.next {
 			if s.stop = b.poll(s.calls); s.stop != StatusNone {
+				s.depth = depth
 				return false
 			}
 		}
 		s.guesses++
-		s.path[s.depth] = x
-		s.depth++
-		// The row's other nodes, left to right from x.
+		s.path[depth] = x
+		depth++
 		row, k := x&^3, x&3
-		c1, c2, c3 := m[row|(k+1)&3].col, m[row|(k+2)&3].col, m[row|(k+3)&3].col
-		s.cover(c1)
-		s.cover(c2)
-		s.cover(c3)
-		if s.search(b) {
-			return true
-		}
-		if s.stop != StatusNone {
-			return false
-		}
-		s.backtracks++
-		s.uncover(c3)
-		s.uncover(c2)
-		s.uncover(c1)
-		s.depth--
+		s.cover(m[row|(k+1)&3].col)
+		s.cover(m[row|(k+2)&3].col)
+		s.cover(m[row|(k+3)&3].col)
 	}
-	s.uncover(c)
-	return false
 }
 
 // choose returns the first column in header order with the fewest nodes
-// (Knuth's S heuristic), or -1 if that column has no node. There must be a
-// column left. The size bytes are scanned eight at a time: a first scan
-// looks for the first column of size 1 while testing every word for a
-// column of size 0 (which wins wherever it is); if there is neither, one
-// scan per size from 2 up stops at the first column of that size. Covered
-// columns never match, their high bit being set.
-func (s *dlxSearch) choose() int16 {
+// (Knuth's S heuristic), or 0 (the root) if that column has no node. There must be a
+// column left. Columns with no node are counted as they appear (nzero), so
+// only the sizes from 1 up are searched for: the size bytes are scanned
+// eight at a time, one scan per size, and a scan stops at the first column
+// of its size. Covered columns never match, their high bit being set.
+func (s *dlxSearch) choose() uint16 {
+	if s.nzero != 0 {
+		return 0
+	}
 	sizes := s.sizes[:8*s.nwords]
-	// (w - ones) &^ w & highs is non-zero exactly when a byte of w is zero,
-	// and its lowest flagged byte is the first zero byte of w.
-	var zeros uint64
-	for i := 0; i < len(sizes); i += 8 {
-		w := binary.LittleEndian.Uint64(sizes[i:])
-		zeros |= (w - dlxOnes) &^ w
-		x := w ^ dlxOnes
-		if z := (x - dlxOnes) &^ x & dlxHighs; z != 0 {
-			for j := i + 8; j < len(sizes); j += 8 {
-				w := binary.LittleEndian.Uint64(sizes[j:])
-				zeros |= (w - dlxOnes) &^ w
-			}
-			if zeros&dlxHighs != 0 {
-				return -1
-			}
-			return int16(i + bits.TrailingZeros64(z)/8)
-		}
-	}
-	if zeros&dlxHighs != 0 {
-		return -1
-	}
-	for v := uint64(2); v <= 16; v++ {
+	for v := uint64(1); v <= 16; v++ {
 		pattern := v * dlxOnes
 		for i := 0; i < len(sizes); i += 8 {
+			// (x - ones) &^ x & highs is non-zero exactly when a byte of x
+			// is zero, and its lowest flagged byte is the first zero byte.
 			x := binary.LittleEndian.Uint64(sizes[i:]) ^ pattern
 			if z := (x - dlxOnes) &^ x & dlxHighs; z != 0 {
-				return int16(i + bits.TrailingZeros64(z)/8)
+				return uint16(i + bits.TrailingZeros64(z)/8)
 			}
 		}
 	}
@@ -366,49 +402,70 @@ func (s *dlxSearch) choose() int16 {
 // cover removes column c from the header list and every row of c from the
 // other columns it meets (Knuth's cover; a row's nodes are visited left to
 // right from the node in c).
-func (s *dlxSearch) cover(c int16) {
-	m, h := s.m, s.h
+func (s *dlxSearch) cover(c uint16) {
+	m, h, sizes := s.m, s.h, &s.sizes
 	l, r := h[c].l, h[c].r
 	h[l].r = r
 	h[r].l = l
-	s.sizes[c] |= dlxCoveredBit
+	nz := s.nzero
+	if sizes[c%dlxSizeBytes] == 0 {
+		nz--
+	}
+	sizes[c%dlxSizeBytes] |= dlxCoveredBit
 	for i := m[c].d; i != c; i = m[i].d {
 		row, k := i&^3, i&3
-		s.unlink(row | (k+1)&3)
-		s.unlink(row | (k+2)&3)
-		s.unlink(row | (k+3)&3)
+		nz += dlxUnlink(m, sizes, row|(k+1)&3)
+		nz += dlxUnlink(m, sizes, row|(k+2)&3)
+		nz += dlxUnlink(m, sizes, row|(k+3)&3)
 	}
+	s.nzero = nz
 }
 
 // uncover undoes cover(c), in the exact reverse order.
-func (s *dlxSearch) uncover(c int16) {
-	m, h := s.m, s.h
+func (s *dlxSearch) uncover(c uint16) {
+	m, h, sizes := s.m, s.h, &s.sizes
+	nz := s.nzero
 	for i := m[c].u; i != c; i = m[i].u {
 		row, k := i&^3, i&3
-		s.relink(row | (k+3)&3)
-		s.relink(row | (k+2)&3)
-		s.relink(row | (k+1)&3)
+		nz -= dlxRelink(m, sizes, row|(k+3)&3)
+		nz -= dlxRelink(m, sizes, row|(k+2)&3)
+		nz -= dlxRelink(m, sizes, row|(k+1)&3)
 	}
-	s.sizes[c] &^= dlxCoveredBit
+	if sizes[c%dlxSizeBytes] &^= dlxCoveredBit; sizes[c%dlxSizeBytes] == 0 {
+		nz++
+	}
+	s.nzero = nz
 	l, r := h[c].l, h[c].r
 	h[l].r = c
 	h[r].l = c
 }
 
-// unlink removes row node j from its column's list.
-func (s *dlxSearch) unlink(j int16) {
-	m := s.m
+// dlxUnlink removes row node j from its column's list, and returns 1 if
+// the column is left with no node, else 0. The column is not covered (a
+// row met by a covered column is out of every other column).
+func dlxUnlink(m []dlxNode, sizes *[dlxSizeBytes]uint8, j uint16) int {
 	n := m[j]
 	m[n.u].d = n.d
 	m[n.d].u = n.u
-	s.sizes[n.col]--
+	size := &sizes[n.col%dlxSizeBytes]
+	*size--
+	if *size == 0 {
+		return 1
+	}
+	return 0
 }
 
-// relink puts row node j back in its column's list (undoes unlink).
-func (s *dlxSearch) relink(j int16) {
-	m := s.m
+// dlxRelink puts row node j back in its column's list (undoes dlxUnlink),
+// and returns 1 if the column had no node, else 0.
+func dlxRelink(m []dlxNode, sizes *[dlxSizeBytes]uint8, j uint16) int {
 	n := m[j]
-	s.sizes[n.col]++
+	size := &sizes[n.col%dlxSizeBytes]
+	was := *size
+	*size = was + 1
 	m[n.u].d = j
 	m[n.d].u = j
+	if was == 0 {
+		return 1
+	}
+	return 0
 }

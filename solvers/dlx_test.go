@@ -246,36 +246,43 @@ func TestDLXCounters(t *testing.T) {
 	}
 }
 
-// TestDLXMatrix checks the layout the doc comment promises: the column
-// order, one node per column group in each row, rows in (r, c, d) order
-// down every column.
+// newDLXSearch returns the search state of p with its matrix built.
+func newDLXSearch(p Puzzle) *dlxSearch {
+	s := &dlxSearch{m: make([]dlxNode, dlxNodes(p.Box)), h: make([]dlxHead, 1+4*p.Len())}
+	s.build(&p)
+	return s
+}
+
+// TestDLXMatrix checks the layout the doc comment promises on an empty
+// grid: the column order, one node per column group in each row, rows in
+// (r, c, d) order down every column.
 func TestDLXMatrix(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
-		tm := dlxTemplates[n]
-		m := tm.nodes
+		s := newDLXSearch(Puzzle{Grid: NewGrid(n)})
+		m := s.m
 		side := n * n
 		ncols := 4 * side * side
 		if len(m) != dlxNodes(n) {
 			t.Fatalf("box %d: %d nodes, want %d", n, len(m), dlxNodes(n))
 		}
 		// Headers in order through the root, each with side nodes.
-		h, count := tm.heads[0].r, 0
-		for ; h != 0; h = tm.heads[h].r {
+		h, count := s.h[0].r, 0
+		for ; h != 0; h = s.h[h].r {
 			count++
-			if size := tm.sizes[h]; int(h) != count || int(size) != side {
+			if size := s.sizes[h]; int(h) != count || int(size) != side {
 				t.Fatalf("box %d: header %d at position %d with size %d", n, h, count, size)
 			}
 			// Rows strictly increasing from top to bottom.
 			prev := -1
 			for x := m[h].d; x != h; x = m[x].d {
-				if int(m[x].id) <= prev || m[x].col != h {
-					t.Fatalf("box %d column %d: row %d after %d", n, h, m[x].id, prev)
+				if id := int(m[x&^3].id); id <= prev || m[x].col != h {
+					t.Fatalf("box %d column %d: row %d after %d", n, h, id, prev)
 				}
-				prev = int(m[x].id)
+				prev = int(m[x&^3].id)
 			}
 		}
-		if count != ncols {
-			t.Fatalf("box %d: %d headers, want %d", n, count, ncols)
+		if count != ncols || s.nzero != 0 {
+			t.Fatalf("box %d: %d headers, want %d; %d empty", n, count, ncols, s.nzero)
 		}
 		for id := 0; id < side*side*side; id++ {
 			r, c, d := id/(side*side), id/side%side, id%side
@@ -283,12 +290,78 @@ func TestDLXMatrix(t *testing.T) {
 			want := [4]int{r*side + c, side*side + r*side + d, 2*side*side + c*side + d, 3*side*side + b*side + d}
 			for k := 0; k < 4; k++ {
 				x := dlxRowBase(n) + 4*id + k
-				if got := int(m[x].col) - 1; got != want[k] || int(m[x].id) != id {
-					t.Fatalf("box %d row %d node %d: column %d id %d, want %d %d", n, id, k, got, m[x].id, want[k], id)
+				if got := int(m[x].col) - 1; got != want[k] || int(m[x&^3].id) != id {
+					t.Fatalf("box %d row %d node %d: column %d id %d, want %d %d", n, id, k, got, m[x&^3].id, want[k], id)
 				}
 			}
 		}
 	}
+}
+
+// dlxColumns lists, for each column in the header list in order, its
+// header, its size byte and the candidate ids down its list.
+func dlxColumns(s *dlxSearch) [][]int {
+	var out [][]int
+	for h := s.h[0].r; h != 0; h = s.h[h].r {
+		col := []int{int(h), int(s.sizes[h])}
+		for x := s.m[h].d; x != h; x = s.m[x].d {
+			col = append(col, int(s.m[x&^3].id))
+		}
+		out = append(out, col)
+	}
+	return out
+}
+
+// TestDLXBuildMatchesCover checks that build leaves the matrix that
+// covering the givens' rows on the full matrix (as Knuth's algorithm
+// would) leaves: same header list, sizes and rows, the same covered
+// columns, and the same count of empty columns (kept up to date by cover).
+func TestDLXBuildMatchesCover(t *testing.T) {
+	check := func(name string, p Puzzle) {
+		t.Helper()
+		got := newDLXSearch(p)
+		full := newDLXSearch(Puzzle{Grid: NewGrid(p.Box)})
+		side := p.Side()
+		for i, v := range p.Cells[:p.Len()] {
+			if v != 0 {
+				row := dlxRowBase(p.Box) + 4*(i*side+int(v)-1)
+				for k := 0; k < 4; k++ {
+					full.cover(full.m[row+k].col)
+				}
+			}
+		}
+		empty := 0
+		for h := full.h[0].r; h != 0; h = full.h[h].r {
+			if full.sizes[h] == 0 {
+				empty++
+			}
+		}
+		if a, b := fmt.Sprint(dlxColumns(got)), fmt.Sprint(dlxColumns(full)); a != b {
+			t.Errorf("%s: built %s\ncovered %s", name, a, b)
+		}
+		if got.nzero != empty || full.nzero != empty {
+			t.Errorf("%s: %d empty columns, built %d, counted by cover %d", name, empty, got.nzero, full.nzero)
+		}
+		for h := 1; h <= 4*p.Len(); h++ {
+			if a, b := got.sizes[h]&dlxCoveredBit, full.sizes[h]&dlxCoveredBit; a != b {
+				t.Errorf("%s: column %d: covered bit %#x built, %#x covered", name, h, a, b)
+			}
+		}
+	}
+	for _, k := range loadKnown(t) {
+		check(k.name, k.puzzle)
+	}
+	for _, f := range readTestdata(t, "testdata/unsolvable.txt", 2) {
+		check(f[0], MustParse(f[1]))
+	}
+	if testing.Short() {
+		return
+	}
+	eachCorpusPuzzle(t, func(id int, p Puzzle) {
+		if id%997 == 0 {
+			check(fmt.Sprintf("corpus #%d", id), p)
+		}
+	})
 }
 
 func TestDLX16x16(t *testing.T) {

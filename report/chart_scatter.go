@@ -41,6 +41,22 @@ type chartScatter struct {
 	pairs func(fn func(x, y float64, xc, yc bool))
 }
 
+// count adds a pair (xv, yv), censored on the sides xc and yc, to the
+// scatter's counts and range.
+func (sc *chartScatter) count(xv, yv float64, xc, yc bool) {
+	sc.n++
+	sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
+	sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
+	switch {
+	case xc && yc:
+		sc.censXY++
+	case yc:
+		sc.censY++
+	case xc:
+		sc.censX++
+	}
+}
+
 // newScatter joins y (the column of ys) with the baseline x on
 // (corpus, id).
 func (set *chartSet) newScatter(ys *Series, y, x *chartColumn, idx int) *chartScatter {
@@ -58,17 +74,7 @@ func (set *chartSet) newScatter(ys *Series, y, x *chartColumn, idx int) *chartSc
 		}
 		xc, yc := set.baseC[ys.puzzle(i)], st.Censored()
 		yv := math.Max(chartValue(ys, i, chartTime), chartTime.floor())
-		sc.n++
-		sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
-		sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
-		switch {
-		case xc && yc:
-			sc.censXY++
-		case yc:
-			sc.censY++
-		case xc:
-			sc.censX++
-		}
+		sc.count(xv, yv, xc, yc)
 		if set.hl[ys.puzzleID(i)] {
 			e := ys.At(i)
 			sc.marked = append(sc.marked, chartPair{x: chartPoint{e: &e, v: xv, censored: xc}, y: chartPoint{e: &e, v: yv, censored: yc}})

@@ -164,17 +164,7 @@ func (st *Stream) chartSet(opt ChartOptions) (*chartSet, error) {
 			}
 			yc := r.status.Censored()
 			yv := chartTimeValue(r.ns)
-			sc.n++
-			sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
-			sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
-			switch {
-			case xc && yc:
-				sc.censXY++
-			case yc:
-				sc.censY++
-			case xc:
-				sc.censX++
-			}
+			sc.count(xv, yv, xc, yc)
 			if set.hl[r.id] {
 				e := r.entry()
 				sc.marked = append(sc.marked, chartPair{x: chartPoint{e: &e, v: xv, censored: xc}, y: chartPoint{e: &e, v: yv, censored: yc}})

@@ -96,15 +96,7 @@ func (st *Stream) Summarize(opt SummaryOptions) (*Summary, error) {
 		top = DefaultTop
 	}
 	res := st.shell
-	s := &Summary{
-		Corpus:     res.CorpusLabel(),
-		Corpora:    append([]string{}, res.Corpora...),
-		Puzzles:    res.Puzzles,
-		Rows:       res.Rows,
-		Top:        top,
-		Run:        summarizeRun(opt.RunInfo),
-		Strategies: []*StrategySummary{},
-	}
+	s := newSummary(res, top, opt)
 	ss := make([]*streamSeries, len(res.Series))
 	for i, ser := range res.Series {
 		sst := &StrategySummary{Solver: ser.Solver, Units: st.rows[i], Statuses: StatusCounts{},

@@ -195,14 +195,9 @@ func measured(st solvers.Status) bool {
 	return true
 }
 
-// Summarize computes the summary of res. It reads res and keeps no
-// reference to its entries.
-func Summarize(res *Results, opt SummaryOptions) *Summary {
-	top := opt.Top
-	if top <= 0 {
-		top = DefaultTop
-	}
-	s := &Summary{
+// newSummary returns a Summary of res with no strategy yet.
+func newSummary(res *Results, top int, opt SummaryOptions) *Summary {
+	return &Summary{
 		Corpus:     res.CorpusLabel(),
 		Corpora:    append([]string{}, res.Corpora...),
 		Puzzles:    res.Puzzles,
@@ -211,6 +206,16 @@ func Summarize(res *Results, opt SummaryOptions) *Summary {
 		Run:        summarizeRun(opt.RunInfo),
 		Strategies: []*StrategySummary{},
 	}
+}
+
+// Summarize computes the summary of res. It reads res and keeps no
+// reference to its entries.
+func Summarize(res *Results, opt SummaryOptions) *Summary {
+	top := opt.Top
+	if top <= 0 {
+		top = DefaultTop
+	}
+	s := newSummary(res, top, opt)
 	ranked := make([]*rankedSeries, len(res.Series))
 	for i, ser := range res.Series {
 		st, rs := summarizeSeries(res, ser, top)

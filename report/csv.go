@@ -58,6 +58,9 @@ type Writer struct {
 	// few corpora, so the field is encoded once per change.
 	corpus      string
 	corpusField []byte
+	// Likewise the seed, shared by the rows of a puzzle (20 digits).
+	seed      uint64
+	seedField []byte
 }
 
 // NewWriter returns a Writer on w. It does not write the header.
@@ -95,7 +98,10 @@ func (w *Writer) Write(r *Row) error {
 		b = strconv.AppendInt(b, int64(r.Solutions), 10)
 	}
 	b = append(b, ',')
-	b = strconv.AppendUint(b, r.Seed, 10)
+	if r.Seed != w.seed || w.seedField == nil {
+		w.seed, w.seedField = r.Seed, strconv.AppendUint(w.seedField[:0], r.Seed, 10)
+	}
+	b = append(b, w.seedField...)
 	b = append(b, ',')
 	b = appendField(b, r.Solution)
 	b = append(b, ',')

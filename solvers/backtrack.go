@@ -142,14 +142,13 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 			units[r] ^= t
 			units[c] ^= t
 			units[x] ^= t
-			// 0 <= k < n <= MaxCells: the masks below only drop bounds checks.
-			held[k&(MaxCells-1)], rest[k&(MaxCells-1)] = bit, free&^bit
+			held[k], rest[k] = bit, free&^bit
 			guesses++
 			k++
 			if k == n {
 				break
 			}
-			r, c, x = ur[k&(MaxCells-1)], uc[k&(MaxCells-1)], ub[k&(MaxCells-1)]
+			r, c, x = ur[k], uc[k], ub[k]
 			free = ^(units[r] | units[c] | units[x]) & full
 			old = 0
 			continue
@@ -158,14 +157,14 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 		units[r] ^= old
 		units[c] ^= old
 		units[x] ^= old
-		held[k&(MaxCells-1)] = 0
+		held[k] = 0
 		backtracks++
 		k--
 		if k < 0 {
 			return Result{Status: StatusUnsolvable, Calls: calls, Guesses: guesses, Backtracks: backtracks}
 		}
-		r, c, x = ur[k&(MaxCells-1)], uc[k&(MaxCells-1)], ub[k&(MaxCells-1)]
-		free, old = rest[k&(MaxCells-1)], held[k&(MaxCells-1)]
+		r, c, x = ur[k], uc[k], ub[k]
+		free, old = rest[k], held[k]
 	}
 	sol := p.Grid
 	for j := 0; j < n; j++ {

@@ -10,9 +10,9 @@
 //     strategy, numbered in (corpus, id, strategy) order. A line that is
 //     not a puzzle becomes units with status invalid.
 //  2. Units go to the workers in batches sized from the running mean unit
-//     time (about 200µs of work, at most 32 units; slow units one by one),
+//     time (about 200µs of work, at most 128 units; slow units one by one),
 //     so that channel operations cost little per unit. Before a batch, the
-//     reader takes one of Window/32 slots, so memory is bounded by the
+//     reader takes one of Window/128 slots, so memory is bounded by the
 //     window, not by the corpus.
 //  3. A worker runs each unit with Limits{Deadline: start+Timeout,
 //     MaxCalls, Seed}, times Solve with the monotonic clock, recovers a

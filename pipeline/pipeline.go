@@ -44,8 +44,8 @@ type Config struct {
 	Unique   bool // count solutions (up to 2) once per puzzle
 
 	// Window bounds the units in flight between the reader and the writer
-	// (and so memory); 0: 64 per worker, at least 1024. It is rounded up to
-	// a power of two.
+	// (and so memory); 0: 32 full batches (4096 units), or 2 per worker if
+	// more. It is rounded up to a power of two.
 	Window int
 	// Skip, if set, tells units already done (resume); they are not run
 	// and not written.
@@ -136,7 +136,7 @@ var (
 // by one. A worker always finishes the batch it took: after the first
 // Ctrl-C that is at most about batchTarget of work, or one unit.
 const (
-	maxBatch    = 32
+	maxBatch    = 128
 	batchTarget = 200 * time.Microsecond
 )
 
@@ -168,7 +168,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 	window := cfg.Window
 	if window <= 0 {
-		window = max(1024, 64*workers)
+		window = max(32*maxBatch, 2*maxBatch*workers)
 	}
 	window = max(window, 2*maxBatch)       // room for two batches at least
 	window = 1 << bits.Len(uint(window-1)) // a power of two: the writer's ring is indexed with a mask

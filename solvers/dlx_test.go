@@ -274,8 +274,8 @@ func TestDLXMatrix(t *testing.T) {
 			}
 			// Rows strictly increasing from top to bottom.
 			prev := -1
-			for x := m[h].d; x != uint32(h); x = m[x].d {
-				if id := int(s.ids[x/4]); id <= prev || s.col[x] != h {
+			for x := m[h].d; x != h; x = m[x].d {
+				if id := int(s.ids[x/4]); id <= prev || uint32(s.col[x]) != h {
 					t.Fatalf("box %d column %d: row %d after %d", n, h, id, prev)
 				}
 				prev = int(s.ids[x/4])
@@ -304,7 +304,7 @@ func dlxColumns(s *dlxSearch) [][]int {
 	var out [][]int
 	for h := s.h[0].r; h != 0; h = s.h[h].r {
 		col := []int{int(h), int(s.sizes[h])}
-		for x := s.m[h].d; x != uint32(h); x = s.m[x].d {
+		for x := s.m[h].d; x != h; x = s.m[x].d {
 			col = append(col, int(s.ids[x/4]))
 		}
 		out = append(out, col)

@@ -47,7 +47,7 @@ import (
 // number of rows selected on the current search path (cells holding a
 // value).
 //
-// The links are uint16 indices into arrays, not pointers. The matrix of a
+// The links are indices into arrays, not pointers. The matrix of a
 // 9x9 or 4x4 grid is a fixed-size array on the stack, so such a Solve does
 // not allocate; a 16x16 Solve makes one allocation (room for 17412 nodes).
 //
@@ -75,15 +75,20 @@ const dlxPollEvery = 4096
 // candidate id (r*N+c)*N+d. Algorithm X never relinks a row left to right,
 // so a row's left-right cycle is implicit: the node right of x is
 // x&^3 | (x+1)&3.
+//
+// A node's links are 32-bit, and its column is kept apart, in dlxSearch.col
+// (a row's candidate id too, in dlxSearch.ids at its first node's index / 4):
+// amd64 has no 16-bit load or store indexed by 8, so each 16-bit field of an
+// 8-byte node cost two address computations more.
 type dlxNode struct {
-	u, d uint16 // up and down neighbours
-	col  uint16 // the node's column header (a header: itself)
-	id   uint16 // first node of a row: candidate id (r*N+c)*N+d; others: 0
+	u, d uint32 // up and down neighbours
 }
 
 // dlxHead holds the left and right neighbours of a column header (or of
-// the root) in the list of the columns not yet covered.
-type dlxHead struct{ l, r uint16 }
+// the root) in the list of the columns not yet covered. They are 32-bit
+// for the same reason as a node's links (amd64 has no 16-bit load indexed
+// by 4 either).
+type dlxHead struct{ l, r uint32 }
 
 // dlxRowBase returns the index of the first row node for box size n.
 func dlxRowBase(n int) int { return (1 + 4*n*n*n*n + 3) &^ 3 }
@@ -104,12 +109,16 @@ const (
 // dlxSmall is the matrix of a 9x9 grid, or of a 4x4 grid in its prefix.
 type dlxSmall struct {
 	nodes [dlxNodes9]dlxNode
+	cols  [dlxNodes9]uint16
+	ids   [dlxNodes9 / 4]uint16
 	heads [dlxHeads9]dlxHead
 }
 
 // dlxLarge is the matrix of a 16x16 grid.
 type dlxLarge struct {
 	nodes [dlxNodes16]dlxNode
+	cols  [dlxNodes16]uint16
+	ids   [dlxNodes16 / 4]uint16
 	heads [dlxHeads16]dlxHead
 }
 
@@ -127,6 +136,8 @@ const (
 // dlxSearch is the state of one Solve: the matrix and the search path.
 type dlxSearch struct {
 	m          []dlxNode
+	col        []uint16 // each node's column header (a header: itself)
+	ids        []uint16 // at x/4 for the first node x of a row: candidate id (r*N+c)*N+d
 	h          []dlxHead
 	sizes      [dlxSizeBytes]uint8 // nodes in each column; see the constants above
 	nwords     int                 // 8-byte words of sizes in use
@@ -164,10 +175,10 @@ func (*dlx) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, 
 	s.want = want
 	if p.Box <= 3 {
 		var mat dlxSmall // on the stack
-		s.m, s.h = mat.nodes[:], mat.heads[:]
+		s.m, s.col, s.ids, s.h = mat.nodes[:], mat.cols[:], mat.ids[:], mat.heads[:]
 	} else {
 		mat := new(dlxLarge)
-		s.m, s.h = mat.nodes[:], mat.heads[:]
+		s.m, s.col, s.ids, s.h = mat.nodes[:], mat.cols[:], mat.ids[:], mat.heads[:]
 	}
 	s.build(&p)
 	// The budget stays outside s: poll leaks its receiver's pointees, and
@@ -190,7 +201,7 @@ func (*dlx) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, 
 		g := p.Grid
 		side := p.Side()
 		for _, x := range s.path[:s.depth] {
-			id := int(s.m[x&^3].id)
+			id := int(s.ids[x/4])
 			g.Cells[id/side] = uint8(id%side + 1)
 		}
 		res.Solution = g
@@ -200,10 +211,11 @@ func (*dlx) solve(ctx context.Context, p Puzzle, lim Limits, want int) (Result, 
 	return res, s.found
 }
 
-// build makes in s.m and s.h (zeroed, at least dlxNodes and C+1 long) the
-// matrix of p as it is once the rows of its givens are selected, that is
-// once the givens' columns are covered: those columns are out of the header
-// list (their size bytes have the covered bit), and the columns left hold
+// build makes in s.m, s.col, s.ids and s.h (zeroed, at least dlxNodes,
+// dlxNodes, dlxNodes/4 and C+1 long) the matrix of p as it is once the rows
+// of its givens are selected, that is once the givens' columns are
+// covered: those columns are out of the header list (their size bytes
+// have the covered bit), and the columns left hold
 // exactly the rows none of whose columns is covered, the candidates that
 // no given rules out, in increasing order. Covering the givens one by one
 // on the full matrix leaves the same lists, so the search that follows is
@@ -230,8 +242,8 @@ func (s *dlxSearch) build(p *Puzzle) {
 			used[3][geo.blk[i]&15] |= bit
 		}
 	}
-	s.m, s.h = s.m[:dlxNodes(p.Box)], s.h[:ncols+1]
-	m, h := s.m, s.h
+	s.m, s.col, s.ids, s.h = s.m[:dlxNodes(p.Box)], s.col[:dlxNodes(p.Box)], s.ids[:dlxNodes(p.Box)/4], s.h[:ncols+1]
+	m, h, col, ids := s.m, s.h, s.col, s.ids
 	s.nwords = (ncols + 1 + 7) / 8
 	sizes := s.sizes[:8*s.nwords]
 	sizes[0] = 0xFF
@@ -242,18 +254,19 @@ func (s *dlxSearch) build(p *Puzzle) {
 	// root, in header order. (A covered column is linked from the last
 	// column kept, which the next column kept overwrites.)
 	copy(m, dlxHeaders[:ncols+1])
+	copy(col, dlxHeaderCols[:ncols+1])
 	prev, hc := 0, 1
 	for g := range used {
 		for _, w := range used[g][:side] {
 			for k := 0; k < side; k, hc = k+1, hc+1 {
 				covered := int(w >> k & 1)
 				sizes[hc] = uint8(covered << 7)
-				h[prev].r, h[hc].l = uint16(hc), uint16(prev)
+				h[prev].r, h[hc].l = uint32(hc), uint32(prev)
 				prev += (hc - prev) & (covered - 1)
 			}
 		}
 	}
-	h[prev].r, h[0].l = 0, uint16(prev)
+	h[prev].r, h[0].l = 0, uint32(prev)
 	// The rows left, each appended at the bottom of its four columns; the
 	// header's u is the bottom of its column. The rows of a cell are
 	// consecutive, and so is its column.
@@ -271,15 +284,17 @@ func (s *dlxSearch) build(p *Puzzle) {
 		for ; cand != 0; cand &= cand - 1 {
 			d := bits.TrailingZeros32(cand)
 			id := uint16(i*side + d)
-			m[x] = dlxNode{u: uint16(up), d: uint16(h0), col: uint16(h0), id: id}
-			m[up].d = uint16(x)
+			m[x] = dlxNode{u: uint32(up), d: uint32(h0)}
+			col[x] = uint16(h0)
+			ids[x/4] = id
+			m[up].d = uint32(x)
 			up = x
-			dlxAppend(m, sizes, x+1, h1+d)
-			dlxAppend(m, sizes, x+2, h2+d)
-			dlxAppend(m, sizes, x+3, h3+d)
+			dlxAppend(m, col, sizes, x+1, h1+d)
+			dlxAppend(m, col, sizes, x+2, h2+d)
+			dlxAppend(m, col, sizes, x+3, h3+d)
 			x += 4
 		}
-		m[h0].u = uint16(up)
+		m[h0].u = uint32(up)
 	}
 	// Count the columns left with no node, eight at a time: a byte of
 	// (w&^highs + ^highs | w) has its high bit clear exactly when it is 0.
@@ -291,21 +306,23 @@ func (s *dlxSearch) build(p *Puzzle) {
 
 // dlxAppend makes x a node of row id at the bottom of column hc: the
 // header's u is the bottom node.
-func dlxAppend(m []dlxNode, sizes []uint8, x, hc int) {
+func dlxAppend(m []dlxNode, col []uint16, sizes []uint8, x, hc int) {
 	up := m[hc].u
-	m[x] = dlxNode{u: up, d: uint16(hc), col: uint16(hc)}
-	m[up].d = uint16(x)
-	m[hc].u = uint16(x)
+	m[x] = dlxNode{u: up, d: uint32(hc)}
+	col[x] = uint16(hc)
+	m[up].d = uint32(x)
+	m[hc].u = uint32(x)
 	sizes[hc]++
 }
 
 // dlxHeaders holds the column headers of every box size, each alone in
 // its column, for build to copy.
-var dlxHeaders = func() (m [dlxHeads16]dlxNode) {
+var dlxHeaders, dlxHeaderCols = func() (m [dlxHeads16]dlxNode, col [dlxHeads16]uint16) {
 	for hc := range m {
-		m[hc] = dlxNode{u: uint16(hc), d: uint16(hc), col: uint16(hc)}
+		m[hc] = dlxNode{u: uint32(hc), d: uint32(hc)}
+		col[hc] = uint16(hc)
 	}
-	return m
+	return m, col
 }()
 
 // search runs Algorithm X from the root node. The caller has checked the
@@ -318,7 +335,7 @@ var dlxHeaders = func() (m [dlxHeads16]dlxNode) {
 // is trying row s.path[d]; the counters and the order of every cover and
 // uncover are those of the recursion.
 func (s *dlxSearch) search(b *budget) bool {
-	m := s.m
+	m, col := s.m, s.col
 	depth := s.depth
 	for {
 		// A new search node at depth: choose its column and its first row x.
@@ -334,7 +351,7 @@ func (s *dlxSearch) search(b *budget) bool {
 		} else if c := s.choose(); c != 0 {
 			s.cover(c)
 			s.chosen[depth] = c
-			x, haveRow = m[c].d, true // c has a node
+			x, haveRow = uint16(m[c].d), true // c has a node
 		}
 		// While the node at depth failed, go back to its parent and move on
 		// to the parent's next row.
@@ -347,11 +364,11 @@ func (s *dlxSearch) search(b *budget) bool {
 			s.backtracks++
 			x = s.path[depth]
 			row, k := x&^3, x&3
-			s.uncover(m[row|(k+3)&3].col)
-			s.uncover(m[row|(k+2)&3].col)
-			s.uncover(m[row|(k+1)&3].col)
+			s.uncover(col[row|(k+3)&3])
+			s.uncover(col[row|(k+2)&3])
+			s.uncover(col[row|(k+1)&3])
 			c := s.chosen[depth]
-			if x = m[x].d; x != c {
+			if x = uint16(m[x].d); x != c {
 				haveRow = true
 			} else {
 				s.uncover(c)
@@ -368,9 +385,9 @@ func (s *dlxSearch) search(b *budget) bool {
 		s.path[depth] = x
 		depth++
 		row, k := x&^3, x&3
-		s.cover(m[row|(k+1)&3].col)
-		s.cover(m[row|(k+2)&3].col)
-		s.cover(m[row|(k+3)&3].col)
+		s.cover(col[row|(k+1)&3])
+		s.cover(col[row|(k+2)&3])
+		s.cover(col[row|(k+3)&3])
 	}
 }
 
@@ -403,7 +420,7 @@ func (s *dlxSearch) choose() uint16 {
 // other columns it meets (Knuth's cover; a row's nodes are visited left to
 // right from the node in c).
 func (s *dlxSearch) cover(c uint16) {
-	m, h, sizes := s.m, s.h, &s.sizes
+	m, col, h, sizes := s.m, s.col, s.h, &s.sizes
 	l, r := h[c].l, h[c].r
 	h[l].r = r
 	h[r].l = l
@@ -412,42 +429,42 @@ func (s *dlxSearch) cover(c uint16) {
 		nz--
 	}
 	sizes[c%dlxSizeBytes] |= dlxCoveredBit
-	for i := m[c].d; i != c; i = m[i].d {
+	for i := m[c].d; i != uint32(c); i = m[i].d {
 		row, k := i&^3, i&3
-		nz += dlxUnlink(m, sizes, row|(k+1)&3)
-		nz += dlxUnlink(m, sizes, row|(k+2)&3)
-		nz += dlxUnlink(m, sizes, row|(k+3)&3)
+		nz += dlxUnlink(m, col, sizes, row|(k+1)&3)
+		nz += dlxUnlink(m, col, sizes, row|(k+2)&3)
+		nz += dlxUnlink(m, col, sizes, row|(k+3)&3)
 	}
 	s.nzero = nz
 }
 
 // uncover undoes cover(c), in the exact reverse order.
 func (s *dlxSearch) uncover(c uint16) {
-	m, h, sizes := s.m, s.h, &s.sizes
+	m, col, h, sizes := s.m, s.col, s.h, &s.sizes
 	nz := s.nzero
-	for i := m[c].u; i != c; i = m[i].u {
+	for i := m[c].u; i != uint32(c); i = m[i].u {
 		row, k := i&^3, i&3
-		nz -= dlxRelink(m, sizes, row|(k+3)&3)
-		nz -= dlxRelink(m, sizes, row|(k+2)&3)
-		nz -= dlxRelink(m, sizes, row|(k+1)&3)
+		nz -= dlxRelink(m, col, sizes, row|(k+3)&3)
+		nz -= dlxRelink(m, col, sizes, row|(k+2)&3)
+		nz -= dlxRelink(m, col, sizes, row|(k+1)&3)
 	}
 	if sizes[c%dlxSizeBytes] &^= dlxCoveredBit; sizes[c%dlxSizeBytes] == 0 {
 		nz++
 	}
 	s.nzero = nz
 	l, r := h[c].l, h[c].r
-	h[l].r = c
-	h[r].l = c
+	h[l].r = uint32(c)
+	h[r].l = uint32(c)
 }
 
 // dlxUnlink removes row node j from its column's list, and returns 1 if
 // the column is left with no node, else 0. The column is not covered (a
 // row met by a covered column is out of every other column).
-func dlxUnlink(m []dlxNode, sizes *[dlxSizeBytes]uint8, j uint16) int {
+func dlxUnlink(m []dlxNode, col []uint16, sizes *[dlxSizeBytes]uint8, j uint32) int {
 	n := m[j]
 	m[n.u].d = n.d
 	m[n.d].u = n.u
-	size := &sizes[n.col%dlxSizeBytes]
+	size := &sizes[col[j]%dlxSizeBytes]
 	*size--
 	if *size == 0 {
 		return 1
@@ -457,9 +474,9 @@ func dlxUnlink(m []dlxNode, sizes *[dlxSizeBytes]uint8, j uint16) int {
 
 // dlxRelink puts row node j back in its column's list (undoes dlxUnlink),
 // and returns 1 if the column had no node, else 0.
-func dlxRelink(m []dlxNode, sizes *[dlxSizeBytes]uint8, j uint16) int {
+func dlxRelink(m []dlxNode, col []uint16, sizes *[dlxSizeBytes]uint8, j uint32) int {
 	n := m[j]
-	size := &sizes[n.col%dlxSizeBytes]
+	size := &sizes[col[j]%dlxSizeBytes]
 	was := *size
 	*size = was + 1
 	m[n.u].d = j

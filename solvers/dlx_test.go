@@ -248,7 +248,7 @@ func TestDLXCounters(t *testing.T) {
 
 // newDLXSearch returns the search state of p with its matrix built.
 func newDLXSearch(p Puzzle) *dlxSearch {
-	s := &dlxSearch{m: make([]dlxNode, dlxNodes(p.Box)), h: make([]dlxHead, 1+4*p.Len())}
+	s := &dlxSearch{m: make([]dlxNode, dlxNodes(p.Box)), col: make([]uint16, dlxNodes(p.Box)), ids: make([]uint16, dlxNodes(p.Box)/4), h: make([]dlxHead, 1+4*p.Len())}
 	s.build(&p)
 	return s
 }
@@ -275,10 +275,10 @@ func TestDLXMatrix(t *testing.T) {
 			// Rows strictly increasing from top to bottom.
 			prev := -1
 			for x := m[h].d; x != h; x = m[x].d {
-				if id := int(m[x&^3].id); id <= prev || m[x].col != h {
+				if id := int(s.ids[x/4]); id <= prev || uint32(s.col[x]) != h {
 					t.Fatalf("box %d column %d: row %d after %d", n, h, id, prev)
 				}
-				prev = int(m[x&^3].id)
+				prev = int(s.ids[x/4])
 			}
 		}
 		if count != ncols || s.nzero != 0 {
@@ -290,8 +290,8 @@ func TestDLXMatrix(t *testing.T) {
 			want := [4]int{r*side + c, side*side + r*side + d, 2*side*side + c*side + d, 3*side*side + b*side + d}
 			for k := 0; k < 4; k++ {
 				x := dlxRowBase(n) + 4*id + k
-				if got := int(m[x].col) - 1; got != want[k] || int(m[x&^3].id) != id {
-					t.Fatalf("box %d row %d node %d: column %d id %d, want %d %d", n, id, k, got, m[x&^3].id, want[k], id)
+				if got := int(s.col[x]) - 1; got != want[k] || int(s.ids[x/4]) != id {
+					t.Fatalf("box %d row %d node %d: column %d id %d, want %d %d", n, id, k, got, s.ids[x/4], want[k], id)
 				}
 			}
 		}
@@ -305,7 +305,7 @@ func dlxColumns(s *dlxSearch) [][]int {
 	for h := s.h[0].r; h != 0; h = s.h[h].r {
 		col := []int{int(h), int(s.sizes[h])}
 		for x := s.m[h].d; x != h; x = s.m[x].d {
-			col = append(col, int(s.m[x&^3].id))
+			col = append(col, int(s.ids[x/4]))
 		}
 		out = append(out, col)
 	}
@@ -326,7 +326,7 @@ func TestDLXBuildMatchesCover(t *testing.T) {
 			if v != 0 {
 				row := dlxRowBase(p.Box) + 4*(i*side+int(v)-1)
 				for k := 0; k < 4; k++ {
-					full.cover(full.m[row+k].col)
+					full.cover(full.col[row+k])
 				}
 			}
 		}

@@ -217,22 +217,8 @@ func (st *Stream) Summarize(opt SummaryOptions) (*Summary, error) {
 		if sst.Measured == 0 {
 			continue
 		}
-		some := BoundExact
-		if sst.Censored > 0 {
-			some = BoundLower
-		}
+		sst.setRates(a.guesses, a.noGuessOpen)
 		n := float64(sst.Measured)
-		if sst.TotalNS > 0 {
-			sst.PuzzlesPerSec = Estimate{n / (float64(sst.TotalNS) / 1e9), BoundExact}
-			if sst.Censored > 0 {
-				sst.PuzzlesPerSec.Bound = BoundUpper
-			}
-		}
-		sst.GuessesPerPuzzle = Estimate{a.guesses / n, some}
-		sst.NoGuessPct = Estimate{100 * float64(sst.NoGuess) / n, BoundExact}
-		if a.noGuessOpen {
-			sst.NoGuessPct.Bound = BoundLower
-		}
 		for m := range 2 {
 			var d Distribution
 			worst := func(v float64) float64 {

@@ -279,6 +279,19 @@ func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *ran
 	if st.Measured == 0 {
 		return st, rs
 	}
+	st.setRates(guesses, noGuessOpen)
+	st.TimeNS = distribution(res, ser, units, seriesNS(ser))
+	st.TimeNS.Mean.Value = math.Round(st.TimeNS.Mean.Value) // integer ns
+	st.Calls = distribution(res, ser, units, seriesCalls(ser))
+	rs.rank(st, units, top)
+	return st, rs
+}
+
+// setRates sets puzzles/s, guesses per puzzle and the no-guess share of
+// st from its counts (Measured > 0), with their bounds: stopped units make
+// puzzles/s an upper bound and guesses a lower one; noGuessOpen says a
+// stopped unit could still have finished with no guess.
+func (st *StrategySummary) setRates(guesses float64, noGuessOpen bool) {
 	some := BoundExact
 	if st.Censored > 0 {
 		some = BoundLower
@@ -295,11 +308,6 @@ func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *ran
 	if noGuessOpen {
 		st.NoGuessPct.Bound = BoundLower
 	}
-	st.TimeNS = distribution(res, ser, units, seriesNS(ser))
-	st.TimeNS.Mean.Value = math.Round(st.TimeNS.Mean.Value) // integer ns
-	st.Calls = distribution(res, ser, units, seriesCalls(ser))
-	rs.rank(st, units, top)
-	return st, rs
 }
 
 // seriesNS and seriesCalls return the time (ns) and the calls of a row

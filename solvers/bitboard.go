@@ -190,9 +190,7 @@ func bbRoot(p *Puzzle) (root bbState, empty int, placed bool) {
 // bbNonZero returns the mask of the non-zero bytes among the first eight
 // of b, bit i for b[i].
 func bbNonZero(b []uint8) uint32 {
-	x := binary.LittleEndian.Uint64(b)
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	x = (x&low7 + low7 | x) &^ low7 // the high bit of each non-zero byte
+	x := nonZeroBytes(binary.LittleEndian.Uint64(b))
 	return uint32((x >> 7) * 0x0102040810204080 >> 56)
 }
 

@@ -18,7 +18,12 @@ func Check(p Puzzle, g Grid) error {
 	if n < 2 || n > 4 {
 		return fmt.Errorf("unsupported box size %d", n)
 	}
-	if n == 3 && valid9((*[81]uint8)(p.Cells[:81]), (*[81]uint8)(g.Cells[:81])) || n != 3 && valid(&p, &g, n) {
+	if n != 3 {
+		return fault(&p, &g, n) // 4x4 and 16x16 are rare: the plain count
+	}
+	// 9x9, every solved unit of a sweep: a fast check, then the plain
+	// count to describe a failure.
+	if valid9((*[81]uint8)(p.Cells[:81]), (*[81]uint8)(g.Cells[:81])) {
 		return nil
 	}
 	if err := fault(&p, &g, n); err != nil {
@@ -27,44 +32,11 @@ func Check(p Puzzle, g Grid) error {
 	return fmt.Errorf("wrong solution (a fault that Check cannot name: a bug in solvers.Check)")
 }
 
-// valid reports whether g is a solution of p, with box size n. It runs for
-// every solved unit of a sweep, so it is written for speed, with no branch
-// that depends on the grid: a unit of side cells holds every value of
-// 1..side once exactly when the values it holds, as a bit set, are all of
-// them (a 0 sets bit 0 and a value above side a bit above side, or none
-// past 31, so neither can complete the set); a given is kept when
-// given*(given^v) is 0.
-func valid(p *Puzzle, g *Grid, n int) bool {
-	side := n * n
-	cells := g.Cells[:side*side]
-	givens := p.Cells[:side*side]
-	var changed uint32
-	for i, v := range cells {
-		given := uint32(givens[i])
-		changed |= given * (given ^ uint32(v))
-	}
-	all := uint32(1)<<(side+1) - 2
-	ok := changed == 0
-	for u := 0; u < side; u++ {
-		var row, col, box uint32
-		for k := 0; k < side; k++ {
-			row |= 1 << cells[u*side+k]
-			col |= 1 << cells[k*side+u]
-		}
-		r0, c0 := u/n*n, u%n*n // the top left cell of box u
-		for r := r0; r < r0+n; r++ {
-			for _, v := range cells[r*side+c0 : r*side+c0+n] {
-				box |= 1 << v
-			}
-		}
-		ok = ok && row == all && col == all && box == all
-	}
-	return ok
-}
-
-// valid9 is valid for a 9x9 grid: one pass over the cells ORs each
-// value's bit into its row, column and box (in check9Units, Check's own
-// table, not the strategies').
+// valid9 reports whether cells solve the 9x9 puzzle givens: one pass over
+// the cells ORs each value's bit into its row, column and box (in
+// check9Units, Check's own table, not the strategies'). A unit of nine
+// cells holding values in 1..9 holds each once exactly when it holds them
+// all; a given is kept when given*(given^v) is 0.
 func valid9(givens, cells *[81]uint8) bool {
 	var rows, cols, boxes [16]uint16
 	var changed uint32

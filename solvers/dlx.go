@@ -128,8 +128,6 @@ type dlxLarge struct {
 // bit set (its count does not change while it is covered); the root's byte
 // and the padding bytes are 0xFF.
 const (
-	dlxOnes       = 0x0101010101010101
-	dlxHighs      = 0x8080808080808080
 	dlxCoveredBit = 0x80
 )
 
@@ -296,11 +294,10 @@ func (s *dlxSearch) build(p *Puzzle) {
 		}
 		m[h0].u = uint32(up)
 	}
-	// Count the columns left with no node, eight at a time: a byte of
-	// (w&^highs + ^highs | w) has its high bit clear exactly when it is 0.
+	// Count the columns left with no node, eight at a time.
 	for i := 0; i < len(sizes); i += 8 {
 		w := binary.LittleEndian.Uint64(sizes[i:])
-		s.nzero += bits.OnesCount64(^((w&^dlxHighs + ^uint64(dlxHighs)) | w) & dlxHighs)
+		s.nzero += 8 - bits.OnesCount64(nonZeroBytes(w))
 	}
 }
 
@@ -403,12 +400,12 @@ func (s *dlxSearch) choose() uint16 {
 	}
 	sizes := s.sizes[:8*s.nwords]
 	for v := uint64(1); v <= 16; v++ {
-		pattern := v * dlxOnes
+		pattern := v * swarLow
 		for i := 0; i < len(sizes); i += 8 {
 			// (x - ones) &^ x & highs is non-zero exactly when a byte of x
 			// is zero, and its lowest flagged byte is the first zero byte.
 			x := binary.LittleEndian.Uint64(sizes[i:]) ^ pattern
-			if z := (x - dlxOnes) &^ x & dlxHighs; z != 0 {
+			if z := (x - swarLow) &^ x & swarHigh; z != 0 {
 				return uint16(i + bits.TrailingZeros64(z)/8)
 			}
 		}

@@ -35,9 +35,7 @@ func (g *Grid) Empty() int {
 	// Eight cells at a time: count the bytes that are not zero.
 	filled, i := 0, 0
 	for ; i+8 <= n; i += 8 {
-		const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-		w := binary.LittleEndian.Uint64(cells[i:])
-		filled += bits.OnesCount64((w | (w&low7 + low7)) & high)
+		filled += bits.OnesCount64(nonZeroBytes(binary.LittleEndian.Uint64(cells[i:])))
 	}
 	for _, v := range cells[i:] {
 		if v != 0 {
@@ -170,9 +168,7 @@ func (p *Puzzle) validate() error {
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		w := binary.LittleEndian.Uint64(p.Cells[i : i+8])
-		// The high bit of each byte of nz is set when that cell is not 0.
-		const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
-		nz := (w | (w&low7 + low7)) & high
+		nz := nonZeroBytes(w) // the high bit of each cell that is not 0
 		for nz != 0 {
 			j := i + bits.TrailingZeros64(nz)>>3
 			visit(j, p.Cells[j])

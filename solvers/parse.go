@@ -85,11 +85,6 @@ func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
 	return p, nil
 }
 
-const (
-	swarLow  = 0x0101010101010101
-	swarHigh = 0x8080808080808080
-)
-
 // load8 returns the eight bytes of s at i, little endian.
 func load8[T string | []byte](s T, i int) uint64 {
 	s = s[i : i+8]
@@ -101,12 +96,11 @@ func load8[T string | []byte](s T, i int) uint64 {
 // ('.' is 0), and whether they all are (SWAR: each byte is a lane).
 func digits8(w uint64) (uint64, bool) {
 	const low7 = 0x7f * swarLow
-	x := w ^ '.'*swarLow
-	dots := ^((x&low7 + low7) | x | low7)  // the high bit of each byte that is '.'
-	w += (dots >> 7) * 2                   // '.' + 2 == '0'
-	ge0 := (w | swarHigh) - '0'*swarLow    // high bit: byte >= '0' (of its low 7 bits)
-	le9 := (0x80+'9')*swarLow - (w & low7) // high bit: byte <= '9' (of its low 7 bits)
-	inRange := ge0 & le9 & ^w & swarHigh   // and the byte < 0x80
+	dots := ^nonZeroBytes(w^'.'*swarLow) & swarHigh // the high bit of each byte that is '.'
+	w += (dots >> 7) * 2                            // '.' + 2 == '0'
+	ge0 := (w | swarHigh) - '0'*swarLow             // high bit: byte >= '0' (of its low 7 bits)
+	le9 := (0x80+'9')*swarLow - (w & low7)          // high bit: byte <= '9' (of its low 7 bits)
+	inRange := ge0 & le9 & ^w & swarHigh            // and the byte < 0x80
 	return w - '0'*swarLow, inRange == swarHigh
 }
 

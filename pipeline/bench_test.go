@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/solvers"
@@ -65,3 +67,51 @@ func BenchmarkPipeline(b *testing.B) {
 type nopWriter struct{}
 
 func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// BenchmarkSweep runs the whole 17-clue corpus through real strategies,
+// with 1 and 2 workers, and reports wall time and CPU time (user+system,
+// all threads, from getrusage) per unit: how -workers scales, and what
+// the reader, the workers and the writer cost together. The CSV encoding
+// is done and dropped.
+func BenchmarkSweep(b *testing.B) {
+	const path = "../data/sudoku17.txt"
+	if _, err := os.Stat(path); err != nil {
+		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt links to ../../shared/data/sudoku17.txt; see data/README.md", err)
+	}
+	for _, set := range []string{"bitboard", "norvig,dlx,bitboard"} {
+		var ss []solvers.Solver
+		for _, name := range strings.Split(set, ",") {
+			s, ok := solvers.Lookup(name)
+			if !ok {
+				b.Fatalf("no strategy %s", name)
+			}
+			ss = append(ss, s)
+		}
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", set, workers), func(b *testing.B) {
+				units := 0
+				cpu0 := cpuTime(b)
+				for b.Loop() {
+					st, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: ss, Workers: workers,
+						Sink: discard{report.NewWriter(nopWriter{})}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					units += st.Units
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(units), "ns/unit")
+				b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(units), "cpu-ns/unit")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
+
+// cpuTime returns the user and system time of the process so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

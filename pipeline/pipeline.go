@@ -98,32 +98,34 @@ type entry struct {
 
 // unit is one (puzzle, solver) pair with its place in the output order.
 type unit struct {
-	seq       uint64
-	ent       *entry
-	solver    int
-	lastOfEnt bool // the last unit issued for ent
+	seq    uint64
+	ent    *entry
+	solver int
 }
 
 // result is a finished unit.
 type result struct {
 	seq    uint64
 	row    report.Row
-	ent    *entry // set on the last unit of its entry, which is recycled after the row is written
-	solver int    // index in Config.Solvers
+	solver int // index in Config.Solvers
 	// batch is set on the last unit of its batch (and is the batch): the
 	// batch's window slot is given back after its row is written.
 	batch *[maxBatch]result
 }
 
-// Recycling: the entries and the batches of a run go back to pools once
-// they are done with, so that a sweep allocates little per unit (about
-// 500 bytes otherwise, which kept the collector busy). An entry is done
-// when the writer has written the row of its last unit (the units of an
-// entry are consecutive, and every earlier unit finished before); a batch
-// of results when its last row is written; a batch of units when its
-// worker has solved it.
+// Recycling, so that a sweep allocates little per unit (about 500 bytes
+// otherwise, which kept the collector busy):
+//   - The entries live in a ring of Window+maxBatch places that the reader
+//     fills in turn (TestOrderWithRandomDelays fails with a smaller one).
+//     When a place comes round again, at least Window+maxBatch units were
+//     issued since the last unit of its old entry, in batches of at most
+//     maxBatch: more batches than there are window slots. The reader took
+//     the slot of the latest only after the writer gave one back, which it
+//     does when a batch's rows are written, in order: the old entry's rows
+//     are written.
+//   - The batches go back to pools: a batch of units when its worker has
+//     solved it, a batch of results when its last row is written.
 var (
-	entryPool  = sync.Pool{New: func() any { return new(entry) }}
 	unitPool   = sync.Pool{New: func() any { return new([maxBatch]unit) }}
 	resultPool = sync.Pool{New: func() any { return new([maxBatch]result) }}
 )
@@ -184,7 +186,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
-	batches := make(chan []unit)
+	batches := make(chan []unit, workers)
 	results := make(chan []result, workers)
 	slots := make(chan struct{}, window/maxBatch) // batches between the reader and the writer
 	var meanNS atomic.Int64                       // running mean unit time, for batchSize
@@ -194,7 +196,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	g.Go(func() error {
 		defer close(batches)
 		var err error
-		readerInfo, err = read(gctx, &cfg, batches, slots, &meanNS, stats)
+		readerInfo, err = read(gctx, &cfg, batches, slots, make([]entry, window+maxBatch), &meanNS, stats)
 		var ce *CorpusError
 		switch {
 		case errors.Is(err, errStopped):
@@ -216,10 +218,8 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 				arr := resultPool.Get().(*[maxBatch]result)
 				out := arr[:len(batch)]
 				for i, u := range batch {
-					out[i] = result{seq: u.seq, row: solve(gctx, &cfg, u), solver: u.solver}
-					if u.lastOfEnt {
-						out[i].ent = u.ent
-					}
+					out[i].seq, out[i].solver = u.seq, u.solver
+					solve(gctx, &cfg, u, start, &out[i].row)
 					if i == len(batch)-1 {
 						out[i].batch = arr
 					}
@@ -290,8 +290,9 @@ func stopped(stop <-chan struct{}) bool {
 
 // read issues the units of every selected puzzle of every corpus, in
 // order, in batches (see batchSize). It takes a window slot for each batch.
-func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan struct{}, meanNS *atomic.Int64, stats *Stats) ([]report.CorpusInfo, error) {
+func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan struct{}, ents []entry, meanNS *atomic.Int64, stats *Stats) ([]report.CorpusInfo, error) {
 	var infos []report.CorpusInfo
+	nextEnt := 0 // the place in ents of the next entry
 	var seq uint64
 	var cur []unit
 	size := 1
@@ -312,7 +313,7 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 	// add appends a unit, taking a slot when it starts a batch and sending
 	// the batch when it is full. It returns errStopped after the first
 	// Ctrl-C (the units already numbered are sent).
-	add := func(ent *entry, si int, last bool) error {
+	add := func(ent *entry, si int) error {
 		if cfg.Stop != nil && stopped(cfg.Stop) {
 			stats.Interrupted = true
 			if err := send(); err != nil {
@@ -332,7 +333,7 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 			size = batchSize(meanNS.Load())
 			cur = unitPool.Get().(*[maxBatch]unit)[:0]
 		}
-		cur = append(cur, unit{seq: seq, ent: ent, solver: si, lastOfEnt: last})
+		cur = append(cur, unit{seq: seq, ent: ent, solver: si})
 		seq++
 		if len(cur) >= size {
 			return send()
@@ -351,7 +352,7 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 		sc := solvers.NewScanner(c.text, path)
 		past := false
 		for !past && sc.Scan() {
-			e := sc.Entry()
+			e := sc.Current()
 			c.info.Puzzles++
 			if e.Err != nil {
 				c.info.Invalid++
@@ -374,14 +375,19 @@ func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan st
 			if last < 0 {
 				continue
 			}
-			ent := entryPool.Get().(*entry)
-			*ent = entry{corpus: ci, e: e, seed: puzzleSeed(cfg.Seed, ci, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
+			ent := &ents[nextEnt]
+			if nextEnt++; nextEnt == len(ents) {
+				nextEnt = 0
+			}
+			// Field by field: the entry is copied once, from the scanner.
+			ent.corpus, ent.e, ent.seed, ent.clues, ent.solutions = ci, *e, puzzleSeed(cfg.Seed, ci, e.ID), e.Puzzle.Clues(), -1
+			ent.once = sync.Once{}
 			for si := range last + 1 {
 				if cfg.Skip != nil && cfg.Skip(ci, e.ID, si) {
 					stats.Skipped++
 					continue
 				}
-				if err := add(ent, si, si == last); err != nil {
+				if err := add(ent, si); err != nil {
 					c.finish(drain && errors.Is(err, errStopped))
 					return append(infos, c.info), err
 				}
@@ -415,10 +421,12 @@ func puzzleSeed(run uint64, corpus, id int) uint64 {
 	return z ^ z>>31
 }
 
-// solve runs one unit: times Solve, recovers a panic, checks the answer.
-func solve(ctx context.Context, cfg *Config, u unit) report.Row {
+// solve runs one unit into row (a zero Row): times Solve, recovers a
+// panic, checks the answer. Times are read on the monotonic clock as
+// durations since epoch, one clock read before Solve and one after.
+func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, row *report.Row) {
 	ent, s := u.ent, cfg.Solvers[u.solver]
-	row := report.Row{
+	*row = report.Row{
 		ID: ent.e.ID, Line: ent.e.Line, Solver: s.Name(), Clues: ent.clues,
 		Seed: ent.seed, Corpus: cfg.Corpora[ent.corpus], Solutions: -1,
 	}
@@ -426,7 +434,7 @@ func solve(ctx context.Context, cfg *Config, u unit) report.Row {
 		row.Status = solvers.StatusInvalid
 		row.Error = ent.e.Err.Error()
 		row.Clues = 0
-		return row
+		return
 	}
 	if cfg.Unique {
 		ent.once.Do(func() {
@@ -438,12 +446,12 @@ func solve(ctx context.Context, cfg *Config, u unit) report.Row {
 		row.Solutions = ent.solutions
 	}
 	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: ent.seed}
-	t0 := time.Now()
+	t0 := time.Since(epoch)
 	if cfg.Timeout > 0 {
-		lim.Deadline = t0.Add(cfg.Timeout)
+		lim.Deadline = epoch.Add(t0 + cfg.Timeout)
 	}
 	res, panicked := safeSolve(ctx, s, ent.e.Puzzle, lim)
-	row.NS = time.Since(t0).Nanoseconds()
+	row.NS = (time.Since(epoch) - t0).Nanoseconds()
 	row.Status = res.Status
 	row.Calls, row.Guesses, row.Backtracks = res.Calls, res.Guesses, res.Backtracks
 	row.Filled = res.Filled
@@ -451,7 +459,7 @@ func solve(ctx context.Context, cfg *Config, u unit) report.Row {
 		row.Error = res.Err.Error()
 	}
 	if panicked {
-		return row
+		return
 	}
 	if res.Status == solvers.StatusSolved {
 		if err := solvers.Check(ent.e.Puzzle, res.Solution); err != nil {
@@ -460,7 +468,6 @@ func solve(ctx context.Context, cfg *Config, u unit) report.Row {
 		}
 		row.Solution = res.Solution.String()
 	}
-	return row
 }
 
 // safeSolve calls Solve and turns a panic into StatusError.
@@ -510,10 +517,6 @@ func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan
 				account(stats, p)
 				dirty = true
 				next++
-				if p.ent != nil {
-					*p.ent = entry{}
-					entryPool.Put(p.ent)
-				}
 				if b := p.batch; b != nil {
 					// The batch's last row: the batch is written.
 					<-slots

@@ -112,36 +112,46 @@ func run(t *testing.T, cfg Config) (*Stats, *memSink, error) {
 	return st, sink, err
 }
 
+// TestOrderWithRandomDelays runs units that finish out of order, on a
+// small window: every row must come out in order with its own puzzle's
+// id, line, seed and counters. The second corpus is many times the ring
+// of entries (Window+maxBatch), so entries are reused while units of
+// later ones run.
 func TestOrderWithRandomDelays(t *testing.T) {
-	path, ids := corpus4(t, 200, nil)
-	slow := &fake{name: "slow", status: solvers.StatusSolved, ids: ids,
-		delay: func(id int) time.Duration { return time.Duration((id*7919)%5) * time.Millisecond }}
-	quick := &fake{name: "quick", status: solvers.StatusStuck, ids: ids}
-	for _, workers := range []int{1, 3, 8} {
-		t.Run(fmt.Sprint(workers), func(t *testing.T) {
-			st, sink, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{slow, quick},
-				Workers: workers, Window: 16, Seed: 42})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(sink.rows) != 400 || st.Units != 400 {
-				t.Fatalf("%d rows, stats %d units, want 400", len(sink.rows), st.Units)
-			}
-			for i, r := range sink.rows {
-				if r.ID != i/2 || r.Solver != []string{"slow", "quick"}[i%2] || r.Line != i/2+1 {
-					t.Fatalf("row %d is (%d, %s, line %d)", i, r.ID, r.Solver, r.Line)
+	for _, tc := range []struct {
+		puzzles int
+		unit    time.Duration
+	}{{200, time.Millisecond}, {1500, time.Microsecond}} {
+		path, ids := corpus4(t, tc.puzzles, nil)
+		slow := &fake{name: "slow", status: solvers.StatusSolved, ids: ids,
+			delay: func(id int) time.Duration { return time.Duration((id*7919)%5) * tc.unit }}
+		quick := &fake{name: "quick", status: solvers.StatusStuck, ids: ids}
+		for _, workers := range []int{1, 3, 8} {
+			t.Run(fmt.Sprintf("%d/%d", tc.puzzles, workers), func(t *testing.T) {
+				st, sink, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{slow, quick},
+					Workers: workers, Window: 16, Seed: 42})
+				if err != nil {
+					t.Fatal(err)
 				}
-				if r.Calls != uint64(r.ID) || r.Seed != puzzleSeed(42, 0, r.ID) || r.Guesses != r.Seed%7 {
-					t.Fatalf("row %d has counters of another unit: %+v", i, r)
+				if len(sink.rows) != 2*tc.puzzles || st.Units != 2*tc.puzzles {
+					t.Fatalf("%d rows, stats %d units, want %d", len(sink.rows), st.Units, 2*tc.puzzles)
 				}
-				if r.Solver == "slow" && (r.Status != solvers.StatusSolved || r.Solution != solution4.String()) {
-					t.Fatalf("row %d: %+v", i, r)
+				for i, r := range sink.rows {
+					if r.ID != i/2 || r.Solver != []string{"slow", "quick"}[i%2] || r.Line != i/2+1 {
+						t.Fatalf("row %d is (%d, %s, line %d)", i, r.ID, r.Solver, r.Line)
+					}
+					if r.Calls != uint64(r.ID) || r.Seed != puzzleSeed(42, 0, r.ID) || r.Guesses != r.Seed%7 {
+						t.Fatalf("row %d has counters of another unit: %+v", i, r)
+					}
+					if r.Solver == "slow" && (r.Status != solvers.StatusSolved || r.Solution != solution4.String()) {
+						t.Fatalf("row %d: %+v", i, r)
+					}
 				}
-			}
-			if got := st.Solvers[0].Statuses["solved"]; got != 200 {
-				t.Fatalf("solved count %d", got)
-			}
-		})
+				if got := st.Solvers[0].Statuses["solved"]; got != tc.puzzles {
+					t.Fatalf("solved count %d", got)
+				}
+			})
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/solvers"
@@ -50,8 +51,9 @@ func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []
 	}
 	ent := &entry{corpus: corpus, e: e, seed: puzzleSeed(cfg.Seed, corpus, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
 	rows := make([]report.Row, len(cfg.Solvers))
+	epoch := time.Now()
 	for i := range cfg.Solvers {
-		rows[i] = solve(ctx, &cfg, unit{ent: ent, solver: i})
+		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, &rows[i])
 	}
 	return rows
 }

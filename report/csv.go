@@ -143,7 +143,19 @@ func needsQuotes(s string) bool {
 	if s != "" && s[0] == ' ' {
 		return true
 	}
-	for i := 0; i < len(s); i++ {
+	// Eight bytes at a time while none is below '-' (every special byte
+	// is): a solution grid is read this way.
+	const low, high = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if (w&(0x7f*low)+(0x80-'-')*low|w)&high != high {
+			break // a byte below '-' (or a special one) in these eight
+		}
+	}
+	for ; i < len(s); i++ {
 		if csvSpecial[s[i]] {
 			return true
 		}

@@ -91,3 +91,28 @@ func TestWriterRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsQuotes compares needsQuotes, which skips eight bytes at a time
+// while none is below '-', with a plain scan, on strings with a special
+// byte (or a space, or a byte above 0x7f) at every position.
+func TestNeedsQuotes(t *testing.T) {
+	plain := func(s string) bool {
+		return strings.HasPrefix(s, " ") || strings.ContainsAny(s, ",\"\r\n")
+	}
+	base := strings.Repeat("123456789", 4)
+	for n := 0; n <= len(base); n++ {
+		for i := 0; i < n; i++ {
+			for _, c := range []byte{',', '"', '\r', '\n', ' ', '-', '.', 0x2c ^ 0x80, 0xff, 0} {
+				b := []byte(base[:n])
+				b[i] = c
+				s := string(b)
+				if got, want := needsQuotes(s), plain(s); got != want {
+					t.Fatalf("needsQuotes(%q) = %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+	if needsQuotes(base) || !needsQuotes(base+",") {
+		t.Fatal("needsQuotes misjudges a plain grid and one with a comma at the end")
+	}
+}

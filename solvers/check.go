@@ -1,6 +1,9 @@
 package solvers
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Check verifies that g is a solution of p: same size, complete, every
 // row, column and box a permutation of 1..N, and every given kept.
@@ -32,42 +35,63 @@ func Check(p Puzzle, g Grid) error {
 	return fmt.Errorf("wrong solution (a fault that Check cannot name: a bug in solvers.Check)")
 }
 
-// valid9 reports whether cells solve the 9x9 puzzle givens: one pass over
-// the cells ORs each value's bit into its row, column and box (in
-// check9Units, Check's own table, not the strategies'). A unit of nine
-// cells holding values in 1..9 holds each once exactly when it holds them
-// all; a given is kept when given*(given^v) is 0.
+// valid9 reports whether cells solve the 9x9 puzzle givens, in registers:
+// each cell's value becomes one bit in a 16-bit lane (check9Bit: nothing
+// for a value out of 1..9), three cells of a row segment to a word, so
+// that ORing words gives the units. A row ORs its three words, a column
+// lane ORs the words of its segment down the grid, a box the three words
+// of its segment in a band. A unit of nine cells holds each of 1..9 once
+// exactly when its OR has all nine bits: a cell out of range adds no bit,
+// so its units cannot be complete. A given is kept when its byte is zero
+// or equal to the cell's (eight bytes at a time).
 func valid9(givens, cells *[81]uint8) bool {
-	var rows, cols, boxes [16]uint16
-	var changed uint32
-	var top uint8 // the largest value-1 (255 for a 0)
-	for i, v := range cells {
-		given := uint32(givens[i])
-		changed |= given * (given ^ uint32(v))
-		top = max(top, v-1)
-		bit := uint16(1) << (v & 15)
-		u := &check9Units[i]
-		rows[u[0]&15] |= bit
-		cols[u[1]&15] |= bit
-		boxes[u[2]&15] |= bit
+	var changed uint64
+	for i := 0; i < 80; i += 8 {
+		g := binary.LittleEndian.Uint64(givens[i : i+8])
+		c := binary.LittleEndian.Uint64(cells[i : i+8])
+		changed |= nonZero8(g) & nonZero8(g^c)
 	}
-	if changed != 0 || top > 8 {
+	if g := givens[80]; g != 0 && g != cells[80] {
 		return false
 	}
-	all := uint16(0b11_1111_1110)
-	for k := range 9 {
-		all &= rows[k] & cols[k] & boxes[k]
+	all := uint64(0x1ff)
+	var col0, col1, col2 uint64 // column lanes of segments 0, 1, 2
+	for band := 0; band < 81; band += 27 {
+		var box0, box1, box2 uint64
+		for r := band; r < band+27; r += 9 {
+			c := (*[9]uint8)(cells[r : r+9])
+			s0 := uint64(check9Bit[c[0]]) | uint64(check9Bit[c[1]])<<16 | uint64(check9Bit[c[2]])<<32
+			s1 := uint64(check9Bit[c[3]]) | uint64(check9Bit[c[4]])<<16 | uint64(check9Bit[c[5]])<<32
+			s2 := uint64(check9Bit[c[6]]) | uint64(check9Bit[c[7]])<<16 | uint64(check9Bit[c[8]])<<32
+			all &= lanesOr(s0 | s1 | s2)
+			col0, col1, col2 = col0|s0, col1|s1, col2|s2
+			box0, box1, box2 = box0|s0, box1|s1, box2|s2
+		}
+		all &= lanesOr(box0) & lanesOr(box1) & lanesOr(box2)
 	}
-	// Every unit has nine cells holding values in 1..9: it holds each
-	// once exactly when it holds them all.
-	return all == 0b11_1111_1110
+	all &= lanesAnd(col0) & lanesAnd(col1) & lanesAnd(col2)
+	return changed == 0 && all == 0x1ff
 }
 
-// check9Units holds the row, column and box of each cell of a 9x9 grid.
-var check9Units = func() (t [81][3]uint8) {
-	for i := range t {
-		r, c := i/9, i%9
-		t[i] = [3]uint8{uint8(r), uint8(c), uint8(r/3*3 + c/3)}
+// lanesOr returns the OR of the three low 16-bit lanes of w, in the low
+// lane (the bits above are garbage the caller masks off).
+func lanesOr(w uint64) uint64 { return (w | w>>16 | w>>32) & 0xffff }
+
+// lanesAnd returns the AND of the three low 16-bit lanes of w.
+func lanesAnd(w uint64) uint64 { return w & (w >> 16) & (w >> 32) & 0xffff }
+
+// nonZero8 returns the high bit of each byte of w that is not zero. It is
+// Check's own copy of the strategies' nonZeroBytes.
+func nonZero8(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return (w | (w&low7 + low7)) & 0x8080808080808080
+}
+
+// check9Bit maps a cell's byte to its value's bit (1<<(v-1) for v in
+// 1..9) and every other byte to 0.
+var check9Bit = func() (t [256]uint16) {
+	for v := 1; v <= 9; v++ {
+		t[v] = 1 << (v - 1)
 	}
 	return t
 }()

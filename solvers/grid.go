@@ -88,7 +88,18 @@ func (g Grid) String() string {
 	}
 	var buf [MaxCells]byte // on the stack: string(b) is the one allocation
 	b := buf[:g.Len()]
-	for i := range b {
+	// Eight cells at a time while they are all 0..9 (every 9x9 grid),
+	// then one at a time.
+	const low7 = 0x7f * swarLow
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(g.Cells[i:])
+		if (w&low7+(0x7f-9)*swarLow|w)&swarHigh != 0 {
+			break // a byte above 9
+		}
+		binary.LittleEndian.PutUint64(b[i:], w+'0'*swarLow)
+	}
+	for ; i < len(b); i++ {
 		b[i] = Symbol(g.Cells[i])
 	}
 	return string(b)
@@ -143,6 +154,12 @@ func (p *Puzzle) Clues() int { return p.Filled() }
 // size, values in range, and no two equal givens in a row, column or box.
 // The parser and every strategy call it; Check has its own code.
 func (p *Puzzle) validate() error {
+	if p.Box == 3 {
+		if p.givens9OK() {
+			return nil
+		}
+		return p.validateFault(geometryOf(3))
+	}
 	if p.Box < 2 || p.Box > 4 {
 		return fmt.Errorf("unsupported box size %d (want 2, 3 or 4)", p.Box)
 	}
@@ -185,6 +202,57 @@ func (p *Puzzle) validate() error {
 	}
 	return p.validateFault(geo)
 }
+
+// givens9OK is validate's fast path for a 9x9 puzzle (every strategy's
+// Solve and every parsed line pay for it): the givens' positions are
+// gathered into an 81-bit mask, eight cells at a time, and visited in one
+// loop (a loop per eight cells mispredicts its exit about once per eight
+// cells); each given sets its value's bit in its row, column and box
+// (validate9Units: three places of seen, from one table entry), and a bit
+// already set is remembered. It reports whether every given is in 1..9
+// and no unit holds one twice.
+func (p *Puzzle) givens9OK() bool {
+	// gather8 maps the high bit of each byte to one bit of a byte.
+	gather8 := func(w uint64) uint64 { return (nonZeroBytes(w) >> 7) * 0x0102040810204080 >> 56 }
+	var lo uint64 // cells 0..63
+	for k := range 8 {
+		lo |= gather8(binary.LittleEndian.Uint64(p.Cells[k*8:])) << (k * 8)
+	}
+	hi := gather8(binary.LittleEndian.Uint64(p.Cells[64:])) | // cells 64..80
+		gather8(binary.LittleEndian.Uint64(p.Cells[72:]))<<8 |
+		gather8(uint64(p.Cells[80]))<<16
+	var seen [32]uint32
+	var dup uint32
+	var top uint8
+	visit := func(i int) {
+		v := p.Cells[i]
+		top = max(top, v)
+		u := validate9Units[i]
+		bit := uint32(1) << (v & 31)
+		r, c, b := u&31, u>>8&31, u>>16&31
+		dup |= (seen[r] | seen[c] | seen[b]) & bit
+		seen[r] |= bit
+		seen[c] |= bit
+		seen[b] |= bit
+	}
+	for ; lo != 0; lo &= lo - 1 {
+		visit(bits.TrailingZeros64(lo))
+	}
+	for ; hi != 0; hi &= hi - 1 {
+		visit(64 + bits.TrailingZeros64(hi))
+	}
+	return dup == 0 && top <= 9
+}
+
+// validate9Units holds, for each cell of a 9x9 grid, its row (0..8), its
+// column (9..17) and its box (18..26), a byte each.
+var validate9Units = func() (t [81]uint32) {
+	for i := range t {
+		r, c := i/9, i%9
+		t[i] = uint32(r) | uint32(9+c)<<8 | uint32(18+r/3*3+c/3)<<16
+	}
+	return t
+}()
 
 // validateFault names the first cell of p, in row-major order, that holds a
 // value out of range or repeats a given of its row, column or box.

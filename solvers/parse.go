@@ -14,11 +14,19 @@ import (
 // The error says what is wrong with the line (wrong length, bad symbol,
 // conflicting givens); callers that know the file and line wrap it in a
 // *SyntaxError.
-func ParsePuzzle(line string) (Puzzle, error) { return parsePuzzle(line) }
+func ParsePuzzle(line string) (Puzzle, error) {
+	var p Puzzle
+	if err := parseInto(&p, line); err != nil {
+		return Puzzle{}, err
+	}
+	return p, nil
+}
 
-// parsePuzzle is ParsePuzzle for a string or a byte slice (the Scanner's
-// line, parsed without a copy).
-func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
+// parseInto is ParsePuzzle into *p, for a string or a byte slice (the
+// Scanner's line, parsed without a copy, into its entry). On error *p is
+// left partly written.
+func parseInto[T string | []byte](p *Puzzle, line T) error {
+	*p = Puzzle{}
 	// Trim a BOM and white space, then cut at the first separator.
 	if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
 		line = line[3:]
@@ -30,7 +38,6 @@ func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
 	// One pass to the first separator reads the symbols into a full-size
 	// grid (the length, hence the box size, is known only at the end) and
 	// remembers the largest value (255 for a byte that is not a symbol).
-	var p Puzzle
 	var top uint8
 	end := start
 	// Eight bytes at a time while they are all digits or dots (the common
@@ -66,23 +73,20 @@ func parsePuzzle[T string | []byte](line T) (Puzzle, error) {
 	case 256:
 		box = 4
 	case 0:
-		return Puzzle{}, fmt.Errorf("empty puzzle")
+		return fmt.Errorf("empty puzzle")
 	default:
-		return Puzzle{}, fmt.Errorf("puzzle has %d symbols, want 16 (4x4), 81 (9x9) or 256 (16x16)", len(tok))
+		return fmt.Errorf("puzzle has %d symbols, want 16 (4x4), 81 (9x9) or 256 (16x16)", len(tok))
 	}
 	p.Box = box
 	side := uint8(p.Side())
 	if top > side {
 		for i := 0; i < len(tok); i++ {
 			if symbolValues[tok[i]] > side {
-				return Puzzle{}, fmt.Errorf("bad symbol %q at position %d for a %dx%d grid", symbolAt(string(tok[i:min(i+4, len(tok))]), 0), i+1, side, side)
+				return fmt.Errorf("bad symbol %q at position %d for a %dx%d grid", symbolAt(string(tok[i:min(i+4, len(tok))]), 0), i+1, side, side)
 			}
 		}
 	}
-	if err := p.validate(); err != nil {
-		return Puzzle{}, err
-	}
-	return p, nil
+	return p.validate()
 }
 
 // load8 returns the eight bytes of s at i, little endian.

@@ -370,11 +370,45 @@ func TestCheckMutations(t *testing.T) {
 		}
 		side := k.puzzle.Side()
 		cells := side * side
-		for trial := range 400 {
+		for trial := range 800 {
 			g := k.solution
-			if trial%2 == 0 {
+			n := k.puzzle.Box
+			switch trial % 8 {
+			case 4:
+				// Another valid grid: two digits exchanged everywhere, or
+				// two rows (columns) of one band (stack) exchanged. Only
+				// the givens tell it from a solution.
+				a, b := uint8(1+rng.IntN(side)), uint8(1+rng.IntN(side))
+				for i := range cells {
+					switch g.Cells[i] {
+					case a:
+						g.Cells[i] = b
+					case b:
+						g.Cells[i] = a
+					}
+				}
+			case 5, 6:
+				// Rows (trial 5) or columns (6) of different bands: rows and
+				// columns stay permutations, the boxes do not.
+				x := rng.IntN(n)
+				y := (x + n + rng.IntN(side-n)) % side
+				if trial%8 == 5 {
+					for c := range side {
+						g.Cells[x*side+c], g.Cells[y*side+c] = g.Cells[y*side+c], g.Cells[x*side+c]
+					}
+				} else {
+					for r := range side {
+						g.Cells[r*side+x], g.Cells[r*side+y] = g.Cells[r*side+y], g.Cells[r*side+x]
+					}
+				}
+			case 0, 2:
 				g.Cells[rng.IntN(cells)] = uint8(1 + rng.IntN(side))
-			} else {
+			case 1:
+				// A byte that is not a value: 0, just past the side, or
+				// one whose bit would land in another cell's lane.
+				odd := [...]uint8{0, uint8(side + 1), 16, 17, 33, 65, 255, uint8(rng.IntN(256))}
+				g.Cells[rng.IntN(cells)] = odd[rng.IntN(len(odd))]
+			default:
 				i, j := rng.IntN(cells), rng.IntN(cells)
 				g.Cells[i], g.Cells[j] = g.Cells[j], g.Cells[i]
 			}
@@ -389,5 +423,118 @@ func TestCheckMutations(t *testing.T) {
 	}
 	if faults == 0 {
 		t.Fatal("no corruption was a fault: the test compares nothing")
+	}
+}
+
+// TestCheckEachGiven gives one cell only, and offers a valid grid that
+// differs from the solution in that cell's digit (two digits exchanged
+// everywhere): Check must see the given, wherever it is (the fast 9x9
+// check reads the givens eight at a time, and the last cell on its own).
+func TestCheckEachGiven(t *testing.T) {
+	for _, k := range loadKnown(t) {
+		if k.solution.Box != 3 {
+			continue
+		}
+		for i := range 81 {
+			p := Puzzle{Grid{Box: 3}}
+			p.Cells[i] = k.solution.Cells[i]
+			g := k.solution
+			a, b := g.Cells[i], g.Cells[i]%9+1
+			for j := range 81 {
+				switch g.Cells[j] {
+				case a:
+					g.Cells[j] = b
+				case b:
+					g.Cells[j] = a
+				}
+			}
+			if err := Check(p, k.solution); err != nil {
+				t.Fatalf("%s: given at cell %d: Check of the solution = %v", k.name, i, err)
+			}
+			if err := Check(p, g); err == nil || !strings.Contains(err.Error(), "but the given is") {
+				t.Fatalf("%s: given at cell %d changed: Check = %v, want the given named", k.name, i, err)
+			}
+		}
+		return
+	}
+	t.Fatal("no known 9x9 solution")
+}
+
+// TestGridStringSymbols compares String, which converts eight cells at a
+// time while they are all 0..9, with Symbol cell by cell, on grids of
+// every size holding values, then bytes of any kind.
+func TestGridStringSymbols(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 3000 {
+		g := Grid{Box: 2 + trial%3}
+		for i := range g.Len() {
+			switch {
+			case trial < 1500:
+				g.Cells[i] = uint8(rng.IntN(g.Side() + 1))
+			case rng.IntN(8) == 0:
+				g.Cells[i] = uint8(rng.IntN(256))
+			default:
+				g.Cells[i] = uint8(rng.IntN(10))
+			}
+		}
+		want := make([]byte, g.Len())
+		for i := range want {
+			want[i] = Symbol(g.Cells[i])
+		}
+		if got := g.String(); got != string(want) {
+			t.Fatalf("trial %d: String = %q, want %q", trial, got, want)
+		}
+	}
+}
+
+// TestValidateMutations compares validate with a plain count of each
+// unit's values on corpus puzzles with one cell changed to every value, to
+// 0, and to bytes out of range: the 9x9 fast path gathers the givens
+// eight cells at a time, so every position is tried.
+func TestValidateMutations(t *testing.T) {
+	plain := func(p *Puzzle) bool {
+		for u := range 27 {
+			var count [256]int
+			for k := range 9 {
+				var i int
+				switch {
+				case u < 9:
+					i = u*9 + k
+				case u < 18:
+					i = k*9 + u - 9
+				default:
+					b := u - 18
+					i = (b/3*3+k/3)*9 + b%3*3 + k%3
+				}
+				if v := p.Cells[i]; v != 0 {
+					if v > 9 || count[v] > 0 {
+						return false
+					}
+					count[v]++
+				}
+			}
+		}
+		return true
+	}
+	n, faults := 0, 0
+	eachCorpus(t, func(e Entry) bool {
+		for i := range 81 {
+			for _, v := range []uint8{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 255} {
+				q := e.Puzzle
+				q.Cells[i] = v
+				want := plain(&q)
+				if got := q.validate() == nil; got != want {
+					t.Fatalf("puzzle %d, cell %d set to %d: validate says valid=%v, the plain count %v", e.ID, i, v, got, want)
+				}
+				if !want {
+					faults++
+				}
+			}
+		}
+		n++
+		return n < 300
+	})
+	if faults == 0 {
+		t.Fatal("no mutation was a fault: the test compares nothing")
 	}
 }

@@ -82,7 +82,7 @@ func (s *Scanner) Scan() bool {
 		s.line++
 		if tooLong {
 			s.started = true
-			s.emit(Puzzle{}, fmt.Errorf("line longer than %d bytes", MaxLineLen))
+			s.emit(fmt.Errorf("line longer than %d bytes", MaxLineLen))
 			return true
 		}
 		if s.line == 1 {
@@ -98,17 +98,19 @@ func (s *Scanner) Scan() bool {
 				continue // a count header
 			}
 		}
-		p, perr := parsePuzzle(t)
-		s.emit(p, perr)
+		s.emit(parseInto(&s.entry.Puzzle, t))
 		return true
 	}
 }
 
-func (s *Scanner) emit(p Puzzle, err error) {
-	s.entry = Entry{ID: s.nextID, Line: s.line, Puzzle: p}
+// emit numbers the entry whose puzzle was just parsed into s.entry, with
+// err the parse error.
+func (s *Scanner) emit(err error) {
+	e := &s.entry
+	e.ID, e.Line, e.Err = s.nextID, s.line, nil
 	if err != nil {
-		s.entry.Puzzle = Puzzle{}
-		s.entry.Err = &SyntaxError{File: s.file, Line: s.line, Msg: err.Error()}
+		e.Puzzle = Puzzle{}
+		e.Err = &SyntaxError{File: s.file, Line: s.line, Msg: err.Error()}
 	}
 	s.nextID++
 }
@@ -134,6 +136,11 @@ func (s *Scanner) readLine() (line []byte, tooLong bool, err error) {
 
 // Entry returns the entry read by the last successful Scan.
 func (s *Scanner) Entry() Entry { return s.entry }
+
+// Current returns a pointer to the entry read by the last successful
+// Scan, for callers that copy it once into a place of their own; it is
+// overwritten by the next Scan.
+func (s *Scanner) Current() *Entry { return &s.entry }
 
 // Err returns the first read error other than io.EOF.
 func (s *Scanner) Err() error { return s.err }

@@ -30,7 +30,8 @@ func (d discard) Flush() error              { return d.w.Flush() }
 
 // BenchmarkPipeline measures the cost per unit of the pipeline itself
 // (reading, parsing, scheduling, timing, ordering, CSV encoding) with a
-// strategy that does nothing, over 20000 puzzles of the corpus.
+// strategy that does nothing, over 20000 puzzles of the corpus: wall time
+// and CPU time per unit, as BenchmarkSweep.
 func BenchmarkPipeline(b *testing.B) {
 	src, err := os.ReadFile("../data/sudoku17.txt")
 	if err != nil {
@@ -48,17 +49,7 @@ func BenchmarkPipeline(b *testing.B) {
 				for range n {
 					ss = append(ss, noop{})
 				}
-				units := 0
-				for b.Loop() {
-					st, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: ss, Workers: workers,
-						Sink: discard{report.NewWriter(nopWriter{})}})
-					if err != nil {
-						b.Fatal(err)
-					}
-					units += st.Units
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(units), "ns/unit")
-				b.ReportMetric(0, "ns/op")
+				benchRuns(b, path, ss, workers)
 			})
 		}
 	}
@@ -89,22 +80,29 @@ func BenchmarkSweep(b *testing.B) {
 		}
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/workers=%d", set, workers), func(b *testing.B) {
-				units := 0
-				cpu0 := cpuTime(b)
-				for b.Loop() {
-					st, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: ss, Workers: workers,
-						Sink: discard{report.NewWriter(nopWriter{})}})
-					if err != nil {
-						b.Fatal(err)
-					}
-					units += st.Units
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(units), "ns/unit")
-				b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(units), "cpu-ns/unit")
-				b.ReportMetric(0, "ns/op")
+				benchRuns(b, path, ss, workers)
 			})
 		}
 	}
+}
+
+// benchRuns runs the corpus at path through ss until the benchmark has
+// run enough, and reports the wall time (ns/unit) and the CPU time of
+// the process, all threads (cpu-ns/unit), per unit.
+func benchRuns(b *testing.B, path string, ss []solvers.Solver, workers int) {
+	units := 0
+	cpu0 := cpuTime(b)
+	for b.Loop() {
+		st, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: ss, Workers: workers,
+			Sink: discard{report.NewWriter(nopWriter{})}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		units += st.Units
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(units), "ns/unit")
+	b.ReportMetric(float64((cpuTime(b)-cpu0).Nanoseconds())/float64(units), "cpu-ns/unit")
+	b.ReportMetric(0, "ns/op")
 }
 
 // cpuTime returns the user and system time of the process so far.

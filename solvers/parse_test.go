@@ -235,15 +235,7 @@ func TestCheck(t *testing.T) {
 	for c := range 81 {
 		if k.puzzle.Cells[c] != 0 {
 			// Relabel two digits everywhere: still a valid grid, but a given changes.
-			a, b := k.solution.Cells[c], k.solution.Cells[c]%9+1
-			for x := range 81 {
-				switch given.Cells[x] {
-				case a:
-					given.Cells[x] = b
-				case b:
-					given.Cells[x] = a
-				}
-			}
+			swapDigits(&given, k.solution.Cells[c], k.solution.Cells[c]%9+1)
 			break
 		}
 	}
@@ -378,15 +370,7 @@ func TestCheckMutations(t *testing.T) {
 				// Another valid grid: two digits exchanged everywhere, or
 				// two rows (columns) of one band (stack) exchanged. Only
 				// the givens tell it from a solution.
-				a, b := uint8(1+rng.IntN(side)), uint8(1+rng.IntN(side))
-				for i := range cells {
-					switch g.Cells[i] {
-					case a:
-						g.Cells[i] = b
-					case b:
-						g.Cells[i] = a
-					}
-				}
+				swapDigits(&g, uint8(1+rng.IntN(side)), uint8(1+rng.IntN(side)))
 			case 5, 6:
 				// Rows (trial 5) or columns (6) of different bands: rows and
 				// columns stay permutations, the boxes do not.
@@ -439,15 +423,7 @@ func TestCheckEachGiven(t *testing.T) {
 			p := Puzzle{Grid{Box: 3}}
 			p.Cells[i] = k.solution.Cells[i]
 			g := k.solution
-			a, b := g.Cells[i], g.Cells[i]%9+1
-			for j := range 81 {
-				switch g.Cells[j] {
-				case a:
-					g.Cells[j] = b
-				case b:
-					g.Cells[j] = a
-				}
-			}
+			swapDigits(&g, g.Cells[i], g.Cells[i]%9+1)
 			if err := Check(p, k.solution); err != nil {
 				t.Fatalf("%s: given at cell %d: Check of the solution = %v", k.name, i, err)
 			}
@@ -536,5 +512,18 @@ func TestValidateMutations(t *testing.T) {
 	})
 	if faults == 0 {
 		t.Fatal("no mutation was a fault: the test compares nothing")
+	}
+}
+
+// swapDigits exchanges digits a and b everywhere in g: a valid grid stays
+// valid.
+func swapDigits(g *Grid, a, b uint8) {
+	for i := range g.Len() {
+		switch g.Cells[i] {
+		case a:
+			g.Cells[i] = b
+		case b:
+			g.Cells[i] = a
+		}
 	}
 }

@@ -90,6 +90,8 @@ var (
 	bbRowSingle  [512]uint32 // 9 cells of a row -> the same if exactly one, else 0
 	bbSelf       [27]uint32  // cell -> band mask without its row and box, but with the cell itself
 	bbColumn     [9]uint32   // column -> its three cells in a band
+	bbNotColumn  [27]uint32  // cell -> every cell of a band but those of its column
+	bbFull       [27]uint32  // every mask full
 )
 
 func init() {
@@ -126,6 +128,8 @@ func init() {
 		}
 	}
 	for k := 0; k < 27; k++ {
+		bbFull[k] = bbAll
+		bbNotColumn[k] = bbAll &^ bbColumn[k%9]
 		row, col := k/9, k%9
 		mask := uint32(bbAll) &^ (0o777 << (9 * row))
 		for i := 0; i < 3; i++ {
@@ -151,9 +155,7 @@ type bbState struct {
 func bbRoot(p *Puzzle) (root bbState, empty int, placed bool) {
 	var own [27]uint32 // own[3*d+b]: the givens of digit d in band b
 	placed = true
-	for i := range root.f {
-		root.f[i] = bbAll
-	}
+	root.f = bbFull
 	for b := uint(0); b < 3; b++ {
 		cells := (*[27]uint8)(p.Cells[27*b : 27*b+27])
 		given := (bbNonZero(p.Cells[27*b:]) | bbNonZero(p.Cells[27*b+8:])<<8 |
@@ -174,14 +176,18 @@ func bbRoot(p *Puzzle) (root bbState, empty int, placed bool) {
 				placed = false
 			}
 			g[b] &= bbSelf[k]
-			other := ^bbColumn[k%9]
+			other := bbNotColumn[k]
 			g[bbNext[b]] &= other
 			g[bbNext[b+1]] &= other
 			own[3*v-3+b] |= 1 << k
 		}
 	}
-	for i := range root.f {
-		root.f[i] = root.f[i]&root.unsolved[i%3] | own[i]
+	u0, u1, u2 := root.unsolved[0], root.unsolved[1], root.unsolved[2]
+	for i := 0; i < 27; i += 3 {
+		f, o := (*[3]uint32)(root.f[i:i+3]), (*[3]uint32)(own[i:i+3])
+		f[0] = f[0]&u0 | o[0]
+		f[1] = f[1]&u1 | o[1]
+		f[2] = f[2]&u2 | o[2]
 	}
 	root.dirty = bbAll
 	return root, empty, placed
@@ -445,7 +451,7 @@ func (s *bbSearch) search(b *budget, st *bbState) bool {
 	if st.unsolved[0]|st.unsolved[1]|st.unsolved[2] == 0 {
 		s.found++
 		if s.found == 1 || s.found == s.want { // counting keeps the first
-			s.solution = st.grid()
+			st.grid(&s.solution)
 		}
 		return s.found >= s.want
 	}
@@ -486,14 +492,37 @@ func (s *bbSearch) guess(b *budget, st *bbState, j, k int) bool {
 	return s.search(b, &child)
 }
 
-// grid returns the solved grid held by a state whose cells are all solved.
-func (st *bbState) grid() Grid {
-	g := NewGrid(3)
-	for i, f := range st.f {
-		d, base := uint8(i/3+1), 27*(i%3)
-		for ; f != 0; f &= f - 1 {
-			g.Cells[base+bits.TrailingZeros32(f)] = d
+// grid writes into g the solved grid held by a state whose cells are all
+// solved; g's cells beyond the 81st must be zero. Each cell's digit is
+// written in binary: bit plane p of a band is the union of the masks of the
+// digits with bit p set. For eight cells at a time, the four planes' bytes
+// are the rows of an 8x8 bit matrix whose transpose has the cells' digits
+// as its bytes. A band's 27 cells are written as four words, the last one
+// spilling five zero bytes over the next band, which is written after it
+// (and over cells 81-85 of the grid, zero anyway).
+func (st *bbState) grid(g *Grid) {
+	g.Box = 3
+	for b := 0; b < 3; b++ {
+		h := (*[25]uint32)(st.f[b:])              // band b: h[3*d] is digit d+1
+		p0 := h[0] | h[6] | h[12] | h[18] | h[24] // 1, 3, 5, 7, 9
+		p1 := h[3] | h[6] | h[15] | h[18]         // 2, 3, 6, 7
+		p2 := h[9] | h[12] | h[15] | h[18]        // 4, 5, 6, 7
+		p3 := h[21] | h[24]                       // 8, 9
+		out := (*[32]uint8)(g.Cells[27*b : 27*b+32])
+		for c := 0; c < 32; c += 8 {
+			x := uint64(p0>>c&0xff) | uint64(p1>>c&0xff)<<8 | uint64(p2>>c&0xff)<<16 | uint64(p3>>c&0xff)<<24
+			binary.LittleEndian.PutUint64(out[c:], bbTranspose(x))
 		}
 	}
-	return g
+}
+
+// bbTranspose returns the transpose of the 8x8 bit matrix x (row i is byte
+// i, column j is bit j): bit j of byte i goes to bit i of byte j.
+func bbTranspose(x uint64) uint64 {
+	t := (x ^ x>>7) & 0x00aa00aa00aa00aa
+	x ^= t ^ t<<7
+	t = (x ^ x>>14) & 0x0000cccc0000cccc
+	x ^= t ^ t<<14
+	t = (x ^ x>>28) & 0x00000000f0f0f0f0
+	return x ^ t ^ t<<28
 }

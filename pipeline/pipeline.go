@@ -217,15 +217,23 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 			for batch := range batches {
 				arr := resultPool.Get().(*[maxBatch]result)
 				out := arr[:len(batch)]
+				var sum int64
 				for i, u := range batch {
 					out[i].seq, out[i].solver = u.seq, u.solver
 					solve(gctx, &cfg, u, start, &out[i].row)
 					if i == len(batch)-1 {
 						out[i].batch = arr
 					}
-					m := meanNS.Load() // a racy running mean is good enough to size batches
-					meanNS.Store(m + (max(out[i].row.NS, 1)-m)/8)
+					sum += out[i].row.NS
 				}
+				// The running mean moves once per batch: a word that every
+				// worker wrote per unit went from core to core at each write.
+				// Racy, and good enough to size batches.
+				mean := max(sum/int64(len(batch)), 1)
+				if m := meanNS.Load(); m > 0 {
+					mean = m + (mean-m)/4
+				}
+				meanNS.Store(mean)
 				clear(batch)
 				unitPool.Put((*[maxBatch]unit)(batch[:maxBatch]))
 				select {

@@ -44,8 +44,9 @@ type Config struct {
 	Unique   bool // count solutions (up to 2) once per puzzle
 
 	// Window bounds the units in flight between the reader and the writer
-	// (and so memory); 0: 32 full batches (4096 units), or 2 per worker if
-	// more. It is rounded up to a power of two.
+	// (and so memory: the reader's ring of entries, about 350 bytes a
+	// place, is allocated at the start); 0: 32 full batches (4096 units),
+	// or 2 per worker if more. It is rounded up to a power of two.
 	Window int
 	// Skip, if set, tells units already done (resume); they are not run
 	// and not written.

@@ -297,6 +297,18 @@ func LoadResults(path string) (*Results, error) {
 	return ReadResults(f, path)
 }
 
+// indexOrAppend returns the index of s in *list, appending it first if
+// it is not there (the corpora and strategies of a results file, in
+// order of first appearance).
+func indexOrAppend(list *[]string, s string) int {
+	i := slices.Index(*list, s)
+	if i < 0 {
+		i = len(*list)
+		*list = append(*list, s)
+	}
+	return i
+}
+
 // ReadResults reads results.csv rows from r; name names it in errors.
 func ReadResults(r io.Reader, name string) (*Results, error) {
 	rd, err := NewReader(r, name)
@@ -314,11 +326,7 @@ func ReadResults(r io.Reader, name string) (*Results, error) {
 		if err != nil {
 			return nil, err
 		}
-		ci := slices.Index(res.Corpora, row.Corpus)
-		if ci < 0 {
-			ci = len(res.Corpora)
-			res.Corpora = append(res.Corpora, row.Corpus)
-		}
+		ci := indexOrAppend(&res.Corpora, row.Corpus)
 		if last == nil || last.Solver != row.Solver {
 			last = res.Solver(row.Solver)
 			if last == nil {

@@ -98,17 +98,11 @@ func OpenStream(path string) (*Stream, error) {
 		if err != nil {
 			return nil, err
 		}
-		ci := slices.Index(st.shell.Corpora, row.Corpus)
-		if ci < 0 {
-			ci = len(st.shell.Corpora)
-			st.shell.Corpora = append(st.shell.Corpora, row.Corpus)
-		}
+		ci := indexOrAppend(&st.shell.Corpora, row.Corpus)
 		if lastSolver < 0 || solverNames[lastSolver] != row.Solver {
-			lastSolver = slices.Index(solverNames, row.Solver)
-			if lastSolver < 0 {
-				lastSolver = len(solverNames)
-				solverNames = append(solverNames, row.Solver)
-				st.rows = append(st.rows, 0)
+			lastSolver = indexOrAppend(&solverNames, row.Solver)
+			if lastSolver == len(st.rows) {
+				st.rows = append(st.rows, 0) // a new strategy
 			}
 		}
 		id := int32(row.ID)

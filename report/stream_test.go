@@ -79,9 +79,9 @@ func writeRandomRun(t testing.TB, dir string, seed uint64, n, corpora int, names
 	return path
 }
 
-// checkStreamSummary compares the summary of the stream with Summarize
-// of the same rows in memory.
-func checkStreamSummary(t *testing.T, path string, order []string, opt SummaryOptions) {
+// loadBoth reads the run at path in memory and as a stream; the stream
+// is closed, and must close cleanly, when the test ends.
+func loadBoth(t *testing.T, path string) (*Results, *Stream) {
 	t.Helper()
 	res, err := LoadResults(path)
 	if err != nil {
@@ -91,7 +91,19 @@ func checkStreamSummary(t *testing.T, path string, order []string, opt SummaryOp
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	t.Cleanup(func() {
+		if err := st.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return res, st
+}
+
+// checkStreamSummary compares the summary of the stream with Summarize
+// of the same rows in memory.
+func checkStreamSummary(t *testing.T, path string, order []string, opt SummaryOptions) {
+	t.Helper()
+	res, st := loadBoth(t, path)
 	if order != nil {
 		res.OrderSolvers(order)
 		st.OrderSolvers(order)
@@ -166,14 +178,7 @@ func TestStreamChartsAndPage(t *testing.T) {
 		selCap = c.cap
 		dir := t.TempDir()
 		path := writeRandomRun(t, dir, uint64(10+k), c.n, c.corpora, c.names)
-		res, err := LoadResults(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := OpenStream(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, st := loadBoth(t, path)
 		opt := SummaryOptions{Top: 4, Highlight: []int{1, 3, 8}}
 		copt := ChartOptions{Highlight: opt.Highlight, SVG: true, Title: "t"}
 		want := Summarize(res, opt)
@@ -215,9 +220,6 @@ func TestStreamChartsAndPage(t *testing.T) {
 			if !bytes.Equal(a, b) {
 				t.Errorf("case %d: %s differs between the stream and memory", k, f)
 			}
-		}
-		if err := st.Close(); err != nil {
-			t.Error(err)
 		}
 		selCap = old
 	}

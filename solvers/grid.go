@@ -208,8 +208,8 @@ func (p *Puzzle) validate() error {
 // gathered into an 81-bit mask, eight cells at a time, and visited in one
 // loop (a loop per eight cells mispredicts its exit about once per eight
 // cells); each given sets its value's bit in its row, column and box
-// (validate9Units: three places of seen, from one table entry), and a bit
-// already set is remembered. It reports whether every given is in 1..9
+// (three places of seen, from the geometry's unitsOf), and a bit already
+// set is remembered. It reports whether every given is in 1..9
 // and no unit holds one twice.
 func (p *Puzzle) givens9OK() bool {
 	// gather8 maps the high bit of each byte to one bit of a byte.
@@ -221,15 +221,16 @@ func (p *Puzzle) givens9OK() bool {
 	hi := gather8(binary.LittleEndian.Uint64(p.Cells[64:])) | // cells 64..80
 		gather8(binary.LittleEndian.Uint64(p.Cells[72:]))<<8 |
 		gather8(uint64(p.Cells[80]))<<16
+	units := &geometryOf(3).unitsOf
 	var seen [32]uint32
 	var dup uint32
 	var top uint8
 	visit := func(i int) {
 		v := p.Cells[i]
 		top = max(top, v)
-		u := validate9Units[i]
+		u := &units[i]
 		bit := uint32(1) << (v & 31)
-		r, c, b := u&31, u>>8&31, u>>16&31
+		r, c, b := u[0]&31, u[1]&31, u[2]&31
 		dup |= (seen[r] | seen[c] | seen[b]) & bit
 		seen[r] |= bit
 		seen[c] |= bit
@@ -243,16 +244,6 @@ func (p *Puzzle) givens9OK() bool {
 	}
 	return dup == 0 && top <= 9
 }
-
-// validate9Units holds, for each cell of a 9x9 grid, its row (0..8), its
-// column (9..17) and its box (18..26), a byte each.
-var validate9Units = func() (t [81]uint32) {
-	for i := range t {
-		r, c := i/9, i%9
-		t[i] = uint32(r) | uint32(9+c)<<8 | uint32(18+r/3*3+c/3)<<16
-	}
-	return t
-}()
 
 // validateFault names the first cell of p, in row-major order, that holds a
 // value out of range or repeats a given of its row, column or box.

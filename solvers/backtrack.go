@@ -42,15 +42,19 @@ import (
 //
 // The implementation gives the same steps, the same writes and the same
 // counts as that naive loop, faster. It keeps one bit mask per row, column
-// and box; a value is in the masks while its cell holds it. When the
+// and box of the values no cell of the unit holds. When the
 // search goes forward into a cell, the values that fit it are computed
 // once from the three masks. Going back to a cell never changes the cells
 // before it, so the values that fit it are still the same: the search
 // keeps, per position in the chain, the bit of the value the cell holds
 // and the fitting values above it, and a step is then a few bit operations
 // (the lowest remaining value is the first that trying current+1,
-// current+2, ... in turn would write). A puzzle with no empty cell is
-// solved with no step.
+// current+2, ... in turn would write). The loop runs forward, then back,
+// in two inner loops, so that a run of steps in one direction stays in
+// one tight loop. Only Calls is counted in the loop: every step is a
+// guess (k goes up by one) or a backtrack (k goes down by one), so
+// Guesses - Backtracks is k and Guesses + Backtracks is Calls. A puzzle
+// with no empty cell is solved with no step.
 //
 // Decisions where the description is silent: the search handles 4x4, 9x9
 // and 16x16 grids alike (16x16 puzzles with few givens may take forever:
@@ -92,22 +96,25 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 
 	// The chain of empty cells by position k = 0..n-1 (suiv is k+1, prec
 	// is k-1): the cell, the indexes of its row, column and box masks in
-	// units, the bit of the value it holds (0 for none) and the values
+	// fits, the bit of the value it holds (0 for none) and the values
 	// above that one that fit it.
 	var (
-		units                      [256]uint32
-		cell, ur, uc, ub           [MaxCells]uint8
-		held, rest                 [MaxCells]uint32
-		n                          int
-		calls, guesses, backtracks uint64
+		fits             [256]uint32 // per unit, the values no cell of it holds
+		cell, ur, uc, ub [MaxCells]uint8
+		held, rest       [MaxCells]uint32
+		n                int
+		calls            uint64
 	)
+	for i := range fits {
+		fits[i] = full
+	}
 	for i := 0; i < geo.cells; i++ {
 		r, c, x := geo.row[i], backtrackColUnits+geo.col[i], backtrackBoxUnits+geo.blk[i]
 		if v := p.Cells[i]; v != 0 {
 			bit := uint32(1) << v
-			units[r] |= bit
-			units[c] |= bit
-			units[x] |= bit
+			fits[r] &^= bit
+			fits[c] &^= bit
+			fits[x] &^= bit
 			continue
 		}
 		cell[n], ur[n], uc[n], ub[n] = uint8(i), r, c, x
@@ -118,58 +125,77 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 	}
 
 	b := newBudget(ctx, lim, backtrackEvery)
-	k := 0
-	r, c, x := ur[0], uc[0], ub[0]                   // the current cell's masks
-	free := ^(units[r] | units[c] | units[x]) & full // values above its current one that fit it
-	var old uint32                                   // the bit of its current value, 0 for none
+	k := 0                              // indexes the chain as uint8(k): 256 places, no bounds check
+	r, c, x := ur[0], uc[0], ub[0]      // the current cell's masks
+	free := fits[r] & fits[c] & fits[x] // values above its current one that fit it
+	var old uint32                      // the bit of its current value, 0 for none
 	for {
-		if calls == b.next {
-			if st := b.poll(calls); st != StatusNone {
-				filled := k
-				if old != 0 {
-					filled++
+		// Forward while a value fits: write the lowest one, the one trying
+		// old+1, old+2, ... in turn would find, and go to the next cell.
+		for free != 0 {
+			if calls == b.next {
+				if st := b.poll(calls); st != StatusNone {
+					return backtrackStopped(st, b.err, calls, k, old)
 				}
-				return Result{Status: st, Err: b.err, Calls: calls, Guesses: guesses,
-					Backtracks: backtracks, Filled: filled}
 			}
-		}
-		calls++
-		if free != 0 {
-			// Write the lowest value that fits, the one trying old+1,
-			// old+2, ... in turn would find, and go forward.
+			calls++
 			bit := free & -free
 			t := old ^ bit // old out of the masks, bit in
-			units[r] ^= t
-			units[c] ^= t
-			units[x] ^= t
-			held[k], rest[k] = bit, free&^bit
-			guesses++
+			fits[r] ^= t
+			fits[c] ^= t
+			fits[x] ^= t
+			held[uint8(k)], rest[uint8(k)] = bit, free^bit
 			k++
 			if k == n {
+				goto solved
+			}
+			r, c, x = ur[uint8(k)], uc[uint8(k)], ub[uint8(k)]
+			free = fits[r] & fits[c] & fits[x]
+			old = 0
+		}
+		// Back while none fits: write 0 and go to the previous cell.
+		for {
+			if calls == b.next {
+				if st := b.poll(calls); st != StatusNone {
+					return backtrackStopped(st, b.err, calls, k, old)
+				}
+			}
+			calls++
+			fits[r] ^= old
+			fits[c] ^= old
+			fits[x] ^= old
+			held[uint8(k)] = 0
+			k--
+			if k < 0 {
+				g := (calls - 1) / 2
+				return Result{Status: StatusUnsolvable, Calls: calls, Guesses: g, Backtracks: calls - g}
+			}
+			r, c, x = ur[uint8(k)], uc[uint8(k)], ub[uint8(k)]
+			free, old = rest[uint8(k)], held[uint8(k)]
+			if free != 0 {
 				break
 			}
-			r, c, x = ur[k], uc[k], ub[k]
-			free = ^(units[r] | units[c] | units[x]) & full
-			old = 0
-			continue
 		}
-		// No value fits: write 0 and go back.
-		units[r] ^= old
-		units[c] ^= old
-		units[x] ^= old
-		held[k] = 0
-		backtracks++
-		k--
-		if k < 0 {
-			return Result{Status: StatusUnsolvable, Calls: calls, Guesses: guesses, Backtracks: backtracks}
-		}
-		r, c, x = ur[k], uc[k], ub[k]
-		free, old = rest[k], held[k]
 	}
+solved:
+	g := (calls + uint64(n)) / 2
 	sol := p.Grid
 	for j := 0; j < n; j++ {
 		sol.Cells[cell[j]] = uint8(bits.TrailingZeros32(held[j]))
 	}
-	return Result{Status: StatusSolved, Solution: sol, Calls: calls, Guesses: guesses,
-		Backtracks: backtracks, Filled: n}
+	return Result{Status: StatusSolved, Solution: sol, Calls: calls, Guesses: g,
+		Backtracks: (calls - uint64(n)) / 2, Filled: n}
+}
+
+// backtrackStopped is the Result of a search stopped by its budget before
+// step calls+1, at position k of the chain, whose cell holds old (0 for
+// none). Filled counts the cells before k, and k's cell if it holds a
+// value.
+func backtrackStopped(st Status, err error, calls uint64, k int, old uint32) Result {
+	filled := k
+	if old != 0 {
+		filled++
+	}
+	g := (calls + uint64(k)) / 2
+	return Result{Status: st, Err: err, Calls: calls, Guesses: g, Backtracks: calls - g, Filled: filled}
 }

@@ -13,23 +13,23 @@
 //     time (about 1ms of work, at most 128 units; slow units one by one),
 //     so that channel operations cost little per unit. Before a batch, the
 //     reader takes one of Window/128 slots, so memory is bounded by the
-//     window, not by the corpus.
+//     window, not by the corpus. The channels have room for every batch
+//     the slots let out, so that the workers do not run dry while the
+//     reader waits for a P.
 //  3. A worker runs each unit with Limits{Deadline: start+Timeout,
 //     MaxCalls, Seed}, times Solve with the monotonic clock, recovers a
 //     panic as status error, and checks every solved answer with
 //     solvers.Check (a failure is status wrong). The seed of a puzzle is
 //     derived from the run seed, the corpus index and the id, so it does
-//     not depend on the worker count or the shard. When there are as
-//     many workers as Ps, a worker yields its P after each batch, so that
-//     the reader and the writer run before the workers run out of batches.
+//     not depend on the worker count or the shard.
 //  4. The writer keeps finished units in a ring until their turn, writes
 //     rows to the Sink strictly in order, flushes every 250ms, and gives a
 //     batch's slot back when its last row is written.
 //
 // Stopping: closing Config.Stop (the first Ctrl-C) stops the issuing of
-// batches; the batches already issued finish (at most ~1ms of work or
-// one unit each) and are written, so results.csv is always a complete
-// prefix of the run's order. A corpus that cannot be read stops the
+// batches; the batches being solved finish (at most ~1ms of work or one
+// unit each) and are written, the batches still queued are dropped, so
+// results.csv is always a complete prefix of the run's order. A corpus that cannot be read stops the
 // issuing the same way and is reported after the rows are written. A
 // write error or a canceled ctx stops everything at once.
 //

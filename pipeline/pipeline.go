@@ -52,7 +52,8 @@ type Config struct {
 	// and not written.
 	Skip func(corpus, id, solver int) bool
 	// Stop, if set, is closed to stop issuing units (the first Ctrl-C):
-	// running units end, their rows are written, and Run returns with
+	// the batches being solved end and their rows are written, the
+	// batches still queued are dropped, and Run returns with
 	// Stats.Interrupted set.
 	Stop <-chan struct{}
 
@@ -190,10 +191,18 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
-	batches := make(chan []unit, workers)
-	results := make(chan []result, workers)
+	// The channels hold every batch that the window lets out, so that
+	// neither the reader nor a worker ever waits to send. Woken by a
+	// worker's channel operation, the reader and the writer wait on that
+	// worker's P behind it; with a worker on every P they run only when a
+	// worker blocks or is preempted. With room for one batch per worker,
+	// the workers ran out of batches between two such turns, and their Ps
+	// idled while the reader filled one (each P 92-94% busy with bitboard
+	// at 2 workers on 2 cores; 97.7% with these channels).
 	slots := make(chan struct{}, window/maxBatch) // batches between the reader and the writer
-	var meanNS atomic.Int64                       // running mean unit time, for batchSize
+	batches := make(chan []unit, cap(slots))
+	results := make(chan []result, cap(slots))
+	var meanNS atomic.Int64 // running mean unit time, for batchSize
 	var readerInfo []report.CorpusInfo
 
 	var readErr error
@@ -213,21 +222,33 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		}
 		return err
 	})
-	// With a worker on every P, a worker yields its P after each batch so
-	// that the reader and the writer run. Woken by the workers' channel
-	// operations, they wait on a worker's P behind it, and with every P
-	// busy solving they would not run until a worker blocks on an empty
-	// channel: its P then idles while the reader fills a batch (about 6%
-	// of each P with bitboard at 2 workers on 2 cores). With fewer workers
-	// than Ps they have a P of their own, and a yield would only make a
-	// worker wait for them.
-	yield := workers >= runtime.GOMAXPROCS(0)
+	// next hands a worker the next batch, or tells it to stop: at the end
+	// of the batches, or once cfg.Stop is closed, when the batches still
+	// queued are dropped (their units are not run and not written: the
+	// queue can hold a window of slow units). Receiving and checking
+	// cfg.Stop under one lock orders the batches started before the stop
+	// ahead of those dropped, so the rows written stay a complete prefix
+	// and no unit that ran is lost.
+	var nextMu sync.Mutex
+	next := func() ([]unit, bool) {
+		nextMu.Lock()
+		defer nextMu.Unlock()
+		batch, ok := <-batches
+		if ok && cfg.Stop != nil && stopped(cfg.Stop) {
+			return nil, false
+		}
+		return batch, ok
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		g.Go(func() error {
 			defer wg.Done()
-			for batch := range batches {
+			for {
+				batch, ok := next()
+				if !ok {
+					return nil
+				}
 				arr := resultPool.Get().(*[maxBatch]result)
 				out := arr[:len(batch)]
 				var sum int64
@@ -254,11 +275,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 				case <-gctx.Done():
 					return gctx.Err()
 				}
-				if yield {
-					runtime.Gosched()
-				}
 			}
-			return nil
 		})
 	}
 	g.Go(func() error {

@@ -15,7 +15,7 @@ func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
 func BenchmarkWriter(b *testing.B) {
 	r := Row{ID: 4711, Line: 4712, Solver: "bitboard", Status: solvers.StatusSolved, NS: 5123,
 		Calls: 3, Guesses: 2, Backtracks: 0, Filled: 64, Clues: 17, Solutions: -1,
-		Seed: 10451216379200822465,
+		Seed:     10451216379200822465,
 		Solution: "693784512487512936125963874932651487568247391741398625319475268856129743274836159",
 		Corpus:   "data/sudoku17.txt"}
 	w := NewWriter(nopWriter{})

@@ -141,7 +141,7 @@ var (
 // Ctrl-C that is at most about batchTarget of work, or one unit.
 // batchTarget was 200µs: a batch's send wakes the writer, and with the
 // 17-µs units of norvig, dlx and bitboard, batches of a dozen units cost
-// about 1.5µs of CPU per unit more at -workers 1 (BenchmarkSweep).
+// 1-2.5µs of CPU per unit more at -workers 1 (BenchmarkSweep).
 const (
 	maxBatch    = 128
 	batchTarget = time.Millisecond

@@ -96,8 +96,10 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 
 	// The chain of empty cells by position k = 0..n-1 (suiv is k+1, prec
 	// is k-1): the cell, the indexes of its row, column and box masks in
-	// fits, the bit of the value it holds (0 for none) and the values
-	// above that one that fit it.
+	// fits, and, for the positions before the current one, the bit of the
+	// value the cell holds and the values above that one that fit it
+	// (written on each step forward from a position, read on each step
+	// back to it; a step back leaves them stale, unread until rewritten).
 	var (
 		fits             [256]uint32 // per unit, the values no cell of it holds
 		cell, ur, uc, ub [MaxCells]uint8
@@ -164,7 +166,6 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 			fits[r] ^= old
 			fits[c] ^= old
 			fits[x] ^= old
-			held[uint8(k)] = 0
 			k--
 			if k < 0 {
 				g := (calls - 1) / 2

@@ -212,8 +212,8 @@ func bbNonZero(b []uint8) uint32 {
 // cells solved in any band leave the other digits. Every change to a mask
 // sets its bit (bbFlag), so the fixpoint is the one that the rules reach
 // in any order: the counters do not depend on the order, and they are the
-// same, puzzle by puzzle, as with the one-mask-per-step update of round
-// three (every column of results.csv but ns, over the corpus).
+// same, puzzle by puzzle, as with the update that took one mask per step
+// (4bc1d32; every column of results.csv but ns, over the corpus).
 func (st *bbState) update() bool {
 	dirty := st.dirty
 	for dirty != 0 {
@@ -241,7 +241,7 @@ func (st *bbState) update() bool {
 		if s0|s1|s2 == 0 {
 			continue
 		}
-		ss := [4]uint32{s0, s1, s2}
+		ss := [4]uint32{s0, s1, s2} // 4: indexed by b&3 without a bounds check
 		var acc uint32
 		for nz := bbFlag(s0) | bbFlag(s1)<<1 | bbFlag(s2)<<2; nz != 0; nz &= nz - 1 {
 			b := bits.TrailingZeros32(nz) & 3

@@ -29,9 +29,10 @@
 // Stopping: closing Config.Stop (the first Ctrl-C) stops the issuing of
 // batches; the batches being solved finish (at most ~1ms of work or one
 // unit each) and are written, the batches still queued are dropped, so
-// results.csv is always a complete prefix of the run's order. A corpus that cannot be read stops the
-// issuing the same way and is reported after the rows are written. A
-// write error or a canceled ctx stops everything at once.
+// results.csv is always a complete prefix of the run's order. A corpus
+// that cannot be read stops the issuing the same way and is reported
+// after the rows are written. A write error or a canceled ctx stops
+// everything at once.
 //
 // Run directories (RunDir): Create refuses a directory that holds a run;
 // Resume reads results.csv back, cuts a torn last line (a killed run),

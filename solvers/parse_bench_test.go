@@ -54,3 +54,20 @@ func BenchmarkCheck(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(checks), "ns/check")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkValidate validates every corpus puzzle (givens only, as parsed)
+// and reports ns/puzzle: every line read and every Solve but bitboard's
+// pay for it.
+func BenchmarkValidate(b *testing.B) {
+	var ps []Puzzle
+	eachCorpus(b, func(e Entry) bool { ps = append(ps, e.Puzzle); return true })
+	for b.Loop() {
+		for i := range ps {
+			if err := ps[i].validate(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/puzzle")
+	b.ReportMetric(0, "ns/op")
+}

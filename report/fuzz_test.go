@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,5 +117,45 @@ func TestNeedsQuotes(t *testing.T) {
 	}
 	if needsQuotes(base) || !needsQuotes(base+",") {
 		t.Fatal("needsQuotes misjudges a plain grid and one with a comma at the end")
+	}
+}
+
+// TestAppendInt compares appendUint and appendInt with strconv on every
+// power of ten and its neighbours, on numbers of every length with random
+// digits, and on the ends of the ranges.
+func TestAppendInt(t *testing.T) {
+	check := func(v uint64) {
+		t.Helper()
+		prefix := []byte("x,")
+		if got, want := string(appendUint(prefix, v)), "x,"+strconv.FormatUint(v, 10); got != want {
+			t.Fatalf("appendUint(%d) = %q, want %q", v, got, want)
+		}
+		if i := int64(v); i >= 0 {
+			if got, want := string(appendInt(nil, i)), strconv.FormatInt(i, 10); got != want {
+				t.Fatalf("appendInt(%d) = %q, want %q", i, got, want)
+			}
+			if got, want := string(appendInt(nil, -i)), strconv.FormatInt(-i, 10); got != want {
+				t.Fatalf("appendInt(%d) = %q, want %q", -i, got, want)
+			}
+		}
+	}
+	p := uint64(1)
+	for range 20 { // 1 to 10^19
+		for _, d := range []int64{-2, -1, 0, 1, 2} {
+			check(p + uint64(d)) // wraps around 0 for 1-2
+		}
+		p *= 10
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		check(rng.Uint64() >> rng.IntN(64))
+	}
+	for v := range uint64(20000) {
+		check(v)
+	}
+	check(math.MaxUint64)
+	check(math.MaxInt64)
+	if got := string(appendInt(nil, math.MinInt64)); got != strconv.FormatInt(math.MinInt64, 10) {
+		t.Fatalf("appendInt(MinInt64) = %q", got)
 	}
 }

@@ -60,6 +60,9 @@ func TestGitVersion(t *testing.T) {
 
 	for _, gomod := range []string{"module example.com/corpora\n", ""} {
 		other := repo(gomod)
+		if _, this := moduleRoot(other, "sudokubatch"); gomod == "" && this {
+			continue // the temporary directory is inside a checkout of this module
+		}
 		if got := gitVersion(filepath.Join(other, "data"), "sudokubatch"); got != "unknown" {
 			t.Errorf("in a repository with go.mod %q: gitVersion = %q, want unknown", gomod, got)
 		}

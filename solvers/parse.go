@@ -27,7 +27,16 @@ func ParsePuzzle(line string) (Puzzle, error) {
 // left partly written.
 func parseInto[T string | []byte](p *Puzzle, line T) error {
 	*p = Puzzle{}
-	// Trim a BOM and white space, then cut at the first separator.
+	line, start := trimStart(line)
+	if parse81(p, line, start) {
+		return p.validate()
+	}
+	return parseSymbols(p, line, start)
+}
+
+// trimStart drops a BOM from line and returns it with the index of its
+// first byte that is not white space.
+func trimStart[T string | []byte](line T) (T, int) {
 	if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
 		line = line[3:]
 	}
@@ -35,6 +44,52 @@ func parseInto[T string | []byte](p *Puzzle, line T) error {
 	for start < len(line) && byteClass[line[start]]&classSpace != 0 {
 		start++
 	}
+	return line, start
+}
+
+// parse81 is parseInto's fast path for the corpus line: 81 digits or dots
+// from start, then the end of the line or a separator. It reads them as
+// ten words and a byte without a loop (parseSymbols' loop exit was
+// mispredicted once a line) and reports false, having written nothing,
+// for any other line.
+func parse81[T string | []byte](p *Puzzle, line T, start int) bool {
+	if n := len(line) - start; n < 81 || n > 81 && byteClass[line[start+81]]&classSeparator == 0 {
+		return false
+	}
+	l := line[start:][:81]
+	v0, in0 := digits8Mask(load8(l, 0))
+	v1, in1 := digits8Mask(load8(l, 8))
+	v2, in2 := digits8Mask(load8(l, 16))
+	v3, in3 := digits8Mask(load8(l, 24))
+	v4, in4 := digits8Mask(load8(l, 32))
+	v5, in5 := digits8Mask(load8(l, 40))
+	v6, in6 := digits8Mask(load8(l, 48))
+	v7, in7 := digits8Mask(load8(l, 56))
+	v8, in8 := digits8Mask(load8(l, 64))
+	v9, in9 := digits8Mask(load8(l, 72))
+	last := symbolValues[l[80]]
+	if in0&in1&in2&in3&in4&in5&in6&in7&in8&in9 != swarHigh || last > 9 {
+		return false
+	}
+	c := (*[81]uint8)(p.Cells[:81])
+	binary.LittleEndian.PutUint64(c[0:], v0)
+	binary.LittleEndian.PutUint64(c[8:], v1)
+	binary.LittleEndian.PutUint64(c[16:], v2)
+	binary.LittleEndian.PutUint64(c[24:], v3)
+	binary.LittleEndian.PutUint64(c[32:], v4)
+	binary.LittleEndian.PutUint64(c[40:], v5)
+	binary.LittleEndian.PutUint64(c[48:], v6)
+	binary.LittleEndian.PutUint64(c[56:], v7)
+	binary.LittleEndian.PutUint64(c[64:], v8)
+	binary.LittleEndian.PutUint64(c[72:], v9)
+	c[80] = last
+	p.Box = 3
+	return true
+}
+
+// parseSymbols parses the symbols of line from start (after trimStart)
+// into the zero puzzle *p: any line parseInto accepts, and every error.
+func parseSymbols[T string | []byte](p *Puzzle, line T, start int) error {
 	// One pass to the first separator reads the symbols into a full-size
 	// grid (the length, hence the box size, is known only at the end) and
 	// remembers the largest value (255 for a byte that is not a symbol).
@@ -103,13 +158,19 @@ func load8[T string | []byte](s T, i int) uint64 {
 // digits8 returns the values of eight bytes that are all '0'-'9' or '.'
 // ('.' is 0), and whether they all are (SWAR: each byte is a lane).
 func digits8(w uint64) (uint64, bool) {
+	v, in := digits8Mask(w)
+	return v, in == swarHigh
+}
+
+// digits8Mask is digits8 with, instead of the answer, the high bit of
+// each byte that is a digit or a dot.
+func digits8Mask(w uint64) (v, in uint64) {
 	const low7 = 0x7f * swarLow
-	dots := ^nonZeroBytes(w^'.'*swarLow) & swarHigh // the high bit of each byte that is '.'
-	w += (dots >> 7) * 2                            // '.' + 2 == '0'
-	ge0 := (w | swarHigh) - '0'*swarLow             // high bit: byte >= '0' (of its low 7 bits)
-	le9 := (0x80+'9')*swarLow - (w & low7)          // high bit: byte <= '9' (of its low 7 bits)
-	inRange := ge0 & le9 & ^w & swarHigh            // and the byte < 0x80
-	return w - '0'*swarLow, inRange == swarHigh
+	dots := ^nonZeroBytes(w^'.'*swarLow) & swarHigh   // the high bit of each byte that is '.'
+	w += (dots >> 7) * 2                              // '.' + 2 == '0'
+	ge0 := (w | swarHigh) - '0'*swarLow               // high bit: byte >= '0' (of its low 7 bits)
+	le9 := (0x80+'9')*swarLow - (w & low7)            // high bit: byte <= '9' (of its low 7 bits)
+	return w - '0'*swarLow, ge0 & le9 & ^w & swarHigh // and the byte < 0x80
 }
 
 // symbolValues maps an input byte to its value (0 for '0' and '.'), or

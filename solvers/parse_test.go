@@ -554,3 +554,60 @@ func TestGridEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestParse81 compares parseInto, which takes 81 digits or dots by a fast
+// path (parse81), with the general parser alone (parseSymbols) on corpus
+// lines with a byte changed at every position, cut or lengthened around
+// 81 symbols, and followed by separators and text: same puzzle, same
+// error.
+func TestParse81(t *testing.T) {
+	general := func(line string) (Puzzle, error) {
+		var p Puzzle
+		l, start := trimStart(line)
+		err := parseSymbols(&p, l, start)
+		return p, err
+	}
+	same := func(line string) {
+		t.Helper()
+		var p Puzzle
+		err := parseInto(&p, line)
+		q, gerr := general(line)
+		if (err == nil) != (gerr == nil) || err != nil && err.Error() != gerr.Error() {
+			t.Fatalf("%q: parseInto error %v, the general parser %v", line, err, gerr)
+		}
+		if err == nil && p != q {
+			t.Fatalf("%q: parseInto and the general parser disagree:\n%v\n%v", line, p.String(), q.String())
+		}
+	}
+	var lines []string
+	n := 0
+	eachCorpus(t, func(e Entry) bool {
+		lines = append(lines, e.Puzzle.String())
+		n++
+		return n < 40
+	})
+	fast := 0
+	for _, base := range lines {
+		for _, tail := range []string{"", ":1:x", " 17", "\t", ",", ";", "\r", "1", "A", "x", ".:"} {
+			for _, head := range []string{"", " ", "\uFEFF"} {
+				same(head + base + tail)
+				same(head + base[:80] + tail)
+				var p Puzzle
+				if l, start := trimStart(head + base + tail); parse81(&p, l, start) {
+					fast++
+				}
+			}
+		}
+		for i := range 81 {
+			for _, c := range []byte{'0', '.', '5', '9', 'A', 'g', ':', ',', ' ', '\t', '/', 0x80, 0xff, 0} {
+				b := []byte(base)
+				b[i] = c
+				same(string(b))
+				same(string(b) + ":y")
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("the fast path never ran: the test compares the general parser with itself")
+	}
+}

@@ -168,8 +168,8 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 			fits[x] ^= old
 			k--
 			if k < 0 {
-				g := (calls - 1) / 2
-				return Result{Status: StatusUnsolvable, Calls: calls, Guesses: g, Backtracks: calls - g}
+				g, bt := backtrackCounts(calls, k)
+				return Result{Status: StatusUnsolvable, Calls: calls, Guesses: g, Backtracks: bt}
 			}
 			r, c, x = ur[uint8(k)], uc[uint8(k)], ub[uint8(k)]
 			free, old = rest[uint8(k)], held[uint8(k)]
@@ -179,13 +179,23 @@ func (*backtrack) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 		}
 	}
 solved:
-	g := (calls + uint64(n)) / 2
+	g, bt := backtrackCounts(calls, n)
 	sol := p.Grid
 	for j := 0; j < n; j++ {
 		sol.Cells[cell[j]] = uint8(bits.TrailingZeros32(held[j]))
 	}
-	return Result{Status: StatusSolved, Solution: sol, Calls: calls, Guesses: g,
-		Backtracks: (calls - uint64(n)) / 2, Filled: n}
+	return Result{Status: StatusSolved, Solution: sol, Calls: calls, Guesses: g, Backtracks: bt, Filled: n}
+}
+
+// backtrackCounts returns Guesses and Backtracks for a search that took
+// calls steps and ended at position k of the chain (n solved, -1
+// exhausted, or where its budget stopped it): every step is a guess (k
+// up by one) or a backtrack (k down by one), from k = 0, so Guesses -
+// Backtracks is k and Guesses + Backtracks is calls. (uint64(-1) wraps:
+// calls + uint64(k) is calls - 1 then.)
+func backtrackCounts(calls uint64, k int) (guesses, backtracks uint64) {
+	guesses = (calls + uint64(k)) / 2
+	return guesses, calls - guesses
 }
 
 // backtrackStopped is the Result of a search stopped by its budget before
@@ -197,6 +207,6 @@ func backtrackStopped(st Status, err error, calls uint64, k int, old uint32) Res
 	if old != 0 {
 		filled++
 	}
-	g := (calls + uint64(k)) / 2
-	return Result{Status: st, Err: err, Calls: calls, Guesses: g, Backtracks: calls - g, Filled: filled}
+	g, bt := backtrackCounts(calls, k)
+	return Result{Status: st, Err: err, Calls: calls, Guesses: g, Backtracks: bt, Filled: filled}
 }

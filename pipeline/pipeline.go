@@ -24,11 +24,11 @@ type Sink interface {
 	Flush() error
 }
 
-// Progress is told how far a run is. The pipeline calls it from the
-// writer goroutine only.
+// Progress is told how far a run is. The pipeline calls Add from the
+// writer goroutine only, and Finish when the run ends; the display must
+// exist before Run starts (see NewProgress).
 type Progress interface {
-	Start(total int) // total units, -1 when unknown
-	Add(n int)       // units completed
+	Add(n int) // units completed
 	Finish()
 }
 
@@ -186,10 +186,6 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	for _, s := range cfg.Solvers {
 		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
 	}
-	if cfg.Progress != nil {
-		cfg.Progress.Start(-1)
-	}
-
 	g, gctx := errgroup.WithContext(ctx)
 	// The channels hold every batch that the window lets out, so that
 	// neither the reader nor a worker ever waits to send. Woken by a

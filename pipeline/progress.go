@@ -9,56 +9,84 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// NewProgress returns the progress display for a run: a progress bar
-// with rate and ETA when w is a terminal (throttled: progressbar syncs its
-// file on every write), a plain line every `every` otherwise.
-func NewProgress(w io.Writer, terminal bool, every time.Duration) Progress {
+// Display is a progress display for a run: the pipeline reports to it
+// (Progress), and whoever knows the number of units tells it the total,
+// before, during or after the run, from any goroutine. Everything a
+// Display shows is created by NewProgress, before the run can report to
+// it; calls after Finish are ignored.
+type Display interface {
+	Progress
+	SetTotal(total int) // units in the run; -1 while unknown
+}
+
+// NewProgress returns the progress display for a run started now: a
+// progress bar with rate and ETA when w is a terminal (throttled:
+// progressbar syncs its file on every write), a plain line every `every`
+// otherwise. The total is unknown (-1) until SetTotal.
+func NewProgress(w io.Writer, terminal bool, every time.Duration) Display {
 	if terminal {
-		return &barProgress{w: w}
+		return &barProgress{w: w, bar: progressbar.NewOptions(-1,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetDescription("units"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("units"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionFullWidth(),
+			progressbar.OptionClearOnFinish(),
+		)}
 	}
-	return &lineProgress{w: w, every: every}
+	now := time.Now()
+	return &lineProgress{w: w, every: every, total: -1, start: now, last: now}
 }
 
-// barProgress is a progressbar/v3 bar.
+// barProgress is a progressbar/v3 bar. The bar locks itself; mu orders
+// Finish with the other calls, so that nothing is drawn after it.
 type barProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
+	w        io.Writer
+	mu       sync.Mutex
+	bar      *progressbar.ProgressBar
+	finished bool
 }
 
-func (p *barProgress) Start(total int) {
-	p.bar = progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetDescription("units"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("units"),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionFullWidth(),
-		progressbar.OptionClearOnFinish(),
-	)
-}
-
-func (p *barProgress) SetTotal(total int) { p.bar.ChangeMax(total) }
-func (p *barProgress) Add(n int)          { p.bar.Add(n) }
-func (p *barProgress) Finish()            { p.bar.Finish(); fmt.Fprintln(p.w) }
-
-// lineProgress prints "progress: done/total units (x%), rate, ETA" at
-// most once per `every`.
-type lineProgress struct {
-	w     io.Writer
-	every time.Duration
-	mu    sync.Mutex
-	total int
-	done  int
-	start time.Time
-	last  time.Time
-}
-
-func (p *lineProgress) Start(total int) {
+func (p *barProgress) SetTotal(total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.start, p.last = total, time.Now(), time.Now()
+	if !p.finished {
+		p.bar.ChangeMax(total)
+	}
+}
+
+func (p *barProgress) Add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.finished {
+		p.bar.Add(n)
+	}
+}
+
+func (p *barProgress) Finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.finished {
+		p.finished = true
+		p.bar.Finish()
+		fmt.Fprintln(p.w)
+	}
+}
+
+// lineProgress prints "progress: done/total units (x%), rate, ETA" at
+// most once per `every`; without a total, the count and the rate.
+type lineProgress struct {
+	w        io.Writer
+	every    time.Duration
+	mu       sync.Mutex
+	total    int
+	done     int
+	start    time.Time
+	last     time.Time
+	finished bool
 }
 
 func (p *lineProgress) SetTotal(total int) {
@@ -70,6 +98,9 @@ func (p *lineProgress) SetTotal(total int) {
 func (p *lineProgress) Add(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.finished {
+		return
+	}
 	p.done += n
 	if now := time.Now(); now.Sub(p.last) >= p.every {
 		p.last = now
@@ -92,8 +123,8 @@ func (p *lineProgress) print(now time.Time) {
 	fmt.Fprintf(p.w, "progress: %d units, %.0f units/s, elapsed %s\n", p.done, rate, el.Round(time.Second))
 }
 
-func (p *lineProgress) Finish() {}
-
-// TotalSetter is implemented by progress displays whose total can be set
-// once it is known (it is counted beside the run).
-type TotalSetter interface{ SetTotal(int) }
+func (p *lineProgress) Finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.finished = true
+}

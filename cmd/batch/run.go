@@ -341,8 +341,9 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 		if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok {
 			tty = term.IsTerminal(int(fd.Fd()))
 		}
-		cfg.Progress = pipeline.NewProgress(e.stderr, tty, 5*time.Second)
-		go countUnits(cfg, cfg.Progress)
+		display := pipeline.NewProgress(e.stderr, tty, 5*time.Second)
+		cfg.Progress = display
+		go countUnits(cfg, display)
 	}
 
 	seg := report.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: pipeline.ThisMachine(), Status: report.RunRunning}
@@ -434,15 +435,11 @@ func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start t
 }
 
 // countUnits counts the units of the run beside it, so that the progress
-// display can show a total and an ETA (regular files only).
-func countUnits(cfg pipeline.Config, p pipeline.Progress) {
-	ts, ok := p.(pipeline.TotalSetter)
-	if !ok {
-		return
-	}
-	n, err := pipeline.CountUnits(cfg)
-	if err == nil {
-		ts.SetTotal(n)
+// display can show a total and an ETA (regular files only). The total may
+// arrive before the first unit or after the last: the display takes both.
+func countUnits(cfg pipeline.Config, d pipeline.Display) {
+	if n, err := pipeline.CountUnits(cfg); err == nil {
+		d.SetTotal(n)
 	}
 }
 

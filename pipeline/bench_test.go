@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -23,9 +23,9 @@ func (noop) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) sol
 }
 
 // discard is a Sink that encodes rows like results.csv and drops them.
-type discard struct{ w *report.Writer }
+type discard struct{ w *rundir.Writer }
 
-func (d discard) Write(r *report.Row) error { return d.w.Write(r) }
+func (d discard) Write(r *rundir.Row) error { return d.w.Write(r) }
 func (d discard) Flush() error              { return d.w.Flush() }
 
 // BenchmarkPipeline measures the cost per unit of the pipeline itself
@@ -97,7 +97,7 @@ func benchRuns(b *testing.B, path string, ss []solvers.Solver, workers int) {
 	cpu0 := cpuTime(b)
 	for b.Loop() {
 		st, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: ss, Workers: workers,
-			Sink: discard{report.NewWriter(nopWriter{})}})
+			Sink: discard{rundir.NewWriter(nopWriter{})}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,14 +11,14 @@ import (
 	"io"
 	"os"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 // corpusFile is an open corpus: the decompressed text, and the hash of the
 // raw bytes as they are read.
 type corpusFile struct {
-	info  report.CorpusInfo
+	info  rundir.CorpusInfo
 	raw   io.Reader // the file, counted and hashed
 	text  io.Reader // what the Scanner reads (raw, or gunzipped raw)
 	close func() error
@@ -36,7 +36,7 @@ func (c *corpusFile) Read(p []byte) (int, error) {
 // openCorpus opens path ("-" for stdin) and detects gzip by its magic
 // bytes. The error names the file and says what is wrong.
 func openCorpus(path string, stdin io.Reader) (*corpusFile, error) {
-	c := &corpusFile{info: report.CorpusInfo{Path: path}, h: sha256.New(), close: func() error { return nil }}
+	c := &corpusFile{info: rundir.CorpusInfo{Path: path}, h: sha256.New(), close: func() error { return nil }}
 	if path == "-" {
 		if stdin == nil {
 			stdin = os.Stdin

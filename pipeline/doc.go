@@ -1,5 +1,11 @@
 // Package pipeline streams corpora through the strategies in parallel
-// and writes one row per (puzzle, strategy) in order.
+// and writes one row per (puzzle, strategy) in order. It knows no terminal
+// and no report: it writes rundir.Rows to a Sink (a rundir.Dir) and
+// reports progress to a Progress that the command implements.
+//
+// One file per role: reader.go (and corpus.go) issues the units,
+// worker.go solves them, writer.go writes their rows in order, and
+// pipeline.go wires them (Run); units.go holds what travels between them.
 //
 // Data flow (one errgroup.WithContext group holds every goroutine):
 //  1. The reader opens each corpus (a file, a .gz detected by its magic
@@ -33,12 +39,6 @@
 // that cannot be read stops the issuing the same way and is reported
 // after the rows are written. A write error or a canceled ctx stops
 // everything at once.
-//
-// Run directories (RunDir): Create refuses a directory that holds a run;
-// Resume reads results.csv back, cuts a torn last line (a killed run),
-// and skips the units already there, so that every (corpus, id,
-// strategy) ends up exactly once. Because rows are always a prefix of the
-// run's order, the resumed file stays in order.
 //
 // Decisions where the design is silent: several corpus files in one run
 // restart their ids at 0 and are told apart by the `corpus` column (the

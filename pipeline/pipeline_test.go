@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -88,12 +88,12 @@ func solutions4Givens(id int) solvers.Grid {
 
 // memSink collects rows.
 type memSink struct {
-	rows    []report.Row
+	rows    []rundir.Row
 	flushes int
 	failAt  int
 }
 
-func (m *memSink) Write(r *report.Row) error {
+func (m *memSink) Write(r *rundir.Row) error {
 	if m.failAt > 0 && len(m.rows) == m.failAt {
 		return errors.New("disk full")
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -17,10 +17,10 @@ import (
 // whose line is not a puzzle is found too, with Err set to its
 // *solvers.SyntaxError. The error is for a corpus that cannot be opened
 // or read.
-func FindPuzzle(path string, stdin io.Reader, id int) (solvers.Entry, bool, report.CorpusInfo, error) {
+func FindPuzzle(path string, stdin io.Reader, id int) (solvers.Entry, bool, rundir.CorpusInfo, error) {
 	c, err := openCorpus(path, stdin)
 	if err != nil {
-		return solvers.Entry{}, false, report.CorpusInfo{Path: path}, err
+		return solvers.Entry{}, false, rundir.CorpusInfo{Path: path}, err
 	}
 	var found solvers.Entry
 	ok := false
@@ -42,7 +42,7 @@ func FindPuzzle(path string, stdin io.Reader, id int) (solvers.Entry, bool, repo
 // the check fails). It returns one row per solver, in cfg.Solvers order;
 // an entry that is not a puzzle gives rows with status invalid. Other
 // fields of cfg are ignored; cfg.Unique counts the solutions first.
-func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []report.Row {
+func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []rundir.Row {
 	if cfg.Counter == nil {
 		cfg.Counter = solvers.CountSolutions
 	}
@@ -50,7 +50,7 @@ func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []
 		panic(fmt.Sprintf("pipeline.SolveEntry: corpus index %d, have %d corpora", corpus, len(cfg.Corpora)))
 	}
 	ent := &entry{corpus: corpus, e: e, seed: puzzleSeed(cfg.Seed, corpus, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
-	rows := make([]report.Row, len(cfg.Solvers))
+	rows := make([]rundir.Row, len(cfg.Solvers))
 	epoch := time.Now()
 	for i := range cfg.Solvers {
 		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, &rows[i])

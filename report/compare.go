@@ -4,52 +4,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
-
-// RunData is a run loaded for comparison: its rows and, when there is
-// one, its run.json.
-type RunData struct {
-	Path    string   // as given: a run directory or a results.csv file
-	Results *Results // series in the run's -solvers order when Info is known
-	Info    *RunInfo // nil when there is no run.json beside results.csv
-}
-
-// LoadRun loads a run from path, a run directory or a results.csv file;
-// run.json is read from the same directory when it is there. A missing
-// path or results.csv gives an error wrapping fs.ErrNotExist.
-func LoadRun(path string) (*RunData, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading run %s: %w", path, err)
-	}
-	dir, csvPath := filepath.Dir(path), path
-	if st.IsDir() {
-		dir, csvPath = path, filepath.Join(path, "results.csv")
-		if _, err := os.Stat(csvPath); err != nil {
-			return nil, fmt.Errorf("reading run %s: no results.csv in it: %w", path, fs.ErrNotExist)
-		}
-	}
-	res, err := LoadResults(csvPath)
-	if err != nil {
-		return nil, fmt.Errorf("reading run %s: %w", path, err)
-	}
-	rd := &RunData{Path: path, Results: res}
-	if _, err := os.Stat(filepath.Join(dir, "run.json")); err == nil {
-		if rd.Info, err = ReadRunInfo(dir); err != nil {
-			return nil, fmt.Errorf("reading run %s: %w", path, err)
-		}
-		res.OrderSolvers(rd.Info.Settings.Solvers)
-	}
-	return rd, nil
-}
 
 // DefaultCompareTop is how many largest changes a comparison lists per
 // strategy when CompareOptions.Top is not set.
@@ -183,7 +144,7 @@ type Ratio struct {
 
 // Compare compares NEW with OLD. The error wraps ErrNothingToCompare when
 // they share no strategy or no puzzle.
-func Compare(oldRun, newRun *RunData, opt CompareOptions) (*Comparison, error) {
+func Compare(oldRun, newRun *Run, opt CompareOptions) (*Comparison, error) {
 	top := opt.Top
 	if top <= 0 {
 		top = DefaultCompareTop
@@ -192,7 +153,7 @@ func Compare(oldRun, newRun *RunData, opt CompareOptions) (*Comparison, error) {
 		Strategies: []*StrategyDiff{}, OnlyOld: []string{}, OnlyNew: []string{}, Corpora: []CorpusPair{},
 		Warnings: []string{}, Slower: []string{}}
 	newToOld := c.joinCorpora(oldRun, newRun)
-	c.compareSettings(oldRun.Info, newRun.Info)
+	c.compareSettings(oldRun.Manifest, newRun.Manifest)
 
 	for _, ser := range oldRun.Results.Series {
 		if newRun.Results.Solver(ser.Solver) == nil {
@@ -229,10 +190,10 @@ func Compare(oldRun, newRun *RunData, opt CompareOptions) (*Comparison, error) {
 	return c, nil
 }
 
-func runRef(r *RunData) RunRef {
+func runRef(r *Run) RunRef {
 	ref := RunRef{Path: r.Path, Corpora: append([]string{}, r.Results.Corpora...), Puzzles: r.Results.Puzzles, Rows: r.Results.Rows}
-	if r.Info != nil {
-		ref.RunID, ref.Status = r.Info.RunID, r.Info.Status
+	if r.Manifest != nil {
+		ref.RunID, ref.Status = r.Manifest.RunID, r.Manifest.Status
 	}
 	return ref
 }
@@ -246,7 +207,7 @@ func solverNames(res *Results) []string {
 }
 
 // corpusSHA returns the SHA-256 run.json records for the named corpus, or "".
-func corpusSHA(ri *RunInfo, name string) string {
+func corpusSHA(ri *rundir.Manifest, name string) string {
 	if ri == nil {
 		return ""
 	}
@@ -260,7 +221,7 @@ func corpusSHA(ri *RunInfo, name string) string {
 
 // joinCorpora maps each corpus index of NEW to the index of the same
 // corpus in OLD, or -1: by name first, then by SHA-256.
-func (c *Comparison) joinCorpora(oldRun, newRun *RunData) []int {
+func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 	oc, nc := oldRun.Results.Corpora, newRun.Results.Corpora
 	newToOld := make([]int, len(nc))
 	taken := make([]bool, len(oc))
@@ -269,7 +230,7 @@ func (c *Comparison) joinCorpora(oldRun, newRun *RunData) []int {
 		if j := newToOld[i]; j >= 0 {
 			taken[j] = true
 			c.Corpora = append(c.Corpora, CorpusPair{Old: name, New: name, By: "name"})
-			if a, b := corpusSHA(oldRun.Info, name), corpusSHA(newRun.Info, name); a != "" && b != "" && a != b {
+			if a, b := corpusSHA(oldRun.Manifest, name), corpusSHA(newRun.Manifest, name); a != "" && b != "" && a != b {
 				c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is not the same file in both runs (SHA-256 %.12s… vs %.12s…): "+
 					"an id may name different puzzles", name, a, b))
 			}
@@ -279,9 +240,9 @@ func (c *Comparison) joinCorpora(oldRun, newRun *RunData) []int {
 		if newToOld[i] >= 0 {
 			continue
 		}
-		sha := corpusSHA(newRun.Info, name)
+		sha := corpusSHA(newRun.Manifest, name)
 		for j, oname := range oc {
-			if !taken[j] && sha != "" && corpusSHA(oldRun.Info, oname) == sha {
+			if !taken[j] && sha != "" && corpusSHA(oldRun.Manifest, oname) == sha {
 				newToOld[i], taken[j] = j, true
 				c.Corpora = append(c.Corpora, CorpusPair{Old: oname, New: name, By: "sha256"})
 				c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s of OLD is %s in NEW (same SHA-256): joined", oname, name))
@@ -304,7 +265,7 @@ func (c *Comparison) joinCorpora(oldRun, newRun *RunData) []int {
 
 // compareSettings warns about settings and machines that make counters
 // or times differ for reasons other than the code.
-func (c *Comparison) compareSettings(a, b *RunInfo) {
+func (c *Comparison) compareSettings(a, b *rundir.Manifest) {
 	if a == nil || b == nil {
 		return
 	}
@@ -433,8 +394,9 @@ func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, 
 	d.Largest = d.Largest[:min(top, len(d.Largest))]
 
 	if d.Timed > 0 {
-		d.MedianOldNS = distribution(oldRes, oser, timedOld, seriesNS(oser)).Median
-		d.MedianNewNS = distribution(newRes, nser, timedNew, seriesNS(nser)).Median
+		oldDist, _ := distribution(oldRes, oser, slices.Values(timedOld), len(timedOld), seriesNS(oser))
+		newDist, _ := distribution(newRes, nser, slices.Values(timedNew), len(timedNew), seriesNS(nser))
+		d.MedianOldNS, d.MedianNewNS = oldDist.Median, newDist.Median
 		d.MedianRatio = ratio(d.MedianNewNS, d.MedianOldNS)
 		total := func(v int64, stopped int) Estimate {
 			if stopped > 0 {

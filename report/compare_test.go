@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/internal/golden"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -23,12 +25,12 @@ type cmpRow struct {
 	corpus string // "" for c.txt
 }
 
-// cmpRun builds a RunData from rows, through results.csv as a run
+// cmpRun builds a Run from rows, through results.csv as a run
 // writes it; info may be nil.
-func cmpRun(t *testing.T, path string, info *RunInfo, rows ...cmpRow) *RunData {
+func cmpRun(t *testing.T, path string, info *rundir.Manifest, rows ...cmpRow) *Run {
 	t.Helper()
 	var b bytes.Buffer
-	w := NewWriter(&b)
+	w := rundir.NewWriter(&b)
 	w.WriteHeader()
 	for _, r := range rows {
 		corpus := r.corpus
@@ -37,7 +39,7 @@ func cmpRun(t *testing.T, path string, info *RunInfo, rows ...cmpRow) *RunData {
 		}
 		// Guesses and backtracks follow calls, so that one change of
 		// calls changes them too (unless a test sets them apart).
-		row := Row{ID: r.id, Line: r.id + 1, Solver: r.solver, Status: r.status, NS: r.ns, Calls: r.calls,
+		row := rundir.Row{ID: r.id, Line: r.id + 1, Solver: r.solver, Status: r.status, NS: r.ns, Calls: r.calls,
 			Guesses: r.calls / 2, Backtracks: r.calls / 3, Filled: 64, Clues: 17, Solutions: -1, Seed: 1, Corpus: corpus}
 		if err := w.Write(&row); err != nil {
 			t.Fatal(err)
@@ -50,7 +52,7 @@ func cmpRun(t *testing.T, path string, info *RunInfo, rows ...cmpRow) *RunData {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &RunData{Path: path, Results: res, Info: info}
+	return &Run{Path: path, Results: res, Manifest: info}
 }
 
 // solved returns n solved rows of solver for ids 0..n-1 with time
@@ -66,7 +68,7 @@ func solved(solver string, n int, ns func(id int) int64, calls func(id int) uint
 func linear(a int64) func(int) int64   { return func(id int) int64 { return a * int64(id+1) } }
 func counts(a uint64) func(int) uint64 { return func(id int) uint64 { return a * uint64(id+1) } }
 
-func mustCompare(t *testing.T, old, new *RunData, opt CompareOptions) *Comparison {
+func mustCompare(t *testing.T, old, new *Run, opt CompareOptions) *Comparison {
 	t.Helper()
 	c, err := Compare(old, new, opt)
 	if err != nil {
@@ -252,9 +254,9 @@ func TestComparePuzzlesInOneRun(t *testing.T) {
 }
 
 func TestCompareCorpora(t *testing.T) {
-	info := func(path, sha string, seed uint64) *RunInfo {
-		return &RunInfo{RunID: "r", Settings: Settings{Seed: seed, Timeout: "100ms", TimeoutNS: 1e8},
-			Corpora: []CorpusInfo{{Path: path, SHA256: sha}}}
+	info := func(path, sha string, seed uint64) *rundir.Manifest {
+		return &rundir.Manifest{RunID: "r", Settings: rundir.Settings{Seed: seed, Timeout: "100ms", TimeoutNS: 1e8},
+			Corpora: []rundir.CorpusInfo{{Path: path, SHA256: sha}}}
 	}
 	in := func(corpus string) []cmpRow {
 		rows := solved("dlx", 3, linear(1), counts(1))
@@ -300,11 +302,11 @@ func TestCompareCorpora(t *testing.T) {
 
 // TestCompareGolden renders a comparison with a bit of everything.
 func TestCompareGolden(t *testing.T) {
-	mk := func(path string, scale int64, tweak func(rows []cmpRow) []cmpRow) *RunData {
+	mk := func(path string, scale int64, tweak func(rows []cmpRow) []cmpRow) *Run {
 		rows := append(solved("norvig", 12, linear(1000*scale), counts(3)), solved("dlx", 12, linear(4000), counts(50))...)
 		rows = append(rows, solved("backtrack", 12, linear(1e6), counts(10000))...)
-		return cmpRun(t, path, &RunInfo{RunID: path, Status: RunFinished,
-			Settings: Settings{Solvers: []string{"backtrack", "norvig", "dlx"}, Seed: 1}}, tweak(rows)...)
+		return cmpRun(t, path, &rundir.Manifest{RunID: path, Status: rundir.Finished,
+			Settings: rundir.Settings{Solvers: []string{"backtrack", "norvig", "dlx"}, Seed: 1}}, tweak(rows)...)
 	}
 	old := mk("old-run", 1, func(r []cmpRow) []cmpRow { return r })
 	new := mk("new-run", 2, func(r []cmpRow) []cmpRow {
@@ -314,18 +316,18 @@ func TestCompareGolden(t *testing.T) {
 		r[24+10].status = solvers.StatusUnsolvable                          // backtrack #10: status only
 		return append(r, cmpRow{12, "dlx", solvers.StatusSolved, 1, 1, ""}) // only in NEW
 	})
-	old.Results.OrderSolvers(old.Info.Settings.Solvers)
-	new.Results.OrderSolvers(new.Info.Settings.Solvers)
+	old.Results.OrderSolvers(old.Manifest.Settings.Solvers)
+	new.Results.OrderSolvers(new.Manifest.Settings.Solvers)
 	c := mustCompare(t, old, new, CompareOptions{Threshold: 1.5, Top: 3})
 	var text, js bytes.Buffer
 	if err := c.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, filepath.Join("testdata", "compare.golden", "compare.txt"), text.Bytes())
+	golden.Check(t, filepath.Join("testdata", "compare.golden", "compare.txt"), text.Bytes())
 	if err := c.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, filepath.Join("testdata", "compare.golden", "compare.json"), js.Bytes())
+	golden.Check(t, filepath.Join("testdata", "compare.golden", "compare.json"), js.Bytes())
 	var back Comparison
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatalf("the JSON does not read back: %v", err)
@@ -342,8 +344,8 @@ func TestLoadRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rd.Info == nil || rd.Info.RunID != "20261121-120000" || rd.Results.Rows != 21 {
-			t.Errorf("%s: info %v, %d rows", path, rd.Info, rd.Results.Rows)
+		if rd.Manifest == nil || rd.Manifest.RunID != "20261121-120000" || rd.Results.Rows != 21 {
+			t.Errorf("%s: info %v, %d rows", path, rd.Manifest, rd.Results.Rows)
 		}
 		// In the run's -solvers order, not in order of first appearance.
 		if got := solverNames(rd.Results); !reflect.DeepEqual(got, []string{"backtrack", "bruteforce", "norvig"}) {

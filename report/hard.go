@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strconv"
 
 	"gonum.org/v1/gonum/stat"
@@ -93,10 +94,17 @@ type rankedSeries struct {
 	ser               *Series
 	solver            string
 	measured          int
-	medCalls, medTime float64        // the medians the multiples are of (at least 1)
-	hard              []RankedUnit   // this strategy's rows of hard.csv
-	isHard            map[int32]bool // the puzzles (indices) of hard
+	medCalls, medTime float64   // the medians the multiples are of (at least 1)
+	isHard            puzzleSet // the puzzles (indices) of this strategy's rows of hard.csv
 }
+
+// puzzleSet is a set of puzzle indices (Series.Puzzle), a bit each.
+type puzzleSet []uint64
+
+func newPuzzleSet(n int) puzzleSet { return make(puzzleSet, (n+63)/64) }
+
+func (s puzzleSet) add(p int32)      { s[p/64] |= 1 << (p % 64) }
+func (s puzzleSet) has(p int32) bool { return int(p/64) < len(s) && s[p/64]&(1<<(p%64)) != 0 }
 
 // puzzleKey names a puzzle of a Results: (corpus index, id).
 type puzzleKey struct {
@@ -159,64 +167,73 @@ func (rs *rankedSeries) rowsOf(want map[int32]bool) map[int32]int32 {
 	}
 	ser := rs.ser
 	for j := range ser.Len() {
-		if p := ser.puzzle(j); want[p] && measured(ser.Status(j)) {
+		if p := ser.Puzzle(j); want[p] && measured(ser.Status(j)) {
 			out[p] = int32(j)
 		}
 	}
 	return out
 }
 
-// rank ranks the measured units (rows of the series, in file order) by
-// calls and by time, fills the top lists of st and selects the units of
-// hard.csv.
-func (rs *rankedSeries) rank(st *StrategySummary, units []int32, top int) {
-	n := len(units)
+// rank fills the top lists of st and appends to hard the units of
+// hard.csv (calls above the p99, or stopped by a limit), by decreasing
+// calls, ties in file order. byCalls and byTime are the sorted values of
+// the measured units: a unit's rank is 1 + the number of values above its
+// own.
+func (rs *rankedSeries) rank(st *StrategySummary, byCalls, byTime []float64, top int, hard *[]RankedUnit) {
 	rs.medCalls = max(st.Calls.Median.Value, 1)
 	rs.medTime = max(st.TimeNS.Median.Value, 1)
-	rankCalls, rankTime := make([]int32, n), make([]int32, n)
-	byTime := rankOrder(units, seriesNS(rs.ser), rankTime)
-	byTime = slices.Clone(byTime[:min(top, n)]) // the rest is not needed: let it go
-	byCalls := rankOrder(units, seriesCalls(rs.ser), rankCalls)
-	unit := func(k int32) RankedUnit { return rs.ranked(units[k], rankCalls[k], rankTime[k]) }
-	for _, k := range byCalls[:min(top, n)] {
-		st.ByCalls = append(st.ByCalls, unit(k))
+	ser := rs.ser
+	unit := func(i int32) RankedUnit {
+		return rs.ranked(i, rankIn(byCalls, float64(ser.Calls(int(i)))), rankIn(byTime, float64(ser.NS(int(i)))))
 	}
-	for _, k := range byTime {
-		st.ByTime = append(st.ByTime, unit(k))
+	for _, i := range topRows(ser, top, seriesCalls(ser)) {
+		st.ByCalls = append(st.ByCalls, unit(i))
+	}
+	for _, i := range topRows(ser, top, seriesNS(ser)) {
+		st.ByTime = append(st.ByTime, unit(i))
 	}
 	p99 := st.Calls.P99.Value
-	rs.isHard = map[int32]bool{}
-	for _, k := range byCalls {
-		i := int(units[k])
-		if float64(rs.ser.Calls(i)) > p99 || rs.ser.Status(i).Censored() {
-			rs.hard = append(rs.hard, unit(k))
-			rs.isHard[rs.ser.puzzle(i)] = true
+	var rows []int32
+	for i := range measuredRows(ser) {
+		if float64(ser.Calls(int(i))) > p99 || ser.Status(int(i)).Censored() {
+			rows = append(rows, i)
 		}
 	}
-	st.Hard = len(rs.hard)
+	slices.SortStableFunc(rows, func(a, b int32) int { return cmp.Compare(ser.Calls(int(b)), ser.Calls(int(a))) })
+	rs.isHard = newPuzzleSet(rs.res.PuzzleCount())
+	for _, i := range rows {
+		*hard = append(*hard, unit(i))
+		rs.isHard.add(ser.Puzzle(int(i)))
+	}
+	st.Hard = len(rows)
 }
 
-// rankOrder returns the positions in units by decreasing value (ties in
-// file order) and sets each unit's rank in ranks: 1 + the number of units
-// with a greater value.
-func rankOrder(units []int32, value func(int32) float64, ranks []int32) []int32 {
-	idx := make([]int32, len(units))
-	vals := make([]float64, len(units))
-	for k, i := range units {
-		idx[k] = int32(k)
-		vals[k] = value(i)
+// rankIn returns 1 + the number of values of sorted above v.
+func rankIn(sorted []float64, v float64) int32 {
+	above := sort.Search(len(sorted), func(i int) bool { return sorted[i] > v })
+	return int32(len(sorted) - above + 1)
+}
+
+// topRows returns the rows of the top measured units of ser by
+// decreasing value, ties in file order.
+func topRows(ser *Series, top int, value func(int32) float64) []int32 {
+	if top <= 0 {
+		return nil
 	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(vals[b], vals[a]), cmp.Compare(a, b))
-	})
-	rank := 0
-	for pos, k := range idx {
-		if pos == 0 || vals[k] != vals[idx[pos-1]] {
-			rank = pos + 1
+	rows := make([]int32, 0, top+1)
+	vals := make([]float64, 0, top+1)
+	for i := range measuredRows(ser) {
+		v := value(i)
+		if len(rows) == top && v <= vals[top-1] {
+			continue // an earlier row with this value is listed first
 		}
-		ranks[k] = int32(rank)
+		p := sort.Search(len(vals), func(k int) bool { return vals[k] < v }) // after the equal values
+		rows, vals = slices.Insert(rows, p, i), slices.Insert(vals, p, v)
+		if len(rows) > top {
+			rows, vals = rows[:top], vals[:top]
+		}
 	}
-	return idx
+	return rows
 }
 
 func rankedUnit(res *Results, solver string, e *Entry) RankedUnit {
@@ -229,15 +246,15 @@ func rankedUnit(res *Results, solver string, e *Entry) RankedUnit {
 // as multiples of each strategy's median, then in corpus and id order.
 // It returns the first top of them and how many there are.
 func hardForSeveral(res *Results, ranked []*rankedSeries, top int) ([]SharedHard, int) {
-	count := map[int32]int{}
-	for _, rs := range ranked {
-		for p := range rs.isHard {
-			count[p]++
-		}
-	}
 	shared := map[int32]bool{}
 	var keys []int32
-	for p, c := range count {
+	for p := range int32(res.PuzzleCount()) {
+		c := 0
+		for _, rs := range ranked {
+			if rs.isHard.has(p) {
+				c++
+			}
+		}
 		if c >= 2 {
 			keys = append(keys, p)
 			shared[p] = true
@@ -270,7 +287,7 @@ func hardForSeveral(res *Results, ranked []*rankedSeries, top int) ([]SharedHard
 			if rs.ser.Status(int(i)).Censored() {
 				bound = BoundLower
 			}
-			if rs.isHard[p] {
+			if rs.isHard.has(p) {
 				hardFor++
 			}
 		}
@@ -304,7 +321,7 @@ func hardForSeveral(res *Results, ranked []*rankedSeries, top int) ([]SharedHard
 			next[si]++
 			h.Puzzle = u.Puzzle
 			h.Units = append(h.Units, u)
-			if rs.isHard[sh.p] {
+			if rs.isHard.has(sh.p) {
 				h.HardFor = append(h.HardFor, rs.solver)
 			}
 		}
@@ -332,7 +349,7 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 					continue
 				}
 				for j := range ser.Len() { // not measured: status only
-					if ser.puzzle(j) == p {
+					if ser.Puzzle(j) == p {
 						e := ser.At(j)
 						h.Units = append(h.Units, rankedUnit(res, ser.Solver, &e))
 						break

@@ -11,11 +11,20 @@ import (
 	"slices"
 	"strings"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
-// PageFile is the name of the run's HTML page.
-const PageFile = "index.html"
+// Chart describes one chart of a run (report/chart draws them), for the
+// page that shows them.
+type Chart struct {
+	File    string // PNG file name, relative to the charts directory
+	SVG     string // SVG file name, or "" when none was written
+	Title   string // the chart's title
+	Caption string // one sentence: what it shows and how to read it
+	Solver  string // the strategy drawn, "" for charts of all strategies
+	Kind    string // what it draws: one of report/chart's Kind constants
+}
 
 // PageOptions is what the page shows beside the summary.
 type PageOptions struct {
@@ -39,47 +48,11 @@ var pageTmpl = template.Must(template.New("page").Parse(pageTemplate))
 // every text that comes from the input (file names, lines, messages) is
 // escaped by html/template.
 func WritePage(dir string, res *Results, s *Summary, opt PageOptions) error {
-	return writePage(dir, resultsPageRows(res, s), s, opt)
-}
-
-// WritePage writes dir/index.html for the stream's rows, as WritePage
-// does for a Results holding them.
-func (st *Stream) WritePage(dir string, s *Summary, opt PageOptions) error {
-	rows := func(fn func(j int, corpus string, e *Entry)) error {
-		return st.scan(func(r *spillRow) {
-			e := r.entry()
-			fn(r.si, st.shell.Corpora[r.corpus], &e)
-		})
-	}
-	return writePage(dir, rows, s, opt)
-}
-
-// pageRows calls fn with the rows of each strategy of a summary (j: its
-// index in Summary.Strategies), each strategy's in file order.
-type pageRows func(fn func(j int, corpus string, e *Entry)) error
-
-func resultsPageRows(res *Results, s *Summary) pageRows {
-	return func(fn func(j int, corpus string, e *Entry)) error {
-		for j, st := range s.Strategies {
-			series := res.Solver(st.Solver)
-			if series == nil {
-				continue
-			}
-			for k := range series.Len() {
-				e := series.At(k)
-				fn(j, res.Corpora[e.Corpus], &e)
-			}
-		}
-		return nil
-	}
-}
-
-func writePage(dir string, rows pageRows, s *Summary, opt PageOptions) error {
 	var b bytes.Buffer
-	if err := renderPageRows(&b, rows, s, opt); err != nil {
-		return fmt.Errorf("writing %s: %w", PageFile, err)
+	if err := renderPage(&b, res, s, opt); err != nil {
+		return fmt.Errorf("writing %s: %w", rundir.PageFile, err)
 	}
-	return writeFileAtomic(filepath.Join(dir, PageFile), b.Bytes())
+	return rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes())
 }
 
 // page is the template's data.
@@ -143,10 +116,6 @@ func pageUnitOf(u RankedUnit, rank int) pageUnit {
 }
 
 func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
-	return renderPageRows(w, resultsPageRows(res, s), s, opt)
-}
-
-func renderPageRows(w io.Writer, rows pageRows, s *Summary, opt PageOptions) error {
 	p := page{
 		Title:    fmt.Sprintf("sudokubatch: %s, %s", s.Corpus, s.countsLine()),
 		Summary:  s,
@@ -188,7 +157,7 @@ func renderPageRows(w io.Writer, rows pageRows, s *Summary, opt PageOptions) err
 	}
 	dir := opt.ChartsDir
 	if dir == "" {
-		dir = "charts"
+		dir = rundir.ChartsDir
 	}
 	for _, c := range opt.Charts {
 		pc := pageChart{Chart: c, Src: dir + "/" + c.File}
@@ -203,10 +172,7 @@ func renderPageRows(w io.Writer, rows pageRows, s *Summary, opt PageOptions) err
 		}
 		return a.ID - b.ID
 	})
-	var err error
-	if p.Puzzles, err = puzzleTable(rows, s, order, opt.Corpora); err != nil {
-		return err
-	}
+	p.Puzzles = puzzleTable(res, s, order, opt.Corpora)
 	for _, h := range s.Highlights {
 		for _, pz := range p.Puzzles {
 			if len(h.Units) > 0 && pz.Label == h.Units[0].Puzzle.Label {
@@ -219,7 +185,7 @@ func renderPageRows(w io.Writer, rows pageRows, s *Summary, opt PageOptions) err
 
 // puzzleTable returns a row per referenced puzzle with every strategy's
 // outcome, and the puzzle's grid when its corpus can be read.
-func puzzleTable(all pageRows, s *Summary, order []PuzzleRef, corpora []string) ([]pagePuzzle, error) {
+func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) []pagePuzzle {
 	type key struct {
 		corpus string
 		id     int
@@ -233,13 +199,17 @@ func puzzleTable(all pageRows, s *Summary, order []PuzzleRef, corpora []string) 
 			rows[i].Cells[j] = pageUnit{Status: "–"}
 		}
 	}
-	err := all(func(j int, corpus string, e *Entry) {
-		if i, ok := want[key{corpus, int(e.ID)}]; ok {
-			rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)), Time: fmtNS(float64(e.NS))}
+	for j, st := range s.Strategies {
+		ser := res.Solver(st.Solver)
+		if ser == nil {
+			continue
 		}
-	})
-	if err != nil {
-		return nil, err
+		for k := range ser.Len() {
+			e := ser.At(k)
+			if i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]; ok {
+				rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)), Time: fmtNS(float64(e.NS))}
+			}
+		}
 	}
 	for _, path := range corpora {
 		f, err := os.Open(path)
@@ -262,5 +232,5 @@ func puzzleTable(all pageRows, s *Summary, order []PuzzleRef, corpora []string) 
 		}
 		f.Close()
 	}
-	return rows, nil
+	return rows
 }

@@ -7,12 +7,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"sudokubatch/rundir"
 )
 
 func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 	// A corpus name and an error message with markup, as a hostile input file would have.
 	csv := strings.Join([]string{
-		strings.Join(Header, ","),
+		strings.Join(rundir.Header, ","),
 		`0,1,norvig,solved,1000,1,0,0,64,17,,1,,,"<script>alert(1)</script>.txt"`,
 		`1,2,norvig,invalid,0,0,0,0,0,0,,1,,"x.txt:2: bad symbol ""<b>""","<script>alert(1)</script>.txt"`,
 		`2,3,norvig,solved,5000,9,8,3,64,17,,1,,,"<script>alert(1)</script>.txt"`,
@@ -22,7 +24,7 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Summarize(res, SummaryOptions{Highlight: []int{2}})
-	charts := []Chart{{File: "ecdf-time.png", Title: `time <"ECDF">`, Caption: "a & b", Kind: ChartECDFTime}}
+	charts := []Chart{{File: "ecdf-time.png", Title: `time <"ECDF">`, Caption: "a & b", Kind: "ecdf-time"}}
 	var b bytes.Buffer
 	if err := renderPage(&b, res, s, PageOptions{Charts: charts}); err != nil {
 		t.Fatal(err)
@@ -56,7 +58,7 @@ func TestWritePageWithGrids(t *testing.T) {
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "c.txt")
 	os.WriteFile(corpus, []byte("000000010400000000020000000000050407008000300001090000300400200050100000000806000\n"), 0o644)
-	csv := strings.Join(Header, ",") + "\n0,1,dlx,solved,1000,65,64,0,64,17,,1,,," + corpus + "\n"
+	csv := strings.Join(rundir.Header, ",") + "\n0,1,dlx,solved,1000,65,64,0,64,17,,1,,," + corpus + "\n"
 	res, err := ReadResults(strings.NewReader(csv), "results.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +67,7 @@ func TestWritePageWithGrids(t *testing.T) {
 	if err := WritePage(dir, res, s, PageOptions{Corpora: []string{corpus}}); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(dir, PageFile))
+	page, err := os.ReadFile(filepath.Join(dir, rundir.PageFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -72,8 +73,9 @@ func (s *Series) Calls(i int) uint64 { return s.calls.at(i) }
 // Guesses returns the guesses of row i.
 func (s *Series) Guesses(i int) uint64 { return s.guesses.at(i) }
 
-// puzzle returns the puzzle index of row i (see Results.puzzleCount).
-func (s *Series) puzzle(i int) int32 { return s.puz[i] }
+// Puzzle returns the puzzle index of row i: the rows of every series
+// with the same (corpus, id) share it (see Results.PuzzleCount).
+func (s *Series) Puzzle(i int) int32 { return s.puz[i] }
 
 // wideColumn holds 64-bit values in the narrowest width that fits them
 // all: 16 bits, widened once to 32 when a value needs it; the values
@@ -193,12 +195,14 @@ type Results struct {
 func (r *Results) Add(solver string, e Entry) {
 	s := r.Solver(solver)
 	if s == nil {
-		s = r.addSeries(solver)
+		s = r.AddSeries(solver)
 	}
 	r.add(s, e)
 }
 
-func (r *Results) addSeries(solver string) *Series {
+// AddSeries appends an empty series for solver (a strategy that has no
+// row yet) and returns it; Add appends the rows.
+func (r *Results) AddSeries(solver string) *Series {
 	if r.tab == nil {
 		r.tab = newPuzzleTab()
 	}
@@ -227,8 +231,9 @@ func (r *Results) add(s *Series, e Entry) {
 	r.Rows++
 }
 
-// puzzleCount returns the number of puzzle indices (Series.puzzle).
-func (r *Results) puzzleCount() int {
+// PuzzleCount returns the number of puzzle indices (Series.Puzzle): they
+// run from 0 to PuzzleCount()-1.
+func (r *Results) PuzzleCount() int {
 	if r.tab == nil {
 		return 0
 	}
@@ -311,18 +316,15 @@ func indexOrAppend(list *[]string, s string) int {
 
 // ReadResults reads results.csv rows from r; name names it in errors.
 func ReadResults(r io.Reader, name string) (*Results, error) {
-	rd, err := NewReader(r, name)
+	rd, err := rundir.NewReader(r, name)
 	if err != nil {
 		return nil, err
 	}
-	rd.lean = true
+	rd.OmitText()
 	res := &Results{}
 	var last *Series
-	for {
-		row, err := rd.Read()
-		if err == io.EOF {
-			break
-		}
+	for rd.Scan() {
+		row, err := rd.Row()
 		if err != nil {
 			return nil, err
 		}
@@ -330,14 +332,17 @@ func ReadResults(r io.Reader, name string) (*Results, error) {
 		if last == nil || last.Solver != row.Solver {
 			last = res.Solver(row.Solver)
 			if last == nil {
-				last = res.addSeries(row.Solver)
+				last = res.AddSeries(row.Solver)
 			}
 		}
 		res.add(last, Entry{Corpus: uint16(ci), ID: int32(row.ID), Line: int32(row.Line), Status: row.Status,
 			NS: row.NS, Calls: row.Calls, Guesses: row.Guesses, Backtracks: row.Backtracks})
 	}
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
-// puzzleID returns the puzzle id of row i.
-func (s *Series) puzzleID(i int) int32 { return s.tab.id[s.puz[i]] }
+// PuzzleID returns the puzzle id of row i.
+func (s *Series) PuzzleID(i int) int32 { return s.tab.id[s.puz[i]] }

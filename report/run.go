@@ -1,133 +1,48 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
+
+	"sudokubatch/rundir"
 )
 
-// CorpusInfo is what a run records of one corpus file.
-type CorpusInfo struct {
-	Path    string `json:"path"`    // as given; "-" is standard input
-	Size    int64  `json:"size"`    // bytes of the file as stored (compressed size for .gz)
-	SHA256  string `json:"sha256"`  // of the file as stored
-	Gzip    bool   `json:"gzip"`    // read through gzip
-	Puzzles int    `json:"puzzles"` // puzzle lines (valid or not)
-	Invalid int    `json:"invalid"` // puzzle lines that are not puzzles
-	Lines   int    `json:"lines"`   // all lines, with comments and blanks
+// Run is the model every output of the report is computed from: a run's
+// rows and, when there is one, its run.json. The summary, the charts, the
+// page, compare and show all read a Run.
+type Run struct {
+	Path     string           // as given: a run directory or a results.csv file
+	Results  *Results         // series in the run's -solvers order when Manifest is known
+	Manifest *rundir.Manifest // nil when there is no run.json beside results.csv
 }
 
-// Machine describes where (part of) a run ran.
-type Machine struct {
-	Host       string `json:"host"`
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	CPU        string `json:"cpu"`
-	NumCPU     int    `json:"num_cpu"`
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	GoVersion  string `json:"go_version"`
-	Version    string `json:"tool_version"` // VCS revision of the tool
-}
-
-// Settings are the parts of a run that decide its rows: two runs with
-// equal settings over the same corpora give the same counters.
-type Settings struct {
-	Solvers   []string `json:"solvers"`
-	TimeoutNS int64    `json:"timeout_ns"` // 0: none
-	Timeout   string   `json:"timeout"`    // the same, for people
-	MaxCalls  uint64   `json:"max_calls"`  // 0: none
-	Seed      uint64   `json:"seed"`
-	IDs       []int    `json:"ids,omitempty"`
-	Range     string   `json:"range,omitempty"`
-	Limit     int      `json:"limit,omitempty"`
-	Shard     string   `json:"shard,omitempty"` // "k/n"
-	Unique    bool     `json:"unique"`
-	Corpora   []string `json:"corpora"`
-}
-
-// Segment is one invocation that wrote rows into the run (the first run,
-// each -resume, or a merged shard).
-type Segment struct {
-	Start   time.Time `json:"start"`
-	End     time.Time `json:"end,omitzero"`
-	Command []string  `json:"command"`
-	Workers int       `json:"workers"`
-	Rows    int       `json:"rows"`
-	Status  string    `json:"status"` // running, finished, interrupted, failed
-	Machine Machine   `json:"machine"`
-	Source  string    `json:"source,omitempty"` // the shard directory, for merged runs
-}
-
-// RunInfo is run.json: the provenance of a run directory.
-type RunInfo struct {
-	Tool       string       `json:"tool"`
-	RunID      string       `json:"run_id"`
-	Status     string       `json:"status"` // running, finished, interrupted, failed
-	Start      time.Time    `json:"start"`
-	End        time.Time    `json:"end,omitzero"`
-	DurationNS int64        `json:"duration_ns"` // wall time of all segments
-	Duration   string       `json:"duration"`
-	Settings   Settings     `json:"settings"`
-	Corpora    []CorpusInfo `json:"corpora"`
-	Rows       int          `json:"rows"` // rows in results.csv
-	Segments   []Segment    `json:"segments"`
-	Highlight  []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
-}
-
-// Run statuses.
-const (
-	RunRunning     = "running"
-	RunFinished    = "finished"
-	RunInterrupted = "interrupted"
-	RunFailed      = "failed"
-)
-
-// ReadRunInfo reads dir/run.json.
-func ReadRunInfo(dir string) (*RunInfo, error) {
-	path := filepath.Join(dir, "run.json")
-	b, err := os.ReadFile(path)
+// LoadRun loads a run from path, a run directory or a results.csv file;
+// run.json is read from the same directory when it is there. A missing
+// path or results.csv gives an error wrapping fs.ErrNotExist.
+func LoadRun(path string) (*Run, error) {
+	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading run info: %w", err)
+		return nil, fmt.Errorf("reading run %s: %w", path, err)
 	}
-	var ri RunInfo
-	if err := json.Unmarshal(b, &ri); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+	dir, csvPath := filepath.Dir(path), path
+	if st.IsDir() {
+		dir, csvPath = path, filepath.Join(path, rundir.ResultsFile)
+		if _, err := os.Stat(csvPath); err != nil {
+			return nil, fmt.Errorf("reading run %s: no %s in it: %w", path, rundir.ResultsFile, fs.ErrNotExist)
+		}
 	}
-	return &ri, nil
-}
-
-// WriteRunInfo writes dir/run.json atomically (a temporary file renamed),
-// so that a crash never leaves half a run.json.
-func WriteRunInfo(dir string, ri *RunInfo) error {
-	b, err := json.MarshalIndent(ri, "", "  ")
+	res, err := LoadResults(csvPath)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("reading run %s: %w", path, err)
 	}
-	return writeFileAtomic(filepath.Join(dir, "run.json"), append(b, '\n'))
-}
-
-// writeFileAtomic writes path through a temporary file in the same
-// directory and a rename.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	rd := &Run{Path: path, Results: res}
+	if _, err := os.Stat(filepath.Join(dir, rundir.ManifestFile)); err == nil {
+		if rd.Manifest, err = rundir.ReadManifest(dir); err != nil {
+			return nil, fmt.Errorf("reading run %s: %w", path, err)
+		}
+		res.OrderSolvers(rd.Manifest.Settings.Solvers)
 	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(0o644) // CreateTemp makes 0600 files: let other users read the report
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return nil
+	return rd, nil
 }

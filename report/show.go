@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -47,7 +48,8 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 	for _, ser := range res.Series {
 		pr := PuzzleRank{Solver: ser.Solver}
 		if ci >= 0 {
-			st, rs := summarizeSeries(res, ser, 0)
+			var hard []RankedUnit
+			st, rs := summarizeSeries(res, ser, 0, &hard)
 			pr.Measured = st.Measured
 			p, inRun := res.puzzleIndex(uint16(ci), int32(id))
 			if i, ok := rs.rowsOf(map[int32]bool{p: true})[p]; inRun && ok {
@@ -57,7 +59,7 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 				pr.PctTime = 100 * (n - float64(pr.Unit.RankTime) + 1) / n
 			} else if inRun {
 				for j := range ser.Len() {
-					if ser.puzzle(j) == p {
+					if ser.Puzzle(j) == p {
 						e := ser.At(j)
 						pr.Found, pr.Unit = true, rankedUnit(res, ser.Solver, &e)
 						break
@@ -79,7 +81,7 @@ type PuzzleShow struct {
 	Entry     solvers.Entry         // the puzzle, its id and line
 	Solutions int                   // solutions counted (0, 1, 2 = two or more); -1 when not counted
 	Limits    string                // how each strategy was stopped, e.g. "timeout 10s per strategy, no call limit"
-	Units     []Row                 // one per strategy, as a run would write them
+	Units     []rundir.Row          // one per strategy, as a run would write them
 	Run       string                // the run ranked in; "" for none
 	RunNote   string                // said instead of the ranks when there is no run (or it lacks the corpus)
 	RunLabel  string                // the puzzle's corpus in the run when it has another name; "" otherwise

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/internal/golden"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -20,8 +22,8 @@ const (
 )
 
 // showUnit is one row of a fixed `batch show` table.
-func showUnit(solver string, st solvers.Status, ns int64, calls, guesses, backtracks uint64, filled int, solution, msg string) Row {
-	return Row{Solver: solver, Status: st, NS: ns, Calls: calls, Guesses: guesses, Backtracks: backtracks,
+func showUnit(solver string, st solvers.Status, ns int64, calls, guesses, backtracks uint64, filled int, solution, msg string) rundir.Row {
+	return rundir.Row{Solver: solver, Status: st, NS: ns, Calls: calls, Guesses: guesses, Backtracks: backtracks,
 		Filled: filled, Solution: solution, Error: msg, Solutions: -1}
 }
 
@@ -42,7 +44,7 @@ func TestShowGolden(t *testing.T) {
 		{"9x9", PuzzleShow{Corpus: "testdata/mini.txt", Entry: entry(2, 3, show9), Solutions: 1,
 			Limits: "timeout 10s per strategy, seed 1", Run: "testdata/mini", RunSize: mini.Puzzles,
 			Ranks: RankPuzzle(mini, "testdata/mini.txt", 2),
-			Units: []Row{
+			Units: []rundir.Row{
 				showUnit("backtrack", solvers.StatusSolved, 162_000_000, 23001848, 11500956, 11500892, 64, show9Sol, ""),
 				showUnit("bruteforce", solvers.StatusTimeout, 10_000_036_307, 36561152, 4062369, 4062324, 46, "", "stopped after 36561152 calls: deadline passed"),
 				showUnit("singles", solvers.StatusStuck, 5625, 1, 0, 0, 0, "", ""),
@@ -54,19 +56,19 @@ func TestShowGolden(t *testing.T) {
 		{"4x4", PuzzleShow{Corpus: "-", Entry: entry(0, 1, show4), Solutions: 1,
 			Limits:  "no timeout, at most 1000 calls per strategy, seed 7",
 			RunNote: "No ranks: no run in results/latest (rank in a run with -run DIR).",
-			Units: []Row{
+			Units: []rundir.Row{
 				showUnit("backtrack", solvers.StatusSolved, 1500, 20, 14, 2, 12, show4Sol, ""),
 				showUnit("bitboard", solvers.StatusUnsupported, 0, 0, 0, 0, 0, "", "bitboard solves 9x9 grids only"),
 			}}},
 		{"16x16 not in run", PuzzleShow{Corpus: "big.txt", Entry: entry(99, 102, show16), Solutions: 1,
 			Limits: "timeout 10s per strategy, seed 1", Run: "testdata/mini", RunLabel: "testdata/mini.txt",
 			RunSize: mini.Puzzles, Ranks: RankPuzzle(mini, "testdata/mini.txt", 99),
-			Units: []Row{
+			Units: []rundir.Row{
 				showUnit("dlx", solvers.StatusSolved, 1_234_567, 117, 116, 0, 139, show16Sol, ""),
 				showUnit("backtrack", solvers.StatusLimit, 98_765_432, 1000, 990, 980, 75, "", "stopped after 1000 calls: call limit"),
 			}}},
 		{"no solution", PuzzleShow{Corpus: "c.txt", Entry: entry(5, 6, show4), Solutions: -1, Limits: "timeout 1ms per strategy, seed 1",
-			Units: []Row{
+			Units: []rundir.Row{
 				showUnit("backtrack", solvers.StatusTimeout, 1_000_100, 20, 14, 2, 3, "", ""),
 			}}},
 	}
@@ -77,14 +79,14 @@ func TestShowGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := strings.ReplaceAll(c.name, " ", "-") + ".txt"
-			checkGolden(t, filepath.Join("testdata", "show.golden", name), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "show.golden", name), b.Bytes())
 		})
 	}
 }
 
 func TestShowTimeFormatter(t *testing.T) {
 	s := PuzzleShow{Corpus: "c.txt", Entry: solvers.Entry{Puzzle: solvers.MustParse(show4)}, Solutions: 2,
-		Units: []Row{showUnit("dlx", solvers.StatusSolved, 123456, 5, 4, 0, 12, show4Sol, "")},
+		Units: []rundir.Row{showUnit("dlx", solvers.StatusSolved, 123456, 5, 4, 0, 12, show4Sol, "")},
 		Time:  func(int64) string { return "T" }}
 	var b bytes.Buffer
 	if err := s.WriteText(&b); err != nil {
@@ -100,7 +102,7 @@ func TestShowTimeFormatter(t *testing.T) {
 
 func TestShowSolutionAndWrong(t *testing.T) {
 	other := "4231314223141423"
-	s := PuzzleShow{Units: []Row{
+	s := PuzzleShow{Units: []rundir.Row{
 		showUnit("a", solvers.StatusTimeout, 1, 1, 1, 1, 1, "", ""),
 		showUnit("b", solvers.StatusWrong, 1, 1, 1, 1, 1, "1111111111111111", "wrong"),
 		showUnit("c", solvers.StatusSolved, 1, 1, 1, 1, 1, other, ""),

@@ -3,11 +3,13 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -17,9 +19,9 @@ const DefaultTop = 20
 
 // SummaryOptions say what a summary lists beyond the statistics.
 type SummaryOptions struct {
-	Top       int      // hardest puzzles listed per strategy and across strategies; <= 0: DefaultTop
-	Highlight []int    // puzzle ids placed in every strategy (in every corpus that has them)
-	RunInfo   *RunInfo // the run's run.json, for provenance; may be nil
+	Top       int              // hardest puzzles listed per strategy and across strategies; <= 0: DefaultTop
+	Highlight []int            // puzzle ids placed in every strategy (in every corpus that has them)
+	Manifest  *rundir.Manifest // the run's run.json, for provenance; may be nil
 }
 
 // Summary is what summary.md, summary.json, summary.bench and hard.csv
@@ -49,13 +51,13 @@ type Summary struct {
 // RunSummary is the part of run.json a summary repeats: what decides the
 // rows and where they were measured, but no time of day.
 type RunSummary struct {
-	RunID      string       `json:"run_id"`
-	Status     string       `json:"status"`
-	DurationNS int64        `json:"duration_ns"`
-	Settings   Settings     `json:"settings"`
-	Corpora    []CorpusInfo `json:"corpora"`
-	Workers    int          `json:"workers"`  // of the first segment
-	Machines   []Machine    `json:"machines"` // distinct, in segment order
+	RunID      string              `json:"run_id"`
+	Status     string              `json:"status"`
+	DurationNS int64               `json:"duration_ns"`
+	Settings   rundir.Settings     `json:"settings"`
+	Corpora    []rundir.CorpusInfo `json:"corpora"`
+	Workers    int                 `json:"workers"`  // of the first segment
+	Machines   []rundir.Machine    `json:"machines"` // distinct, in segment order
 }
 
 // StrategySummary is the statistics of one strategy's units (its rows).
@@ -195,6 +197,18 @@ func measured(st solvers.Status) bool {
 	return true
 }
 
+// measuredRows yields the rows of ser whose units are measured, in file
+// order.
+func measuredRows(ser *Series) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for i := range ser.Len() {
+			if measured(ser.Status(i)) && !yield(int32(i)) {
+				return
+			}
+		}
+	}
+}
+
 // newSummary returns a Summary of res with no strategy yet.
 func newSummary(res *Results, top int, opt SummaryOptions) *Summary {
 	return &Summary{
@@ -203,7 +217,7 @@ func newSummary(res *Results, top int, opt SummaryOptions) *Summary {
 		Puzzles:    res.Puzzles,
 		Rows:       res.Rows,
 		Top:        top,
-		Run:        summarizeRun(opt.RunInfo),
+		Run:        summarizeRun(opt.Manifest),
 		Strategies: []*StrategySummary{},
 	}
 }
@@ -218,22 +232,21 @@ func Summarize(res *Results, opt SummaryOptions) *Summary {
 	s := newSummary(res, top, opt)
 	ranked := make([]*rankedSeries, len(res.Series))
 	for i, ser := range res.Series {
-		st, rs := summarizeSeries(res, ser, top)
+		st, rs := summarizeSeries(res, ser, top, &s.Hard)
 		s.Strategies = append(s.Strategies, st)
 		ranked[i] = rs
-		s.Hard = append(s.Hard, rs.hard...)
 	}
 	s.Several, s.SeveralTotal = hardForSeveral(res, ranked, top)
 	s.Highlights = highlights(res, ranked, opt.Highlight)
 	return s
 }
 
-func summarizeRun(ri *RunInfo) *RunSummary {
+func summarizeRun(ri *rundir.Manifest) *RunSummary {
 	if ri == nil {
 		return nil
 	}
 	rs := &RunSummary{RunID: ri.RunID, Status: ri.Status, DurationNS: ri.DurationNS,
-		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []Machine{}}
+		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}}
 	for i, seg := range ri.Segments {
 		if i == 0 {
 			rs.Workers = seg.Workers
@@ -247,13 +260,12 @@ func summarizeRun(ri *RunInfo) *RunSummary {
 
 // summarizeSeries computes the statistics of one strategy and ranks its
 // measured units.
-func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *rankedSeries) {
+func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*StrategySummary, *rankedSeries) {
 	st := &StrategySummary{Solver: ser.Solver, Units: ser.Len(), Statuses: StatusCounts{},
 		ByCalls: []RankedUnit{}, ByTime: []RankedUnit{}}
 	for _, s := range solvers.Statuses() {
 		st.Statuses[s] = 0
 	}
-	var units []int32 // measured rows, in file order
 	var guesses float64
 	noGuessOpen := false // a stopped unit had made no guess yet: it might end as a no-guess solve
 	for i := range ser.Len() {
@@ -262,7 +274,7 @@ func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *ran
 		if !measured(status) {
 			continue
 		}
-		units = append(units, int32(i))
+		st.Measured++
 		st.TotalNS += ser.NS(i)
 		g := ser.Guesses(i)
 		guesses += float64(g)
@@ -274,16 +286,16 @@ func summarizeSeries(res *Results, ser *Series, top int) (*StrategySummary, *ran
 			st.NoGuess++
 		}
 	}
-	st.Measured = len(units)
-	rs := &rankedSeries{res: res, ser: ser, solver: ser.Solver, measured: len(units)}
+	rs := &rankedSeries{res: res, ser: ser, solver: ser.Solver, measured: st.Measured}
 	if st.Measured == 0 {
 		return st, rs
 	}
 	st.setRates(guesses, noGuessOpen)
-	st.TimeNS = distribution(res, ser, units, seriesNS(ser))
+	var byTime, byCalls []float64
+	st.TimeNS, byTime = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
 	st.TimeNS.Mean.Value = math.Round(st.TimeNS.Mean.Value) // integer ns
-	st.Calls = distribution(res, ser, units, seriesCalls(ser))
-	rs.rank(st, units, top)
+	st.Calls, byCalls = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
+	rs.rank(st, byCalls, byTime, top, hard)
 	return st, rs
 }
 
@@ -320,38 +332,49 @@ func seriesCalls(ser *Series) func(int32) float64 {
 	return func(i int32) float64 { return float64(ser.Calls(int(i))) }
 }
 
-// distribution computes the statistics of value over the rows of ser
-// (measured, at least one). Quantiles use gonum's stat.Empirical
-// estimator on the sorted values: the q-quantile is the smallest value v
-// with at least q*n values <= v, always the value of an actual unit (so
-// integer ns and calls stay integers) and right at small n: the only
-// value for n = 1, the middle one for odd n, the lower middle one for
-// even n.
+// distribution computes the statistics of value over the n rows of ser
+// that rows yields (n > 0), and returns them with the sorted values (for
+// the ranks).
+// Quantiles use gonum's stat.Empirical estimator on the sorted values: the
+// q-quantile is the smallest value v with at least q*n values <= v,
+// always the value of an actual unit (so integer ns and calls stay
+// integers) and right at small n: the only value for n = 1, the middle
+// one for odd n, the lower middle one for even n.
 //
 // Stopped units enter at their stopping value. A statistic is marked a
 // lower bound when it would change if every stopped unit had gone on
 // forever: it is computed again with those units at +Inf and compared.
-func distribution(res *Results, ser *Series, rows []int32, value func(int32) float64) Distribution {
+// The values with the stopped units at +Inf are not copied: their
+// quantile is the finished value of the same rank (finishedAt).
+func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value func(int32) float64) (Distribution, []float64) {
 	var d Distribution
-	vals := make([]float64, 0, len(rows))
-	worst := make([]float64, 0, len(rows))
-	maxAt, maxV := rows[0], value(rows[0])
-	for _, i := range rows {
+	vals := make([]float64, 0, n)
+	var cens []float64 // the values of the stopped units
+	maxAt, maxV := int32(-1), 0.0
+	for i := range rows {
 		v := value(i)
 		vals = append(vals, v)
-		if v > maxV {
+		if maxAt < 0 || v > maxV {
 			maxAt, maxV = i, v
 		}
 		if ser.Status(int(i)).Censored() {
-			v = math.Inf(1)
+			cens = append(cens, v)
 		}
-		worst = append(worst, v)
 	}
 	slices.Sort(vals)
-	slices.Sort(worst)
-	d.Mean = boundBy(stat.Mean(vals, nil), stat.Mean(worst, nil))
+	slices.Sort(cens)
+	mean := stat.Mean(vals, nil)
+	worstMean := mean
+	if len(cens) > 0 {
+		worstMean = math.Inf(1)
+	}
+	d.Mean = boundBy(mean, worstMean)
 	quantile := func(q float64) Estimate {
-		return boundBy(stat.Quantile(q, stat.Empirical, vals, nil), stat.Quantile(q, stat.Empirical, worst, nil))
+		v := stat.Quantile(q, stat.Empirical, vals, nil)
+		if len(cens) == 0 {
+			return Estimate{v, BoundExact}
+		}
+		return boundBy(v, finishedAt(vals, cens, empiricalIndex(q, len(vals))))
 	}
 	d.Median = quantile(0.5)
 	d.P90 = quantile(0.9)
@@ -359,7 +382,34 @@ func distribution(res *Results, ser *Series, rows []int32, value func(int32) flo
 	d.Max = quantile(1)
 	e := ser.At(int(maxAt))
 	d.MaxAt = puzzleRef(res, &e)
-	return d
+	return d, vals
+}
+
+// empiricalIndex returns the index in n sorted values of their
+// q-quantile by the stat.Empirical estimator: the first i with
+// i+1 >= q*n.
+func empiricalIndex(q float64, n int) int {
+	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
+}
+
+// finishedAt returns the k-th smallest (0-based) of the values of vals
+// that are not stopped ones, or +Inf when there are not that many: the
+// k-th value if every stopped unit had gone on forever. vals and cens
+// (the stopped units' values, a part of vals) are sorted; of equal
+// values, which are the stopped ones does not matter.
+func finishedAt(vals, cens []float64, k int) float64 {
+	j := 0
+	for _, v := range vals {
+		if j < len(cens) && cens[j] == v {
+			j++
+			continue
+		}
+		if k == 0 {
+			return v
+		}
+		k--
+	}
+	return math.Inf(1)
 }
 
 // boundBy returns v, a lower bound unless the worst case w equals it.

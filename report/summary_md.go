@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -40,7 +41,7 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 
 func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "\nRun `%s`, %s, %s of wall time", r.RunID, r.Status, fmtNS(float64(r.DurationNS)))
-	if r.Status != RunFinished {
+	if r.Status != rundir.Finished {
 		fmt.Fprintf(b, " (**%s**: only the rows written so far are summarized)", r.Status)
 	}
 	b.WriteString(".\n")
@@ -135,7 +136,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 			fmt.Fprintf(b, " (%s)", s.Run.limits())
 		}
 		fmt.Fprintf(b, ": %s. Every stopped unit is listed in %s; to measure them, raise `-timeout` "+
-			"(or run with `-timeout 0` and a `-max-calls` budget).\n", strings.Join(stopped, "; "), HardCSVFile)
+			"(or run with `-timeout 0` and a `-max-calls` budget).\n", strings.Join(stopped, "; "), rundir.HardCSV)
 	}
 	for _, status := range []solvers.Status{solvers.StatusWrong, solvers.StatusError} {
 		if n := s.total(status); n > 0 {
@@ -150,7 +151,7 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		"× median is the multiple of the strategy's median. %s lists, per strategy, every unit "+
 		"above its p99 of calls or stopped by a limit. Calls do not depend on the machine; times do "+
 		"(garbage collection, scheduling, a cold start), so a long time with ordinary calls is "+
-		"usually noise.\n", s.Top, HardCSVFile)
+		"usually noise.\n", s.Top, rundir.HardCSV)
 	for _, st := range s.Strategies {
 		fmt.Fprintf(b, "\n### %s\n\n", mdText(st.Solver))
 		if st.Measured == 0 {
@@ -158,7 +159,7 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 				st.Units, plural(st.Units, "unit", "units"))
 			continue
 		}
-		fmt.Fprintf(b, "In %s: %d %s (stopped by a limit, or calls above the p99, %s).\n\n", HardCSVFile,
+		fmt.Fprintf(b, "In %s: %d %s (stopped by a limit, or calls above the p99, %s).\n\n", rundir.HardCSV,
 			st.Hard, plural(st.Hard, "unit", "units"), fmtEstimate(st.Calls.P99, fmtCount))
 		stopped := 0
 		for _, u := range slices.Concat(st.ByCalls, st.ByTime) {
@@ -200,7 +201,7 @@ func unitValue(u RankedUnit, v float64, f func(float64) string) string {
 
 func (s *Summary) writeSeveral(b *bytes.Buffer) {
 	b.WriteString("\n## Hard for several strategies\n\n")
-	b.WriteString("A puzzle is hard for a strategy when it is in " + HardCSVFile + " for it: its calls are " +
+	b.WriteString("A puzzle is hard for a strategy when it is in " + rundir.HardCSV + " for it: its calls are " +
 		"above the strategy's p99 of calls (its top 1%), or a timeout or call limit stopped it. " +
 		"Listed: the puzzles hard for two strategies or more, by how many, then by the geometric mean, " +
 		"over the strategies that measured the puzzle, of its calls as a multiple of each strategy's median. " +

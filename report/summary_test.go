@@ -13,6 +13,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"sudokubatch/internal/golden"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -28,11 +30,11 @@ func loadMini(t *testing.T, opt SummaryOptions) *Summary {
 
 func miniOptions(t *testing.T) SummaryOptions {
 	t.Helper()
-	ri, err := ReadRunInfo(filepath.Join("testdata", "mini"))
+	ri, err := rundir.ReadManifest(filepath.Join("testdata", "mini"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return SummaryOptions{Top: 3, Highlight: []int{2, 5, 7, 99}, RunInfo: ri}
+	return SummaryOptions{Top: 3, Highlight: []int{2, 5, 7, 99}, Manifest: ri}
 }
 
 func TestSummaryGolden(t *testing.T) {
@@ -41,13 +43,13 @@ func TestSummaryGolden(t *testing.T) {
 	if err := WriteSummaryFiles(dir, s); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{SummaryMarkdownFile, SummaryJSONFile, SummaryBenchFile, HardCSVFile} {
+	for _, name := range []string{rundir.SummaryMarkdown, rundir.SummaryJSON, rundir.SummaryBench, rundir.HardCSV} {
 		t.Run(name, func(t *testing.T) {
 			got, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, filepath.Join("testdata", "mini.golden", name), got)
+			golden.Check(t, filepath.Join("testdata", "mini.golden", name), got)
 		})
 	}
 	t.Run("summary.txt", func(t *testing.T) {
@@ -55,7 +57,7 @@ func TestSummaryGolden(t *testing.T) {
 		if err := s.WriteText(&b); err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, filepath.Join("testdata", "mini.golden", "summary.txt"), b.Bytes())
+		golden.Check(t, filepath.Join("testdata", "mini.golden", "summary.txt"), b.Bytes())
 	})
 	t.Run("no leftovers", func(t *testing.T) {
 		ents, err := os.ReadDir(dir)
@@ -385,7 +387,7 @@ func TestSingleStrategy(t *testing.T) {
   guesses/puzzle    3.33
 `
 	if txt.String() != wantText {
-		t.Errorf("text table:\n%s", lineDiff(wantText, txt.String()))
+		t.Errorf("text table:\n%s", golden.Diff(wantText, txt.String()))
 	}
 	if !strings.Contains(md.String(), "Only one strategy in this run.") {
 		t.Errorf("summary.md does not say there is one strategy:\n%s", md.String())

@@ -12,15 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
-)
-
-// The files WriteSummaryFiles writes in a run directory.
-const (
-	SummaryMarkdownFile = "summary.md"
-	SummaryJSONFile     = "summary.json"
-	SummaryBenchFile    = "summary.bench"
-	HardCSVFile         = "hard.csv"
 )
 
 // WriteSummaryFiles writes summary.md, summary.json, summary.bench and
@@ -32,17 +25,17 @@ func WriteSummaryFiles(dir string, s *Summary) error {
 		name  string
 		write func(io.Writer) error
 	}{
-		{SummaryMarkdownFile, s.WriteMarkdown},
-		{SummaryJSONFile, s.WriteJSON},
-		{SummaryBenchFile, s.WriteBench},
-		{HardCSVFile, s.WriteHardCSV},
+		{rundir.SummaryMarkdown, s.WriteMarkdown},
+		{rundir.SummaryJSON, s.WriteJSON},
+		{rundir.SummaryBench, s.WriteBench},
+		{rundir.HardCSV, s.WriteHardCSV},
 	}
 	for _, f := range files {
 		var buf bytes.Buffer
 		if err := f.write(&buf); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, f.name), buf.Bytes()); err != nil {
+		if err := rundir.WriteFile(filepath.Join(dir, f.name), buf.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -64,7 +57,7 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 // WriteBench writes summary.bench in the Go benchmark format, one line
 // per strategy with measured units:
 //
-//	BenchmarkSolve/norvig 1000 54242 ns/puzzle 4.73 calls/puzzle 3.73 guesses/puzzle
+//	BenchmarkSolve/<strategy> 1000 54242 ns/puzzle 4.73 calls/puzzle 3.73 guesses/puzzle
 //
 // (units measured, then means over them, unrounded but for ns), after
 // goos, goarch and cpu lines when the run info knows them, so that
@@ -79,7 +72,7 @@ func (s *Summary) WriteBench(w io.Writer) error {
 	var b strings.Builder
 	if s.Run != nil && len(s.Run.Machines) > 0 {
 		m := s.Run.Machines[0]
-		same := func(f func(Machine) string) string {
+		same := func(f func(rundir.Machine) string) string {
 			for _, o := range s.Run.Machines[1:] {
 				if f(o) != f(m) {
 					return ""
@@ -88,9 +81,9 @@ func (s *Summary) WriteBench(w io.Writer) error {
 			return f(m)
 		}
 		for _, kv := range [][2]string{
-			{"goos", same(func(m Machine) string { return m.GOOS })},
-			{"goarch", same(func(m Machine) string { return m.GOARCH })},
-			{"cpu", same(func(m Machine) string { return m.CPU })},
+			{"goos", same(func(m rundir.Machine) string { return m.GOOS })},
+			{"goarch", same(func(m rundir.Machine) string { return m.GOARCH })},
+			{"cpu", same(func(m rundir.Machine) string { return m.CPU })},
 		} {
 			if kv[1] != "" {
 				fmt.Fprintf(&b, "%s: %s\n", kv[0], oneLine(kv[1]))

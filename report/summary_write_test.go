@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"sudokubatch/rundir"
 )
 
 var benchLine = regexp.MustCompile(`^BenchmarkSolve/\S+ [1-9][0-9]* [0-9]+ ns/puzzle [0-9]+(\.[0-9]+)? calls/puzzle [0-9]+(\.[0-9]+)? guesses/puzzle$`)
@@ -100,7 +102,7 @@ func TestWriteSummaryFilesError(t *testing.T) {
 	}
 	// A file that exists is replaced in full.
 	dir = t.TempDir()
-	path := filepath.Join(dir, SummaryMarkdownFile)
+	path := filepath.Join(dir, rundir.SummaryMarkdown)
 	if err := os.WriteFile(path, []byte(strings.Repeat("old\n", 10000)), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -206,14 +206,12 @@ func bbNonZero(b []uint8) uint32 {
 // A step takes the lowest digit with a dirty bit in any of its three
 // masks and updates the three together: the three reductions are
 // independent chains of table lookups that the processor overlaps, where
-// one mask per step made each step wait for the one before (it reads the
-// masks that step wrote). Then each band keeps the columns that the boxes
-// of the other two claim, a band that this changed is dirty again, and the
-// cells solved in any band leave the other digits. Every change to a mask
-// sets its bit (bbFlag), so the fixpoint is the one that the rules reach
-// in any order: the counters do not depend on the order, and they are the
-// same, puzzle by puzzle, as with the update that took one mask per step
-// (4bc1d32; every column of results.csv but ns, over the corpus).
+// one mask per step would make each step wait for the one before (it reads
+// the masks that step wrote). Then each band keeps the columns that the
+// boxes of the other two claim, a band that this changed is dirty again,
+// and the cells solved in any band leave the other digits. Every change to
+// a mask sets its bit (bbFlag), so the fixpoint is the one that the rules
+// reach in any order: the counters do not depend on the order.
 func (st *bbState) update() bool {
 	dirty := st.dirty
 	for dirty != 0 {

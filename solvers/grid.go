@@ -229,12 +229,11 @@ var units9 = func() (t [128]uint32) {
 // visited in one loop (a loop per eight cells mispredicts its exit about
 // once per eight cells). acc[v] is the set of units that hold a given v so
 // far: a given whose units meet it repeats its value in one of them. One
-// word is read and written per given; setting the value's bit in each of
-// the three units' words (a read and a write of each) took 1.28x the time
-// (BenchmarkValidate). The values over 9 are found eight cells at a time,
-// with the givens' positions (a running maximum cost a mispredicted branch
-// every other puzzle). It reports whether every given is in 1..9 and no
-// unit holds one twice.
+// word is read and written per given, not the value's bit in each of the
+// three units' words (three reads and writes). The values over 9 are
+// found eight cells at a time, with the givens' positions (a running
+// maximum would be a branch mispredicted every other puzzle). It reports
+// whether every given is in 1..9 and no unit holds one twice.
 func (p *Puzzle) givens9OK() bool {
 	// gather8 maps the high bit of each byte of a word of cells to one bit
 	// of a byte, and sets in over the high bit of each byte over 9.

@@ -175,10 +175,10 @@ func TestKnownAnswers(t *testing.T) {
 					t.Skipf("%s is too slow for %s in unit tests", s.Name(), k.name)
 				}
 				switch {
-				case s.Name() == "bitboard" && k.puzzle.Box != 3:
+				case !s.Supports(k.puzzle.Box):
 					r := s.Solve(context.Background(), k.puzzle, Limits{})
 					if r.Status != StatusUnsupported {
-						t.Fatalf("bitboard on %dx%d: status %v, want unsupported", k.puzzle.Side(), k.puzzle.Side(), r.Status)
+						t.Fatalf("%s on %dx%d: status %v, want unsupported", s.Name(), k.puzzle.Side(), k.puzzle.Side(), r.Status)
 					}
 				case s.Name() == "singles":
 					r := s.Solve(context.Background(), k.puzzle, Limits{})
@@ -209,7 +209,7 @@ func TestUnsolvable(t *testing.T) {
 			t.Run(s.Name()+"/"+f[0], func(t *testing.T) {
 				r := s.Solve(context.Background(), p, Limits{Seed: 3, MaxCalls: 50_000_000})
 				want := StatusUnsolvable
-				if s.Name() == "bitboard" && p.Box != 3 {
+				if !s.Supports(p.Box) {
 					want = StatusUnsupported
 				}
 				if r.Status == StatusStuck && s.Name() == "singles" {
@@ -340,8 +340,21 @@ func TestRegistry(t *testing.T) {
 		if !ok || s.Name() != name {
 			t.Errorf("Lookup(%q) = %v, %v", name, s, ok)
 		}
-		if d, ok := s.(Describer); !ok || d.Describe() == "" {
+		if s.Description() == "" {
 			t.Errorf("%s has no Describe", name)
+		}
+	}
+	// What the rest of the program learns from the registry: bruteforce
+	// is the one left out of the default set, bitboard the baseline.
+	if got := strings.Join(Defaults(), ","); got != "backtrack,singles,randmrv,norvig,dlx,bitboard" {
+		t.Errorf("Defaults() = %s", got)
+	}
+	if Baseline() != "bitboard" {
+		t.Errorf("Baseline() = %q, want bitboard", Baseline())
+	}
+	for _, s := range All() {
+		if len(s.Boxes) == 0 {
+			t.Errorf("%s supports no grid size", s.Name())
 		}
 	}
 	if _, ok := Lookup("nope"); ok {

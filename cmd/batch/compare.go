@@ -45,7 +45,7 @@ func compareMain(e *env, args []string) error {
 	if *top < 1 {
 		return usageErr("-top %d: want at least 1", *top)
 	}
-	runs := make([]*report.RunData, 2)
+	runs := make([]*report.Run, 2)
 	for i, path := range fs.Args() {
 		rd, err := report.LoadRun(path)
 		if err != nil {

@@ -2,24 +2,24 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 // rewriteRun copies the run in src to dst, changing each row with edit.
-func rewriteRun(t *testing.T, src, dst string, edit func(r *report.Row)) {
+func rewriteRun(t *testing.T, src, dst string, edit func(r *rundir.Row)) {
 	t.Helper()
 	in, err := os.Open(filepath.Join(src, "results.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	rd, err := report.NewReader(in, src)
+	rd, err := rundir.NewReader(in, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,28 +31,28 @@ func rewriteRun(t *testing.T, src, dst string, edit func(r *report.Row)) {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	w := report.NewWriter(out)
+	w := rundir.NewWriter(out)
 	w.WriteHeader()
-	for {
-		row, err := rd.Read()
-		if err == io.EOF {
-			break
-		}
+	for rd.Scan() {
+		row, err := rd.Row()
 		if err != nil {
 			t.Fatal(err)
 		}
-		edit(&row)
-		w.Write(&row)
+		edit(row)
+		w.Write(row)
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	info, err := report.ReadRunInfo(src)
+	info, err := rundir.ReadManifest(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	info.RunID = filepath.Base(dst)
-	if err := report.WriteRunInfo(dst, info); err != nil {
+	if err := rundir.WriteManifest(dst, info); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -77,7 +77,7 @@ func TestCompare(t *testing.T) {
 
 	// A copy of a where dlx takes 3 times as long and norvig's #7 makes
 	// 5 times its calls: exit 1 past -threshold, naming dlx on stderr.
-	rewriteRun(t, tmp+"/a", tmp+"/c", func(row *report.Row) {
+	rewriteRun(t, tmp+"/a", tmp+"/c", func(row *rundir.Row) {
 		switch {
 		case row.Solver == "dlx":
 			row.NS *= 3
@@ -133,7 +133,7 @@ func TestCompare(t *testing.T) {
 			t.Errorf("compare %v: exit %d, stderr %s", tc.args, r.code, r.stderr)
 		}
 	}
-	rewriteRun(t, tmp+"/other", tmp+"/other2", func(row *report.Row) { row.Corpus = "elsewhere.txt" })
+	rewriteRun(t, tmp+"/other", tmp+"/other2", func(row *rundir.Row) { row.Corpus = "elsewhere.txt" })
 	os.Remove(tmp + "/other2/run.json") // no checksum to join the corpora by
 	if r := batch(t, root, "compare", tmp+"/other", tmp+"/other2"); r.code != 2 ||
 		!strings.Contains(r.stderr, "no puzzle in both") || !strings.Contains(r.stderr, "warning: corpus "+tmp+"/other.txt is only in OLD") {

@@ -16,15 +16,21 @@ import (
 	"testing"
 	"time"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
-// The end-to-end tests run the built binary, as a user would.
+// The end-to-end tests run the built binary, as a user would: the one
+// built from this package, or the one BATCH_BIN names (to check another
+// build against the golden files, e.g. one from before a change).
 
 var batchBin string
 
 func TestMain(m *testing.M) {
+	if bin := os.Getenv("BATCH_BIN"); bin != "" {
+		batchBin = bin
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "batch-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -95,40 +101,40 @@ func mustOK(t *testing.T, r result) {
 }
 
 // readRows reads a results.csv.
-func readRows(t *testing.T, path string) []report.Row {
+func readRows(t *testing.T, path string) []rundir.Row {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := report.NewReader(f, path)
+	rd, err := rundir.NewReader(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []report.Row
-	for {
-		r, err := rd.Read()
+	var rows []rundir.Row
+	for rd.Scan() {
+		r, err := rd.Row()
 		if err != nil {
-			if err.Error() == "EOF" {
-				break
-			}
 			t.Fatal(err)
 		}
-		rows = append(rows, r)
+		rows = append(rows, *r)
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return rows
 }
 
 // counters is what must not depend on timing, workers or sharding.
-func counters(r report.Row) string {
+func counters(r rundir.Row) string {
 	return fmt.Sprintf("%s|%d|%s|%s|%d|%d|%d|%d|%d|%d|%s|%s", r.Corpus, r.ID, r.Solver, r.Status, r.Calls, r.Guesses,
 		r.Backtracks, r.Filled, r.Clues, r.Seed, r.Solution, r.Error)
 }
 
 // sameRows fails unless a and b hold the same units in the same order
 // with the same counters.
-func sameRows(t *testing.T, a, b []report.Row) {
+func sameRows(t *testing.T, a, b []rundir.Row) {
 	t.Helper()
 	if len(a) != len(b) {
 		t.Fatalf("%d rows vs %d rows", len(a), len(b))
@@ -177,7 +183,7 @@ func TestRunSlice(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	var info report.RunInfo
+	var info rundir.Manifest
 	b, err := os.ReadFile(filepath.Join(out, "run.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +252,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	r := batch(t, root, append([]string{"merge", "-o", tmp + "/merged"}, shards[2], shards[0], shards[1])...)
 	mustOK(t, r)
 	sameRows(t, readRows(t, tmp+"/one/results.csv"), readRows(t, tmp+"/merged/results.csv"))
-	info, err := report.ReadRunInfo(tmp + "/merged")
+	info, err := rundir.ReadManifest(tmp + "/merged")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +341,7 @@ func TestInterruptAndResume(t *testing.T) {
 				if !strings.Contains(r.stderr, "-resume -out "+out) {
 					t.Errorf("no resume hint on stderr:\n%s", r.stderr)
 				}
-				info, err := report.ReadRunInfo(out)
+				info, err := rundir.ReadManifest(out)
 				if err != nil || info.Status != "interrupted" {
 					t.Fatalf("run.json after %v: %v %+v", sig, err, info)
 				}
@@ -385,9 +391,9 @@ func TestResumeCutsTornLine(t *testing.T) {
 	torn := strings.Join(lines[:21], "") + lines[21][:30]
 	os.MkdirAll(tmp+"/torn", 0o755)
 	os.WriteFile(tmp+"/torn/results.csv", []byte(torn), 0o644)
-	info, _ := report.ReadRunInfo(tmp + "/whole")
+	info, _ := rundir.ReadManifest(tmp + "/whole")
 	info.Status = "running"
-	report.WriteRunInfo(tmp+"/torn", info)
+	rundir.WriteManifest(tmp+"/torn", info)
 	r := batch(t, root, "-resume", "-out", tmp+"/torn", "-quiet")
 	mustOK(t, r)
 	if !strings.Contains(r.stderr, "20 rows already done") {

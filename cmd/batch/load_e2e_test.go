@@ -10,11 +10,12 @@ import (
 	"testing"
 )
 
-// TestLoadMemoryIsFlat runs the fast strategy over ten copies of the
-// 17-clue list, gzipped (491510 puzzles), and over one copy, and compares
-// their peak memory: neither the sweep nor the report may grow with the
-// corpus.
-func TestLoadMemoryIsFlat(t *testing.T) {
+// TestLoadMemory runs the fast strategy over ten copies of the 17-clue
+// list, gzipped (491510 puzzles), and over one copy, and compares their
+// peak memory: the sweep's must not grow with the corpus; the report holds
+// the rows as numbers, so its memory grows with them, by a bounded amount
+// a row.
+func TestLoadMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the load test sweeps 491510 puzzles")
 	}
@@ -69,10 +70,13 @@ func TestLoadMemoryIsFlat(t *testing.T) {
 	if s10 > s1*5/4+4 {
 		t.Errorf("the sweep of 10 copies peaks at %d MB, of one copy at %d MB: memory grows with the corpus", s10, s1)
 	}
-	// The report reads results.csv by passes over a spill file and keeps
-	// only what it lists: flat too, within 25% and 4 MB.
-	if r10 > r1*5/4+4 {
-		t.Errorf("the report of 10 copies peaks at %d MB, of one copy at %d MB: memory grows with the rows", r10, r1)
+	// The report holds about 27 bytes a row for a single strategy (the
+	// row's 13 and its puzzle's 14), and sorts one column of 8 bytes a row
+	// at a time; with the collector's headroom, the peak grows by about 60
+	// bytes a row.
+	const perRow = 80
+	if grow := (r10 - r1) << 20 / (rowsTen - rowsOne); grow > perRow {
+		t.Errorf("the report of 10 copies peaks at %d MB, of one copy at %d MB: %d bytes more a row, want at most %d", r10, r1, grow, perRow)
 	}
 	for _, f := range []string{"summary.md", "index.html", "hard.csv"} {
 		if _, err := os.Stat(filepath.Join(dir10, f)); err != nil {

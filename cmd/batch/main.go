@@ -1,8 +1,11 @@
 // Command batch benchmarks Sudoku solving strategies over whole puzzle
 // corpora. See `batch help` and the README.
 //
-// This package only parses flags and wires the solvers, pipeline and
-// report packages together.
+// This package parses flags, wires the packages together (solvers,
+// rundir, pipeline, report, report/chart), and draws the progress: one
+// file per subcommand (run.go and sweep.go, report.go, show.go,
+// compare.go, merge.go, solvers.go), progress.go for the bar or line,
+// main.go for the table of subcommands and the exit codes.
 package main
 
 import (

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 func mergeMain(e *env, args []string) error {
@@ -19,7 +19,7 @@ func mergeMain(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("merge needs -o DIR and at least one input run")
 	}
-	ri, err := report.Merge(*out, fs.Args())
+	ri, err := rundir.Merge(*out, fs.Args())
 	if err != nil {
 		return err
 	}

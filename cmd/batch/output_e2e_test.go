@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 // mountTmpfs mounts a small tmpfs at a new directory (root only; CI runs
@@ -33,11 +33,11 @@ func TestFullDisk(t *testing.T) {
 		t.Errorf("the summary does not say the results are incomplete:\n%s", r.stdout)
 	}
 	// Nothing presents the partial file as a finished run.
-	info, err := report.ReadRunInfo(out)
-	if err == nil && info.Status == report.RunFinished {
+	info, err := rundir.ReadManifest(out)
+	if err == nil && info.Status == rundir.Finished {
 		t.Fatal("run.json says finished")
 	}
-	if _, err := os.Stat(filepath.Join(out, report.PageFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(out, rundir.PageFile)); err == nil {
 		t.Fatal("a report was written for the incomplete run")
 	}
 }

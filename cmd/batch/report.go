@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -12,6 +10,9 @@ import (
 
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
+	"sudokubatch/report/chart"
+	"sudokubatch/rundir"
+	"sudokubatch/solvers"
 )
 
 func reportMain(e *env, args []string) error {
@@ -32,8 +33,8 @@ func reportMain(e *env, args []string) error {
 		return usageErr("report needs one run directory")
 	}
 	dir := fs.Arg(0)
-	if st, err := os.Stat(filepath.Join(dir, pipeline.ResultsFile)); err != nil || st.IsDir() {
-		return usageErr("%s has no %s: not a run directory", dir, pipeline.ResultsFile)
+	if st, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err != nil || st.IsDir() {
+		return usageErr("%s has no %s: not a run directory", dir, rundir.ResultsFile)
 	}
 	var ids []int
 	if *highlight != "" {
@@ -58,96 +59,45 @@ type reportOptions struct {
 
 // writeReport builds the summary files, the charts and the page of the
 // run in dir from its results.csv (and run.json when there is one), and
-// prints the main table to w. It reads results.csv by passes
-// (report.Stream), so that its memory does not grow with the rows; a
-// file whose rows are not in run order is loaded in memory instead.
+// prints the main table to w. The rows are held in memory as numbers
+// (report.Results, about 20 bytes a row).
 func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
 	start := time.Now()
 	// Reading and summarising makes short-lived garbage: collecting more
 	// often than the default (100) keeps the peak memory near what is
 	// live, for little time.
 	defer debug.SetGCPercent(debug.SetGCPercent(reportGCPercent))
-	info, err := report.ReadRunInfo(dir)
+	run, err := report.LoadRun(dir)
 	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		info = nil // a bare results.csv: report what it holds
-	}
-	path := filepath.Join(dir, pipeline.ResultsFile)
-	var src reportSource
-	st, err := report.OpenStream(path)
-	switch {
-	case err == nil:
-		defer st.Close()
-		src = st
-	case errors.Is(err, report.ErrNotStreamable):
-		res, err := report.LoadResults(path)
-		if err != nil {
-			return nil, &exitError{exitWrong, err}
-		}
-		src = memorySource{res}
-	default:
 		return nil, &exitError{exitWrong, err}
 	}
+	res, info := run.Results, run.Manifest
 	highlight := opt.highlight
 	var corpora []string
-	title := src.CorpusLabel()
+	title := res.CorpusLabel()
 	if info != nil {
-		src.OrderSolvers(info.Settings.Solvers)
 		if !opt.explicit {
 			highlight = info.Highlight
 		}
 		corpora = info.Settings.Corpora
 		title += ", run " + info.RunID
 	}
-	sum, err := src.Summarize(report.SummaryOptions{Top: opt.top, Highlight: highlight, RunInfo: info})
-	if err != nil {
-		return nil, &exitError{exitWrong, err}
-	}
+	sum := report.Summarize(res, report.SummaryOptions{Top: opt.top, Highlight: highlight, Manifest: info})
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err
 	}
-	chartsDir := filepath.Join(dir, "charts")
-	if err := os.MkdirAll(chartsDir, 0o755); err != nil {
-		return sum, fmt.Errorf("writing charts: %w", err)
-	}
-	charts, err := src.WriteCharts(chartsDir, report.ChartOptions{Highlight: highlight, SVG: opt.svg, Title: title})
+	charts, err := chart.Write(filepath.Join(dir, rundir.ChartsDir), res,
+		chart.Options{Highlight: highlight, SVG: opt.svg, Title: title, Baseline: solvers.Baseline()})
 	if err != nil {
 		fmt.Fprintf(warn, "batch: charts: %v\n", err)
 	}
-	if err := src.WritePage(dir, sum, report.PageOptions{Charts: charts, ChartsDir: "charts", Corpora: corpora}); err != nil {
+	if err := report.WritePage(dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir, Corpora: corpora}); err != nil {
 		return sum, err
 	}
 	if err := sum.WriteText(w); err != nil {
 		return sum, err
 	}
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %d charts) in %s%s\n",
-		filepath.Join(dir, report.PageFile), len(charts), time.Since(start).Round(time.Millisecond), peakNote())
+		filepath.Join(dir, rundir.PageFile), len(charts), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
-}
-
-// reportSource is what writeReport reads: a report.Stream, or the rows
-// in memory.
-type reportSource interface {
-	CorpusLabel() string
-	OrderSolvers(names []string)
-	Summarize(opt report.SummaryOptions) (*report.Summary, error)
-	WriteCharts(dir string, opt report.ChartOptions) ([]report.Chart, error)
-	WritePage(dir string, s *report.Summary, opt report.PageOptions) error
-}
-
-// memorySource reports a report.Results.
-type memorySource struct{ *report.Results }
-
-func (m memorySource) Summarize(opt report.SummaryOptions) (*report.Summary, error) {
-	return report.Summarize(m.Results, opt), nil
-}
-
-func (m memorySource) WriteCharts(dir string, opt report.ChartOptions) ([]report.Chart, error) {
-	return report.WriteCharts(dir, m.Results, opt)
-}
-
-func (m memorySource) WritePage(dir string, s *report.Summary, opt report.PageOptions) error {
-	return report.WritePage(dir, m.Results, s, opt)
 }

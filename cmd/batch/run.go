@@ -1,33 +1,23 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
-	"text/tabwriter"
 	"time"
 
-	"golang.org/x/term"
-
 	"sudokubatch/pipeline"
-	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 const (
 	defaultCorpus  = "data/sudoku17.txt"
-	defaultRoot    = "results"
 	defaultTimeout = 100 * time.Millisecond
 	corpusSHA256   = "71755fa5646701ae543b1435012492ec5b99f3d42b08da847e6d48d8b87676d7"
 	maxInvalidShow = 5
@@ -54,19 +44,26 @@ type runFlags struct {
 	cpuprof   string
 }
 
+// exampleSolvers names two strategies for the help's examples: the
+// last two of the default set.
+var exampleSolvers = func() string {
+	d := solvers.Defaults()
+	return strings.Join(d[max(len(d)-2, 0):], ",")
+}()
+
 func runMain(e *env, args []string) error {
 	fs := newFlagSet(e, "run", "[flags] [corpus ...]",
 		"Sweep every puzzle of the corpora (default "+defaultCorpus+") through the strategies,\n"+
 			"one row per (puzzle, strategy) in results/<run-id>/results.csv, provenance in run.json.",
 		"  batch                                   # the default corpus, default strategies and limits\n"+
-			"  batch -solvers bitboard,dlx -timeout 0  # two strategies, no time limit\n"+
+			"  batch -solvers "+exampleSolvers+" -timeout 0  # two strategies, no time limit\n"+
 			"  batch -ids 39949,2018 -solvers all      # two puzzles, every strategy\n"+
 			"  batch -timeout 0 -max-calls 10000000    # a deterministic nightly sweep\n"+
 			"  batch -shard 1/3 -out results/shard-1   # one shard of three (see batch merge)\n"+
 			"  batch -out results/nightly -resume      # finish an interrupted run\n"+
 			"  zcat big.txt.gz | batch -               # standard input\n")
 	var f runFlags
-	fs.StringVar(&f.solvers, "solvers", "", "comma-separated `strategies` in output order; `all` for every one (default: all but bruteforce)")
+	fs.StringVar(&f.solvers, "solvers", "", "comma-separated `strategies` in output order; `all` for every one (default: "+strings.Join(solvers.Defaults(), ",")+")")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "number of `workers` solving in parallel")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "time limit per (puzzle, strategy), e.g. 100ms, 10s; 0 for none")
 	fs.Uint64Var(&f.maxCalls, "max-calls", 0, "limit on a strategy's `calls` per puzzle (deterministic); 0 for none")
@@ -93,7 +90,7 @@ func runMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var dir *pipeline.RunDir
+	var dir *rundir.Dir
 	start := time.Now()
 	if f.resume {
 		dir, settings, err = resumeRun(e, &f, set, fs.Args(), settings)
@@ -107,8 +104,8 @@ func runMain(e *env, args []string) error {
 }
 
 // settingsFromFlags turns the flags into the settings recorded in run.json.
-func settingsFromFlags(f *runFlags, corpora []string) (report.Settings, error) {
-	s := report.Settings{TimeoutNS: int64(f.timeout), Timeout: f.timeout.String(), MaxCalls: f.maxCalls,
+func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
+	s := rundir.Settings{TimeoutNS: int64(f.timeout), Timeout: f.timeout.String(), MaxCalls: f.maxCalls,
 		Seed: f.seed, Range: f.rng, Limit: f.limit, Shard: f.shard, Unique: f.unique, Corpora: corpora}
 	if f.timeout < 0 {
 		return s, usageErr("-timeout %s: want a duration >= 0", f.timeout)
@@ -157,12 +154,7 @@ func solverNames(list string) ([]string, error) {
 	var names []string
 	switch strings.TrimSpace(list) {
 	case "":
-		for _, n := range solvers.Names() {
-			if n != "bruteforce" {
-				names = append(names, n)
-			}
-		}
-		return names, nil
+		return solvers.Defaults(), nil
 	case "all":
 		return solvers.Names(), nil
 	}
@@ -203,18 +195,18 @@ func checkCorpora(corpora []string) error {
 	return nil
 }
 
-func createRun(e *env, f *runFlags, s report.Settings, start time.Time) (*pipeline.RunDir, error) {
+func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir.Dir, error) {
 	if err := checkCorpora(s.Corpora); err != nil {
 		return nil, err
 	}
 	out := f.out
 	if out == "" {
-		if err := os.MkdirAll(defaultRoot, 0o755); err != nil {
-			return nil, fmt.Errorf("creating %s: %w", defaultRoot, err)
+		if err := os.MkdirAll(rundir.DefaultRoot, 0o755); err != nil {
+			return nil, fmt.Errorf("creating %s: %w", rundir.DefaultRoot, err)
 		}
-		out = filepath.Join(defaultRoot, pipeline.NewRunID(defaultRoot, start))
+		out = filepath.Join(rundir.DefaultRoot, rundir.NewRunID(rundir.DefaultRoot, start))
 	}
-	info := &report.RunInfo{Tool: "sudokubatch", RunID: filepath.Base(out), Start: start.UTC(), Settings: s}
+	info := &rundir.Manifest{Tool: "sudokubatch", RunID: filepath.Base(out), Start: start.UTC(), Settings: s}
 	if f.highlight != "" {
 		ids, err := pipeline.ParseIDs(f.highlight)
 		if err != nil {
@@ -222,8 +214,8 @@ func createRun(e *env, f *runFlags, s report.Settings, start time.Time) (*pipeli
 		}
 		info.Highlight = ids
 	}
-	dir, err := pipeline.Create(out, info)
-	if errors.Is(err, pipeline.ErrRunExists) {
+	dir, err := rundir.Create(out, info)
+	if errors.Is(err, rundir.ErrExists) {
 		return nil, &exitError{exitUsage, err}
 	}
 	return dir, err
@@ -231,19 +223,19 @@ func createRun(e *env, f *runFlags, s report.Settings, start time.Time) (*pipeli
 
 // resumeRun opens the run to finish. Its settings come from run.json;
 // flags that decide rows may be repeated but must agree.
-func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags report.Settings) (*pipeline.RunDir, report.Settings, error) {
+func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags rundir.Settings) (*rundir.Dir, rundir.Settings, error) {
 	out := f.out
 	if out == "" {
-		out = filepath.Join(defaultRoot, "latest")
+		out = filepath.Join(rundir.DefaultRoot, "latest")
 		if target, err := filepath.EvalSymlinks(out); err == nil {
 			out = target
 		}
 	}
-	dir, err := pipeline.Resume(out)
+	dir, err := rundir.Resume(out)
 	if err != nil {
 		return nil, flags, &exitError{exitUsage, err}
 	}
-	s := dir.Info.Settings
+	s := dir.Manifest.Settings
 	conflicts := []struct {
 		flag string
 		same bool
@@ -260,255 +252,21 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 	}
 	for _, c := range conflicts {
 		if set[c.flag] && !c.same {
-			dir.Close(dir.Info.Status)
+			dir.Close(dir.Manifest.Status)
 			return nil, s, usageErr("-resume: -%s differs from the run's setting in %s/run.json; resume with the run's settings (omit -%s)", c.flag, out, c.flag)
 		}
 	}
 	if len(corpora) > 0 && !slices.Equal(corpora, s.Corpora) {
-		dir.Close(dir.Info.Status)
+		dir.Close(dir.Manifest.Status)
 		return nil, s, usageErr("-resume: corpora %v differ from the run's %v", corpora, s.Corpora)
 	}
 	if err := checkCorpora(s.Corpora); err != nil {
-		dir.Close(dir.Info.Status)
+		dir.Close(dir.Manifest.Status)
 		return nil, s, err
 	}
-	if dir.Info.Status == report.RunFinished {
+	if dir.Manifest.Status == rundir.Finished {
 		fmt.Fprintf(e.stderr, "batch: %s is already finished; checking that every unit is there\n", out)
 	}
 	fmt.Fprintf(e.stderr, "batch: resuming %s: %d rows already done\n", out, dir.Rows())
 	return dir, s, nil
-}
-
-// sweep runs the pipeline into dir and prints the summary.
-func sweep(e *env, f *runFlags, dir *pipeline.RunDir, s report.Settings, start time.Time) error {
-	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
-		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin}
-	for _, n := range s.Solvers {
-		sv, _ := solvers.Lookup(n)
-		cfg.Solvers = append(cfg.Solvers, sv)
-	}
-	cfg.Select.IDs = s.IDs
-	if s.Range != "" {
-		cfg.Select.From, cfg.Select.To, _ = pipeline.ParseRange(s.Range)
-	}
-	cfg.Select.Limit = s.Limit
-	if s.Shard != "" {
-		cfg.Select.Shard, cfg.Select.Of, _ = pipeline.ParseShard(s.Shard)
-	}
-	if f.resume {
-		cfg.Skip = dir.Skip
-	}
-
-	// Invalid lines: the first few on stderr now, a count of the rest at the end.
-	var invalidMu sync.Mutex
-	invalid := 0
-	cfg.Invalid = func(err error) {
-		invalidMu.Lock()
-		defer invalidMu.Unlock()
-		invalid++
-		if invalid <= maxInvalidShow {
-			fmt.Fprintf(e.stderr, "batch: invalid line: %v\n", err)
-		}
-	}
-
-	// The first SIGINT/SIGTERM stops issuing units; the default handler is
-	// restored at once, so a second one ends the process.
-	sigCtx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
-	stop := make(chan struct{})
-	go func() {
-		<-sigCtx.Done()
-		stopSignals()
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		fmt.Fprintln(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (again to quit at once)")
-		close(stop)
-	}()
-	defer func() {
-		select {
-		case <-stop:
-		default:
-			close(stop)
-		}
-	}()
-	cfg.Stop = stop
-
-	if !f.quiet {
-		tty := false
-		if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok {
-			tty = term.IsTerminal(int(fd.Fd()))
-		}
-		display := pipeline.NewProgress(e.stderr, tty, 5*time.Second)
-		cfg.Progress = display
-		go countUnits(cfg, display)
-	}
-
-	seg := report.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: pipeline.ThisMachine(), Status: report.RunRunning}
-	dir.Info.Segments = append(dir.Info.Segments, seg)
-	if err := report.WriteRunInfo(dir.Dir, dir.Info); err != nil {
-		return err
-	}
-
-	if f.cpuprof != "" {
-		pf, err := os.Create(f.cpuprof)
-		if err != nil {
-			return usageErr("-cpuprofile: %v", err)
-		}
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			pf.Close()
-			return usageErr("-cpuprofile: %v", err)
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			pf.Close()
-		}()
-	}
-	stats, runErr := pipeline.Run(context.Background(), cfg)
-
-	end := time.Now()
-	status := report.RunFinished
-	switch {
-	case runErr != nil:
-		status = report.RunFailed
-	case stats.Interrupted:
-		status = report.RunInterrupted
-	}
-	info := dir.Info
-	info.Corpora = stats.Corpora
-	info.End = end.UTC()
-	info.DurationNS += end.Sub(start).Nanoseconds()
-	info.Duration = time.Duration(info.DurationNS).Round(time.Millisecond).String()
-	last := &info.Segments[len(info.Segments)-1]
-	last.End, last.Rows, last.Status = end.UTC(), stats.Units, status
-	closeErr := dir.Close(status)
-	if runErr == nil {
-		runErr = closeErr
-	}
-	if f.out == "" && !f.resume {
-		if err := pipeline.UpdateLatest(defaultRoot, dir.Dir); err != nil {
-			fmt.Fprintf(e.stderr, "batch: %v\n", err)
-		}
-	}
-
-	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report, runErr)
-	if f.report && dir.Rows() > 0 && runErr == nil {
-		if _, err := writeReport(e.stdout, e.stderr, dir.Dir, reportOptions{highlight: dir.Info.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}); err != nil {
-			fmt.Fprintf(e.stderr, "batch: report: %v (rebuild it with: batch report %s)\n", err, dir.Dir)
-			if runErr == nil {
-				runErr = err
-			}
-		}
-	}
-	printNotes(e.stdout, stats, s)
-	if invalid > maxInvalidShow {
-		fmt.Fprintf(e.stderr, "batch: %d more invalid lines (status invalid in results.csv)\n", invalid-maxInvalidShow)
-	}
-	var empty []string
-	puzzles := 0
-	for _, c := range stats.Corpora {
-		puzzles += c.Puzzles
-		if c.Puzzles == 0 {
-			empty = append(empty, c.Path)
-		}
-	}
-	switch {
-	case runErr == nil && !stats.Interrupted && puzzles == 0:
-		return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(empty, ", "))
-	case len(empty) > 0:
-		fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", strings.Join(empty, ", "))
-	}
-	var corpusErr *pipeline.CorpusError
-	switch {
-	case errors.As(runErr, &corpusErr):
-		return &exitError{exitWrong, fmt.Errorf("%v (the rows of the puzzles read before it are in %s)", runErr, dir.Dir)}
-	case runErr != nil:
-		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with -resume -out %s)", runErr, dir.Dir, dir.Dir)}
-	case stats.Interrupted:
-		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %d rows written to %s; finish with: batch -resume -out %s", dir.Rows(), dir.Dir, dir.Dir)}
-	case stats.Wrong > 0:
-		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, filepath.Join(dir.Dir, pipeline.ResultsFile))}
-	}
-	return nil
-}
-
-// countUnits counts the units of the run beside it, so that the progress
-// display can show a total and an ETA (regular files only). The total may
-// arrive before the first unit or after the last: the display takes both.
-func countUnits(cfg pipeline.Config, d pipeline.Display) {
-	if n, err := pipeline.CountUnits(cfg); err == nil {
-		d.SetTotal(n)
-	}
-}
-
-// printSummary prints where the results are, how long the run took and,
-// with table (no report to print its own), per strategy how the units of
-// this run ended.
-func printSummary(w io.Writer, dir *pipeline.RunDir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool, runErr error) {
-	var corpusErr *pipeline.CorpusError
-	if runErr != nil && !errors.As(runErr, &corpusErr) {
-		// A write error: the rows counted may not all have reached the file.
-		fmt.Fprintf(w, "results: %s (incomplete: %s stopped by an error)\n", dir.Dir, pipeline.ResultsFile)
-	} else {
-		fmt.Fprintf(w, "results: %s (%d rows in %s)\n", dir.Dir, dir.Rows(), pipeline.ResultsFile)
-	}
-	fmt.Fprintf(w, "took %s with %d workers: %d units this run", elapsed.Round(time.Millisecond), workers, st.Units)
-	if st.Skipped > 0 {
-		fmt.Fprintf(w, ", %d already done", st.Skipped)
-	}
-	fmt.Fprintln(w, peakNote())
-	if table {
-		printStatusTable(w, st)
-	}
-}
-
-// printNotes says how many units a limit stopped, and how to measure
-// them, and how many lines were not puzzles.
-func printNotes(w io.Writer, st *pipeline.Stats, s report.Settings) {
-	stoppedBy := func(status string) (int, string) {
-		n := 0
-		var per []string
-		for _, ss := range st.Solvers {
-			if k := ss.Statuses[status]; k > 0 {
-				n += k
-				per = append(per, fmt.Sprintf("%s %d", ss.Name, k))
-			}
-		}
-		return n, strings.Join(per, ", ")
-	}
-	if n, per := stoppedBy("timeout"); n > 0 {
-		fmt.Fprintf(w, "note: %d units stopped at -timeout %s (%s); their rows say timeout.\n"+
-			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n", n, s.Timeout, per)
-	}
-	if n, per := stoppedBy("limit"); n > 0 {
-		fmt.Fprintf(w, "note: %d units stopped at -max-calls %d (%s); their rows say limit.\n", n, s.MaxCalls, per)
-	}
-	if st.Invalid > 0 {
-		fmt.Fprintf(w, "note: %d corpus lines are not puzzles (status invalid, with file, line and reason)\n", st.Invalid)
-	}
-}
-
-// printStatusTable prints per strategy how the units of this run ended.
-func printStatusTable(w io.Writer, st *pipeline.Stats) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	statuses := solvers.Statuses()
-	fmt.Fprint(tw, "strategy\tunits\t")
-	for _, status := range statuses {
-		fmt.Fprintf(tw, "%s\t", status)
-	}
-	fmt.Fprint(tw, "mean time\t\n")
-	for _, ss := range st.Solvers {
-		fmt.Fprintf(tw, "%s\t%d\t", ss.Name, ss.Units)
-		for _, status := range statuses {
-			fmt.Fprintf(tw, "%d\t", ss.Statuses[status.String()])
-		}
-		mean := "-"
-		if ss.Units > 0 {
-			mean = report.FormatDuration(time.Duration(ss.NS / int64(ss.Units)))
-		}
-		fmt.Fprintf(tw, "%s\t\n", mean)
-	}
-	tw.Flush()
 }

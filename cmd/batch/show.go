@@ -16,6 +16,7 @@ import (
 
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -24,7 +25,7 @@ const defaultShowTimeout = 10 * time.Second
 func showMain(e *env, args []string) error {
 	fs := newFlagSet(e, "show", "ID [-corpus F] [-run DIR] [flags]",
 		"Print puzzle ID (0-based, as in results.csv) and its solution as grids, run every strategy on it\n"+
-			"(bruteforce included) one after the other, and print their status, time and counters; every\n"+
+			"(exhaustive ones included) one after the other, and print their status, time and counters; every\n"+
 			"solution is checked (a wrong one exits 1). With a run (-run DIR, default results/latest when it\n"+
 			"exists), also print where the puzzle ranks in it for each strategy: rank by calls and by time\n"+
 			"among the strategy's measured units, percentile and multiple of the median.\n"+
@@ -33,7 +34,7 @@ func showMain(e *env, args []string) error {
 		"  batch show 39949                                   # the default corpus, ranks in results/latest\n"+
 			"  batch show 0 -run results/20261121-230501          # the run's corpus, ranks in that run\n"+
 			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
-			"  batch show 39949 -timeout 60s                      # give bruteforce a minute\n"+
+			"  batch show 39949 -timeout 60s                      # give the exhaustive strategies a minute\n"+
 			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
 	corpus := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
@@ -60,12 +61,12 @@ func showMain(e *env, args []string) error {
 	// The run to rank in: -run, else results/latest when it holds a run.
 	runDir := *runFlag
 	if !set["run"] {
-		latest := filepath.Join(defaultRoot, "latest")
-		if _, err := os.Stat(filepath.Join(latest, pipeline.ResultsFile)); err == nil {
+		latest := filepath.Join(rundir.DefaultRoot, "latest")
+		if _, err := os.Stat(filepath.Join(latest, rundir.ResultsFile)); err == nil {
 			runDir = latest
 		}
 	}
-	var run *report.RunData
+	var run *report.Run
 	if runDir != "" {
 		if run, err = report.LoadRun(runDir); err != nil {
 			return &exitError{exitUsage, err}
@@ -77,8 +78,8 @@ func showMain(e *env, args []string) error {
 	var runCorpora []string // the run's corpora, in the order their seeds derive from
 	if run != nil {
 		runCorpora = run.Results.Corpora
-		if run.Info != nil && len(run.Info.Settings.Corpora) > 0 {
-			runCorpora = run.Info.Settings.Corpora
+		if run.Manifest != nil && len(run.Manifest.Settings.Corpora) > 0 {
+			runCorpora = run.Manifest.Settings.Corpora
 		}
 	}
 	if path == "" {
@@ -130,18 +131,21 @@ func showMain(e *env, args []string) error {
 			}
 		}
 	} else if !set["run"] {
-		show.RunNote = fmt.Sprintf("No ranks: no run in %s (rank in a run with -run DIR).", filepath.Join(defaultRoot, "latest"))
+		show.RunNote = fmt.Sprintf("No ranks: no run in %s (rank in a run with -run DIR).", filepath.Join(rundir.DefaultRoot, "latest"))
 	}
 	runSeed := *seed
 	if !set["seed"] {
 		runSeed = 1 // the default of batch run
-		if run != nil && run.Info != nil {
-			runSeed = run.Info.Settings.Seed
+		if run != nil && run.Manifest != nil {
+			runSeed = run.Manifest.Settings.Seed
 		}
 	}
 
 	// Every strategy, one after the other, as a run would run them.
-	cfg := pipeline.Config{Corpora: []string{path}, Solvers: solvers.All(), Timeout: *timeout, MaxCalls: *maxCalls, Seed: runSeed}
+	cfg := pipeline.Config{Corpora: []string{path}, Timeout: *timeout, MaxCalls: *maxCalls, Seed: runSeed}
+	for _, s := range solvers.All() {
+		cfg.Solvers = append(cfg.Solvers, s.Solver)
+	}
 	at := 0
 	if corpusIndex >= 0 {
 		cfg.Corpora = slices.Clone(runCorpora)
@@ -186,7 +190,7 @@ func showMain(e *env, args []string) error {
 // matchRunCorpus finds the corpus at path among the run's corpora: by
 // name, else by the SHA-256 recorded in run.json. It returns its index
 // (-1 if none) and its name in the run.
-func matchRunCorpus(run *report.RunData, runCorpora []string, path string, info report.CorpusInfo) (int, string) {
+func matchRunCorpus(run *report.Run, runCorpora []string, path string, info rundir.CorpusInfo) (int, string) {
 	for i, c := range runCorpora {
 		if filepath.Clean(c) == filepath.Clean(path) {
 			return i, c
@@ -201,11 +205,11 @@ func matchRunCorpus(run *report.RunData, runCorpora []string, path string, info 
 }
 
 // runCorpusSHA returns the SHA-256 the run recorded for corpus name, or "".
-func runCorpusSHA(run *report.RunData, name string) string {
-	if run.Info == nil {
+func runCorpusSHA(run *report.Run, name string) string {
+	if run.Manifest == nil {
 		return ""
 	}
-	for _, c := range run.Info.Corpora {
+	for _, c := range run.Manifest.Corpora {
 		if c.Path == name {
 			return c.SHA256
 		}

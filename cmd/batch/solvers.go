@@ -14,15 +14,11 @@ func solversMain(e *env, args []string) error {
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	for _, s := range solvers.All() {
-		desc := ""
-		if d, ok := s.(solvers.Describer); ok {
-			desc = d.Describe()
-		}
 		def := ""
-		if s.Name() == "bruteforce" {
+		if !s.Default {
 			def = " (not in the default set: -solvers all)"
 		}
-		fmt.Fprintf(tw, "%s\t%s%s\n", s.Name(), desc, def)
+		fmt.Fprintf(tw, "%s\t%s%s\n", s.Name(), s.Description(), def)
 	}
 	return tw.Flush()
 }

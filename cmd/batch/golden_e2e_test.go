@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"sudokubatch/internal/golden"
+)
+
+// goldenArgs is the sweep whose output the golden files hold: every
+// strategy over a small fixed corpus (testdata/golden.txt: 17-clue, easy,
+// 4x4, 16x16, unsolvable and invalid lines), limited by calls, not by
+// time, so that every counter is the same on any machine.
+var goldenArgs = []string{"-solvers", "all", "-max-calls", "100000", "-timeout", "0", "-workers", "2", "-seed", "7",
+	"-out", "run", "golden.txt"}
+
+// TestGoldenSweep compares what the sweep prints and writes with golden
+// files, so that a change to any of them shows as a diff: stdout, stderr
+// and results.csv, with what depends on the machine masked (times, peak
+// memory). Rewrite them with: go test ./cmd/batch -run Golden -update.
+func TestGoldenSweep(t *testing.T) {
+	dir := t.TempDir()
+	corpus, err := os.ReadFile(filepath.Join("testdata", "golden.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "golden.txt"), corpus, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := batch(t, dir, goldenArgs...)
+	mustOK(t, r)
+	golden.Check(t, filepath.Join("testdata", "golden.stdout"), []byte(maskOutput(r.stdout)))
+	golden.Check(t, filepath.Join("testdata", "golden.stderr"), []byte(maskOutput(r.stderr)))
+	csv, err := os.ReadFile(filepath.Join(dir, "run", "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "golden.results.csv"), []byte(maskNS(string(csv))))
+}
+
+var (
+	durationRE = regexp.MustCompile(`[≥≤]?\b[0-9]+(\.[0-9]+)?(ns|µs|ms|s)\b`)
+	memoryRE   = regexp.MustCompile(`peak memory [0-9]+ MB`)
+	// Rows of the summary table whose every value depends on time.
+	timeRowRE = regexp.MustCompile(`^(  (time [a-z0-9]+( at)?|puzzles/s/core))\s.*$`)
+)
+
+// maskOutput replaces what depends on the machine in batch's output:
+// durations, peak memory, and the values of the table's rows of times.
+func maskOutput(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if m := timeRowRE.FindStringSubmatch(l); m != nil {
+			lines[i] = m[1] + " (time: masked)"
+			continue
+		}
+		l = durationRE.ReplaceAllString(l, "<time>")
+		lines[i] = memoryRE.ReplaceAllString(l, "peak memory <n> MB")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// maskNS replaces the ns column (the fifth) of every row of a
+// results.csv with "NS".
+func maskNS(csv string) string {
+	lines := strings.Split(csv, "\n")
+	for i, l := range lines {
+		if i == 0 || l == "" {
+			continue
+		}
+		f := strings.SplitN(l, ",", 6)
+		if len(f) == 6 {
+			f[4] = "NS"
+			lines[i] = strings.Join(f, ",")
+		}
+	}
+	return strings.Join(lines, "\n")
+}

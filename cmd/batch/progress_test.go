@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sudokubatch/pipeline"
+	"sudokubatch/rundir"
+	"sudokubatch/solvers"
+)
+
+// syncBuffer is a bytes.Buffer safe for the display's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgressTotalEarlyOrLate drives a run's progress display (a bar on
+// a fake terminal, and the plain line) with its total set before the run
+// starts, while it runs, and after it has ended, as the corpus count that
+// runs beside the sweep may: no call may find the display missing (a bar
+// created only when the run started was a nil dereference), and a total
+// set before the start is kept.
+func TestProgressTotalEarlyOrLate(t *testing.T) {
+	const n = 300
+	path := filepath.Join(t.TempDir(), "c.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat("4000300200040020\n", n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, terminal := range []bool{true, false} {
+		for _, when := range []string{"early", "during", "late"} {
+			t.Run(fmt.Sprintf("terminal=%v/%s", terminal, when), func(t *testing.T) {
+				var out syncBuffer
+				d := newProgress(&out, terminal, time.Nanosecond)
+				cfg := pipeline.Config{Corpora: []string{path}, Solvers: []solvers.Solver{nopSolver{}}, Workers: 2,
+					Sink: discardRows{}, Progress: d}
+				var wg sync.WaitGroup
+				switch when {
+				case "early":
+					d.SetTotal(n)
+				case "during":
+					wg.Go(func() {
+						for i := range 50 {
+							d.SetTotal(n + i%2)
+						}
+					})
+				}
+				st, err := pipeline.Run(context.Background(), cfg)
+				wg.Wait()
+				if when == "late" {
+					d.SetTotal(n)
+					d.Add(1)
+				}
+				if err != nil || st.Units != n {
+					t.Fatalf("Run: %d units, %v", st.Units, err)
+				}
+				got := out.String()
+				if !terminal && when == "early" && !strings.Contains(got, fmt.Sprintf("/%d units", n)) {
+					t.Errorf("the total set before the start is lost:\n%s", got)
+				}
+				if terminal && !strings.Contains(got, "units") {
+					t.Errorf("no bar drawn:\n%q", got)
+				}
+				if !terminal && when == "late" && strings.Contains(got, fmt.Sprintf("/%d units", n)) {
+					t.Errorf("a line has a total that arrived after the end:\n%s", got)
+				}
+			})
+		}
+	}
+}
+
+// nopSolver answers every puzzle "unsolvable" at once.
+type nopSolver struct{}
+
+func (nopSolver) Name() string { return "nop" }
+func (nopSolver) Solve(context.Context, solvers.Puzzle, solvers.Limits) solvers.Result {
+	return solvers.Result{Status: solvers.StatusUnsolvable}
+}
+
+// discardRows is a pipeline.Sink that drops the rows.
+type discardRows struct{}
+
+func (discardRows) Write(*rundir.Row) error { return nil }
+func (discardRows) Flush() error            { return nil }

@@ -1,0 +1,382 @@
+package chart
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"sudokubatch/report"
+	"sudokubatch/rundir"
+)
+
+// The kinds of chart Write draws (report.Chart.Kind).
+const (
+	KindHistTime    = "hist-time"    // per strategy: histogram of log time
+	KindHistCalls   = "hist-calls"   // per strategy: histogram of log calls
+	KindECDFTime    = "ecdf-time"    // all strategies: ECDF curves of time
+	KindBoxTime     = "box-time"     // all strategies: box plots of time
+	KindScatterTime = "scatter-time" // per strategy: time against the baseline's, puzzle by puzzle
+)
+
+// Options controls Write.
+type Options struct {
+	// Highlight lists puzzle ids marked and labelled on every chart
+	// (in every corpus of the results). Ids absent from the results are
+	// ignored.
+	Highlight []int
+	// SVG also writes an .svg beside each .png, except for scatters of
+	// more than 5000 puzzles (an SVG costs about 120 bytes a point: 6 MB
+	// for the 49151-puzzle corpus): those are PNG only.
+	SVG bool
+	// Baseline is the strategy the scatters compare every other one
+	// with (the registry's baseline, solvers.Baseline). Empty, or a
+	// strategy absent from the results, means the first strategy of the
+	// results.
+	Baseline string
+	// Title names the run in chart titles, e.g. "sudoku17.txt, run
+	// 20261121-230501"; empty means the corpus label of the results.
+	Title string
+}
+
+// Chart geometry: 8x5 inches, 800x500 pixels in PNG.
+const (
+	plotWidth    = 8 * vg.Inch
+	plotHeight   = 5 * vg.Inch
+	dpi          = 100
+	svgMaxPoints = 5000 // scatters with more points are written as PNG only
+	hardestTop   = 5    // puzzles labelled on each histogram
+	ecdfPoints   = 300  // quantile points per ECDF curve
+)
+
+// pngEncoder encodes the PNG files. The tests under the race detector,
+// where compression is slow, turn compression off.
+var pngEncoder = png.Encoder{CompressionLevel: png.DefaultCompression}
+
+// job is one chart to draw: its description (with the SVG name
+// set when an SVG is wanted) and how to build it.
+type job struct {
+	chart report.Chart
+	build func() (*plot.Plot, error)
+}
+
+// Write draws the charts of res into dir (created if needed) and
+// returns them in the order a page should show them:
+//  1. the ECDF curves of time of all strategies, then their box plots;
+//  2. for each strategy in the order of res.Series: the histogram of
+//     time, the histogram of calls, and (for every strategy but the
+//     baseline) the scatter of its time against the baseline's.
+//
+// A strategy with no row to plot gets no chart of its own, a scatter
+// with no puzzle measured by both strategies is left out, and with a
+// single strategy there is no scatter.
+//
+// Rows with status invalid, unsupported or error are not plotted;
+// censored rows (timeout, limit) are drawn at the value where they were
+// stopped, in a mark of their own, never dropped; zeros are drawn at
+// 1 ns or 1 call. Captions say so when it happens. Charts are drawn
+// concurrently; each file is written atomically. A chart that cannot be
+// drawn (including a panic inside gonum/plot) is left out: Write
+// returns the charts it wrote and an error naming each one that failed.
+// res is only read, and must not change during the call.
+func Write(dir string, res *report.Results, opt Options) ([]report.Chart, error) {
+	if res == nil {
+		return nil, errors.New("writing charts: no results")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("writing charts: %w", err)
+	}
+	jobs := newShared(res, opt).jobs()
+
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = writeJob(dir, &jobs[i])
+		}()
+	}
+	wg.Wait()
+
+	var charts []report.Chart
+	for i, j := range jobs {
+		if errs[i] == nil {
+			charts = append(charts, j.chart)
+		}
+	}
+	return charts, errors.Join(errs...)
+}
+
+// writeJob builds and writes one chart, turning a panic inside
+// gonum/plot into an error.
+func writeJob(dir string, j *job) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("drawing chart %s: panic: %v", j.chart.File, r)
+		}
+	}()
+	p, err := j.build()
+	if err != nil {
+		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
+	}
+	png, err := renderChart(p, "png")
+	if err != nil {
+		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
+	}
+	if err := writeFile(filepath.Join(dir, j.chart.File), png); err != nil {
+		return err
+	}
+	if j.chart.SVG == "" {
+		return nil
+	}
+	svg, err := renderChart(p, "svg")
+	if err != nil {
+		return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
+	}
+	return writeFile(filepath.Join(dir, j.chart.SVG), svg)
+}
+
+// writeFile writes a chart file atomically, readable by all like
+// the page that shows it (a temporary file is created 0600).
+func writeFile(path string, data []byte) error {
+	if err := rundir.WriteFile(path, data); err != nil {
+		return fmt.Errorf("writing chart: %w", err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		return fmt.Errorf("writing chart: %w", err)
+	}
+	return nil
+}
+
+// renderChart draws p in the format ("png" or "svg") at the chart size.
+func renderChart(p *plot.Plot, format string) ([]byte, error) {
+	var buf bytes.Buffer
+	switch format {
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(dpi))
+		p.Draw(draw.New(c))
+		if err := pngEncoder.Encode(&buf, c.Image()); err != nil {
+			return nil, err
+		}
+	case "svg":
+		c := vgsvg.New(plotWidth, plotHeight)
+		p.Draw(draw.New(c))
+		if _, err := c.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown chart format %q", format)
+	}
+	return buf.Bytes(), nil
+}
+
+// shared holds what the charts of one report share: the columns of
+// every series for both measures (see column), shared histogram
+// bins, the baseline's times by puzzle for the scatters.
+type shared struct {
+	res      *report.Results
+	opt      Options
+	hl       map[int32]bool // the highlighted ids
+	label    string         // names the run in titles
+	baseline string
+	time     []*column // per series, in res.Series order
+	calls    []*column
+	// Histogram bin edges. Time bins are shared by all strategies, so
+	// that their histograms read on the same axis; calls count different
+	// things in each strategy, so each has its own range (the bins are
+	// still aligned on the same fractions of a decade).
+	timeEdges []float64
+	// The baseline's plotted time by puzzle index (NaN: not plotted) and
+	// whether it was censored, for the scatters' join.
+	baseV []float64
+	baseC []bool
+}
+
+func newShared(res *report.Results, opt Options) *shared {
+	set := &shared{res: res, opt: opt, label: opt.Title, hl: map[int32]bool{}}
+	if set.label == "" {
+		set.label = res.CorpusLabel()
+	}
+	for _, id := range opt.Highlight {
+		if id >= math.MinInt32 && id <= math.MaxInt32 {
+			set.hl[int32(id)] = true
+		}
+	}
+	// The shared time bins need the range of every series first.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range res.Series {
+		for i := range s.Len() {
+			if isPlotted(s.Status(i)) {
+				v := math.Max(valueOf(s, i, measureTime), measureTime.floor())
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if lo <= hi {
+		set.timeEdges = logBins(lo, hi, false)
+	}
+	for _, s := range res.Series {
+		set.time = append(set.time, newColumn(s, measureTime, columnOptions{edges: set.timeEdges, highlight: set.hl, dist: true}))
+		set.calls = append(set.calls, newColumn(s, measureCalls, columnOptions{highlight: set.hl}))
+	}
+	set.baseline = baselineOf(res, opt.Baseline)
+	if base := res.Solver(set.baseline); base != nil && len(res.Series) > 1 {
+		set.baseV = make([]float64, res.PuzzleCount())
+		set.baseC = make([]bool, res.PuzzleCount())
+		for p := range set.baseV {
+			set.baseV[p] = math.NaN()
+		}
+		for i := range base.Len() {
+			if st := base.Status(i); isPlotted(st) {
+				p := base.Puzzle(i)
+				set.baseV[p] = math.Max(valueOf(base, i, measureTime), measureTime.floor())
+				set.baseC[p] = st.Censored()
+			}
+		}
+	}
+	return set
+}
+
+// baselineOf picks the scatter baseline: want if present, else the
+// first strategy ("" when there is none).
+func baselineOf(res *report.Results, want string) string {
+	if want != "" && res.Solver(want) != nil {
+		return want
+	}
+	if len(res.Series) > 0 {
+		return res.Series[0].Solver
+	}
+	return ""
+}
+
+// jobs lists the charts in page order.
+func (set *shared) jobs() []job {
+	var jobs []job
+	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*plot.Plot, error)) {
+		c := report.Chart{File: base + ".png", Title: title, Caption: caption, Solver: solver, Kind: kind}
+		if set.opt.SVG && svg {
+			c.SVG = base + ".svg"
+		}
+		jobs = append(jobs, job{chart: c, build: build})
+	}
+	if len(set.res.Series) == 0 {
+		return nil
+	}
+	add(KindECDFTime, "", "ecdf-time", true, set.ecdfTitle(), set.ecdfCaption(), set.ecdfPlot)
+	add(KindBoxTime, "", "box-time", true, set.boxTitle(), set.boxCaption(), set.boxPlot)
+	var base *column
+	for _, c := range set.time {
+		if c.solver == set.baseline {
+			base = c
+		}
+	}
+	for i := range set.res.Series {
+		if set.time[i].n == 0 {
+			continue // nothing measured: the ECDF and box plot say so
+		}
+		name := fileName(set.time[i].solver)
+		for _, col := range []*column{set.time[i], set.calls[i]} {
+			kind := KindHistTime
+			if col.measure == measureCalls {
+				kind = KindHistCalls
+			}
+			add(kind, col.solver, kind+"-"+name, true, set.histTitle(col), set.histCaption(col, i),
+				func() (*plot.Plot, error) { return set.histPlot(col, i) })
+		}
+		if base != nil && set.time[i] != base {
+			sc := set.newScatter(set.res.Series[i], set.time[i], base, i)
+			if sc.n == 0 {
+				continue // no puzzle measured by both
+			}
+			add(KindScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+fileName(base.solver),
+				sc.n <= svgMaxPoints, sc.title(), sc.caption(), sc.plot)
+		}
+	}
+	return jobs
+}
+
+// title builds a chart title: "<strategy>: time per puzzle — sudoku17.txt,
+// 1000 puzzles".
+func (set *shared) title(what string, puzzles int) string {
+	return fmt.Sprintf("%s — %s, %s", what, set.label, pluralize(puzzles, "puzzle"))
+}
+
+// highlighted reports whether e is one of the highlighted puzzles.
+func (set *shared) highlighted(e *report.Entry) bool { return set.hl[e.ID] }
+
+// anyHighlighted reports whether a column plots a highlighted puzzle.
+func (set *shared) anyHighlighted(cols ...*column) bool {
+	for _, c := range cols {
+		if len(c.find(set.opt.Highlight)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// absentHighlights names, for a caption, the highlighted ids that no
+// column plots: "#39949 is not in these results".
+func (set *shared) absentHighlights(cols ...*column) string {
+	var missing []string
+	for _, id := range set.opt.Highlight {
+		found := false
+		for _, c := range cols {
+			if len(c.find([]int{id})) > 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, fmt.Sprintf("#%d", id))
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return ""
+	case 1:
+		return "highlighted " + missing[0] + " is not plotted here (not in these results or not measured)"
+	default:
+		return "highlighted " + strings.Join(missing, ", ") + " are not plotted here (not in these results or not measured)"
+	}
+}
+
+// fileName makes a strategy name safe in a file name.
+func fileName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "_"
+	}
+	return string(b)
+}
+
+// sentence joins caption parts into one sentence.
+func sentence(main string, extra ...string) string {
+	var parts []string
+	for _, s := range append([]string{main}, extra...) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "; ") + "."
+}

@@ -1,0 +1,573 @@
+package chart
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+
+	"sudokubatch/report"
+	"sudokubatch/solvers"
+)
+
+// testEntry is a compact way to write an Entry in a test table.
+type testEntry struct {
+	id     int
+	status solvers.Status
+	ns     int64
+	calls  uint64
+}
+
+// testResults builds Results from per-solver entries, in the given
+// order, all in one corpus unless corpora says otherwise.
+func testResults(series map[string][]testEntry, order ...string) *report.Results {
+	res := &report.Results{Corpora: []string{"test.txt"}}
+	for _, name := range order {
+		res.AddSeries(name) // even with no row
+		for _, ce := range series[name] {
+			res.Add(name, report.Entry{ID: int32(ce.id), Line: int32(ce.id + 1), Status: ce.status,
+				NS: ce.ns, Calls: ce.calls})
+		}
+	}
+	return res
+}
+
+// spread returns n solved entries with times spread over a few
+// decades from base ns, and calls growing with them.
+func spread(n int, base int64) []testEntry {
+	out := make([]testEntry, n)
+	for i := range out {
+		f := math.Pow(10, 3*float64((i*7919)%n)/float64(n))
+		out[i] = testEntry{id: i, status: solvers.StatusSolved, ns: int64(float64(base) * f), calls: uint64(f)}
+	}
+	return out
+}
+
+func TestWrite(t *testing.T) {
+	solved := solvers.StatusSolved
+	timeout := solvers.StatusTimeout
+	withTimeouts := spread(200, 20_000)
+	for i := 0; i < len(withTimeouts); i += 3 {
+		withTimeouts[i].status, withTimeouts[i].ns = timeout, 100_000_000+int64(i)
+	}
+	onlyTimeouts := make([]testEntry, 50)
+	for i := range onlyTimeouts {
+		onlyTimeouts[i] = testEntry{id: i, status: timeout, ns: 100_000_000 + int64(i)*1000, calls: 1e7}
+	}
+	limits := spread(50, 5_000)
+	for i := range 10 {
+		limits[i].status, limits[i].calls = solvers.StatusLimit, 1000
+	}
+
+	tests := []struct {
+		name    string
+		res     *report.Results
+		opt     Options
+		kinds   map[string]int // expected count per kind
+		caption []string       // substrings some caption must hold
+		race    bool           // run under the race detector too
+	}{
+		{
+			name: "three strategies with timeouts",
+			race: true,
+			res: testResults(map[string][]testEntry{
+				"backtrack": withTimeouts,
+				"norvig":    spread(200, 10_000),
+				"bitboard":  spread(200, 3_000),
+			}, "backtrack", "norvig", "bitboard"),
+			opt:     Options{Highlight: []int{77, 39949}, SVG: true, Title: "test.txt, run 1"},
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 3, KindHistCalls: 3, KindScatterTime: 2},
+			caption: []string{"67 timeouts", "#39949 is not plotted", "highlighted puzzles are marked in magenta"},
+		},
+		{
+			name: "zero times and zero calls",
+			res: testResults(map[string][]testEntry{
+				"a": {{0, solved, 0, 0}, {1, solved, 0, 0}, {2, solved, 1500, 3}, {3, solved, 2_000_000, 40}},
+				"b": {{0, solved, 10, 0}, {1, solved, 0, 1}, {2, solved, 900, 2}, {3, solved, 30_000, 0}},
+			}, "a", "b"),
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 2, KindHistCalls: 2, KindScatterTime: 1},
+			caption: []string{"2 times of 0 ns are drawn at 1ns", "2 counts of 0 calls are drawn at 1"},
+		},
+		{
+			name: "a strategy with only timeouts",
+			res: testResults(map[string][]testEntry{
+				"backtrack": onlyTimeouts,
+				"bitboard":  spread(50, 3_000),
+			}, "backtrack", "bitboard"),
+			opt:     Options{Highlight: []int{7}},
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 2, KindHistCalls: 2, KindScatterTime: 1},
+			caption: []string{"50 timeouts", "open triangles are the 50 puzzles stopped"},
+		},
+		{
+			name: "limits",
+			res: testResults(map[string][]testEntry{
+				"randmrv": limits, "dlx": spread(50, 8_000),
+			}, "randmrv", "dlx"),
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 2, KindHistCalls: 2, KindScatterTime: 1},
+			caption: []string{"10 limits"},
+		},
+		{
+			name: "a single puzzle",
+			res: testResults(map[string][]testEntry{
+				"norvig": {{5, solved, 12_345, 1}}, "bitboard": {{5, solved, 4_321, 1}},
+			}, "norvig", "bitboard"),
+			opt:   Options{Highlight: []int{5}},
+			kinds: map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 2, KindHistCalls: 2, KindScatterTime: 1},
+		},
+		{
+			name:  "a single strategy: no scatter",
+			res:   testResults(map[string][]testEntry{"norvig": spread(30, 10_000)}, "norvig"),
+			kinds: map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 1, KindHistCalls: 1},
+		},
+		{
+			name: "absent highlights and baseline",
+			res: testResults(map[string][]testEntry{
+				"norvig": spread(30, 10_000), "dlx": spread(30, 20_000),
+			}, "norvig", "dlx"),
+			opt:     Options{Highlight: []int{39949, 2018}, Baseline: "nosuch"},
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 2, KindHistCalls: 2, KindScatterTime: 1},
+			caption: []string{"#39949, #2018 are not plotted", "against norvig's"},
+		},
+		{
+			name: "rows with nothing to plot",
+			res: testResults(map[string][]testEntry{
+				"singles": {{0, solvers.StatusInvalid, 0, 0}, {1, solvers.StatusError, 5, 0}},
+				"bitboard": {{0, solvers.StatusInvalid, 0, 0}, {1, solvers.StatusUnsupported, 0, 0},
+					{2, solved, 5000, 1}},
+			}, "singles", "bitboard"),
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 1, KindHistCalls: 1},
+			caption: []string{"2 rows not plotted (invalid, unsupported or error)", "singles has no row to plot"},
+		},
+		{
+			name:  "no rows",
+			res:   &report.Results{},
+			kinds: map[string]int{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if raceEnabled && !tt.race {
+				// Drawing is about thirty times slower under the race
+				// detector; one case covers the concurrency.
+				t.Skip("covered by the tests without -race")
+			}
+			dir := t.TempDir()
+			charts, err := Write(dir, tt.res, tt.opt)
+			if err != nil {
+				t.Fatalf("Write: %v", err)
+			}
+			got := map[string]int{}
+			var captions []string
+			for _, c := range charts {
+				got[c.Kind]++
+				captions = append(captions, c.Caption)
+				checkChartPNG(t, filepath.Join(dir, c.File))
+				if c.Title == "" || !strings.HasSuffix(c.Caption, ".") {
+					t.Errorf("%s: title %q, caption %q", c.File, c.Title, c.Caption)
+				}
+				if (c.Solver == "") != (c.Kind == KindECDFTime || c.Kind == KindBoxTime) {
+					t.Errorf("%s: solver %q for kind %s", c.File, c.Solver, c.Kind)
+				}
+				if tt.opt.SVG != (c.SVG != "") {
+					t.Errorf("%s: SVG %q with SVG option %v", c.File, c.SVG, tt.opt.SVG)
+				}
+				if c.SVG != "" {
+					b, err := os.ReadFile(filepath.Join(dir, c.SVG))
+					if err != nil || !bytes.Contains(b, []byte("<svg")) {
+						t.Errorf("%s: not an SVG file (err %v)", c.SVG, err)
+					}
+				}
+			}
+			if len(got) != len(tt.kinds) {
+				t.Errorf("kinds = %v, want %v", got, tt.kinds)
+			}
+			for k, n := range tt.kinds {
+				if got[k] != n {
+					t.Errorf("%d charts of kind %s, want %d (all: %v)", got[k], k, n, got)
+				}
+			}
+			all := strings.Join(captions, "\n")
+			for _, want := range tt.caption {
+				if !strings.Contains(all, want) {
+					t.Errorf("no caption holds %q; captions:\n%s", want, all)
+				}
+			}
+		})
+	}
+}
+
+// checkChartPNG checks that path is a PNG of the chart size.
+func checkChartPNG(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Fatalf("%s: no PNG header", filepath.Base(path))
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+	if r := img.Bounds(); r.Dx() != 800 || r.Dy() != 500 {
+		t.Errorf("%s: %dx%d pixels, want 800x500", filepath.Base(path), r.Dx(), r.Dy())
+	}
+}
+
+func TestWriteOrderAndBaseline(t *testing.T) {
+	if raceEnabled {
+		t.Skip("drawing is slow under the race detector; covered by the tests without -race")
+	}
+	res := testResults(map[string][]testEntry{
+		"norvig": spread(10, 10_000), "bitboard": spread(10, 3_000), "dlx": spread(10, 20_000),
+	}, "norvig", "bitboard", "dlx")
+	charts, err := Write(t.TempDir(), res, Options{Baseline: "bitboard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, c := range charts {
+		files = append(files, c.File)
+	}
+	want := []string{"ecdf-time.png", "box-time.png",
+		"hist-time-norvig.png", "hist-calls-norvig.png", "scatter-time-norvig-vs-bitboard.png",
+		"hist-time-bitboard.png", "hist-calls-bitboard.png",
+		"hist-time-dlx.png", "hist-calls-dlx.png", "scatter-time-dlx-vs-bitboard.png"}
+	if !slices.Equal(files, want) {
+		t.Errorf("files:\n got %q\nwant %q", files, want)
+	}
+	for _, tt := range []struct{ want, got string }{
+		{"norvig", baselineOf(res, "")},
+		{"dlx", baselineOf(res, "dlx")},
+		{"norvig", baselineOf(res, "nosuch")},
+		{"a", baselineOf(testResults(nil, "a", "b"), "")},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("baseline %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	t.Run("panic becomes an error", func(t *testing.T) {
+		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { panic("boom") }}
+		err := writeJob(t.TempDir(), j)
+		if err == nil || !strings.Contains(err.Error(), "boom") {
+			t.Errorf("err = %v, want the panic", err)
+		}
+	})
+	t.Run("build error", func(t *testing.T) {
+		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { return nil, errors.New("bad") }}
+		if err := writeJob(t.TempDir(), j); err == nil {
+			t.Error("no error")
+		}
+	})
+	t.Run("directory is a file", func(t *testing.T) {
+		f := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := testResults(map[string][]testEntry{"a": spread(3, 100)}, "a")
+		if _, err := Write(f, res, Options{}); err == nil {
+			t.Error("no error")
+		}
+	})
+	t.Run("nil results", func(t *testing.T) {
+		if _, err := Write(t.TempDir(), nil, Options{}); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+func TestChartLogTicks(t *testing.T) {
+	dur := logTicks{Format: durationLabel}
+	calls := logTicks{Format: countLabel}
+	tests := []struct {
+		name     string
+		ticker   logTicks
+		min, max float64
+		want     []string // the labels, in order
+	}{
+		{"1µs to 10s", dur, 1e-6, 10, []string{"1µs", "10µs", "100µs", "1ms", "10ms", "100ms", "1s", "10s"}},
+		{"1ns to 1µs", dur, 1e-9, 1e-6, []string{"1ns", "10ns", "100ns", "1µs"}},
+		{"3µs to 120ms", dur, 3e-6, 0.12, []string{"10µs", "100µs", "1ms", "10ms", "100ms"}},
+		{"two decades: 1-2-5", dur, 2e-5, 3e-3, []string{"20µs", "50µs", "100µs", "200µs", "500µs", "1ms", "2ms"}},
+		{"within a decade: 1..9", dur, 1.5e-3, 9.5e-3, []string{"2ms", "3ms", "4ms", "5ms", "6ms", "7ms", "8ms", "9ms"}},
+		{"seconds", dur, 0.5, 200, []string{"1s", "10s", "100s"}},
+		{"calls 1 to 1e5", calls, 1, 1e5, []string{"1", "10", "100", "1e3", "1e4", "1e5"}},
+		{"calls 3 to 40", calls, 3, 40, []string{"5", "10", "20"}},
+		{"calls 1e3 to 1e7", calls, 900, 2e7, []string{"1e3", "1e4", "1e5", "1e6", "1e7"}},
+		{"calls 2e4 to 6e5", calls, 2e4, 6e5, []string{"2e4", "5e4", "1e5", "2e5", "5e5"}},
+		{"zero min", calls, 0, 10, nil},
+		{"negative", dur, -1, 1, nil},
+		{"NaN", dur, math.NaN(), 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			ticks := tt.ticker.Ticks(tt.min, tt.max)
+			for _, tk := range ticks {
+				if tk.Value < tt.min*(1-1e-9) || tk.Value > tt.max*(1+1e-9) {
+					t.Errorf("tick %v outside [%v, %v]", tk.Value, tt.min, tt.max)
+				}
+				if tk.Label != "" {
+					got = append(got, tk.Label)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("labels = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("narrow range", func(t *testing.T) {
+		ticks := dur.Ticks(2.01e-3, 2.09e-3)
+		n := 0
+		for _, tk := range ticks {
+			if tk.Label != "" {
+				n++
+				if !strings.HasSuffix(tk.Label, "ms") {
+					t.Errorf("label %q, want ms", tk.Label)
+				}
+			}
+		}
+		if n < 2 {
+			t.Errorf("%d labels in a narrow range: %v", n, ticks)
+		}
+	})
+	t.Run("wide range", func(t *testing.T) {
+		n := 0
+		for _, tk := range calls.Ticks(1, 1e20) {
+			if tk.Label != "" {
+				n++
+			}
+		}
+		if n < 5 || n > 12 {
+			t.Errorf("%d labels from 1 to 1e20", n)
+		}
+	})
+	t.Run("log10 axis", func(t *testing.T) {
+		ticks := log10Ticks{dur}.Ticks(-6, -3)
+		if len(ticks) == 0 || ticks[0].Value != -6 || ticks[0].Label != "1µs" {
+			t.Errorf("ticks = %v", ticks)
+		}
+	})
+}
+
+func TestChartLabels(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{durationLabel(1e-9), "1ns"},
+		{durationLabel(2.5e-7), "250ns"},
+		{durationLabel(1e-5), "10µs"},
+		{durationLabel(2.5e-3), "2.5ms"},
+		{durationLabel(0.1), "100ms"},
+		{durationLabel(1), "1s"},
+		{durationLabel(12.3456), "12.3s"},
+		{countLabel(1), "1"},
+		{countLabel(500), "500"},
+		{countLabel(1000), "1e3"},
+		{countLabel(2e4), "2e4"},
+		{countLabel(2.5e6), "2.5e6"},
+		{countText(12345), "12.3k"},
+		{countText(4.5e6), "4.5M"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestChartLogBins(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		lo, hi  float64
+		integer bool
+	}{
+		{"time", 3e-6, 0.12, false},
+		{"one value", 5e-3, 5e-3, false},
+		{"calls", 1, 2e7, true},
+		{"calls all one", 1, 1, true},
+		{"calls small", 64, 900, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := logBins(tt.lo, tt.hi, tt.integer)
+			if len(e) < 2 || len(e) > 62 {
+				t.Fatalf("%d edges: %v", len(e), e)
+			}
+			if e[0] > tt.lo || e[len(e)-1] < tt.hi {
+				t.Errorf("edges %v do not cover [%v, %v]", e, tt.lo, tt.hi)
+			}
+			for i := 1; i < len(e); i++ {
+				if e[i] <= e[i-1] {
+					t.Errorf("edges not increasing: %v", e)
+				}
+				if tt.integer && e[i] != math.Trunc(e[i]) {
+					t.Errorf("edge %v is not an integer", e[i])
+				}
+			}
+			for _, v := range []float64{tt.lo, tt.hi, math.Sqrt(tt.lo * tt.hi)} {
+				b := binIndex(e, v)
+				if v < e[b] || v > e[b+1] {
+					t.Errorf("%v in bin %d [%v, %v]", v, b, e[b], e[b+1])
+				}
+			}
+		})
+	}
+}
+
+func TestChartECDFThin(t *testing.T) {
+	vs := make([]float64, 10000)
+	for i := range vs {
+		vs[i] = float64(i / 10) // ties
+	}
+	xs, ys := thinECDF(vs, 12000, 300)
+	if len(xs) > 302 || len(xs) < 100 {
+		t.Errorf("%d points", len(xs))
+	}
+	for i := 1; i < len(xs); i++ {
+		if xs[i] < xs[i-1] || ys[i] <= ys[i-1] {
+			t.Fatalf("not increasing at %d: (%v, %v) after (%v, %v)", i, xs[i], ys[i], xs[i-1], ys[i-1])
+		}
+	}
+	if last := ys[len(ys)-1]; last != 10000.0/12000 {
+		t.Errorf("ends at %v, want %v", last, 10000.0/12000)
+	}
+	if x, y := thinECDF(nil, 0, 300); x != nil || y != nil {
+		t.Error("points from no values")
+	}
+}
+
+func TestChartScatterJoin(t *testing.T) {
+	// Two corpora with the same ids: the join is on (corpus, id).
+	res := &report.Results{Corpora: []string{"a.txt", "b.txt"}}
+	entry := func(c uint16, id int32, st solvers.Status, ns int64) report.Entry {
+		return report.Entry{Corpus: c, ID: id, Status: st, NS: ns, Calls: 1}
+	}
+	for _, e := range []report.Entry{
+		entry(0, 0, solvers.StatusSolved, 100), entry(0, 1, solvers.StatusTimeout, 900),
+		entry(1, 0, solvers.StatusSolved, 300), entry(1, 1, solvers.StatusSolved, 400),
+	} {
+		res.Add("norvig", e)
+	}
+	for _, e := range []report.Entry{
+		entry(0, 0, solvers.StatusSolved, 10), entry(0, 1, solvers.StatusSolved, 20),
+		entry(1, 0, solvers.StatusTimeout, 30), entry(1, 1, solvers.StatusInvalid, 0),
+	} {
+		res.Add("bitboard", e)
+	}
+	if res.Puzzles != 4 || res.Rows != 8 {
+		t.Errorf("%d puzzles, %d rows; want 4, 8", res.Puzzles, res.Rows)
+	}
+	set := newShared(res, Options{Highlight: []int{0}, Baseline: "bitboard"})
+	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
+	if sc.n != 3 || sc.missing != 1 || sc.censY != 1 || sc.censX != 1 || sc.censXY != 0 {
+		t.Errorf("pairs %d, missing %d, censored y/x/both %d/%d/%d; want 3, 1, 1/1/0",
+			sc.n, sc.missing, sc.censY, sc.censX, sc.censXY)
+	}
+	var pairs [][2]float64
+	sc.each(func(x, y float64, xc, yc bool) {
+		pairs = append(pairs, [2]float64{math.Round(x * 1e9), math.Round(y * 1e9)})
+	})
+	if want := [][2]float64{{10, 100}, {20, 900}, {30, 300}}; !slices.Equal(pairs, want) {
+		t.Errorf("pairs (x, y ns) %v, want %v", pairs, want)
+	}
+	if n := len(sc.highlighted()); n != 2 {
+		t.Errorf("%d highlighted pairs, want 2 (id 0 in each corpus)", n)
+	}
+	if got := res.PuzzleLabel(sc.highlighted()[1].y.e); got != "b.txt#0" {
+		t.Errorf("label %q, want b.txt#0", got)
+	}
+	if !raceEnabled {
+		charts, err := Write(t.TempDir(), res, Options{Highlight: []int{0}})
+		if err != nil || len(charts) != 7 {
+			t.Errorf("%d charts, err %v", len(charts), err)
+		}
+	}
+}
+
+// TestChartScatterRaster checks the scatter's rasterised dots against
+// the same chart drawn with a glyph per dot, that nothing is thinned
+// (every pair, censored and highlighted one counted; the axes reach the
+// extremes) and that the drawing is deterministic.
+func TestChartScatterRaster(t *testing.T) {
+	const n = 3000
+	var a, b []testEntry
+	for i := range n {
+		f := math.Pow(10, 3*float64((i*7919)%n)/n)
+		st := solvers.StatusSolved
+		if i%500 == 7 {
+			st = solvers.StatusTimeout // censored on y
+		}
+		a = append(a, testEntry{id: i, status: st, ns: int64(5000 * f * (1 + float64(i%13)/4)), calls: 1})
+		b = append(b, testEntry{id: i, status: solvers.StatusSolved, ns: int64(2000 * f), calls: 1})
+	}
+	a[42].ns, b[42].ns = 1, 1                             // the smallest on both axes
+	a[99].ns, b[99].ns = 9e9, 5e8                         // the largest
+	b[123].status, b[123].ns = solvers.StatusTimeout, 1e8 // censored on x
+	res := testResults(map[string][]testEntry{"norvig": a, "bitboard": b}, "norvig", "bitboard")
+	set := newShared(res, Options{Highlight: []int{99, 2018}, Baseline: "bitboard"})
+	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
+	if sc.n != n || sc.censY != 6 || sc.censX != 1 || sc.censXY != 0 {
+		t.Errorf("pairs %d, censored y/x/both %d/%d/%d; want %d, 6/1/0", sc.n, sc.censY, sc.censX, sc.censXY, n)
+	}
+	if sc.xlo != 1e-9 || sc.ylo != 1e-9 || sc.xhi != 0.5 || sc.yhi != 9 {
+		t.Errorf("range x %g..%g, y %g..%g; want 1e-9..0.5, 1e-9..9", sc.xlo, sc.xhi, sc.ylo, sc.yhi)
+	}
+	if hs := sc.highlighted(); len(hs) != 2 || hs[0].y.e.ID != 2018 || hs[1].y.e.ID != 99 {
+		t.Errorf("highlighted %v, want #2018 then #99", hs)
+	}
+	draw := func(raster bool) []byte {
+		t.Helper()
+		defer func(old bool) { rasterDots = old }(rasterDots)
+		rasterDots = raster
+		p, err := sc.plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := renderChart(p, "png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	r1, r2, g := draw(true), draw(true), draw(false)
+	if !bytes.Equal(r1, r2) {
+		t.Error("two drawings differ")
+	}
+	ri, err := png.Decode(bytes.NewReader(r1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gi, err := png.Decode(bytes.NewReader(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Antialiasing differs a little at the edges of the dots; a missing
+	// or misplaced dot would differ by far more.
+	var sum, big float64
+	bd := ri.Bounds()
+	for y := bd.Min.Y; y < bd.Max.Y; y++ {
+		for x := bd.Min.X; x < bd.Max.X; x++ {
+			r0, g0, b0, _ := ri.At(x, y).RGBA()
+			r1, g1, b1, _ := gi.At(x, y).RGBA()
+			d := (math.Abs(float64(r0)-float64(r1)) + math.Abs(float64(g0)-float64(g1)) + math.Abs(float64(b0)-float64(b1))) / 3 / 257
+			sum += d
+			if d > 64 {
+				big++
+			}
+		}
+	}
+	px := float64(bd.Dx() * bd.Dy())
+	if mean := sum / px; mean > 1 || big/px > 0.002 {
+		t.Errorf("raster and glyph drawings differ: mean %.2f/255 a pixel, %.0f pixels by more than 64", mean, big)
+	}
+}

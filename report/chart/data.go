@@ -1,0 +1,490 @@
+package chart
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"sudokubatch/report"
+	"sudokubatch/solvers"
+)
+
+// measure is what a chart plots of an Entry: its time or its calls.
+type measure int
+
+const (
+	measureTime measure = iota
+	measureCalls
+)
+
+// Floors of the log axes: a time of 0 ns is drawn at 1 ns and 0 calls
+// at 1 call, since a log axis has no zero.
+const (
+	timeFloor  = 1e-9 // seconds
+	callsFloor = 1.0
+)
+
+func (m measure) String() string {
+	if m == measureCalls {
+		return "calls"
+	}
+	return "time"
+}
+
+func (m measure) floor() float64 {
+	if m == measureCalls {
+		return callsFloor
+	}
+	return timeFloor
+}
+
+// label formats a value of the measure for annotations.
+func (m measure) label(v float64) string {
+	if m == measureCalls {
+		return countText(v)
+	}
+	return durationLabel(v)
+}
+
+// ticker returns the axis ticker for the measure.
+func (m measure) ticker() logTicks {
+	if m == measureCalls {
+		return logTicks{Format: countLabel}
+	}
+	return logTicks{Format: durationLabel}
+}
+
+// axisLabel is the axis title, with its unit.
+func (m measure) axisLabel() string {
+	if m == measureCalls {
+		return "calls per puzzle (log scale; what a call is depends on the strategy)"
+	}
+	return "time per puzzle (log scale)"
+}
+
+// countText formats a counter compactly: 950, 12.3k, 4.5M, 1.2G.
+func countText(v float64) string {
+	switch a := math.Abs(v); {
+	case a < 1e4:
+		return trimNumber(math.Round(v))
+	case a < 1e6:
+		return trimNumber(v/1e3) + "k"
+	case a < 1e9:
+		return trimNumber(v/1e6) + "M"
+	default:
+		return trimNumber(v/1e9) + "G"
+	}
+}
+
+// isPlotted reports whether a row of this status has a measurement
+// worth drawing. Invalid, unsupported and error rows (and the zero
+// status) did not measure the strategy and are left out.
+func isPlotted(s solvers.Status) bool {
+	switch s {
+	case solvers.StatusNone, solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError:
+		return false
+	}
+	return true
+}
+
+// point is one plotted row of a series for one measure. Columns
+// keep only a few of them (the hardest and the highlighted puzzles).
+type point struct {
+	e        *report.Entry
+	v        float64 // the measure, clamped to the floor
+	censored bool    // timeout or limit: v is a lower bound
+}
+
+// column is one series prepared for one measure: not its values,
+// which would cost 24 bytes a row for every chart, but what the charts
+// draw of them, computed in one pass over the sorted values: counts,
+// range, histogram bins, the ECDF curve (thinned to ecdfPoints
+// quantiles), the box plot, the hardest and the highlighted rows.
+type column struct {
+	solver   string
+	measure  measure
+	n        int     // plotted rows
+	fin      int     // of which finished (not censored)
+	lo, hi   float64 // smallest and largest plotted value, when n > 0
+	censorAt float64 // smallest censored value, when censored() > 0
+	rows     int     // all rows of the series
+	skipped  int     // rows not plotted (invalid, unsupported, error)
+	zeros    int     // values of 0 drawn at the floor
+	timeouts int
+	limits   int
+
+	edges          []float64 // histogram bin edges
+	binFin, binCen []float64 // finished and censored rows per bin
+	ecdfX, ecdfY   []float64 // ECDF of the finished values over n (time only)
+	finMax         float64   // largest finished value, when fin > 0
+	box            boxStats  // the box plot, in log10 (time only)
+	top            []point
+	marked         []point // highlighted puzzles, by increasing (v, corpus, id)
+	markedLE       []int   // per marked point: finished values <= its value
+}
+
+// columnOptions says what newColumn computes besides counts.
+type columnOptions struct {
+	edges     []float64      // histogram bins; nil: logBins over the column's own range
+	highlight map[int32]bool // highlighted ids
+	dist      bool           // the ECDF curve and the box plot
+}
+
+// newColumn prepares s for measure m.
+func newColumn(s *report.Series, m measure, opt columnOptions) *column {
+	col := &column{solver: s.Solver, measure: m, rows: s.Len()}
+	floor := m.floor()
+	var fin, cen []float64
+	for i := range s.Len() {
+		st := s.Status(i)
+		if !isPlotted(st) {
+			col.skipped++
+			continue
+		}
+		v := valueOf(s, i, m)
+		if v < floor {
+			v = floor
+			col.zeros++
+		}
+		switch st {
+		case solvers.StatusTimeout:
+			col.timeouts++
+		case solvers.StatusLimit:
+			col.limits++
+		}
+		censored := st.Censored()
+		if censored {
+			cen = append(cen, v)
+		} else {
+			fin = append(fin, v)
+		}
+		if len(opt.highlight) > 0 && opt.highlight[s.PuzzleID(i)] {
+			e := s.At(i)
+			col.marked = append(col.marked, point{e: &e, v: v, censored: censored})
+		} else if !censored {
+			col.addTop(s, i, v)
+		}
+	}
+	slices.Sort(fin)
+	slices.Sort(cen)
+	col.n, col.fin = len(fin)+len(cen), len(fin)
+	slices.SortFunc(col.marked, comparePoints)
+	for _, p := range col.marked {
+		col.markedLE = append(col.markedLE, countLE(fin, p.v))
+	}
+	if col.n == 0 {
+		col.edges = opt.edges
+		return col
+	}
+	col.lo, col.hi = math.Inf(1), math.Inf(-1)
+	if len(fin) > 0 {
+		col.lo, col.hi, col.finMax = fin[0], fin[len(fin)-1], fin[len(fin)-1]
+	}
+	if len(cen) > 0 {
+		col.censorAt = cen[0]
+		col.lo, col.hi = math.Min(col.lo, cen[0]), math.Max(col.hi, cen[len(cen)-1])
+	}
+	col.edges = opt.edges
+	if col.edges == nil {
+		col.edges = logBins(col.lo, col.hi, m == measureCalls)
+	}
+	if len(col.edges) >= 2 {
+		col.binFin, col.binCen = countBins(col.edges, fin), countBins(col.edges, cen)
+	}
+	if opt.dist {
+		col.ecdfX, col.ecdfY = thinECDF(fin, col.n, ecdfPoints)
+		col.box = computeBoxStats(fin, cen)
+	}
+	return col
+}
+
+// valueOf returns the measure of row i of s: seconds or calls,
+// unclamped.
+func valueOf(s *report.Series, i int, m measure) float64 {
+	if m == measureCalls {
+		return float64(s.Calls(i))
+	}
+	return float64(s.NS(i)) / 1e9
+}
+
+// countBins counts the values in the bins of edges (see binIndex).
+func countBins(edges, vs []float64) []float64 {
+	out := make([]float64, len(edges)-1)
+	for _, v := range vs {
+		out[binIndex(edges, v)]++
+	}
+	return out
+}
+
+// comparePoints orders points by value, then corpus and id.
+func comparePoints(a, b point) int {
+	return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.e.Corpus, b.e.Corpus), cmp.Compare(a.e.ID, b.e.ID))
+}
+
+// addTop keeps row i, finished and not highlighted, among the
+// hardestTop largest (by value, then corpus and id), largest first.
+func (c *column) addTop(s *report.Series, i int, v float64) {
+	c.addTopEntry(func() report.Entry { return s.At(i) }, v)
+}
+
+// addTopEntry is addTop for the row that entry returns.
+func (c *column) addTopEntry(entry func() report.Entry, v float64) {
+	if len(c.top) == hardestTop && v < c.top[len(c.top)-1].v {
+		return
+	}
+	e := entry()
+	p := point{e: &e, v: v}
+	k := len(c.top)
+	for k > 0 && comparePoints(c.top[k-1], p) < 0 {
+		k--
+	}
+	if k >= hardestTop {
+		return
+	}
+	c.top = slices.Insert(c.top, k, p)
+	if len(c.top) > hardestTop {
+		c.top = c.top[:hardestTop]
+	}
+}
+
+func (c *column) censored() int { return c.timeouts + c.limits }
+
+// censorWord names the censored rows: "timeout", "limit" or
+// "timeout/limit".
+func (c *column) censorWord() string {
+	switch {
+	case c.timeouts > 0 && c.limits > 0:
+		return "timeout/limit"
+	case c.limits > 0:
+		return "limit"
+	default:
+		return "timeout"
+	}
+}
+
+// censorCount says how many rows are censored: "394 timeouts",
+// "1 limit", "3 timeouts, 2 limits".
+func (c *column) censorCount() string {
+	var parts []string
+	if c.timeouts > 0 {
+		parts = append(parts, pluralize(c.timeouts, "timeout"))
+	}
+	if c.limits > 0 {
+		parts = append(parts, pluralize(c.limits, "limit"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// censorPoint is where the censored values start: the smallest value of
+// a censored row (every censored row ran at least that far), and whether
+// there is any.
+func (c *column) censorPoint() (float64, bool) {
+	return c.censorAt, c.censored() > 0 && c.n > 0
+}
+
+// hardest returns up to n finished (uncensored) points with the largest
+// values, largest first, leaving out the ids in skip (the column keeps
+// hardestTop of them, highlighted puzzles left out). Censored rows
+// are not ranked: their values are only lower bounds.
+func (c *column) hardest(n int, skip func(*report.Entry) bool) []point {
+	var out []point
+	for _, p := range c.top {
+		if len(out) == n {
+			break
+		}
+		if skip == nil || !skip(p.e) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// find returns the points of the highlighted puzzles in ids, in the
+// order of ids. Every corpus is searched: with several corpora an id may
+// name several puzzles.
+func (c *column) find(ids []int) []point {
+	var out []point
+	for _, k := range c.findIndex(ids) {
+		out = append(out, c.marked[k])
+	}
+	return out
+}
+
+// findIndex returns the indices in c.marked (and c.markedLE) of the
+// points find returns.
+func (c *column) findIndex(ids []int) []int {
+	var out []int
+	for _, id := range ids {
+		for k, p := range c.marked {
+			if int(p.e.ID) == id {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// notes lists, for a caption, what the chart leaves out or changes:
+// "12 invalid/unsupported/error rows not plotted", "3 zero times drawn
+// at 1ns".
+func (c *column) notes() []string {
+	var out []string
+	if c.zeros > 0 {
+		what := map[bool]string{true: "time of 0 ns is", false: "times of 0 ns are"}[c.zeros == 1]
+		if c.measure == measureCalls {
+			what = map[bool]string{true: "count of 0 calls is", false: "counts of 0 calls are"}[c.zeros == 1]
+		}
+		out = append(out, fmt.Sprintf("%d %s drawn at %s", c.zeros, what, c.measure.label(c.measure.floor())))
+	}
+	if c.skipped > 0 {
+		out = append(out, fmt.Sprintf("%s not plotted (invalid, unsupported or error)", pluralize(c.skipped, "row")))
+	}
+	return out
+}
+
+// plural returns "1 row", "2 rows".
+func pluralize(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// valueRange returns the smallest and largest value over the columns,
+// and false when no column has a point.
+func valueRange(cols ...*column) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, c := range cols {
+		if c.n == 0 {
+			continue
+		}
+		lo = math.Min(lo, c.lo)
+		hi = math.Max(hi, c.hi)
+		ok = true
+	}
+	return lo, hi, ok
+}
+
+// logAxisRange widens [lo, hi] for a log axis: a margin of pad decades
+// on each side and at least one decade in all, so that the ticker finds
+// labels and a single value is drawn mid-axis.
+func logAxisRange(lo, hi, pad float64) (float64, float64) {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return 1, 10
+	}
+	a, b := math.Log10(lo)-pad, math.Log10(hi)+pad
+	if w := b - a; w < 1 {
+		a -= (1 - w) / 2
+		b += (1 - w) / 2
+	}
+	return math.Pow(10, a), math.Pow(10, b)
+}
+
+// logBins returns shared histogram bin edges covering [lo, hi]: equal
+// widths in log space, aligned on fractions of a decade (1, 2, 4, 5, 10
+// or 20 bins per decade, about 30 to 60 bins in all). For integer
+// counters (calls) the edges are rounded up to integers and merged, so
+// that no bin falls between two integers and stays empty.
+func logBins(lo, hi float64, integer bool) []float64 {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return []float64{1, 10}
+	}
+	a, b := math.Log10(lo), math.Log10(hi)
+	if b-a < 1 {
+		mid := (a + b) / 2
+		a, b = mid-0.5, mid+0.5
+		if integer && a < 0 {
+			a, b = 0, math.Max(b-a, b)
+		}
+	}
+	perDecade := 1
+	for _, k := range []int{20, 10, 5, 4, 2, 1} {
+		if (b-a)*float64(k) <= 60 {
+			perDecade = k
+			break
+		}
+	}
+	k := float64(perDecade)
+	i0, i1 := math.Floor(a*k+1e-9), math.Ceil(b*k-1e-9)
+	if i1 <= i0 {
+		i1 = i0 + 1
+	}
+	var edges []float64
+	for i := i0; i <= i1; i++ {
+		e := math.Pow(10, i/k)
+		if integer {
+			e = math.Ceil(e - 1e-9)
+			if len(edges) > 0 && e <= edges[len(edges)-1] {
+				continue
+			}
+		}
+		edges = append(edges, e)
+	}
+	if integer && hi >= edges[len(edges)-1] {
+		edges = append(edges, math.Floor(hi)+1)
+	}
+	if len(edges) < 2 {
+		edges = append(edges, edges[0]*10)
+	}
+	return edges
+}
+
+// binOf returns the index of the bin of v in edges: bins are [e[i],
+// e[i+1]), the last one closed; values outside go to the end bins.
+func binIndex(edges []float64, v float64) int {
+	i, _ := slices.BinarySearch(edges, v)
+	// BinarySearch gives the first edge >= v; v == edges[i] starts bin i.
+	if i < len(edges) && edges[i] == v {
+		return min(i, len(edges)-2)
+	}
+	return min(max(i-1, 0), len(edges)-2)
+}
+
+// ecdfThin returns about n points (x, F(x)) of the empirical
+// distribution of the sorted values vs, with F counted over total rows:
+// the quantiles at n evenly spaced probabilities, plus the first and
+// last value, as a step curve would pass through them.
+func thinECDF(vs []float64, total, n int) (xs, ys []float64) {
+	if len(vs) == 0 || total == 0 {
+		return nil, nil
+	}
+	m := len(vs)
+	last := -1
+	step := func(i int) {
+		if i <= last {
+			return
+		}
+		// The step of F at vs[i]: from i/total to (i+1)/total. Take
+		// the last index with the same value so F(vs[i]) is exact.
+		j := i
+		for j+1 < m && vs[j+1] == vs[i] {
+			j++
+		}
+		xs = append(xs, vs[j])
+		ys = append(ys, float64(j+1)/float64(total))
+		last = j
+	}
+	if n < 2 {
+		n = 2
+	}
+	for k := 0; k <= n; k++ {
+		i := int(math.Ceil(float64(k)/float64(n)*float64(m))) - 1
+		step(max(i, 0))
+	}
+	step(m - 1)
+	return xs, ys
+}
+
+// quantile returns the q-quantile of the sorted values vs.
+func quantile(vs []float64, q float64) float64 {
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	// The same estimator as the summary's quantiles (summary.go): the
+	// value of an actual unit.
+	return stat.Quantile(min(max(q, 0), 1), stat.Empirical, vs, nil)
+}

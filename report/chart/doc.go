@@ -1,0 +1,34 @@
+// Package chart draws the charts of a run with gonum/plot: per strategy,
+// histograms of log time and log calls with the hardest puzzles labelled;
+// all strategies as ECDF curves and box plots of time; each strategy's
+// time against the baseline's, puzzle by puzzle (scatter, log-log).
+//
+// Data flow (Write):
+//  1. newShared prepares what the charts share, from the report.Results:
+//     per strategy and measure a column (counts, range, histogram bins,
+//     the thinned ECDF curve, the box plot, the hardest and highlighted
+//     rows; not the values themselves), the time bins shared by every
+//     strategy, and the baseline's time by puzzle for the scatters.
+//  2. jobs lists the charts in page order, each with its title, caption
+//     and a function that builds the plot.
+//  3. The jobs run concurrently (GOMAXPROCS at a time); each renders its
+//     PNG (and SVG on request) and writes it atomically. A panic inside
+//     gonum/plot becomes an error for that chart alone.
+//
+// Censored units (timeout, limit) are drawn as such, never dropped: a
+// hatched part of a histogram bar, an open triangle on the scatters, and
+// a filled triangle where an ECDF curve or a box stops; captions and
+// legends give their counts.
+//
+// gonum/plot panics on a value <= 0 on a log axis: times of 0 ns are
+// drawn at 1 ns and 0 calls at 1 call (timeFloor, callsFloor), and the
+// captions say how many. Histograms of time share their bin edges across
+// strategies, so that they read on the same axis; histograms of calls
+// count different things in each strategy and have their own range, on
+// bins aligned to the same fractions of a decade. A scatter of more than
+// svgMaxPoints puzzles is written as PNG only (an SVG costs about 120
+// bytes a point).
+//
+// The package names no strategy: the baseline of the scatters is
+// Options.Baseline (the registry's, from the command).
+package chart

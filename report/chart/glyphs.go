@@ -1,0 +1,71 @@
+package chart
+
+import (
+	"image/color"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The glyphs the charts draw beside gonum/plot's own.
+
+// downTriangle is a filled triangle pointing down (a marker above
+// a bar).
+type downTriangle struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (downTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r*0.6})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r*0.6})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Close()
+	c.Fill(p)
+}
+
+// triangle is an open triangle pointing up, right, or (both) up
+// and right: a censored value whose true value lies that way.
+type triangle struct{ up, right bool }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (t triangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var pts []vg.Point
+	switch {
+	case t.up && t.right:
+		pts = []vg.Point{{X: pt.X - r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y + r}}
+	case t.right:
+		pts = []vg.Point{{X: pt.X - r*0.8, Y: pt.Y - r}, {X: pt.X + r, Y: pt.Y}, {X: pt.X - r*0.8, Y: pt.Y + r}}
+	default:
+		pts = []vg.Point{{X: pt.X - r, Y: pt.Y - r*0.8}, {X: pt.X + r, Y: pt.Y - r*0.8}, {X: pt.X, Y: pt.Y + r}}
+	}
+	var p vg.Path
+	p.Move(pts[0])
+	for _, q := range pts[1:] {
+		p.Line(q)
+	}
+	p.Close()
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(0.8)})
+	c.Stroke(p)
+}
+
+// filledTriangle is a filled triangle pointing up with a dark
+// outline: where an ECDF curve or a box stops at its censored values.
+type filledTriangle struct{ fill color.Color }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (t filledTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r*0.8})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r*0.8})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Close()
+	if t.fill != nil {
+		c.SetColor(t.fill)
+		c.Fill(p)
+	}
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1)})
+	c.Stroke(p)
+}

@@ -1,0 +1,278 @@
+package chart
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"sudokubatch/report"
+)
+
+// The scatter of one strategy's time (y) against the baseline's (x),
+// puzzle by puzzle, joined on (corpus, id), log-log with the diagonal
+// y = x and dotted lines at 10x either way. Finished pairs are dots in
+// the strategy's color; a pair with a censored side is an open triangle
+// pointing where the true value lies (up: the strategy was stopped;
+// right: the baseline was; both: up and right), at the time it was
+// stopped.
+
+// pointPair is one puzzle of a scatter.
+type pointPair struct{ x, y point }
+
+// scatter is the scatter of column y (of series ys) against the
+// baseline x. It keeps no pair: the pairs are joined again, from the
+// series and the baseline's times by puzzle (shared.baseV), when the
+// chart is drawn.
+type scatter struct {
+	set     *shared
+	ys      *report.Series
+	x, y    *column
+	idx     int // y's strategy index, for its color
+	n       int // pairs: puzzles plotted by both
+	missing int // plotted rows of y with no plotted baseline row
+	// Pairs by censored side: y only, x only, both.
+	censY, censX, censXY int
+	xlo, xhi, ylo, yhi   float64     // range of the pairs' values
+	marked               []pointPair // highlighted pairs, by y's (value, corpus, id)
+}
+
+// count adds a pair (xv, yv), censored on the sides xc and yc, to the
+// scatter's counts and range.
+func (sc *scatter) count(xv, yv float64, xc, yc bool) {
+	sc.n++
+	sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
+	sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
+	switch {
+	case xc && yc:
+		sc.censXY++
+	case yc:
+		sc.censY++
+	case xc:
+		sc.censX++
+	}
+}
+
+// newScatter joins y (the column of ys) with the baseline x on
+// (corpus, id).
+func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter {
+	sc := &scatter{set: set, ys: ys, x: x, y: y, idx: idx,
+		xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
+	for i := range ys.Len() {
+		st := ys.Status(i)
+		if !isPlotted(st) {
+			continue
+		}
+		xv := set.baseV[ys.Puzzle(i)]
+		if math.IsNaN(xv) {
+			sc.missing++
+			continue
+		}
+		xc, yc := set.baseC[ys.Puzzle(i)], st.Censored()
+		yv := math.Max(valueOf(ys, i, measureTime), measureTime.floor())
+		sc.count(xv, yv, xc, yc)
+		if set.hl[ys.PuzzleID(i)] {
+			e := ys.At(i)
+			sc.marked = append(sc.marked, pointPair{x: point{e: &e, v: xv, censored: xc}, y: point{e: &e, v: yv, censored: yc}})
+		}
+	}
+	slices.SortFunc(sc.marked, func(a, b pointPair) int { return comparePoints(a.y, b.y) })
+	if sc.n == 0 {
+		sc.xlo, sc.xhi, sc.ylo, sc.yhi = 1e-6, 1e-3, 1e-6, 1e-3
+	}
+	return sc
+}
+
+// each calls fn with the values of every pair (x, y: seconds) and their
+// censoring, in the order of the rows of y.
+func (sc *scatter) each(fn func(x, y float64, xc, yc bool)) {
+	ys, set := sc.ys, sc.set
+	for i := range ys.Len() {
+		st := ys.Status(i)
+		if !isPlotted(st) {
+			continue
+		}
+		p := ys.Puzzle(i)
+		if xv := set.baseV[p]; !math.IsNaN(xv) {
+			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), set.baseC[p], st.Censored())
+		}
+	}
+}
+
+func (sc *scatter) title() string {
+	return sc.set.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), sc.n)
+}
+
+func (sc *scatter) caption() string {
+	y, x := sc.y.solver, sc.x.solver
+	main := fmt.Sprintf("Each point is one puzzle, %s's time (up) against %s's (across), both on log scales: points above the gray diagonal are puzzles %s takes longer on than %s, and the dotted lines mark 10 times slower and 10 times faster", y, x, y, x)
+	var extra []string
+	if n := sc.censY + sc.censX + sc.censXY; n > 0 {
+		extra = append(extra, fmt.Sprintf("open triangles are the %s stopped by a timeout or limit, drawn at the time they were stopped and pointing where the true time lies (up: %s stopped, right: %s stopped)",
+			pluralize(n, "puzzle"), y, x))
+	}
+	if len(sc.highlighted()) > 0 {
+		extra = append(extra, "highlighted puzzles are magenta dots")
+	}
+	extra = append(extra, sc.set.absentHighlights(sc.x, sc.y))
+	if sc.missing > 0 {
+		extra = append(extra, fmt.Sprintf("%s with no measured %s row left out", pluralize(sc.missing, "puzzle"), x))
+	}
+	for _, col := range []*column{sc.y, sc.x} {
+		for _, n := range col.notes() {
+			extra = append(extra, col.solver+": "+n)
+		}
+	}
+	return sentence(main, extra...)
+}
+
+// highlighted returns the highlighted pairs.
+func (sc *scatter) highlighted() []pointPair { return sc.marked }
+
+// plot draws the scatter.
+func (sc *scatter) plot() (*plot.Plot, error) {
+	p := newPlot(sc.title(), sc.x.solver+": "+measureTime.axisLabel(), sc.y.solver+": "+measureTime.axisLabel())
+	// Each axis spans its own values (at least a decade), so that a
+	// strategy whose times are all alike still spreads its points.
+	xlo, xhi := logAxisRange(sc.xlo, sc.xhi, 0.08)
+	ylo, yhi := logAxisRange(sc.ylo, sc.yhi, 0.08)
+	lxlo, lxhi, lylo, lyhi := math.Log10(xlo), math.Log10(xhi), math.Log10(ylo), math.Log10(yhi)
+
+	var nx, ny []float64 // normalized points and guides, to place the legend
+
+	// Both axes hold log10 values. Guides: y = x, y = 10x, y = x/10,
+	// each labelled at 85% of its visible part.
+	guide := func(d float64, dashed bool, label string) error {
+		a, b := math.Max(lxlo, lylo-d), math.Min(lxhi, lyhi-d) // visible x range
+		if a >= b {
+			return nil
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
+		if err != nil {
+			return err
+		}
+		l.Color = guideColor
+		l.Width = vg.Points(1)
+		if dashed {
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
+		}
+		p.Add(l)
+		gx, gy := densify([]float64{(a - lxlo) / (lxhi - lxlo), (b - lxlo) / (lxhi - lxlo)},
+			[]float64{(a + d - lylo) / (lyhi - lylo), (b + d - lylo) / (lyhi - lylo)}, 0.01)
+		nx, ny = append(nx, gx...), append(ny, gy...)
+		x := a + 0.85*(b-a)
+		st := textStyle(10, guideColor)
+		st.XAlign = draw.XRight
+		p.Add(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
+			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
+		return nil
+	}
+	for _, g := range []struct {
+		d      float64
+		dashed bool
+		label  string
+	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
+		if err := guide(g.d, g.dashed, g.label); err != nil {
+			return nil, err
+		}
+	}
+
+	// Points: finished pairs first, censored on top, highlights last.
+	// The finished dots are drawn by one plotter that rasterises them
+	// (dotPlotter); the censored triangles that fall on the same spot
+	// (within labelSpot of the axes, a fifth of a pixel) are drawn once;
+	// the legend is placed by the points' density on a grid.
+	clr := seriesColor(sc.idx)
+	alpha, radius := 0.6, vg.Points(2)
+	if sc.n > 20000 {
+		alpha, radius = 0.2, vg.Points(1.2)
+	} else if sc.n > 5000 {
+		alpha, radius = 0.3, vg.Points(1.3)
+	} else if sc.n > 1000 {
+		alpha, radius = 0.45, vg.Points(1.6)
+	}
+	tri := func(up, right bool) *pointPlotter {
+		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
+	}
+	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
+	var grid densityGrid
+	spots := map[[3]int32]bool{}
+	sc.each(func(xv, yv float64, xc, yc bool) {
+		lx, ly := math.Log10(xv), math.Log10(yv)
+		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
+		grid.add(fx, fy)
+		if !xc && !yc {
+			return
+		}
+		t, kind := cy, int32(0)
+		switch {
+		case xc && yc:
+			t, kind = cxy, 2
+		case xc:
+			t, kind = cx, 1
+		}
+		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
+		if !spots[spot] {
+			spots[spot] = true
+			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+		}
+	})
+	gx, gy, gw := grid.points()
+	nx, ny = append(nx, gx...), append(ny, gy...)
+	nw := make([]float64, len(nx))
+	for i := range nw {
+		nw[i] = 1
+	}
+	copy(nw[len(nw)-len(gw):], gw)
+	fin := &dotPlotter{n: sc.n - sc.censX - sc.censY - sc.censXY,
+		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
+		each: func(fn func(x, y float64)) {
+			sc.each(func(xv, yv float64, xc, yc bool) {
+				if !xc && !yc {
+					fn(math.Log10(xv), math.Log10(yv))
+				}
+			})
+		}}
+	p.Add(fin)
+	if fin.n > 0 {
+		p.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
+	}
+	for _, c := range []struct {
+		pts  *pointPlotter
+		n    int
+		text string
+	}{
+		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
+		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
+		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},
+	} {
+		if c.n > 0 {
+			p.Add(c.pts)
+			p.Legend.Add(c.text, c.pts)
+		}
+	}
+	if hs := sc.highlighted(); len(hs) > 0 {
+		hp := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}
+		ht := &pointLabels{style: textStyle(11, highlightColor), gap: vg.Points(7)}
+		for _, pr := range hs {
+			lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
+			hp.xs, hp.ys = append(hp.xs, lx), append(hp.ys, ly)
+			ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
+			ht.texts = append(ht.texts, sc.set.res.PuzzleLabel(pr.y.e))
+		}
+		p.Add(hp, ht)
+		p.Legend.Add("highlighted", hp)
+	}
+	setLogAxis(&p.X, xlo, xhi, measureTime)
+	setLogAxis(&p.Y, ylo, yhi, measureTime)
+	legendCornerW(p, nx, ny, nw, false)
+	return p, nil
+}
+
+// scatterSpots is how many spots across each axis censored marks are
+// merged on (about a fifth of a pixel on a chart).
+const scatterSpots = 4000

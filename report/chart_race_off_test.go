@@ -1,8 +1,0 @@
-//go:build !race
-
-package report
-
-// chartRaceEnabled reports whether the tests run under the race
-// detector, which slows PNG compression about thirtyfold: the chart
-// tests then write uncompressed PNG files.
-const chartRaceEnabled = false

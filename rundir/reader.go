@@ -1,0 +1,193 @@
+package rundir
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"sudokubatch/solvers"
+)
+
+// Reader reads the rows of a results.csv one at a time, like a
+// bufio.Scanner; a line that is not a row is a value, not the end:
+//
+//	rd, err := rundir.NewReader(f, path) // reads and checks the header
+//	for rd.Scan() {
+//		row, err := rd.Row() // err: a *RowError; the next Scan goes on
+//	}
+//	err = rd.Err() // the file could not be read
+//
+// Columns are found by name, so a file with the DESIGN.md columns but no
+// `corpus` column is read too (corpus ""). A Reader is not safe for
+// concurrent use.
+type Reader struct {
+	r    *csv.Reader
+	file string
+	cols []int // index in the file of each Header column, -1 if absent
+	line int
+	lean bool // leave Solution and Error empty
+	row  Row
+	bad  error // the current line's *RowError
+	err  error // the read error that ended the scan
+	// The solver and corpus of the last row, reused when the next row
+	// has the same (most rows do) rather than cloned again.
+	solver, corpus string
+}
+
+// NewReader reads the header of r and returns a Reader for its rows;
+// file names r in errors.
+func NewReader(r io.Reader, file string) (*Reader, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("%s: empty file, want a results.csv header", file)
+		}
+		return nil, fmt.Errorf("%s: reading header: %w", file, err)
+	}
+	rd := &Reader{r: cr, file: file, cols: make([]int, len(Header)), line: 1}
+	for i, name := range Header {
+		rd.cols[i] = -1
+		for j, h := range head {
+			if strings.TrimPrefix(h, "\uFEFF") == name {
+				rd.cols[i] = j
+			}
+		}
+		if rd.cols[i] < 0 && name != "corpus" {
+			return nil, fmt.Errorf("%s:1: header has no %q column: not a results.csv", file, name)
+		}
+	}
+	return rd, nil
+}
+
+// OmitText makes the reader leave Row.Solution and Row.Error empty: the
+// reports do not use them, and cloning them is most of a row's garbage.
+func (rd *Reader) OmitText() { rd.lean = true }
+
+// ErrBadRow is wrapped by every *RowError.
+var ErrBadRow = errors.New("bad row")
+
+// RowError is a line of results.csv that is not a row.
+type RowError struct {
+	File   string
+	Line   int
+	Reason string
+}
+
+func (e *RowError) Error() string {
+	return fmt.Sprintf("%s:%d: %v: %s", e.File, e.Line, ErrBadRow, e.Reason)
+}
+
+func (e *RowError) Unwrap() error { return ErrBadRow }
+
+// Scan advances to the next line. It returns false at the end of the
+// file or when the file cannot be read (see Err).
+func (rd *Reader) Scan() bool {
+	if rd.err != nil {
+		return false
+	}
+	rec, err := rd.r.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		switch {
+		case err == io.EOF:
+			return false
+		case errors.As(err, &pe):
+			rd.line = pe.StartLine
+			rd.bad = &RowError{rd.file, rd.line, err.Error()}
+			return true
+		}
+		rd.err = fmt.Errorf("%s: reading after line %d: %w", rd.file, rd.line, err)
+		return false
+	}
+	rd.line, _ = rd.r.FieldPos(0)
+	rd.bad = rd.parse(rec)
+	return true
+}
+
+// Row returns the row of the line Scan read, or a *RowError saying why
+// the line is not one. The Row is overwritten by the next Scan.
+func (rd *Reader) Row() (*Row, error) {
+	if rd.bad != nil {
+		return nil, rd.bad
+	}
+	return &rd.row, nil
+}
+
+// Err returns the error that ended the scan, or nil at the end of the
+// file.
+func (rd *Reader) Err() error { return rd.err }
+
+// Line returns the line number of the line Scan read.
+func (rd *Reader) Line() int { return rd.line }
+
+// parse fills rd.row from the fields of a line.
+func (rd *Reader) parse(rec []string) error {
+	field := func(col int) string {
+		if i := rd.cols[col]; i >= 0 && i < len(rec) {
+			return rec[i]
+		}
+		return ""
+	}
+	row := &rd.row
+	*row = Row{}
+	var errs []string
+	num := func(col int) int64 {
+		v, err := strconv.ParseInt(field(col), 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s %q is not an integer", Header[col], field(col)))
+		}
+		return v
+	}
+	unum := func(col int) uint64 {
+		v, err := strconv.ParseUint(field(col), 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s %q is not a non-negative integer", Header[col], field(col)))
+		}
+		return v
+	}
+	if len(rec) != len(Header) && rd.cols[len(Header)-1] >= 0 {
+		errs = append(errs, fmt.Sprintf("%d fields, want %d", len(rec), len(Header)))
+	}
+	row.ID = int(num(0))
+	row.Line = int(num(1))
+	row.Solver = field(2)
+	st, err := solvers.ParseStatus(field(3))
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	row.Status = st
+	row.NS = num(4)
+	row.Calls, row.Guesses, row.Backtracks = unum(5), unum(6), unum(7)
+	row.Filled = int(num(8))
+	row.Clues = int(num(9))
+	row.Solutions = -1
+	if s := field(10); s != "" {
+		row.Solutions = int(num(10))
+	}
+	row.Seed = unum(11)
+	if !rd.lean {
+		row.Solution = strings.Clone(field(12))
+		row.Error = strings.Clone(field(13))
+	}
+	if c := field(14); c != rd.corpus {
+		rd.corpus = strings.Clone(c)
+	}
+	row.Corpus = rd.corpus
+	if row.Solver != rd.solver {
+		rd.solver = strings.Clone(row.Solver)
+	}
+	row.Solver = rd.solver
+	if row.Solver == "" {
+		errs = append(errs, "empty solver")
+	}
+	if len(errs) > 0 {
+		return &RowError{rd.file, rd.line, strings.Join(errs, "; ")}
+	}
+	return nil
+}

@@ -35,7 +35,7 @@ func (d discard) Flush() error              { return d.w.Flush() }
 func BenchmarkPipeline(b *testing.B) {
 	src, err := os.ReadFile("../data/sudoku17.txt")
 	if err != nil {
-		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt links to ../../shared/data/sudoku17.txt; see data/README.md", err)
+		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
 	}
 	lines := strings.SplitAfter(string(src), "\n")[:20000]
 	path := filepath.Join(b.TempDir(), "c.txt")
@@ -67,7 +67,7 @@ func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
 func BenchmarkSweep(b *testing.B) {
 	const path = "../data/sudoku17.txt"
 	if _, err := os.Stat(path); err != nil {
-		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt links to ../../shared/data/sudoku17.txt; see data/README.md", err)
+		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
 	}
 	for _, set := range []string{"bitboard", "norvig,dlx,bitboard"} {
 		var ss []solvers.Solver

@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
+	"strings"
 
+	"sudokubatch/data"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -34,7 +37,10 @@ func (c *corpusFile) Read(p []byte) (int, error) {
 }
 
 // openCorpus opens path ("-" for stdin) and detects gzip by its magic
-// bytes. The error names the file and says what is wrong.
+// bytes. The default corpus, data.Name, is the file when there is one
+// (a replaced copy is read as such, and its checksum recorded), else the
+// copy embedded in the binary. The error names the file and says what is
+// wrong.
 func openCorpus(path string, stdin io.Reader) (*corpusFile, error) {
 	c := &corpusFile{info: rundir.CorpusInfo{Path: path}, h: sha256.New(), close: func() error { return nil }}
 	if path == "-" {
@@ -44,6 +50,10 @@ func openCorpus(path string, stdin io.Reader) (*corpusFile, error) {
 		c.raw = stdin
 	} else {
 		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) && path == data.Name {
+			c.raw = strings.NewReader(data.Sudoku17)
+			return c.detectGzip(path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("opening corpus: %w", err)
 		}
@@ -58,6 +68,12 @@ func openCorpus(path string, stdin io.Reader) (*corpusFile, error) {
 		}
 		c.raw, c.close = f, f.Close
 	}
+	return c.detectGzip(path)
+}
+
+// detectGzip sets c.text to c's bytes, through gzip when they start with
+// its magic bytes.
+func (c *corpusFile) detectGzip(path string) (*corpusFile, error) {
 	br := bufio.NewReaderSize(c, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {

@@ -82,8 +82,8 @@ func corpusPath(t testing.TB) string {
 	t.Helper()
 	const path = "../data/sudoku17.txt"
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is a symbolic link to "+
-			"../../shared/data/sudoku17.txt, Gordon Royle's list of 49151 17-clue puzzles; "+
+		t.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt, Gordon Royle's list of 49151 "+
+			"17-clue puzzles, is committed in the repository; "+
 			"see data/README.md for its provenance and SHA-256", err)
 	}
 	return path

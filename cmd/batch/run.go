@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,15 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/data"
 	"sudokubatch/pipeline"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 const (
-	defaultCorpus  = "data/sudoku17.txt"
+	defaultCorpus  = data.Name // the file when there is one, else the copy in the binary
 	defaultTimeout = 100 * time.Millisecond
-	corpusSHA256   = "71755fa5646701ae543b1435012492ec5b99f3d42b08da847e6d48d8b87676d7"
 	maxInvalidShow = 5
 )
 
@@ -172,8 +173,8 @@ func solverNames(list string) ([]string, error) {
 	return names, nil
 }
 
-// checkCorpora fails with exit 2 when a corpus is missing; the default
-// corpus gets a message that says what it is and where it comes from.
+// checkCorpora fails with exit 2 when a corpus is missing (the default
+// corpus never is: the binary holds a copy).
 func checkCorpora(corpora []string) error {
 	for _, c := range corpora {
 		if c == "-" {
@@ -181,11 +182,8 @@ func checkCorpora(corpora []string) error {
 		}
 		st, err := os.Stat(c)
 		switch {
-		case err != nil && c == defaultCorpus:
-			return usageErr("the default corpus %s is missing (%v).\n"+
-				"It is Gordon Royle's list of 49151 17-clue puzzles, third-party data kept beside the checkout:\n"+
-				"%s is a symbolic link to ../../shared/data/sudoku17.txt (SHA-256 %s); see data/README.md.\n"+
-				"Or name a corpus file: batch [flags] FILE", c, errors.Unwrap(err), defaultCorpus, corpusSHA256)
+		case errors.Is(err, fs.ErrNotExist) && c == defaultCorpus:
+			continue
 		case err != nil:
 			return usageErr("corpus %s: %v", c, errors.Unwrap(err))
 		case st.IsDir():

@@ -97,9 +97,11 @@ func TestShowLatestRun(t *testing.T) {
 	if !strings.Contains(r.stdout, "Where #3 ranks in run results/latest") || !strings.Contains(r.stdout, "/5 ") {
 		t.Errorf("show 3:\n%s", r.stdout)
 	}
-	// The default corpus, missing: the same message as batch run.
+	// No data/ here: the default corpus is the copy in the binary.
 	empty := t.TempDir()
-	if r := batch(t, empty, "show", "0"); r.code != 2 || !strings.Contains(r.stderr, "default corpus data/sudoku17.txt is missing") {
-		t.Errorf("missing default corpus: exit %d, %s", r.code, r.stderr)
+	r = batch(t, empty, "show", "0", "-max-calls", "1000")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "#0 of data/sudoku17.txt, line 1") {
+		t.Errorf("show 0 with the embedded corpus:\n%s", r.stdout)
 	}
 }

@@ -9,13 +9,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 )
 
 // Exit codes (DESIGN.md).
@@ -41,6 +44,10 @@ func usageErr(format string, a ...any) error {
 
 // env is what a subcommand talks to.
 type env struct {
+	// ctx is canceled by the first SIGINT or SIGTERM (see main): a
+	// subcommand stops what it is doing, keeps what it has written
+	// whole, and returns; Main then exits 130.
+	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	args0          []string // the whole command line, for provenance
@@ -74,11 +81,22 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	os.Exit(Main(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args}))
+	// The first SIGINT or SIGTERM cancels ctx; the default handling is
+	// restored at once, so a second one ends the process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args}))
 }
 
-// Main runs the command line args and returns the exit code.
+// Main runs the command line args and returns the exit code. A
+// subcommand interrupted by a signal (e.ctx canceled) exits 130.
 func Main(args []string, e *env) int {
+	if e.ctx == nil {
+		e.ctx = context.Background()
+	}
 	name := "run"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		for _, c := range commands() {
@@ -97,6 +115,9 @@ func Main(args []string, e *env) int {
 		if c.name == name {
 			err = c.run(e, args)
 		}
+	}
+	if e.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
+		err = &exitError{exitInterrupted, errors.New("interrupted")}
 	}
 	if err == nil {
 		return exitOK

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"sync"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -55,27 +53,17 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 
-	// The first SIGINT/SIGTERM stops issuing units; the default handler is
-	// restored at once, so a second one ends the process.
-	sigCtx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
+	// The first SIGINT/SIGTERM (e.ctx, see main) stops issuing units; a
+	// second one ends the process.
 	stop := make(chan struct{})
+	swept := make(chan struct{})
+	defer close(swept)
 	go func() {
-		<-sigCtx.Done()
-		stopSignals()
 		select {
-		case <-stop:
-			return
-		default:
-		}
-		fmt.Fprintln(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (again to quit at once)")
-		close(stop)
-	}()
-	defer func() {
-		select {
-		case <-stop:
-		default:
+		case <-e.ctx.Done():
+			fmt.Fprintln(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (again to quit at once)")
 			close(stop)
+		case <-swept:
 		}
 	}()
 	cfg.Stop = stop

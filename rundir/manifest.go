@@ -10,13 +10,23 @@ import (
 
 // CorpusInfo is what a run records of one corpus file.
 type CorpusInfo struct {
-	Path    string `json:"path"`    // as given; "-" is standard input
-	Size    int64  `json:"size"`    // bytes of the file as stored (compressed size for .gz)
-	SHA256  string `json:"sha256"`  // of the file as stored
-	Gzip    bool   `json:"gzip"`    // read through gzip
-	Puzzles int    `json:"puzzles"` // puzzle lines (valid or not)
-	Invalid int    `json:"invalid"` // puzzle lines that are not puzzles
-	Lines   int    `json:"lines"`   // all lines, with comments and blanks
+	Path string `json:"path"` // as given; "-" is standard input
+	// Stream is set for a corpus that can be read only once (standard
+	// input, a pipe, a FIFO): the run keeps the bytes it read in the run
+	// directory (see StreamFile).
+	Stream bool   `json:"stream,omitempty"`
+	Size   int64  `json:"size"`   // bytes of the file as stored (compressed size for .gz); of a stream, the bytes read
+	SHA256 string `json:"sha256"` // of those bytes
+	Gzip   bool   `json:"gzip"`   // read through gzip
+	// Complete is set once the file was read to its end: the counts
+	// below are then the whole file's (Lines = Puzzles + Skipped), else
+	// those of the part read.
+	Complete bool   `json:"complete"`
+	Lines    int    `json:"lines"`           // lines (a line ends at LF, CRLF or a lone CR)
+	Puzzles  int    `json:"puzzles"`         // puzzle lines (valid or not): ids 0 to Puzzles-1
+	Invalid  int    `json:"invalid"`         // puzzle lines that are not puzzles
+	Skipped  int    `json:"skipped"`         // blank lines, comments and a puzzle-count header
+	Error    string `json:"error,omitempty"` // why the file could not be read to its end (e.g. a damaged .gz, with the byte offset)
 }
 
 // Machine describes where (part of) a run ran.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/bits"
 	"runtime"
@@ -56,6 +57,17 @@ type Config struct {
 	// Stats.Interrupted set.
 	Stop <-chan struct{}
 
+	// Known, if set, is the identity of each corpus (size, SHA-256,
+	// gzip, stream) that Identify gave before the run, or that a resumed
+	// run recorded: the bytes of a file are then not hashed again, and a
+	// corpus the run does not reach keeps it.
+	Known []rundir.CorpusInfo
+	// RunDir, if set, is the run directory: a stream corpus (standard
+	// input, a pipe, a FIFO) is copied there as it is read
+	// (rundir.StreamFile), so that -resume can read it again; a resumed
+	// stream must start with the bytes of its copy.
+	RunDir string
+
 	Sink     Sink
 	Progress Progress      // nil: none
 	Stdin    io.Reader     // for "-"; nil: os.Stdin
@@ -77,14 +89,17 @@ type SolverStats struct {
 
 // Stats is what a run did.
 type Stats struct {
-	Corpora     []rundir.CorpusInfo `json:"corpora"`
-	Solvers     []*SolverStats      `json:"solvers"`
-	Units       int                 `json:"units"`   // rows written by this run
-	Skipped     int                 `json:"skipped"` // units already done (resume)
-	Wrong       int                 `json:"wrong"`
-	Invalid     int                 `json:"invalid_lines"`
-	Interrupted bool                `json:"interrupted"`
-	Elapsed     time.Duration       `json:"elapsed_ns"`
+	Corpora []rundir.CorpusInfo `json:"corpora"`
+	Solvers []*SolverStats      `json:"solvers"`
+	Issued  int                 `json:"issued"`  // units issued to the workers by this run
+	Units   int                 `json:"units"`   // rows written by this run
+	Skipped int                 `json:"skipped"` // units already done (resume)
+	Wrong   int                 `json:"wrong"`
+	Invalid int                 `json:"invalid_lines"`
+	// Interrupted is set when cfg.Stop was closed before Run returned:
+	// the run is interrupted, whether or not units were left out.
+	Interrupted bool          `json:"interrupted"`
+	Elapsed     time.Duration `json:"elapsed_ns"`
 }
 
 // Run streams the corpora through the solvers and writes every row to
@@ -118,6 +133,20 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
 	}
 	g, gctx := errgroup.WithContext(ctx)
+	// halt interrupts a read that waits on a stream (a slow pipe, a FIFO
+	// without a writer): closed on the first Ctrl-C or when the group
+	// stops, so that neither waits for the next byte of the input.
+	halt := make(chan struct{})
+	ended := make(chan struct{})
+	defer close(ended)
+	go func() {
+		select {
+		case <-cfg.Stop:
+		case <-gctx.Done():
+		case <-ended:
+		}
+		close(halt)
+	}()
 	// The channels hold every batch that the window lets out, so that
 	// neither the reader nor a worker ever waits to send. Woken by a
 	// worker's channel operation, the reader and the writer wait on that
@@ -129,22 +158,26 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	batches := make(chan []unit, cap(slots))
 	results := make(chan []result, cap(slots))
 	var meanNS atomic.Int64 // running mean unit time, for batchSize
-	var readerInfo []rundir.CorpusInfo
-
-	var readErr error
+	r := &reader{cfg: &cfg, batches: batches, slots: slots, ents: make([]entry, window+maxBatch),
+		meanNS: &meanNS, stats: stats, halt: halt, size: 1}
+	// A resumed stream is compared with its copy before any row is
+	// written: a different input stops the run here.
+	if err := r.openResumedStreams(ctx); err != nil {
+		stats.Corpora = r.infos(nil)
+		stats.Elapsed = time.Since(start)
+		if errors.Is(err, errStopped) {
+			stats.Interrupted = true
+			err = nil
+		}
+		return stats, err
+	}
+	var read []rundir.CorpusInfo
 	g.Go(func() error {
 		defer close(batches)
 		var err error
-		readerInfo, err = read(gctx, &cfg, batches, slots, make([]entry, window+maxBatch), &meanNS, stats)
-		var ce *CorpusError
-		switch {
-		case errors.Is(err, errStopped):
+		read, err = r.read(gctx)
+		if errors.Is(err, errStopped) {
 			return nil // not an error: the units issued go on
-		case errors.As(err, &ce):
-			// A corpus that cannot be read stops the issuing of units, but
-			// the units already issued finish and are written.
-			readErr = err
-			return nil
 		}
 		return err
 	})
@@ -165,8 +198,9 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	g.Go(func() error { return write(gctx, &cfg, results, slots, window, stats) })
 
 	err := g.Wait()
-	stats.Corpora = readerInfo
-	for _, c := range readerInfo {
+	r.closePre()
+	stats.Corpora = r.infos(read)
+	for _, c := range stats.Corpora {
 		stats.Invalid += c.Invalid
 	}
 	for _, s := range stats.Solvers {
@@ -179,22 +213,42 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if cfg.Progress != nil {
 		cfg.Progress.Finish()
 	}
-	stats.Elapsed = time.Since(start)
-	if err == nil {
-		err = readErr
+	stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
+	if err == nil && stats.Units != stats.Issued && !stats.Interrupted {
+		// Every unit issued must have its row unless the run was
+		// stopped (the batches still queued at the first Ctrl-C are
+		// dropped): anything else is a bug, and the run is not finished.
+		err = fmt.Errorf("%d units were issued but %d rows written", stats.Issued, stats.Units)
 	}
+	stats.Elapsed = time.Since(start)
 	return stats, err
 }
 
-// CorpusError is a corpus that could not be opened or read to its end.
-// The rows of the puzzles read before it are still written.
-type CorpusError struct {
-	Path string
-	Err  error
+// Complete reports whether the run did all it was asked: every corpus
+// read to its end, no unit left out, and not interrupted.
+func (s *Stats) Complete() bool {
+	if s.Interrupted || s.Units != s.Issued {
+		return false
+	}
+	for _, c := range s.Corpora {
+		if c.Error != "" {
+			return false
+		}
+	}
+	return true
 }
 
-func (e *CorpusError) Error() string { return e.Err.Error() }
-func (e *CorpusError) Unwrap() error { return e.Err }
+// CorpusErrors returns the errors of the corpora that could not be read
+// to their end (CorpusInfo.Error), one per corpus.
+func (s *Stats) CorpusErrors() []string {
+	var errs []string
+	for _, c := range s.Corpora {
+		if c.Error != "" {
+			errs = append(errs, c.Error)
+		}
+	}
+	return errs
+}
 
 // errStopped is not an error: the reader saw cfg.Stop.
 var errStopped = errors.New("stopped")

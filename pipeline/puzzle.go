@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -11,27 +12,48 @@ import (
 )
 
 // FindPuzzle reads the corpus at path ("-": stdin, which may be nil for
-// os.Stdin; a gzip file is read through gzip) to its end and returns the
-// entry with the given id, whether there is one, and the corpus
-// description a run would record (puzzle count, size, SHA-256). An entry
-// whose line is not a puzzle is found too, with Err set to its
-// *solvers.SyntaxError. The error is for a corpus that cannot be opened
-// or read.
-func FindPuzzle(path string, stdin io.Reader, id int) (solvers.Entry, bool, rundir.CorpusInfo, error) {
-	c, err := openCorpus(path, stdin)
+// os.Stdin; a gzip file is read through gzip) up to the entry with the
+// given id and returns it, whether there is one, and what is known of the
+// corpus: a file's size and SHA-256 (the bytes are hashed first, as a run
+// records them), and, when the id is not there, its puzzle count. An
+// entry whose line is not a puzzle is found too, with Err set to its
+// *solvers.SyntaxError. A stream is read only as far as the id, and a
+// read that waits on it ends when ctx is canceled. The error is for a
+// corpus that cannot be opened or read.
+func FindPuzzle(ctx context.Context, path string, stdin io.Reader, id int) (solvers.Entry, bool, rundir.CorpusInfo, error) {
+	info, err := identify(ctx, path)
 	if err != nil {
-		return solvers.Entry{}, false, rundir.CorpusInfo{Path: path}, err
+		return solvers.Entry{}, false, info, err
 	}
-	var found solvers.Entry
-	ok := false
+	c, err := openCorpus(ctx, path, source{stdin: stdin, known: &info}, nil)
+	if err != nil {
+		return solvers.Entry{}, false, info, err
+	}
+	defer c.close()
 	sc := solvers.NewScanner(c.text, path)
-	c.scanRest(sc, func(e solvers.Entry) {
-		if e.ID == id {
-			found, ok = e, true
+	for n := 0; sc.Scan(); n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return solvers.Entry{}, false, c.info, ctx.Err()
 		}
-	})
-	rerr := c.end(sc, path != "-")
-	return found, ok, c.info, rerr
+		c.info.Puzzles++
+		e := sc.Current()
+		if e.ID == id {
+			return *e, true, c.info, nil
+		}
+		if e.Err != nil {
+			c.info.Invalid++
+		}
+	}
+	c.info.Lines = sc.Lines()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, errStopped) {
+			return solvers.Entry{}, false, c.info, ctx.Err()
+		}
+		return solvers.Entry{}, false, c.info, err
+	}
+	c.info.Complete = true
+	c.info.Skipped = c.info.Lines - c.info.Puzzles
+	return solvers.Entry{}, false, c.info, nil
 }
 
 // SolveEntry runs each of cfg.Solvers on one puzzle, one after the other,

@@ -3,6 +3,10 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -10,126 +14,293 @@ import (
 	"sudokubatch/solvers"
 )
 
-// read issues the units of every selected puzzle of every corpus, in
-// order, in batches (see batchSize). It takes a window slot for each batch.
-func read(ctx context.Context, cfg *Config, batches chan<- []unit, slots chan struct{}, ents []entry, meanNS *atomic.Int64, stats *Stats) ([]rundir.CorpusInfo, error) {
-	var infos []rundir.CorpusInfo
-	nextEnt := 0 // the place in ents of the next entry
-	var seq uint64
-	var cur []unit
-	size := 1
-	// send hands the current batch to a worker. Units that have a seq must
-	// all be sent, so every return after the first unit goes through it.
-	send := func() error {
-		if len(cur) == 0 {
-			return nil
-		}
-		select {
-		case batches <- cur:
-			cur = nil
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-	// add appends a unit, taking a slot when it starts a batch and sending
-	// the batch when it is full. It returns errStopped after the first
-	// Ctrl-C (the units already numbered are sent).
-	add := func(ent *entry, si int) error {
-		if cfg.Stop != nil && stopped(cfg.Stop) {
-			stats.Interrupted = true
-			if err := send(); err != nil {
-				return err
-			}
-			return errStopped
-		}
-		if len(cur) == 0 {
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-cfg.Stop:
-				stats.Interrupted = true
-				return errStopped
-			}
-			size = batchSize(meanNS.Load())
-			cur = unitPool.Get().(*[maxBatch]unit)[:0]
-		}
-		cur = append(cur, unit{seq: seq, ent: ent, solver: si})
-		seq++
-		if len(cur) >= size {
-			return send()
-		}
+// reader issues the units of every selected puzzle of every corpus, in
+// order, in batches (see batchSize), taking a window slot for each batch.
+type reader struct {
+	cfg     *Config
+	batches chan<- []unit
+	slots   chan struct{}
+	ents    []entry // the ring of entries (see units.go)
+	nextEnt int
+	meanNS  *atomic.Int64
+	stats   *Stats
+	halt    <-chan struct{} // interrupts a read that waits on a stream
+	pre     []*corpusFile   // streams opened (and checked) before the run
+	seq     uint64
+	cur     []unit
+	size    int
+}
+
+// send hands the current batch to a worker. Units that have a seq must
+// all be sent, so every return after the first unit goes through it.
+func (r *reader) send(ctx context.Context) error {
+	if len(r.cur) == 0 {
 		return nil
 	}
+	select {
+	case r.batches <- r.cur:
+		r.cur = nil
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// add appends a unit, taking a slot when it starts a batch and sending
+// the batch when it is full. It returns errStopped after the first
+// Ctrl-C (the units already numbered are sent).
+func (r *reader) add(ctx context.Context, ent *entry, si int) error {
+	if r.cfg.Stop != nil && stopped(r.cfg.Stop) {
+		if err := r.send(ctx); err != nil {
+			return err
+		}
+		return errStopped
+	}
+	if len(r.cur) == 0 {
+		select {
+		case r.slots <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-r.cfg.Stop:
+			return errStopped
+		}
+		r.size = batchSize(r.meanNS.Load())
+		r.cur = unitPool.Get().(*[maxBatch]unit)[:0]
+	}
+	r.cur = append(r.cur, unit{seq: r.seq, ent: ent, solver: si})
+	r.seq++
+	r.stats.Issued++
+	if len(r.cur) >= r.size {
+		return r.send(ctx)
+	}
+	return nil
+}
+
+// read issues the units of every corpus. A corpus that cannot be opened
+// or read to its end (a damaged .gz) does not stop the others: its
+// CorpusInfo.Error says what happened and where, and the units of the
+// puzzles read before are issued as usual. It returns the corpora's
+// descriptions and errStopped (the first Ctrl-C), a fatal error (a
+// stream's copy that cannot be written, a stream that is not the one a
+// resumed run read, ctx canceled), or nil.
+func (r *reader) read(ctx context.Context) ([]rundir.CorpusInfo, error) {
+	cfg := r.cfg
+	infos := make([]rundir.CorpusInfo, 0, len(cfg.Corpora))
 	for ci, path := range cfg.Corpora {
-		c, err := openCorpus(path, cfg.Stdin)
+		info, err := r.readCorpus(ctx, ci, path)
+		infos = append(infos, info)
 		if err != nil {
-			if serr := send(); serr != nil {
+			if serr := r.send(ctx); serr != nil {
 				return infos, serr
 			}
-			return infos, &CorpusError{path, err}
-		}
-		drain := path != "-"
-		sc := solvers.NewScanner(c.text, path)
-		past := false
-		for !past && sc.Scan() {
-			e := sc.Current()
-			c.info.Puzzles++
-			if e.Err != nil {
-				c.info.Invalid++
-				if cfg.Invalid != nil {
-					cfg.Invalid(e.Err)
-				}
-			}
-			if cfg.Select.Past(e.ID) {
-				past = true
-				break
-			}
-			if !cfg.Select.Match(e.ID) {
-				continue
-			}
-			last := len(cfg.Solvers) - 1 // the last solver to run on e
-			for cfg.Skip != nil && last >= 0 && cfg.Skip(ci, e.ID, last) {
-				last--
-			}
-			stats.Skipped += len(cfg.Solvers) - 1 - last
-			if last < 0 {
-				continue
-			}
-			ent := &ents[nextEnt]
-			if nextEnt++; nextEnt == len(ents) {
-				nextEnt = 0
-			}
-			// Field by field: the entry is copied once, from the scanner.
-			ent.corpus, ent.e, ent.seed, ent.clues, ent.solutions = ci, *e, puzzleSeed(cfg.Seed, ci, e.ID), e.Puzzle.Clues(), -1
-			ent.once = sync.Once{}
-			for si := range last + 1 {
-				if cfg.Skip != nil && cfg.Skip(ci, e.ID, si) {
-					stats.Skipped++
-					continue
-				}
-				if err := add(ent, si); err != nil {
-					c.finish(drain && errors.Is(err, errStopped))
-					return append(infos, c.info), err
-				}
-			}
-		}
-		if past {
-			// Count the rest of the file without solving it, so that the
-			// corpus size, checksum and puzzle count describe the whole file.
-			c.scanRest(sc, nil)
-		}
-		rerr := c.end(sc, drain)
-		infos = append(infos, c.info)
-		if rerr != nil {
-			if serr := send(); serr != nil {
-				return infos, serr
-			}
-			return infos, &CorpusError{path, rerr}
+			return infos, err
 		}
 	}
-	return infos, send()
+	return infos, r.send(ctx)
+}
+
+// readCorpus issues the units of corpus ci. The error is errStopped or
+// fatal; a corpus that cannot be read is told by the Error of the
+// CorpusInfo returned.
+func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.CorpusInfo, error) {
+	cfg := r.cfg
+	var c *corpusFile
+	if ci < len(r.pre) {
+		c, r.pre[ci] = r.pre[ci], nil
+	}
+	if c == nil {
+		var err error
+		if c, err = openCorpus(ctx, path, r.source(ci), r.halt); err != nil {
+			info := rundir.CorpusInfo{Path: path, Error: err.Error()}
+			if k := r.known(ci); k != nil {
+				info = *k
+				info.Error = err.Error()
+			}
+			return info, fatal(err)
+		}
+	}
+	sc := solvers.NewScanner(c.text, path)
+	past := false
+	var stop error
+	for !past && sc.Scan() {
+		e := sc.Current()
+		c.info.Puzzles++
+		if e.Err != nil {
+			c.info.Invalid++
+			if cfg.Invalid != nil {
+				cfg.Invalid(e.Err)
+			}
+		}
+		if cfg.Select.Past(e.ID) {
+			past = true
+			break
+		}
+		if !cfg.Select.Match(e.ID) {
+			continue
+		}
+		last := len(cfg.Solvers) - 1 // the last solver to run on e
+		for cfg.Skip != nil && last >= 0 && cfg.Skip(ci, e.ID, last) {
+			last--
+		}
+		r.stats.Skipped += len(cfg.Solvers) - 1 - last
+		if last < 0 {
+			continue
+		}
+		ent := &r.ents[r.nextEnt]
+		if r.nextEnt++; r.nextEnt == len(r.ents) {
+			r.nextEnt = 0
+		}
+		// Field by field: the entry is copied once, from the scanner.
+		ent.corpus, ent.e, ent.seed, ent.clues, ent.solutions = ci, *e, puzzleSeed(cfg.Seed, ci, e.ID), e.Puzzle.Clues(), -1
+		ent.once = sync.Once{}
+		for si := range last + 1 {
+			if cfg.Skip != nil && cfg.Skip(ci, e.ID, si) {
+				r.stats.Skipped++
+				continue
+			}
+			if stop = r.add(ctx, ent, si); stop != nil {
+				break
+			}
+		}
+		if stop != nil {
+			break
+		}
+	}
+	if past && !c.info.Stream {
+		// Count the rest of the file without solving it, so that the
+		// counts describe the whole file. A stream is left where the
+		// selection ends: it may not end at all.
+		if !c.scanRest(sc, r.halt) {
+			stop = errStopped
+		}
+	}
+	c.info.Lines = sc.Lines()
+	c.info.Skipped = c.info.Lines - c.info.Puzzles // blank lines, comments, a count header
+	rerr := sc.Err()
+	switch {
+	case stop != nil:
+	case past && c.info.Stream:
+		// Not read to its end, and not an error.
+	case errors.Is(rerr, errStopped):
+		stop = errStopped
+	case rerr != nil && (errors.Is(rerr, errCopy) || errors.Is(rerr, context.Canceled)):
+		stop = rerr
+	case rerr != nil:
+		c.info.Error = c.readError(sc, rerr)
+	default:
+		c.info.Complete = true
+	}
+	if err := c.finish(); err != nil && stop == nil && c.info.Error == "" {
+		c.info.Error = fmt.Sprintf("closing %s: %v", path, err)
+		c.info.Complete = false
+	}
+	return c.info, stop
+}
+
+// fatal returns the error of opening a corpus that must stop the run
+// (the others are told in the corpus's Error), or nil.
+func fatal(err error) error {
+	switch {
+	case errors.Is(err, errStopped), errors.Is(err, errCopy), errors.Is(err, rundir.ErrCorpusChanged),
+		errors.Is(err, context.Canceled):
+		return err
+	}
+	return nil
+}
+
+// known returns what Config.Known says of corpus ci, or nil.
+func (r *reader) known(ci int) *rundir.CorpusInfo {
+	if ci < len(r.cfg.Known) && r.cfg.Known[ci].Path == r.cfg.Corpora[ci] {
+		return &r.cfg.Known[ci]
+	}
+	return nil
+}
+
+// source returns how corpus ci is opened: its identity, and for a stream
+// of a run with a directory, its copy there.
+func (r *reader) source(ci int) source {
+	src := source{stdin: r.cfg.Stdin, known: r.known(ci)}
+	if r.cfg.RunDir != "" {
+		src.copyTo = filepath.Join(r.cfg.RunDir, rundir.StreamFile(ci))
+		src.whole = src.known != nil && src.known.Stream && src.known.Complete
+	}
+	return src
+}
+
+// openResumedStreams opens, before any unit is issued, the streams of
+// which a resumed run kept a copy: each must start with the bytes of its
+// copy (see samePrefix), and is checked before a row is written.
+func (r *reader) openResumedStreams(ctx context.Context) error {
+	r.pre = make([]*corpusFile, len(r.cfg.Corpora))
+	if r.cfg.RunDir == "" {
+		return nil
+	}
+	for ci, path := range r.cfg.Corpora {
+		src := r.source(ci)
+		if src.known == nil || !src.known.Stream || src.whole {
+			continue
+		}
+		if st, err := os.Stat(src.copyTo); errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0) {
+			continue
+		}
+		c, err := openCorpus(ctx, path, src, r.halt)
+		if err != nil {
+			for _, p := range r.pre {
+				if p != nil {
+					p.close()
+				}
+			}
+			return err
+		}
+		r.pre[ci] = c
+	}
+	return nil
+}
+
+// infos returns a description of every corpus of the run: those read
+// (in order, from read), then, for the corpora the run did not reach (it
+// was stopped), their identity as known before the run, with no counts.
+func (r *reader) infos(read []rundir.CorpusInfo) []rundir.CorpusInfo {
+	out := make([]rundir.CorpusInfo, len(r.cfg.Corpora))
+	for ci, path := range r.cfg.Corpora {
+		switch {
+		case ci < len(read):
+			out[ci] = read[ci]
+		case r.known(ci) != nil:
+			out[ci] = *r.known(ci)
+			out[ci].Lines, out[ci].Puzzles, out[ci].Invalid, out[ci].Skipped = 0, 0, 0, 0
+			out[ci].Complete, out[ci].Error = false, ""
+		default:
+			out[ci] = rundir.CorpusInfo{Path: path}
+		}
+	}
+	return out
+}
+
+// closePre closes the streams opened before the run that it did not
+// reach.
+func (r *reader) closePre() {
+	for i, c := range r.pre {
+		if c != nil {
+			c.close()
+			r.pre[i] = nil
+		}
+	}
+}
+
+// scanRest reads the rest of the corpus with sc, counting its puzzle
+// lines and the invalid ones, until the end (true) or halt (false).
+func (c *corpusFile) scanRest(sc *solvers.Scanner, halt <-chan struct{}) bool {
+	for sc.Scan() {
+		e := sc.Current()
+		if c.info.Puzzles++; c.info.Puzzles%4096 == 0 && halt != nil && stopped(halt) {
+			return false
+		}
+		if e.Err != nil {
+			c.info.Invalid++
+		}
+	}
+	return true
 }
 
 // puzzleSeed derives a puzzle's seed from the run seed, the corpus index
@@ -145,19 +316,27 @@ func puzzleSeed(run uint64, corpus, id int) uint64 {
 
 // CountUnits counts the units a run of cfg will issue (selected puzzle
 // lines times solvers, less those cfg.Skip leaves out) by reading the
-// corpora once. It does not read standard input.
-func CountUnits(cfg Config) (int, error) {
+// corpora once more, for a progress display. It reads files only: a
+// stream can be read only once, by the run, so with a stream among the
+// corpora the count is unknown (an error). ctx ends it early.
+func CountUnits(ctx context.Context, cfg Config) (int, error) {
+	for _, path := range cfg.Corpora {
+		if kind, err := classify(path); err != nil || kind == streamSource {
+			return -1, fmt.Errorf("counting units: %s is a stream, read only once (by the run)", path)
+		}
+	}
 	n := 0
 	for ci, path := range cfg.Corpora {
-		if path == "-" {
-			return -1, errors.New("counting units: standard input can be read only once")
-		}
-		c, err := openCorpus(path, nil)
+		c, err := openCorpus(ctx, path, source{}, nil)
 		if err != nil {
 			return -1, err
 		}
 		sc := solvers.NewScanner(c.text, path)
-		for sc.Scan() {
+		for k := 0; sc.Scan(); k++ {
+			if k%4096 == 0 && ctx.Err() != nil {
+				c.close()
+				return -1, ctx.Err()
+			}
 			id := sc.Entry().ID
 			if cfg.Select.Past(id) {
 				break
@@ -171,7 +350,7 @@ func CountUnits(cfg Config) (int, error) {
 				}
 			}
 		}
-		c.finish(false)
+		c.close()
 		if err := sc.Err(); err != nil {
 			return -1, err
 		}

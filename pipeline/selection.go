@@ -1,10 +1,9 @@
 package pipeline
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+
+	"sudokubatch/rundir"
 )
 
 // Selection picks puzzles by id. Every criterion applies to the ids of
@@ -42,54 +41,20 @@ func (s *Selection) Past(id int) bool {
 	return s.IDs != nil && (len(s.IDs) == 0 || id > s.IDs[len(s.IDs)-1])
 }
 
-// ParseIDs parses "39949,2018" into sorted, distinct ids.
-func ParseIDs(s string) ([]int, error) {
-	var ids []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		f = strings.TrimPrefix(f, "#")
-		id, err := strconv.Atoi(f)
-		if err != nil || id < 0 {
-			return nil, fmt.Errorf("bad puzzle id %q: want a number >= 0", f)
-		}
-		ids = append(ids, id)
-	}
-	if len(ids) == 0 {
-		return nil, fmt.Errorf("no puzzle id in %q", s)
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids), nil
-}
-
-// ParseRange parses "a:b" (a <= id < b; either side may be empty).
-func ParseRange(s string) (from, to int, err error) {
-	a, b, ok := strings.Cut(s, ":")
-	if !ok {
-		return 0, 0, fmt.Errorf("bad range %q: want a:b (a <= id < b)", s)
-	}
-	if a != "" {
-		if from, err = strconv.Atoi(a); err != nil || from < 0 {
-			return 0, 0, fmt.Errorf("bad range %q: %q is not an id", s, a)
+// NewSelection returns the selection of the run settings s (ids, range,
+// limit, shard), parsed as rundir parses them.
+func NewSelection(s rundir.Settings) (Selection, error) {
+	sel := Selection{IDs: s.IDs, Limit: s.Limit}
+	var err error
+	if s.Range != "" {
+		if sel.From, sel.To, err = rundir.ParseRange(s.Range); err != nil {
+			return sel, err
 		}
 	}
-	if b != "" {
-		if to, err = strconv.Atoi(b); err != nil || to <= from {
-			return 0, 0, fmt.Errorf("bad range %q: the end must be a number above the start", s)
+	if s.Shard != "" {
+		if sel.Shard, sel.Of, err = rundir.ParseShard(s.Shard); err != nil {
+			return sel, err
 		}
 	}
-	return from, to, nil
-}
-
-// ParseShard parses "k/n" with 0 <= k < n.
-func ParseShard(s string) (k, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	k, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
-		return 0, 0, fmt.Errorf("bad shard %q: want k/n with 0 <= k < n", s)
-	}
-	return k, n, nil
+	return sel, nil
 }

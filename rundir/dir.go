@@ -1,14 +1,13 @@
 package rundir
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 	"time"
 )
 
@@ -22,11 +21,21 @@ type Dir struct {
 	w        *Writer
 	lock     *Lock
 	done     doneSet
-	rows     int // rows in results.csv
+	rows     int  // rows in results.csv
+	segRows  int  // rows written by this process
+	seg      int  // index of this process's segment in Manifest.Segments, -1 before Begin
+	made     bool // Create made the directory itself
 }
 
-// ErrExists is returned by Create when the directory holds a run.
-var ErrExists = errors.New("directory already holds a run")
+// The errors of Create and Resume that say what the directory holds.
+var (
+	// ErrExists: the directory holds a run (use Resume to finish it).
+	ErrExists = errors.New("directory already holds a run")
+	// ErrNotEmpty: the directory holds files but no run.
+	ErrNotEmpty = errors.New("directory is not empty and holds no run")
+	// ErrNoRun: Resume found no run.json.
+	ErrNoRun = errors.New("no run to resume")
+)
 
 // NewRunID returns a run id for a run started at t (UTC, to the second),
 // with a suffix if root already has a run of that name.
@@ -40,11 +49,26 @@ func NewRunID(root string, t time.Time) string {
 	}
 }
 
-// Create makes dir (if needed) and a new results.csv with its header, and
-// writes run.json with status running. It refuses a directory that
-// already holds results.csv or run.json, finished or not: a run is never
-// overwritten (use Resume to finish one).
-func Create(dir string, info *Manifest) (*Dir, error) {
+// createStep is called after each step of Create; the tests make it end
+// the process there, as a kill -9 would.
+var createStep = func(step string) {}
+
+// Create makes a new run in dir: the directory if needed, run.json (status
+// running), then results.csv with its header. It refuses a directory that
+// holds a run (ErrExists: finish it with Resume) or anything else
+// (ErrNotEmpty), but for a lock file and the temporary files of an
+// earlier creation that was killed.
+//
+// A process killed at any instant of Create leaves dir reusable by a new
+// Create (nothing but those files yet) or resumable: run.json is written
+// whole (a temporary file renamed) before results.csv exists, and Resume
+// makes a missing or headerless results.csv again.
+func Create(dir string, m *Manifest) (*Dir, error) {
+	if err := m.Settings.Validate(); err != nil {
+		return nil, fmt.Errorf("creating run %s: %w", dir, err)
+	}
+	_, statErr := os.Lstat(dir)
+	made := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating run directory: %w", err)
 	}
@@ -52,48 +76,99 @@ func Create(dir string, info *Manifest) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range []string{ResultsFile, ManifestFile} {
-		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
-			status := "unknown"
-			if ri, err := ReadManifest(dir); err == nil {
-				status = ri.Status
-			}
-			lock.Unlock()
-			return nil, fmt.Errorf("%s: %w (status %s): use -resume to finish it, or another -out", dir, ErrExists, status)
-		}
+	createStep("locked")
+	if err := checkReusable(dir); err != nil {
+		lock.Unlock()
+		return nil, err
 	}
+	m.Status = Running
+	if err := WriteManifest(dir, m); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	createStep("manifest")
 	f, err := os.OpenFile(filepath.Join(dir, ResultsFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		lock.Unlock()
 		return nil, fmt.Errorf("creating results: %w", err)
 	}
-	d := &Dir{Path: dir, Manifest: info, file: f, w: NewWriter(f), lock: lock}
+	createStep("results")
+	d := &Dir{Path: dir, Manifest: m, file: f, w: NewWriter(f), lock: lock, seg: -1, made: made}
 	err = d.w.WriteHeader()
 	if err == nil {
 		err = d.w.Flush()
-	}
-	if err == nil {
-		info.Status = Running
-		err = WriteManifest(dir, info)
 	}
 	if err != nil {
 		f.Close()
 		lock.Unlock()
 		return nil, err
 	}
+	createStep("header")
 	return d, nil
 }
 
-// Resume opens the run in dir to finish it: it reads run.json and
-// results.csv, cuts a torn last line (a row without its newline, left by
-// a killed run), and remembers which (corpus, id, solver) units are done
-// so that Skip leaves them out. Rows are appended after the existing ones.
-func Resume(dir string) (*Dir, error) {
+// checkReusable refuses a directory that holds a run or other files. Its
+// lock file and the temporary files of a killed WriteFile do not count.
+func checkReusable(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("creating run: %w", err)
+	}
+	var others []string
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == ManifestFile:
+			status := "unknown"
+			if m, err := ReadManifest(dir); err == nil {
+				status = m.Status
+			}
+			return fmt.Errorf("%s: %w (status %s): use -resume to finish it, or another -out", dir, ErrExists, status)
+		case name == LockFile || isTempFile(name):
+		default:
+			others = append(others, name)
+		}
+	}
+	if len(others) > 0 {
+		if len(others) > 3 {
+			others = append(others[:3], "...")
+		}
+		return fmt.Errorf("%s: %w (it holds %s): choose a new or empty directory", dir, ErrNotEmpty, strings.Join(others, ", "))
+	}
+	return nil
+}
+
+// isTempFile reports whether name is a temporary file that WriteFile
+// leaves when it is killed while it writes run.json.
+func isTempFile(name string) bool {
+	return strings.HasPrefix(name, "."+ManifestFile+".")
+}
+
+// CorpusCheck verifies, before Resume reads a row, that the corpora of
+// the run are the ones it read (size and SHA-256, see Manifest.CheckCorpus)
+// and returns the number of puzzles of each, which bounds the ids that a
+// row may hold.
+type CorpusCheck func(m *Manifest) (puzzles []int, err error)
+
+// Resume opens the run in dir to finish it. It takes the lock, reads and
+// validates run.json, checks that this build has the run's strategies,
+// calls check on the corpora, then reads results.csv as a stream: it
+// refuses a row that is not a unit of the run (corpus, strategy, or id
+// out of the corpus's range) or that appears twice, cuts a torn last
+// line (a row without its newline, left by a killed run), and remembers
+// the units done in a bitmap (a bit per unit of the run, whatever
+// results.csv holds) so that Skip leaves them out. A segment that a
+// killed process left running is closed as killed, ending at its last
+// write. Rows are appended after the existing ones.
+func Resume(dir string, check CorpusCheck) (*Dir, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("cannot resume %s: %w: not a run directory", dir, ErrNoRun)
+	}
 	lock, err := LockDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	d, err := resume(dir)
+	d, err := resume(dir, check)
 	if err != nil {
 		lock.Unlock()
 		return nil, err
@@ -102,47 +177,108 @@ func Resume(dir string) (*Dir, error) {
 	return d, nil
 }
 
-func resume(dir string) (*Dir, error) {
-	info, err := ReadManifest(dir)
-	if err != nil {
-		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+func resume(dir string, check CorpusCheck) (*Dir, error) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cannot resume %s: %w (no %s)", dir, ErrNoRun, ManifestFile)
 	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot resume: %w", err)
+	}
+	if err := m.Settings.CheckSolvers(); err != nil {
+		return nil, fmt.Errorf("cannot resume: %s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	puzzles, err := check(m)
+	if err != nil {
+		return nil, err
+	}
+	if len(puzzles) != len(m.Settings.Corpora) {
+		return nil, fmt.Errorf("cannot resume %s: %d puzzle counts for %d corpora", dir, len(puzzles), len(m.Settings.Corpora))
+	}
+	last := lastWrite(dir)
 	path := filepath.Join(dir, ResultsFile)
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
-	d := &Dir{Path: dir, Manifest: info, file: f}
+	d := &Dir{Path: dir, Manifest: m, file: f, seg: -1}
+	d.done.init(m.Settings.Corpora, m.Settings.Solvers, puzzles)
 	if err := d.readDone(); err != nil {
 		f.Close()
 		return nil, err
 	}
+	d.closeKilled(last)
 	return d, nil
+}
+
+// lastWrite is the time of the last write into the run directory's
+// results.csv or run.json: the last trace of a killed process.
+func lastWrite(dir string) time.Time {
+	var t time.Time
+	for _, name := range []string{ResultsFile, ManifestFile} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.ModTime().After(t) {
+			t = st.ModTime()
+		}
+	}
+	return t.UTC()
+}
+
+// closeKilled closes the segments that a killed process left running (the
+// lock is ours, so their process is gone): status killed, ending at the
+// last write into the directory, with the rows that are not another
+// segment's.
+func (d *Dir) closeKilled(last time.Time) {
+	others := 0
+	var killed []*Segment
+	for i := range d.Manifest.Segments {
+		s := &d.Manifest.Segments[i]
+		if s.Status == Running {
+			killed = append(killed, s)
+		} else {
+			others += s.Rows
+		}
+	}
+	for i, s := range killed {
+		s.Status = Killed
+		s.End = last
+		if s.End.Before(s.Start) {
+			s.End = s.Start
+		}
+		s.DurationNS = s.End.Sub(s.Start).Nanoseconds()
+		if i == len(killed)-1 {
+			s.Rows = max(d.rows-others, 0)
+		} else {
+			s.Rows = 0
+		}
+		others += s.Rows
+	}
+	if len(killed) > 0 {
+		d.Manifest.Rows = d.rows
+		d.Manifest.sumDurations()
+	}
 }
 
 // readDone reads the rows of results.csv into the done set, cuts a torn
 // last line and leaves the file ready to append.
 func (d *Dir) readDone() error {
 	path := d.file.Name()
-	data, err := io.ReadAll(d.file)
+	good, err := completeLines(d.file)
 	if err != nil {
 		return fmt.Errorf("cannot resume: reading %s: %w", path, err)
 	}
-	good := int64(bytes.LastIndexByte(data, '\n') + 1)
-	d.done.init(d.Manifest.Settings.Corpora, d.Manifest.Settings.Solvers)
 	if good > 0 {
-		rd, err := NewReader(bytes.NewReader(data[:good]), path)
+		rd, err := NewReader(io.NewSectionReader(d.file, 0, good), path)
 		if err != nil {
 			return fmt.Errorf("cannot resume: %w", err)
 		}
+		rd.OmitText()
 		for rd.Scan() {
 			row, err := rd.Row()
 			if err != nil {
 				return fmt.Errorf("cannot resume: %w", err)
 			}
-			if !d.done.add(row.Corpus, row.ID, row.Solver) {
-				return fmt.Errorf("cannot resume: %s:%d: row (%s, %d, %s) is not part of this run or appears twice",
-					path, rd.Line(), row.Corpus, row.ID, row.Solver)
+			if err := d.done.add(row.Corpus, row.ID, row.Solver); err != nil {
+				return fmt.Errorf("cannot resume: %s:%d: %w", path, rd.Line(), err)
 			}
 			d.rows++
 		}
@@ -158,31 +294,73 @@ func (d *Dir) readDone() error {
 	}
 	d.w = NewWriter(d.file)
 	if good == 0 {
-		// Not even a header: start the file again.
-		return d.w.WriteHeader()
+		// No header (a creation killed before it was written): start the
+		// file again.
+		if err := d.w.WriteHeader(); err != nil {
+			return err
+		}
+		return d.w.Flush()
 	}
 	return nil
+}
+
+// completeLines returns the length of f up to its last newline, reading
+// only its tail.
+func completeLines(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 64<<10)
+	for end := st.Size(); end > 0; {
+		start := max(end-int64(len(buf)), 0)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		for i := n - 1; i >= 0; i-- {
+			if buf[i] == '\n' {
+				return start + int64(i) + 1, nil
+			}
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// Begin starts the segment of this process (the first run, or a -resume):
+// it is appended to run.json with status running, and written at once,
+// so that a process killed later leaves its trace.
+func (d *Dir) Begin(seg Segment) error {
+	seg.Status = Running
+	d.Manifest.Segments = append(d.Manifest.Segments, seg)
+	d.seg = len(d.Manifest.Segments) - 1
+	d.Manifest.Status = Running
+	return WriteManifest(d.Path, d.Manifest)
 }
 
 // Rows returns the number of rows in results.csv (read and written).
 func (d *Dir) Rows() int { return d.rows }
 
-// Skip reports whether the unit is already in results.csv.
+// Skip reports whether the unit (corpus, id, solver), indices into the
+// run's Settings, is already in results.csv.
 func (d *Dir) Skip(corpus, id, solver int) bool { return d.done.has(corpus, id, solver) }
 
 // Write appends a row.
 func (d *Dir) Write(r *Row) error {
 	d.rows++
+	d.segRows++
 	return d.w.Write(r)
 }
 
 // Flush pushes buffered rows to the file.
 func (d *Dir) Flush() error { return d.w.Flush() }
 
-// Close flushes the rows, closes results.csv, records the end of the
-// segment in run.json with the given status (failed if the rows could not
-// be written) and releases the directory.
-func (d *Dir) Close(status string) error {
+// Close flushes the rows, closes results.csv, ends this process's
+// segment if Begin started one (its end, wall time, rows and status; msg,
+// if any, says why it failed), records the run's status in run.json
+// (failed if the rows could not be written), and releases the directory.
+func (d *Dir) Close(status, msg string) error {
 	defer d.lock.Unlock()
 	err := d.w.Flush()
 	if cerr := d.file.Close(); err == nil {
@@ -190,13 +368,51 @@ func (d *Dir) Close(status string) error {
 	}
 	if err != nil {
 		status = Failed
+		msg = err.Error()
+	}
+	if d.seg >= 0 {
+		now := time.Now().UTC()
+		s := &d.Manifest.Segments[d.seg]
+		s.End, s.Rows, s.Status, s.Error = now, d.segRows, status, msg
+		s.DurationNS = s.End.Sub(s.Start).Nanoseconds()
+		d.Manifest.End = now
 	}
 	d.Manifest.Status = status
 	d.Manifest.Rows = d.rows
+	d.Manifest.sumDurations()
 	if werr := WriteManifest(d.Path, d.Manifest); err == nil {
 		err = werr
 	}
 	return err
+}
+
+// Release closes the directory without writing anything (a resume
+// refused after Resume opened it) and releases its lock.
+func (d *Dir) Release() {
+	d.file.Close()
+	d.lock.Unlock()
+}
+
+// Discard removes what Create wrote (a run that wrote no row, e.g. one
+// whose selection matched no puzzle), the directory too if Create made
+// it, and releases it.
+func (d *Dir) Discard() error {
+	defer d.lock.Unlock()
+	d.file.Close()
+	var errs []error
+	for _, name := range []string{ResultsFile, ManifestFile} {
+		if err := os.Remove(filepath.Join(d.Path, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	for i := range d.Manifest.Settings.Corpora {
+		os.Remove(filepath.Join(d.Path, StreamFile(i)))
+	}
+	os.Remove(filepath.Join(d.Path, LockFile))
+	if d.made {
+		os.Remove(d.Path) // only if empty
+	}
+	return errors.Join(errs...)
 }
 
 // UpdateLatest points root/latest at the run directory (a relative
@@ -218,36 +434,60 @@ func UpdateLatest(root, dir string) error {
 	return nil
 }
 
-// doneSet is a bitmap of done units per corpus: bit id*len(solvers)+s.
+// doneSet is a bitmap of the units done, per corpus: bit id*len(solvers)+s
+// for ids below the corpus's puzzle count. Its size is the run's units,
+// whatever the rows hold.
 type doneSet struct {
-	corpora []string
-	solvers []string
+	corpus  map[string]int
+	solver  map[string]int
+	nsolver int
+	puzzles []int
 	bits    [][]uint64
 }
 
-func (s *doneSet) init(corpora, solvers []string) {
-	s.corpora, s.solvers = corpora, solvers
+func (s *doneSet) init(corpora, solvers []string, puzzles []int) {
+	s.corpus = make(map[string]int, len(corpora))
+	for i, c := range corpora {
+		s.corpus[c] = i
+	}
+	s.solver = make(map[string]int, len(solvers))
+	for i, n := range solvers {
+		s.solver[n] = i
+	}
+	s.nsolver = len(solvers)
+	s.puzzles = puzzles
 	s.bits = make([][]uint64, len(corpora))
+	for c, n := range puzzles {
+		s.bits[c] = make([]uint64, (n*len(solvers)+63)/64)
+	}
 }
 
-func (s *doneSet) add(corpus string, id int, solver string) bool {
-	c := slices.Index(s.corpora, corpus)
-	k := slices.Index(s.solvers, solver)
-	if c < 0 || k < 0 || id < 0 || s.has(c, id, k) {
-		return false
+// add marks the unit done, or says why it cannot be a unit of the run.
+func (s *doneSet) add(corpus string, id int, solver string) error {
+	c, ok := s.corpus[corpus]
+	if !ok {
+		return fmt.Errorf("row (%s, %d, %s): corpus %q is not one of the run's", corpus, id, solver, corpus)
 	}
-	bit := id*len(s.solvers) + k
-	for len(s.bits[c]) <= bit/64 {
-		s.bits[c] = append(s.bits[c], 0)
+	k, ok := s.solver[solver]
+	if !ok {
+		return fmt.Errorf("row (%s, %d, %s): strategy %q is not one of the run's", corpus, id, solver, solver)
 	}
+	if id < 0 || id >= s.puzzles[c] {
+		return fmt.Errorf("row (%s, %d, %s): id %d out of range: %s has %d puzzles (ids 0 to %d)",
+			corpus, id, solver, id, corpus, s.puzzles[c], s.puzzles[c]-1)
+	}
+	if s.has(c, id, k) {
+		return fmt.Errorf("row (%s, %d, %s): the unit appears twice", corpus, id, solver)
+	}
+	bit := id*s.nsolver + k
 	s.bits[c][bit/64] |= 1 << (bit % 64)
-	return true
+	return nil
 }
 
 func (s *doneSet) has(c, id, k int) bool {
-	if c >= len(s.bits) {
+	if c >= len(s.bits) || id < 0 || id >= s.puzzles[c] {
 		return false
 	}
-	bit := id*len(s.solvers) + k
-	return bit/64 < len(s.bits[c]) && s.bits[c][bit/64]&(1<<(bit%64)) != 0
+	bit := id*s.nsolver + k
+	return s.bits[c][bit/64]&(1<<(bit%64)) != 0
 }

@@ -2,9 +2,11 @@ package rundir
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -60,14 +62,16 @@ type Settings struct {
 // Segment is one invocation that wrote rows into the run (the first run,
 // each -resume, or a merged shard).
 type Segment struct {
-	Start   time.Time `json:"start"`
-	End     time.Time `json:"end,omitzero"`
-	Command []string  `json:"command"`
-	Workers int       `json:"workers"`
-	Rows    int       `json:"rows"`
-	Status  string    `json:"status"` // running, finished, interrupted, failed
-	Machine Machine   `json:"machine"`
-	Source  string    `json:"source,omitempty"` // the shard directory, for merged runs
+	Start      time.Time `json:"start"`
+	End        time.Time `json:"end,omitzero"`
+	DurationNS int64     `json:"duration_ns"` // wall time, End - Start
+	Command    []string  `json:"command"`
+	Workers    int       `json:"workers"`
+	Rows       int       `json:"rows"`            // rows this segment wrote
+	Status     string    `json:"status"`          // running, finished, interrupted, failed, killed
+	Error      string    `json:"error,omitempty"` // why it failed
+	Machine    Machine   `json:"machine"`
+	Source     string    `json:"source,omitempty"` // the shard directory, for merged runs
 }
 
 // Manifest is run.json: the provenance of a run directory.
@@ -86,26 +90,168 @@ type Manifest struct {
 	Highlight  []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
 }
 
-// The statuses of a run and of its segments.
+// The statuses of a run and of its segments. A run is finished only when
+// every unit of its selection has its row and every corpus was read to
+// its end; failed when rows could not be written or a corpus could not be
+// read to its end (see CorpusInfo.Error). Killed is a segment whose
+// process ended without closing the run (kill -9, a crash): the next
+// Resume closes it.
 const (
 	Running     = "running"
 	Finished    = "finished"
 	Interrupted = "interrupted"
 	Failed      = "failed"
+	Killed      = "killed"
 )
 
-// ReadManifest reads dir/run.json.
+// StreamFile is the name, in a run directory, of the copy of corpus i
+// when it is a stream (CorpusInfo.Stream): the bytes read, as read.
+func StreamFile(i int) string { return fmt.Sprintf("stream-%d", i) }
+
+// ReadManifest reads dir/run.json and validates it (see Validate). It
+// refuses anything but a regular file, so that a FIFO in its place cannot
+// block it.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
+	if st, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("reading run info: %w", err)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading run info: %s is not a regular file", path)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading run info: %w", err)
 	}
-	var ri Manifest
-	if err := json.Unmarshal(b, &ri); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+	m, err := ParseManifest(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &ri, nil
+	return m, nil
+}
+
+// ParseManifest decodes and validates the bytes of a run.json.
+func ParseManifest(b []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("not a run.json: %w", err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// Validate checks a manifest read from disk: its settings as the flags
+// are checked (Settings.Validate), its corpora against them, its
+// statuses and counts. The error names the field.
+func (m *Manifest) Validate() error {
+	if err := m.Settings.Validate(); err != nil {
+		return err
+	}
+	if !slices.Contains([]string{Running, Finished, Interrupted, Failed}, m.Status) {
+		return fmt.Errorf("status: %q is not a run status", m.Status)
+	}
+	if m.Rows < 0 || m.DurationNS < 0 {
+		return errors.New("rows, duration_ns: negative")
+	}
+	if len(m.Corpora) != 0 && len(m.Corpora) != len(m.Settings.Corpora) {
+		return fmt.Errorf("corpora: %d corpora, but settings.corpora has %d", len(m.Corpora), len(m.Settings.Corpora))
+	}
+	for i, c := range m.Corpora {
+		field := fmt.Sprintf("corpora[%d]", i)
+		switch {
+		case c.Path != m.Settings.Corpora[i]:
+			return fmt.Errorf("%s.path: %q, but settings.corpora[%d] is %q", field, c.Path, i, m.Settings.Corpora[i])
+		case c.Size < 0 || c.Lines < 0 || c.Puzzles < 0 || c.Invalid < 0 || c.Skipped < 0:
+			return fmt.Errorf("%s: a negative count", field)
+		case c.Invalid > c.Puzzles:
+			return fmt.Errorf("%s: %d invalid lines among %d puzzle lines", field, c.Invalid, c.Puzzles)
+		case c.Complete && c.Lines != c.Puzzles+c.Skipped:
+			return fmt.Errorf("%s: %d lines, but %d puzzle lines and %d skipped", field, c.Lines, c.Puzzles, c.Skipped)
+		case c.SHA256 != "" && !isHex(c.SHA256, 64):
+			return fmt.Errorf("%s.sha256: %q is not a SHA-256", field, c.SHA256)
+		}
+	}
+	for i, s := range m.Segments {
+		field := fmt.Sprintf("segments[%d]", i)
+		switch {
+		case !slices.Contains([]string{Running, Finished, Interrupted, Failed, Killed}, s.Status):
+			return fmt.Errorf("%s.status: %q is not a segment status", field, s.Status)
+		case s.Rows < 0 || s.Workers < 0 || s.DurationNS < 0:
+			return fmt.Errorf("%s: a negative count", field)
+		}
+	}
+	for i, id := range m.Highlight {
+		if id < 0 {
+			return fmt.Errorf("highlight[%d]: %d, want an id >= 0", i, id)
+		}
+	}
+	return nil
+}
+
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// sumDurations sets the run's wall time from its segments'.
+func (m *Manifest) sumDurations() {
+	m.DurationNS = 0
+	for _, s := range m.Segments {
+		d := s.DurationNS
+		if d == 0 && !s.End.IsZero() {
+			d = s.End.Sub(s.Start).Nanoseconds() // a run.json from before segments had their own
+		}
+		m.DurationNS += max(d, 0)
+	}
+	m.Duration = time.Duration(m.DurationNS).Round(time.Millisecond).String()
+}
+
+// ErrCorpusChanged is wrapped by the error of CheckCorpus when a corpus is
+// not the one the run read.
+var ErrCorpusChanged = errors.New("corpus changed")
+
+// CheckCorpus compares corpus i as it is now (size and SHA-256 of its
+// bytes) with what the run recorded, and names the file and both
+// checksums when they differ. A corpus the run recorded no checksum for
+// (a stream, or a run.json from before they were recorded at the start)
+// passes: there is nothing to compare.
+func (m *Manifest) CheckCorpus(i int, now CorpusInfo) error {
+	if i >= len(m.Corpora) || m.Corpora[i].SHA256 == "" {
+		return nil
+	}
+	was := m.Corpora[i]
+	if was.Size != now.Size || was.SHA256 != now.SHA256 {
+		return fmt.Errorf("%w: %s is not the file the run read: now %d bytes, SHA-256 %s; the run read %d bytes, SHA-256 %s",
+			ErrCorpusChanged, now.Path, now.Size, now.SHA256, was.Size, was.SHA256)
+	}
+	return nil
+}
+
+// UpdateCorpora records what this process read of the corpora: counts of
+// a corpus read to its end replace the recorded ones; counts of a part
+// (an interrupted read) replace only counts of a smaller part.
+func (m *Manifest) UpdateCorpora(read []CorpusInfo) {
+	if len(m.Corpora) != len(read) {
+		m.Corpora = read
+		return
+	}
+	for i, r := range read {
+		was := &m.Corpora[i]
+		switch {
+		case r.Complete || r.Error != "":
+			*was = r
+		case !was.Complete && r.Lines >= was.Lines:
+			*was = r
+		}
+	}
 }
 
 // WriteManifest writes dir/run.json atomically (a temporary file renamed),

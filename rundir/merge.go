@@ -2,33 +2,63 @@ package rundir
 
 import (
 	"container/heap"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 )
 
+// ErrWrite is wrapped by the errors of Merge that come from writing the
+// output, as opposed to the inputs it refused.
+var ErrWrite = errors.New("write error")
+
 // Merge joins the shard runs in ins (run directories written with
-// -shard k/n) into one run in out: results.csv with every row in
-// (corpus, id, solver) order, as a single-machine run writes it, and
-// run.json with the shards' segments (each names its machine).
+// -shard k/n) into a new run in out, created as Create creates one:
+// results.csv with every row in (corpus, id, solver) order, as a
+// single-machine run writes it, and run.json with the shards' segments
+// (each names its machine).
 //
-// The shards must share their settings (solvers, limits, seed, corpora
-// and their checksums) and cover every shard k of the same n exactly
-// once; a unit that appears twice is an error. Rows are streamed: memory
-// does not grow with the corpus.
-func Merge(out string, ins []string) (*Manifest, error) {
+// The shards must share their settings (solvers, limits, seed, corpora)
+// and the size and SHA-256 of every corpus, recorded in their run.json,
+// and cover every shard k of the same n exactly once. Each shard is
+// locked while it is read, so that no process writes it meanwhile. A row
+// that is not a unit of its shard, or a unit that appears twice, is an
+// error that names the shard and the line. Rows are streamed: memory does
+// not grow with the corpus. The merged run is finished when every shard
+// is; otherwise it is interrupted, and `batch -resume` on it runs the
+// missing units.
+//
+// On an error or when ctx is canceled, the output is removed. Every
+// error names the shard it comes from; errors writing the output wrap
+// ErrWrite.
+func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 	if len(ins) == 0 {
 		return nil, errors.New("merge: no input run")
 	}
 	infos := make([]*Manifest, len(ins))
 	for i, dir := range ins {
+		if filepath.Clean(dir) == filepath.Clean(out) {
+			return nil, fmt.Errorf("merge: %s is both an input and the output", dir)
+		}
+		for _, prev := range ins[:i] {
+			if sameDir(prev, dir) {
+				return nil, fmt.Errorf("merge: shard %s is given twice", dir)
+			}
+		}
+		if st, err := os.Stat(filepath.Join(dir, ResultsFile)); err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("merge: shard %s: no %s: not a run directory", dir, ResultsFile)
+		}
+		lock, err := LockDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("merge: shard %w", err)
+		}
+		defer lock.Unlock()
 		ri, err := ReadManifest(dir)
 		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
+			return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
 		}
 		infos[i] = ri
 	}
@@ -36,39 +66,18 @@ func Merge(out string, ins []string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(out, ResultsFile)); err == nil {
-		return nil, fmt.Errorf("merge: %s already holds a %s: choose another -o", out, ResultsFile)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	lock, err := LockDir(out)
+	status := merged.Status // Create records running until Close
+	d, err := Create(out, merged)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	defer lock.Unlock()
-	f, err := os.OpenFile(filepath.Join(out, ResultsFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	defer f.Close()
-	w := NewWriter(f)
-	if err := w.WriteHeader(); err != nil {
+	if err := mergeRows(ctx, d, ins, infos); err != nil {
+		d.Discard()
 		return nil, err
 	}
-	rows, err := mergeRows(w, ins, merged.Settings)
-	if err != nil {
-		return nil, err
-	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	merged.Rows = rows
-	if err := WriteManifest(out, merged); err != nil {
-		return nil, err
+	if err := d.Close(status, ""); err != nil {
+		d.Discard()
+		return nil, fmt.Errorf("merge: %w: %w", ErrWrite, err)
 	}
 	return merged, nil
 }
@@ -79,39 +88,32 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 	base.Shard = ""
 	n := -1
 	seen := map[int]string{}
-	m := &Manifest{Tool: first.Tool, RunID: "merged", Status: Finished, Settings: base, Corpora: first.Corpora}
+	m := &Manifest{Tool: first.Tool, RunID: "merged", Status: Finished, Settings: base, Corpora: slices.Clone(first.Corpora)}
 	for i, ri := range infos {
 		s := ri.Settings
-		k, of := -1, 0
+		k, of := 0, 1
 		if s.Shard != "" {
-			if _, err := fmt.Sscanf(s.Shard, "%d/%d", &k, &of); err != nil {
-				return nil, fmt.Errorf("merge: %s: bad shard %q in run.json", ins[i], s.Shard)
-			}
-		}
-		if of == 0 {
-			of, k = 1, 0
+			k, of, _ = ParseShard(s.Shard) // valid: ReadManifest checked it
 		}
 		if n < 0 {
 			n = of
 		}
 		if of != n {
-			return nil, fmt.Errorf("merge: %s is shard %s but %s is shard %s: not the same split", ins[i], s.Shard, ins[0], first.Settings.Shard)
+			return nil, fmt.Errorf("merge: shard %s is shard %s but %s is shard %s: not the same split", ins[i], s.Shard, ins[0], first.Settings.Shard)
 		}
 		if prev, dup := seen[k]; dup {
-			return nil, fmt.Errorf("merge: %s and %s are both shard %d/%d", prev, ins[i], k, n)
+			return nil, fmt.Errorf("merge: shards %s and %s are both shard %d/%d", prev, ins[i], k, n)
 		}
 		seen[k] = ins[i]
 		s.Shard = ""
 		if diff := settingsDiff(base, s); diff != "" {
-			return nil, fmt.Errorf("merge: %s and %s were run with different settings (%s)", ins[0], ins[i], diff)
+			return nil, fmt.Errorf("merge: shards %s and %s were run with different settings (%s)", ins[0], ins[i], diff)
 		}
-		for j, c := range ri.Corpora {
-			if j < len(first.Corpora) && c.SHA256 != first.Corpora[j].SHA256 {
-				return nil, fmt.Errorf("merge: corpus %s differs between %s and %s (SHA-256)", c.Path, ins[0], ins[i])
-			}
+		if err := sameCorpora(ins[0], first, ins[i], ri); err != nil {
+			return nil, err
 		}
 		if ri.Status != Finished {
-			m.Status = ri.Status
+			m.Status = Interrupted
 		}
 		if m.Start.IsZero() || ri.Start.Before(m.Start) {
 			m.Start = ri.Start
@@ -119,9 +121,11 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 		if ri.End.After(m.End) {
 			m.End = ri.End
 		}
-		m.DurationNS += ri.DurationNS
 		for _, seg := range ri.Segments {
 			seg.Source = ins[i]
+			if seg.Status == Running {
+				seg.Status = Killed // the shard is locked by this merge: its process is gone
+			}
 			m.Segments = append(m.Segments, seg)
 		}
 	}
@@ -134,8 +138,34 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("merge: missing shard %s", strings.Join(missing, ", "))
 	}
-	m.Duration = time.Duration(m.DurationNS).Round(time.Millisecond).String()
+	m.sumDurations()
 	return m, nil
+}
+
+// sameCorpora checks that shard b recorded the same corpora as shard a:
+// the same size and SHA-256 for each. A shard that recorded none cannot
+// be checked, and is refused.
+func sameCorpora(aDir string, a *Manifest, bDir string, b *Manifest) error {
+	for _, r := range []struct {
+		dir string
+		m   *Manifest
+	}{{aDir, a}, {bDir, b}} {
+		if len(r.m.Corpora) != len(r.m.Settings.Corpora) {
+			return fmt.Errorf("merge: shard %s: run.json records no size and checksum of its corpora: cannot tell that the shards read the same ones", r.dir)
+		}
+		for _, c := range r.m.Corpora {
+			if c.SHA256 == "" {
+				return fmt.Errorf("merge: shard %s: run.json records no checksum of corpus %s: cannot tell that the shards read the same one", r.dir, c.Path)
+			}
+		}
+	}
+	for j, c := range b.Corpora {
+		if w := a.Corpora[j]; c.SHA256 != w.SHA256 || c.Size != w.Size {
+			return fmt.Errorf("merge: corpus %s differs between shards %s (%d bytes, SHA-256 %s) and %s (%d bytes, SHA-256 %s)",
+				c.Path, aDir, w.Size, w.SHA256, bDir, c.Size, c.SHA256)
+		}
+	}
+	return nil
 }
 
 // settingsDiff names the first setting that differs, or "".
@@ -161,10 +191,13 @@ func settingsDiff(a, b Settings) string {
 
 // shardCursor is the next row of one shard.
 type shardCursor struct {
+	dir  string
 	rd   *Reader
 	row  Row
 	file *os.File
 	ord  [3]int
+	k, n int   // the shard k/n
+	max  []int // per corpus, the puzzle count when the shard read it whole, else -1
 }
 
 type cursorHeap []*shardCursor
@@ -183,15 +216,16 @@ func (h *cursorHeap) Pop() any {
 	return x
 }
 
-// mergeRows k-way merges the shards' rows into w and returns the count.
-func mergeRows(w *Writer, ins []string, s Settings) (int, error) {
-	order := func(r *Row) ([3]int, error) {
-		c := slices.Index(s.Corpora, r.Corpus)
-		k := slices.Index(s.Solvers, r.Solver)
-		if c < 0 || k < 0 {
-			return [3]int{}, fmt.Errorf("row (%s, %d, %s) is not part of the run's corpora and solvers", r.Corpus, r.ID, r.Solver)
-		}
-		return [3]int{c, r.ID, k}, nil
+// mergeRows k-way merges the shards' rows into d.
+func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) error {
+	s := d.Manifest.Settings
+	corpus := make(map[string]int, len(s.Corpora))
+	for i, c := range s.Corpora {
+		corpus[c] = i
+	}
+	solver := make(map[string]int, len(s.Solvers))
+	for i, n := range s.Solvers {
+		solver[n] = i
 	}
 	var h cursorHeap
 	defer func() {
@@ -203,42 +237,63 @@ func mergeRows(w *Writer, ins []string, s Settings) (int, error) {
 		if !c.rd.Scan() {
 			c.file.Close()
 			if err := c.rd.Err(); err != nil {
-				return false, fmt.Errorf("merge: %w", err)
+				return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
 			}
 			return false, nil
 		}
 		row, err := c.rd.Row()
 		if err != nil {
 			c.file.Close()
-			return false, fmt.Errorf("merge: %w", err)
+			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
 		}
-		ord, err := order(row)
-		if err != nil {
-			c.file.Close()
-			return false, fmt.Errorf("merge: %s:%d: %w", c.file.Name(), c.rd.Line(), err)
+		ci, okc := corpus[row.Corpus]
+		k, oks := solver[row.Solver]
+		var bad string
+		switch {
+		case !okc || !oks:
+			bad = "not one of the run's corpora and strategies"
+		case row.ID < 0 || (c.max[ci] >= 0 && row.ID >= c.max[ci]):
+			bad = fmt.Sprintf("id out of range: the corpus has %d puzzles", c.max[ci])
+		case row.ID%c.n != c.k:
+			bad = fmt.Sprintf("not a puzzle of shard %d/%d", c.k, c.n)
 		}
-		if slices.Compare(ord[:], c.ord[:]) <= 0 {
+		ord := [3]int{ci, row.ID, k}
+		if bad == "" && slices.Compare(ord[:], c.ord[:]) <= 0 {
+			bad = "rows out of order (or a unit twice)"
+		}
+		if bad != "" {
 			c.file.Close()
-			return false, fmt.Errorf("merge: %s:%d: rows out of order", c.file.Name(), c.rd.Line())
+			return false, fmt.Errorf("merge: shard %s: %s:%d: row (%s, %d, %s): %s",
+				c.dir, c.file.Name(), c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
 		}
 		c.row, c.ord = *row, ord
 		return true, nil
 	}
-	for _, dir := range ins {
+	for i, dir := range ins {
 		path := filepath.Join(dir, ResultsFile)
 		f, err := os.Open(path)
 		if err != nil {
-			return 0, fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: shard %s: %w", dir, err)
 		}
 		rd, err := NewReader(f, path)
 		if err != nil {
 			f.Close()
-			return 0, fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: shard %s: %w", dir, err)
 		}
-		c := &shardCursor{rd: rd, file: f, ord: [3]int{-1, -1, -1}}
+		c := &shardCursor{dir: dir, rd: rd, file: f, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
+		if sh := infos[i].Settings.Shard; sh != "" {
+			c.k, c.n, _ = ParseShard(sh)
+		}
+		for _, ci := range infos[i].Corpora {
+			if ci.Complete {
+				c.max = append(c.max, ci.Puzzles)
+			} else {
+				c.max = append(c.max, -1)
+			}
+		}
 		ok, err := advance(c)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		if ok {
 			h = append(h, c)
@@ -247,19 +302,23 @@ func mergeRows(w *Writer, ins []string, s Settings) (int, error) {
 	heap.Init(&h)
 	n := 0
 	var last [3]int
+	var lastDir string
 	for h.Len() > 0 {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("merge: %w", ctx.Err())
+		}
 		c := h[0]
 		if n > 0 && c.ord == last {
-			return n, fmt.Errorf("merge: unit (%s, %d, %s) appears in more than one shard", c.row.Corpus, c.row.ID, c.row.Solver)
+			return fmt.Errorf("merge: unit (%s, %d, %s) is in shard %s and in shard %s", c.row.Corpus, c.row.ID, c.row.Solver, lastDir, c.dir)
 		}
-		last = c.ord
-		if err := w.Write(&c.row); err != nil {
-			return n, err
+		last, lastDir = c.ord, c.dir
+		if err := d.Write(&c.row); err != nil {
+			return fmt.Errorf("merge: %w: %w", ErrWrite, err)
 		}
 		n++
 		ok, err := advance(c)
 		if err != nil {
-			return n, err
+			return err
 		}
 		if ok {
 			heap.Fix(&h, 0)
@@ -267,5 +326,15 @@ func mergeRows(w *Writer, ins []string, s Settings) (int, error) {
 			heap.Pop(&h)
 		}
 	}
-	return n, nil
+	return nil
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, erra := os.Stat(a)
+	sb, errb := os.Stat(b)
+	return erra == nil && errb == nil && os.SameFile(sa, sb)
 }

@@ -40,7 +40,7 @@ func TestBadCorpora(t *testing.T) {
 		{name: "binary garbage", data: []byte("\x00\x01\xff\xfe1234\n\x1f\x8bzz\n"), code: 0, rows: 4, invalid: 4,
 			stderr: []string{`FILE:1: puzzle has 8 symbols`, `FILE:2: puzzle has 4 symbols`}},
 		{name: "truncated gzip", data: truncated, code: 1,
-			stderr: []string{"reading FILE after line", "unexpected EOF", "the rows of the puzzles read before it are in"}},
+			stderr: []string{"FILE could not be read after line", "at byte", "of the compressed file: unexpected EOF", "the rows of the puzzles read before it are in"}},
 		{name: "10 MB line", data: []byte(lines[0] + strings.Repeat("7", 10<<20) + "\n" + lines[1]), code: 0, rows: 6, invalid: 2,
 			stderr: []string{"FILE:2: line longer than 65536 bytes"}, statuses: map[int]string{0: "solved", 1: "invalid", 2: "solved"}},
 		{name: "several solutions", data: []byte(sixteen + "\n"), code: 0, rows: 2, statuses: map[int]string{0: "solved"}},
@@ -63,6 +63,13 @@ func TestBadCorpora(t *testing.T) {
 				if want = strings.ReplaceAll(want, "FILE", file); !strings.Contains(r.stderr, want) {
 					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 				}
+			}
+			if tt.code == 2 {
+				// Nothing to solve: nothing is left behind.
+				if _, err := os.Stat(filepath.Join(tmp, "run")); err == nil {
+					t.Fatal("the run directory of a run that solved nothing is left behind")
+				}
+				return
 			}
 			rows := readRows(t, filepath.Join(tmp, "run/results.csv"))
 			if tt.name == "truncated gzip" {

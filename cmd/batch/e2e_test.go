@@ -261,10 +261,10 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		t.Errorf("merged run.json: %d segments, shard %q, %d rows", len(info.Segments), info.Settings.Shard, info.Rows)
 	}
 	// A missing shard and a shard given twice are refused.
-	if r := batch(t, root, "merge", "-o", tmp+"/m2", shards[0], shards[1]); r.code == 0 || !strings.Contains(r.stderr, "missing shard 2/3") {
+	if r := batch(t, root, "merge", "-o", tmp+"/m2", shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "missing shard 2/3") {
 		t.Errorf("merge without shard 2: exit %d, %s", r.code, r.stderr)
 	}
-	if r := batch(t, root, "merge", "-o", tmp+"/m3", shards[0], shards[0], shards[1]); r.code == 0 || !strings.Contains(r.stderr, "both shard 0/3") {
+	if r := batch(t, root, "merge", "-o", tmp+"/m3", shards[0], shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "shard "+shards[0]+" is given twice") {
 		t.Errorf("merge with shard 0 twice: exit %d, %s", r.code, r.stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"sudokubatch/rundir"
@@ -19,9 +20,15 @@ func mergeMain(e *env, args []string) error {
 		fs.Usage()
 		return usageErr("merge needs -o DIR and at least one input run")
 	}
-	ri, err := rundir.Merge(*out, fs.Args())
-	if err != nil {
-		return err
+	ri, err := rundir.Merge(e.ctx, *out, fs.Args())
+	switch {
+	case err == nil:
+	case e.ctx.Err() != nil:
+		return e.ctx.Err()
+	case errors.Is(err, rundir.ErrWrite):
+		return &exitError{exitWrong, err} // an I/O error writing the output
+	default:
+		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
 	fmt.Fprintf(e.stdout, "merged %d runs into %s: %d rows (status %s)\n", fs.NArg(), *out, ri.Rows, ri.Status)
 	return nil

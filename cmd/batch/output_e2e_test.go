@@ -42,11 +42,13 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
+// TestReadOnlyOutput: an -out that cannot be made is a usage error
+// (exit 2, case 21) that names the directory and the reason.
 func TestReadOnlyOutput(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(mountTmpfs(t, "ro,size=64k"), "run")
 	r := batch(t, root, "-solvers", "bitboard", "-limit", "3", "-quiet", "-out", out)
-	if r.code != 1 || !strings.Contains(r.stderr, "creating run directory") || !strings.Contains(r.stderr, out) ||
+	if r.code != 2 || !strings.Contains(r.stderr, "creating run directory") || !strings.Contains(r.stderr, out) ||
 		!strings.Contains(r.stderr, "read-only file system") {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -8,7 +9,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
@@ -39,11 +39,11 @@ func reportMain(e *env, args []string) error {
 	var ids []int
 	if *highlight != "" {
 		var err error
-		if ids, err = pipeline.ParseIDs(*highlight); err != nil {
+		if ids, err = rundir.ParseIDs(*highlight); err != nil {
 			return usageErr("-highlight: %v", err)
 		}
 	}
-	_, err := writeReport(e.stdout, e.stderr, dir, reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != ""})
+	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != ""})
 	return err
 }
 
@@ -61,7 +61,7 @@ type reportOptions struct {
 // run in dir from its results.csv (and run.json when there is one), and
 // prints the main table to w. The rows are held in memory as numbers
 // (report.Results, about 20 bytes a row).
-func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
+func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
 	start := time.Now()
 	// Reading and summarising makes short-lived garbage: collecting more
 	// often than the default (100) keeps the peak memory near what is
@@ -70,6 +70,9 @@ func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summ
 	run, err := report.LoadRun(dir)
 	if err != nil {
 		return nil, &exitError{exitWrong, err}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	res, info := run.Results, run.Manifest
 	highlight := opt.highlight
@@ -86,8 +89,14 @@ func writeReport(w, warn io.Writer, dir string, opt reportOptions) (*report.Summ
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err
 	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
 	charts, err := chart.Write(filepath.Join(dir, rundir.ChartsDir), res,
 		chart.Options{Highlight: highlight, SVG: opt.svg, Title: title, Baseline: solvers.Baseline()})
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
 	if err != nil {
 		fmt.Fprintf(warn, "batch: charts: %v\n", err)
 	}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -91,6 +89,11 @@ func runMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if limit := maxWorkers(); f.workers > limit {
+		fmt.Fprintf(e.stderr, "batch: -workers %d capped at %d: more workers than a few per CPU only share the CPUs (%d here), and each holds units in flight\n",
+			f.workers, limit, runtime.NumCPU())
+		f.workers = limit
+	}
 	var dir *rundir.Dir
 	start := time.Now()
 	if f.resume {
@@ -123,17 +126,17 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	}
 	s.Solvers = names
 	if f.ids != "" {
-		if s.IDs, err = pipeline.ParseIDs(f.ids); err != nil {
+		if s.IDs, err = rundir.ParseIDs(f.ids); err != nil {
 			return s, usageErr("-ids: %v", err)
 		}
 	}
 	if f.rng != "" {
-		if _, _, err := pipeline.ParseRange(f.rng); err != nil {
+		if _, _, err := rundir.ParseRange(f.rng); err != nil {
 			return s, usageErr("-range: %v", err)
 		}
 	}
 	if f.shard != "" {
-		if _, _, err := pipeline.ParseShard(f.shard); err != nil {
+		if _, _, err := rundir.ParseShard(f.shard); err != nil {
 			return s, usageErr("-shard: %v", err)
 		}
 	}
@@ -142,10 +145,19 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	}
 	seen := map[string]bool{}
 	for _, c := range s.Corpora {
+		// A path that run.json or results.csv could not record as given
+		// (a line break, bytes that are not UTF-8) is refused up front:
+		// a run over it could not be resumed.
+		if err := rundir.CheckCorpusPath(c); err != nil {
+			return s, usageErr("%v", err)
+		}
 		if seen[c] {
 			return s, usageErr("corpus %s is given twice", c)
 		}
 		seen[c] = true
+	}
+	if err := s.Validate(); err != nil {
+		return s, usageErr("%v", err) // the checks above should have caught it
 	}
 	return s, nil
 }
@@ -173,50 +185,52 @@ func solverNames(list string) ([]string, error) {
 	return names, nil
 }
 
-// checkCorpora fails with exit 2 when a corpus is missing (the default
-// corpus never is: the binary holds a copy).
-func checkCorpora(corpora []string) error {
-	for _, c := range corpora {
-		if c == "-" {
-			continue
-		}
-		st, err := os.Stat(c)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && c == defaultCorpus:
-			continue
-		case err != nil:
-			return usageErr("corpus %s: %v", c, errors.Unwrap(err))
-		case st.IsDir():
-			return usageErr("corpus %s is a directory, want a puzzle file", c)
-		}
-	}
-	return nil
-}
+// maxWorkers is the most workers a run starts: more than a few per CPU
+// only share the CPUs, and each worker holds batches of units in flight,
+// so the reorder window (and memory) grows with the count.
+func maxWorkers() int { return max(256, 4*runtime.NumCPU()) }
 
+// createRun identifies the corpora (a missing one exits 2), then creates
+// the run directory with run.json recording them.
 func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir.Dir, error) {
-	if err := checkCorpora(s.Corpora); err != nil {
-		return nil, err
+	corpora, err := pipeline.Identify(e.ctx, s.Corpora)
+	if err != nil {
+		if e.ctx.Err() != nil {
+			return nil, e.ctx.Err()
+		}
+		return nil, &exitError{exitUsage, err}
 	}
 	out := f.out
 	if out == "" {
 		if err := os.MkdirAll(rundir.DefaultRoot, 0o755); err != nil {
-			return nil, fmt.Errorf("creating %s: %w", rundir.DefaultRoot, err)
+			return nil, &exitError{exitUsage, fmt.Errorf("creating %s: %w", rundir.DefaultRoot, err)}
 		}
 		out = filepath.Join(rundir.DefaultRoot, rundir.NewRunID(rundir.DefaultRoot, start))
 	}
-	info := &rundir.Manifest{Tool: "sudokubatch", RunID: filepath.Base(out), Start: start.UTC(), Settings: s}
+	info := &rundir.Manifest{Tool: "sudokubatch", RunID: filepath.Base(out), Start: start.UTC(), Settings: s, Corpora: corpora}
 	if f.highlight != "" {
-		ids, err := pipeline.ParseIDs(f.highlight)
+		ids, err := rundir.ParseIDs(f.highlight)
 		if err != nil {
 			return nil, usageErr("-highlight: %v", err)
 		}
 		info.Highlight = ids
 	}
 	dir, err := rundir.Create(out, info)
-	if errors.Is(err, rundir.ErrExists) {
+	if err != nil {
+		// Whatever stops the creation of the directory (it holds a run or
+		// other files, it cannot be made: -out /proc/x) is a bad -out.
 		return nil, &exitError{exitUsage, err}
 	}
-	return dir, err
+	return dir, nil
+}
+
+// latestRun returns the run directory that results/latest points at.
+func latestRun() string {
+	out := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
+	if target, err := filepath.EvalSymlinks(out); err == nil {
+		return target
+	}
+	return out
 }
 
 // resumeRun opens the run to finish. Its settings come from run.json;
@@ -224,13 +238,13 @@ func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir
 func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags rundir.Settings) (*rundir.Dir, rundir.Settings, error) {
 	out := f.out
 	if out == "" {
-		out = filepath.Join(rundir.DefaultRoot, "latest")
-		if target, err := filepath.EvalSymlinks(out); err == nil {
-			out = target
-		}
+		out = latestRun()
 	}
-	dir, err := rundir.Resume(out)
+	dir, err := rundir.Resume(out, pipeline.VerifyCorpora(e.ctx, out))
 	if err != nil {
+		if e.ctx.Err() != nil {
+			return nil, flags, e.ctx.Err()
+		}
 		return nil, flags, &exitError{exitUsage, err}
 	}
 	s := dir.Manifest.Settings
@@ -250,17 +264,13 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 	}
 	for _, c := range conflicts {
 		if set[c.flag] && !c.same {
-			dir.Close(dir.Manifest.Status)
+			dir.Release()
 			return nil, s, usageErr("-resume: -%s differs from the run's setting in %s/run.json; resume with the run's settings (omit -%s)", c.flag, out, c.flag)
 		}
 	}
 	if len(corpora) > 0 && !slices.Equal(corpora, s.Corpora) {
-		dir.Close(dir.Manifest.Status)
+		dir.Release()
 		return nil, s, usageErr("-resume: corpora %v differ from the run's %v", corpora, s.Corpora)
-	}
-	if err := checkCorpora(s.Corpora); err != nil {
-		dir.Close(dir.Manifest.Status)
-		return nil, s, err
 	}
 	if dir.Manifest.Status == rundir.Finished {
 		fmt.Fprintf(e.stderr, "batch: %s is already finished; checking that every unit is there\n", out)

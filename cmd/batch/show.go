@@ -93,11 +93,10 @@ func showMain(e *env, args []string) error {
 			return usageErr("the corpus of run %s, %s, is not here (%v); name it with -corpus FILE", runDir, path, errors.Unwrap(err))
 		}
 	}
-	if err := checkCorpora([]string{path}); err != nil {
-		return err
-	}
-	ent, found, info, err := pipeline.FindPuzzle(path, e.stdin, id)
+	ent, found, info, err := pipeline.FindPuzzle(e.ctx, path, e.stdin, id)
 	switch {
+	case err != nil && e.ctx.Err() != nil:
+		return err
 	case err != nil:
 		return &exitError{exitUsage, fmt.Errorf("looking for puzzle #%d: %w", id, err)}
 	case !found && info.Puzzles == 0:

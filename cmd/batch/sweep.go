@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,19 +23,18 @@ import (
 // sweep runs the pipeline into dir and prints the summary.
 func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.Time) error {
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
-		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin}
+		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
+		Known: dir.Manifest.Corpora, RunDir: dir.Path}
 	for _, n := range s.Solvers {
 		sv, _ := solvers.Lookup(n)
 		cfg.Solvers = append(cfg.Solvers, sv.Solver)
 	}
-	cfg.Select.IDs = s.IDs
-	if s.Range != "" {
-		cfg.Select.From, cfg.Select.To, _ = pipeline.ParseRange(s.Range)
+	sel, err := pipeline.NewSelection(s)
+	if err != nil {
+		dir.Release()
+		return usageErr("%v", err) // validated with the settings: not reached
 	}
-	cfg.Select.Limit = s.Limit
-	if s.Shard != "" {
-		cfg.Select.Shard, cfg.Select.Of, _ = pipeline.ParseShard(s.Shard)
-	}
+	cfg.Select = sel
 	if f.resume {
 		cfg.Skip = dir.Skip
 	}
@@ -57,7 +55,6 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	// second one ends the process.
 	stop := make(chan struct{})
 	swept := make(chan struct{})
-	defer close(swept)
 	go func() {
 		select {
 		case <-e.ctx.Done():
@@ -75,22 +72,29 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 		display := newProgress(e.stderr, tty, 5*time.Second)
 		cfg.Progress = display
-		go countUnits(cfg, display)
+		countCtx, cancelCount := context.WithCancel(e.ctx)
+		defer cancelCount()
+		go countUnits(countCtx, cfg, display)
 	}
 
-	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine(), Status: rundir.Running}
-	dir.Manifest.Segments = append(dir.Manifest.Segments, seg)
-	if err := rundir.WriteManifest(dir.Path, dir.Manifest); err != nil {
+	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
+	if err := dir.Begin(seg); err != nil {
+		close(swept)
+		dir.Release()
 		return err
 	}
 
 	if f.cpuprof != "" {
 		pf, err := os.Create(f.cpuprof)
 		if err != nil {
+			close(swept)
+			dir.Close(rundir.Failed, "")
 			return usageErr("-cpuprofile: %v", err)
 		}
 		if err := pprof.StartCPUProfile(pf); err != nil {
 			pf.Close()
+			close(swept)
+			dir.Close(rundir.Failed, "")
 			return usageErr("-cpuprofile: %v", err)
 		}
 		defer func() {
@@ -99,23 +103,39 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}()
 	}
 	stats, runErr := pipeline.Run(context.Background(), cfg)
-
+	close(swept)
 	end := time.Now()
-	status := rundir.Finished
+
+	dir.Manifest.UpdateCorpora(stats.Corpora)
+	corpusErrs := stats.CorpusErrors()
+	status, msg := rundir.Finished, ""
 	switch {
 	case runErr != nil:
-		status = rundir.Failed
+		status, msg = rundir.Failed, runErr.Error()
 	case stats.Interrupted:
 		status = rundir.Interrupted
+	case len(corpusErrs) > 0:
+		status, msg = rundir.Failed, strings.Join(corpusErrs, "; ")
 	}
-	info := dir.Manifest
-	info.Corpora = stats.Corpora
-	info.End = end.UTC()
-	info.DurationNS += end.Sub(start).Nanoseconds()
-	info.Duration = time.Duration(info.DurationNS).Round(time.Millisecond).String()
-	last := &info.Segments[len(info.Segments)-1]
-	last.End, last.Rows, last.Status = end.UTC(), stats.Units, status
-	closeErr := dir.Close(status)
+
+	// A new run whose selection matched no puzzle leaves nothing behind:
+	// not its directory, and not results/latest.
+	selected := stats.Issued + stats.Skipped
+	if !f.resume && selected == 0 && runErr == nil && !stats.Interrupted && len(corpusErrs) == 0 {
+		dir.Discard()
+		puzzles := 0
+		var counts []string
+		for _, c := range stats.Corpora {
+			puzzles += c.Puzzles
+			counts = append(counts, fmt.Sprintf("%s has %d %s", c.Path, c.Puzzles, pluralWord(c.Puzzles, "puzzle", "puzzles")))
+		}
+		if puzzles == 0 {
+			return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(s.Corpora, ", "))
+		}
+		return usageErr("the selection matches no puzzle (%s; ids count from 0): nothing was solved", strings.Join(counts, ", "))
+	}
+
+	closeErr := dir.Close(status, msg)
 	if runErr == nil {
 		runErr = closeErr
 	}
@@ -126,52 +146,93 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	}
 
 	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report, runErr)
+	printCorpora(e.stdout, stats.Corpora)
+	var reportErr error
 	if f.report && dir.Rows() > 0 && runErr == nil {
-		if _, err := writeReport(e.stdout, e.stderr, dir.Path, reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}); err != nil {
-			fmt.Fprintf(e.stderr, "batch: report: %v (rebuild it with: batch report %s)\n", err, dir.Path)
-			if runErr == nil {
-				runErr = err
-			}
+		// After an interrupted sweep the report of what was done is
+		// written whole (a second Ctrl-C ends the process); during a
+		// sweep that was not interrupted, a Ctrl-C stops the report.
+		ctx := e.ctx
+		if stats.Interrupted {
+			ctx = context.Background()
 		}
+		reportErr = writeReportOf(ctx, e, dir.Path, reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop})
 	}
 	printNotes(e.stdout, stats, s)
 	if invalid > maxInvalidShow {
 		fmt.Fprintf(e.stderr, "batch: %d more invalid lines (status invalid in results.csv)\n", invalid-maxInvalidShow)
 	}
-	var empty []string
-	puzzles := 0
 	for _, c := range stats.Corpora {
-		puzzles += c.Puzzles
-		if c.Puzzles == 0 {
-			empty = append(empty, c.Path)
+		if c.Complete && c.Puzzles == 0 {
+			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
+
+	results := filepath.Join(dir.Path, rundir.ResultsFile)
 	switch {
-	case runErr == nil && !stats.Interrupted && puzzles == 0:
-		return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(empty, ", "))
-	case len(empty) > 0:
-		fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", strings.Join(empty, ", "))
-	}
-	var corpusErr *pipeline.CorpusError
-	switch {
-	case errors.As(runErr, &corpusErr):
-		return &exitError{exitWrong, fmt.Errorf("%v (the rows of the puzzles read before it are in %s)", runErr, dir.Path)}
 	case runErr != nil:
-		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with -resume -out %s)", runErr, dir.Path, dir.Path)}
+		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with: batch -resume -out %s)", runErr, dir.Path, dir.Path)}
 	case stats.Interrupted:
-		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %d rows written to %s; finish with: batch -resume -out %s", dir.Rows(), dir.Path, dir.Path)}
+		if stats.Wrong > 0 {
+			fmt.Fprintf(e.stderr, "batch: %d wrong answers (status wrong in %s): a strategy has a bug\n", stats.Wrong, results)
+		}
+		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %d rows in %s; finish with: batch -resume -out %s", dir.Rows(), results, dir.Path)}
+	case len(corpusErrs) > 0:
+		for _, ce := range corpusErrs[:len(corpusErrs)-1] {
+			fmt.Fprintf(e.stderr, "batch: %s\n", ce)
+		}
+		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept; once the file is mended, batch -resume -out %s finishes the run)",
+			corpusErrs[len(corpusErrs)-1], results, dir.Path)}
 	case stats.Wrong > 0:
-		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, filepath.Join(dir.Path, rundir.ResultsFile))}
+		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, results)}
+	case reportErr != nil:
+		return reportErr
 	}
 	return nil
 }
 
+// writeReportOf writes the report of the run in dir at the end of a
+// sweep. Its errors say how to build it again: the rows are safe.
+func writeReportOf(ctx context.Context, e *env, dir string, opt reportOptions) error {
+	_, err := writeReport(ctx, e.stdout, e.stderr, dir, opt)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return &exitError{exitInterrupted, fmt.Errorf("report interrupted; the rows are whole in %s: build the report with: batch report %s", filepath.Join(dir, rundir.ResultsFile), dir)}
+	}
+	return &exitError{exitWrong, fmt.Errorf("writing the report: %v; the rows are whole in %s: build the report again with: batch report %s", err, filepath.Join(dir, rundir.ResultsFile), dir)}
+}
+
 // countUnits counts the units of the run beside it, so that the progress
-// display can show a total and an ETA (regular files only). The total may
-// arrive before the first unit or after the last: the display takes both.
-func countUnits(cfg pipeline.Config, d display) {
-	if n, err := pipeline.CountUnits(cfg); err == nil {
+// display can show a total and an ETA. It reads files only: a stream is
+// read once, by the run, and its total stays unknown (a count, no ETA).
+// The total may arrive before the first unit or after the last: the
+// display takes both.
+func countUnits(ctx context.Context, cfg pipeline.Config, d display) {
+	if n, err := pipeline.CountUnits(ctx, cfg); err == nil {
 		d.SetTotal(n)
+	}
+}
+
+// printCorpora prints, per corpus, what became of its lines: puzzles,
+// invalid lines and skipped lines (blank, comment, count header) add up
+// to the lines read.
+func printCorpora(w io.Writer, corpora []rundir.CorpusInfo) {
+	for _, c := range corpora {
+		valid := c.Puzzles - c.Invalid
+		counts := fmt.Sprintf("%d %s = %d %s + %d invalid + %d skipped (blank, comment or count header)",
+			c.Lines, pluralWord(c.Lines, "line", "lines"), valid, pluralWord(valid, "puzzle", "puzzles"), c.Invalid, c.Skipped)
+		switch {
+		case c.Error != "":
+			fmt.Fprintf(w, "corpus %s: %s read before the error\n", c.Path, counts)
+		case c.Complete:
+			fmt.Fprintf(w, "corpus %s: %s\n", c.Path, counts)
+		case c.Lines == 0:
+			fmt.Fprintf(w, "corpus %s: not read\n", c.Path)
+		default:
+			fmt.Fprintf(w, "corpus %s: read up to line %d: %s\n", c.Path, c.Lines, counts)
+		}
 	}
 }
 
@@ -179,8 +240,7 @@ func countUnits(cfg pipeline.Config, d display) {
 // with table (no report to print its own), per strategy how the units of
 // this run ended.
 func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool, runErr error) {
-	var corpusErr *pipeline.CorpusError
-	if runErr != nil && !errors.As(runErr, &corpusErr) {
+	if runErr != nil {
 		// A write error: the rows counted may not all have reached the file.
 		fmt.Fprintf(w, "results: %s (incomplete: %s stopped by an error)\n", dir.Path, rundir.ResultsFile)
 	} else {

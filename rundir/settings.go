@@ -1,0 +1,148 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"sudokubatch/solvers"
+)
+
+// Validate checks the settings as the flags of `batch run` are checked,
+// with the same parsers, so that a damaged or edited run.json is refused
+// with the name of the field (settings.shard, settings.corpora[2], ...)
+// instead of being half applied. Strategies are checked by name against
+// the registry only by CheckSolvers: a report can read the rows of a
+// strategy that this build no longer has, a resume cannot run it.
+func (s *Settings) Validate() error {
+	if len(s.Solvers) == 0 {
+		return errors.New("settings.solvers: no strategy")
+	}
+	for i, n := range s.Solvers {
+		if n == "" {
+			return fmt.Errorf("settings.solvers[%d]: empty name", i)
+		}
+		if slices.Index(s.Solvers, n) < i {
+			return fmt.Errorf("settings.solvers[%d]: %s is given twice", i, n)
+		}
+	}
+	if s.TimeoutNS < 0 {
+		return fmt.Errorf("settings.timeout_ns: %d, want a duration >= 0", s.TimeoutNS)
+	}
+	for i, id := range s.IDs {
+		if id < 0 || (i > 0 && id <= s.IDs[i-1]) {
+			return fmt.Errorf("settings.ids[%d]: %d, want distinct ids >= 0 in increasing order", i, id)
+		}
+	}
+	if s.Range != "" {
+		if _, _, err := ParseRange(s.Range); err != nil {
+			return fmt.Errorf("settings.range: %w", err)
+		}
+	}
+	if s.Limit < 0 {
+		return fmt.Errorf("settings.limit: %d, want a number >= 0", s.Limit)
+	}
+	if s.Shard != "" {
+		if _, _, err := ParseShard(s.Shard); err != nil {
+			return fmt.Errorf("settings.shard: %w", err)
+		}
+	}
+	if len(s.Corpora) == 0 {
+		return errors.New("settings.corpora: no corpus")
+	}
+	for i, c := range s.Corpora {
+		if err := CheckCorpusPath(c); err != nil {
+			return fmt.Errorf("settings.corpora[%d]: %w", i, err)
+		}
+		if slices.Index(s.Corpora, c) < i {
+			return fmt.Errorf("settings.corpora[%d]: %s is given twice", i, c)
+		}
+	}
+	return nil
+}
+
+// CheckSolvers checks that this build has every strategy of the settings,
+// under the name the registry gives it.
+func (s *Settings) CheckSolvers() error {
+	for i, n := range s.Solvers {
+		if sv, ok := solvers.Lookup(n); !ok || sv.Name() != n {
+			return fmt.Errorf("settings.solvers[%d]: unknown strategy %q (known: %s)", i, n, strings.Join(solvers.Names(), ", "))
+		}
+	}
+	return nil
+}
+
+// CheckCorpusPath refuses a corpus path that a run could not record
+// faithfully: empty, not UTF-8 (JSON would store another name in
+// run.json, and -resume would look for a file that is not there), or
+// holding a control character such as a line break (results.csv keeps
+// every row on one line).
+func CheckCorpusPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("empty corpus path")
+	case !utf8.ValidString(p):
+		return fmt.Errorf("corpus path %q is not UTF-8: rename the file, or give it as - (standard input)", p)
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("corpus path %q holds a control character (%U): rename the file, or give it as - (standard input)", p, r)
+		}
+	}
+	return nil
+}
+
+// ParseIDs parses "39949,2018" (or "#39949") into sorted, distinct ids.
+func ParseIDs(s string) ([]int, error) {
+	var ids []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		f = strings.TrimPrefix(f, "#")
+		id, err := strconv.Atoi(f)
+		if err != nil || id < 0 {
+			return nil, fmt.Errorf("bad puzzle id %q: want a number >= 0", f)
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("no puzzle id in %q", s)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
+// ParseRange parses "a:b" (a <= id < b; either side may be empty).
+func ParseRange(s string) (from, to int, err error) {
+	a, b, ok := strings.Cut(s, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("bad range %q: want a:b (a <= id < b)", s)
+	}
+	if a != "" {
+		if from, err = strconv.Atoi(a); err != nil || from < 0 {
+			return 0, 0, fmt.Errorf("bad range %q: %q is not an id", s, a)
+		}
+	}
+	if b != "" {
+		if to, err = strconv.Atoi(b); err != nil || to <= from {
+			return 0, 0, fmt.Errorf("bad range %q: the end must be a number above the start", s)
+		}
+	}
+	return from, to, nil
+}
+
+// ParseShard parses "k/n" with 0 <= k < n.
+func ParseShard(s string) (k, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
+		return 0, 0, fmt.Errorf("bad shard %q: want k/n with 0 <= k < n", s)
+	}
+	return k, n, nil
+}

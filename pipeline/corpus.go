@@ -182,11 +182,13 @@ func verifyStreamCopy(ctx context.Context, runDir string, i int, rec rundir.Corp
 }
 
 // countPuzzles counts the puzzle lines (valid or not) of the corpus at
-// path, read to its end or to the first read error.
+// path, to its end or to damage that stops its reading (a corrupt .gz):
+// a resumed run meets the damage again and records it, and its rows can
+// only be of puzzles before it. Only a canceled ctx is an error.
 func countPuzzles(ctx context.Context, path string, stdin io.Reader) (int, error) {
 	c, err := openCorpus(ctx, path, source{stdin: stdin}, nil)
 	if err != nil {
-		return 0, err
+		return 0, ctx.Err()
 	}
 	defer c.close()
 	sc := solvers.NewScanner(c.text, path)
@@ -196,7 +198,7 @@ func countPuzzles(ctx context.Context, path string, stdin io.Reader) (int, error
 			return 0, ctx.Err()
 		}
 	}
-	return n, sc.Err()
+	return n, ctx.Err()
 }
 
 // source is what openCorpus needs besides the path.
@@ -224,6 +226,7 @@ type corpusFile struct {
 	h      hash.Hash // of the raw bytes; nil when the identity is known
 	n      int64     // raw bytes read
 	gz     *byteCounter
+	pump   *pump // a stream's, else nil
 	closes []func() error
 }
 
@@ -294,7 +297,13 @@ func openCorpus(ctx context.Context, path string, src source, halt <-chan struct
 			return nil, err
 		}
 	}
-	br := bufio.NewReaderSize(c, 64<<10)
+	// A small file gets a small buffer: a run over many small files
+	// would otherwise allocate 64 KB for each.
+	size := 64 << 10
+	if c.info.Size > 0 && !c.info.Stream && c.info.Size < int64(size) {
+		size = max(int(c.info.Size)+1, 512)
+	}
+	br := bufio.NewReaderSize(c, size)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		c.gz = &byteCounter{r: br}
@@ -330,7 +339,7 @@ func (c *corpusFile) openStream(ctx context.Context, path string, src source, ha
 	}
 	if src.copyTo == "" {
 		p := newPump(open, halt)
-		c.raw, c.closes = p, append(c.closes, p.Close)
+		c.raw, c.pump, c.closes = p, p, append(c.closes, p.Close)
 		return nil
 	}
 	cp, err := os.OpenFile(src.copyTo, os.O_RDWR|os.O_CREATE, 0o644)
@@ -347,7 +356,7 @@ func (c *corpusFile) openStream(ctx context.Context, path string, src source, ha
 		return nil
 	}
 	p := newPump(open, halt)
-	c.closes = append(c.closes, p.Close)
+	c.pump, c.closes = p, append(c.closes, p.Close)
 	if have := st.Size(); have > 0 {
 		if err := samePrefix(ctx, path, p, cp, have); err != nil {
 			return err
@@ -474,6 +483,10 @@ type pump struct {
 	chunks chan pumpChunk
 	free   chan []byte
 	halt   <-chan struct{}
+	halt2  <-chan struct{} // a second one, set by Run on a stream opened before it (see Streams)
+	// onWait, if set, is called by Read before it waits for the next
+	// chunk; its error is returned by Read.
+	onWait func() error
 	quit   chan struct{}
 	cur    []byte // the bytes of buf not read yet
 	buf    []byte // the buffer of the last chunk, given back once read
@@ -526,19 +539,39 @@ func (p *pump) Read(b []byte) (int, error) {
 			p.free <- p.buf
 			p.buf = nil
 		}
+		if p.onWait != nil {
+			// Nothing has come yet: before waiting, let the caller hand
+			// over what it holds (the reader's part-filled batch).
+			select {
+			case c := <-p.chunks:
+				p.take(c)
+				continue
+			default:
+			}
+			if err := p.onWait(); err != nil {
+				return 0, err
+			}
+		}
 		select {
 		case c := <-p.chunks:
-			p.buf, p.cur, p.err = c.b[:cap(c.b)], c.b, c.err
-			if c.b == nil {
-				p.buf = nil
-			}
+			p.take(c)
 		case <-p.halt:
+			return 0, errStopped
+		case <-p.halt2:
 			return 0, errStopped
 		}
 	}
 	n := copy(b, p.cur)
 	p.cur = p.cur[n:]
 	return n, nil
+}
+
+// take makes c the chunk that Read reads from.
+func (p *pump) take(c pumpChunk) {
+	p.buf, p.cur, p.err = c.b[:cap(c.b)], c.b, c.err
+	if c.b == nil {
+		p.buf = nil
+	}
 }
 
 // Close ends the pump's goroutine, at once if it waits to hand a chunk

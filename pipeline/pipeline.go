@@ -67,6 +67,10 @@ type Config struct {
 	// (rundir.StreamFile), so that -resume can read it again; a resumed
 	// stream must start with the bytes of its copy.
 	RunDir string
+	// Streams, if set, are the resumed streams opened and checked before
+	// the run (OpenStreams); Run reads and closes them. Nil: Run opens
+	// them itself.
+	Streams *Streams
 
 	Sink     Sink
 	Progress Progress      // nil: none
@@ -162,14 +166,20 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		meanNS: &meanNS, stats: stats, halt: halt, size: 1}
 	// A resumed stream is compared with its copy before any row is
 	// written: a different input stops the run here.
-	if err := r.openResumedStreams(ctx); err != nil {
-		stats.Corpora = r.infos(nil)
-		stats.Elapsed = time.Since(start)
-		if errors.Is(err, errStopped) {
-			stats.Interrupted = true
-			err = nil
+	streams := cfg.Streams
+	if streams == nil {
+		var err error
+		if streams, err = OpenStreams(ctx, &cfg); err != nil {
+			stats.Corpora = r.infos(nil)
+			stats.Elapsed = time.Since(start)
+			return stats, err
 		}
-		return stats, err
+	}
+	r.pre = streams.files
+	for _, c := range r.pre {
+		if c != nil && c.pump != nil {
+			c.pump.halt2 = halt
+		}
 	}
 	var read []rundir.CorpusInfo
 	g.Go(func() error {

@@ -357,3 +357,43 @@ func TestUniqueCountsOncePerPuzzle(t *testing.T) {
 		}
 	}
 }
+
+// stopAt is a Progress that closes stop once n units are done.
+type stopAt struct {
+	n, done int
+	stop    chan struct{}
+}
+
+func (p *stopAt) Add(n int) {
+	if p.done += n; p.done >= p.n && p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+	}
+}
+func (p *stopAt) Finish() {}
+
+// TestCase7StopNearTheEnd: the first Ctrl-C comes when every unit is
+// issued but not all are done. The batches still queued are dropped, so
+// the run is interrupted, not finished (issue #16, case 7: before, only
+// the reader set Interrupted, and it had already ended).
+func TestCase7StopNearTheEnd(t *testing.T) {
+	path, ids := corpus4(t, 200, nil)
+	f := &fake{name: "f", status: solvers.StatusSolved, ids: ids, delay: func(int) time.Duration { return time.Millisecond }}
+	stop := make(chan struct{})
+	st, sink, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 1,
+		Window: 256 * maxBatch, Stop: stop, Progress: &stopAt{n: 150, stop: stop}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Interrupted || st.Complete() {
+		t.Fatalf("stopped with %d of 200 rows: interrupted %v, complete %v", len(sink.rows), st.Interrupted, st.Complete())
+	}
+	if st.Issued != 200 || st.Units != len(sink.rows) || len(sink.rows) >= 200 {
+		t.Fatalf("%d issued, %d rows (stats %d): the stop did not drop queued units", st.Issued, len(sink.rows), st.Units)
+	}
+	for i, r := range sink.rows {
+		if r.ID != i {
+			t.Fatalf("row %d has id %d: not a prefix", i, r.ID)
+		}
+	}
+}

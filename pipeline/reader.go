@@ -25,7 +25,7 @@ type reader struct {
 	meanNS  *atomic.Int64
 	stats   *Stats
 	halt    <-chan struct{} // interrupts a read that waits on a stream
-	pre     []*corpusFile   // streams opened (and checked) before the run
+	pre     []*corpusFile   // streams opened (and checked) before the run: Config.Streams
 	seq     uint64
 	cur     []unit
 	size    int
@@ -118,6 +118,11 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 			}
 			return info, fatal(err)
 		}
+	}
+	if c.pump != nil {
+		// A stream may pause for any time: the units of the puzzles read
+		// so far go to the workers before the reader waits for more.
+		c.pump.onWait = func() error { return r.send(ctx) }
 	}
 	sc := solvers.NewScanner(c.text, path)
 	past := false
@@ -227,15 +232,25 @@ func (r *reader) source(ci int) source {
 	return src
 }
 
-// openResumedStreams opens, before any unit is issued, the streams of
-// which a resumed run kept a copy: each must start with the bytes of its
-// copy (see samePrefix), and is checked before a row is written.
-func (r *reader) openResumedStreams(ctx context.Context) error {
-	r.pre = make([]*corpusFile, len(r.cfg.Corpora))
-	if r.cfg.RunDir == "" {
-		return nil
+// Streams are the streams of a resumed run, opened and compared with
+// their copies in the run directory before the run (OpenStreams), so
+// that a different input is refused before anything is recorded.
+type Streams struct {
+	files []*corpusFile // per corpus; nil for those not opened
+}
+
+// OpenStreams opens the streams of which the resumed run in cfg.RunDir
+// kept a copy (cfg.Known says which corpora are streams): each must start
+// with the bytes of its copy, or the error wraps rundir.ErrCorpusChanged.
+// A read that waits on a stream ends when ctx is canceled. Pass the
+// result to Run in Config.Streams (Run closes them), or Close it.
+func OpenStreams(ctx context.Context, cfg *Config) (*Streams, error) {
+	r := &reader{cfg: cfg}
+	s := &Streams{files: make([]*corpusFile, len(cfg.Corpora))}
+	if cfg.RunDir == "" {
+		return s, nil
 	}
-	for ci, path := range r.cfg.Corpora {
+	for ci, path := range cfg.Corpora {
 		src := r.source(ci)
 		if src.known == nil || !src.known.Stream || src.whole {
 			continue
@@ -243,18 +258,31 @@ func (r *reader) openResumedStreams(ctx context.Context) error {
 		if st, err := os.Stat(src.copyTo); errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0) {
 			continue
 		}
-		c, err := openCorpus(ctx, path, src, r.halt)
+		c, err := openCorpus(ctx, path, src, ctx.Done())
 		if err != nil {
-			for _, p := range r.pre {
-				if p != nil {
-					p.close()
-				}
+			s.Close()
+			if errors.Is(err, errStopped) {
+				err = ctx.Err()
 			}
-			return err
+			return nil, err
 		}
-		r.pre[ci] = c
+		s.files[ci] = c
 	}
-	return nil
+	return s, nil
+}
+
+// Close closes the streams that a run has not taken. It may be called on
+// a nil *Streams.
+func (s *Streams) Close() {
+	if s == nil {
+		return
+	}
+	for i, c := range s.files {
+		if c != nil {
+			c.close()
+			s.files[i] = nil
+		}
+	}
 }
 
 // infos returns a description of every corpus of the run: those read

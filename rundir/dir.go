@@ -70,15 +70,24 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 	_, statErr := os.Lstat(dir)
 	made := errors.Is(statErr, fs.ErrNotExist)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating run directory: %w", err)
+		return nil, fmt.Errorf("creating run directory %s: %w", dir, err)
 	}
+	lockPath := filepath.Join(dir, LockFile)
+	_, lockErr := os.Lstat(lockPath)
 	lock, err := LockDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	createStep("locked")
 	if err := checkReusable(dir); err != nil {
+		// Refused: leave the directory as it was found.
+		if errors.Is(lockErr, fs.ErrNotExist) {
+			os.Remove(lockPath)
+		}
 		lock.Unlock()
+		if made {
+			os.Remove(dir)
+		}
 		return nil, err
 	}
 	m.Status = Running

@@ -53,13 +53,15 @@ func (s *Settings) Validate() error {
 	if len(s.Corpora) == 0 {
 		return errors.New("settings.corpora: no corpus")
 	}
+	seen := make(map[string]bool, len(s.Corpora))
 	for i, c := range s.Corpora {
 		if err := CheckCorpusPath(c); err != nil {
 			return fmt.Errorf("settings.corpora[%d]: %w", i, err)
 		}
-		if slices.Index(s.Corpora, c) < i {
+		if seen[c] {
 			return fmt.Errorf("settings.corpora[%d]: %s is given twice", i, c)
 		}
+		seen[c] = true
 	}
 	return nil
 }

@@ -131,6 +131,9 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 		}
 	}
 	if f.rng != "" {
+		if a, b, ok := strings.Cut(f.rng, ":"); ok && a != "" && a == b {
+			return s, usageErr("the selection matches no puzzle: -range %s is empty (a:b selects a <= id < b)", f.rng)
+		}
 		if _, _, err := rundir.ParseRange(f.rng); err != nil {
 			return s, usageErr("-range: %v", err)
 		}

@@ -77,9 +77,25 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		go countUnits(countCtx, cfg, display)
 	}
 
+	// A resumed stream must start with the bytes the run read (its copy
+	// in the run directory): checked before anything is recorded.
+	if f.resume {
+		streams, err := pipeline.OpenStreams(e.ctx, &cfg)
+		if err != nil {
+			close(swept)
+			dir.Release()
+			if e.ctx.Err() != nil {
+				return e.ctx.Err()
+			}
+			return &exitError{exitUsage, fmt.Errorf("cannot resume %s: %w", dir.Path, err)}
+		}
+		cfg.Streams = streams
+	}
+
 	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
 	if err := dir.Begin(seg); err != nil {
 		close(swept)
+		cfg.Streams.Close()
 		dir.Release()
 		return err
 	}
@@ -88,13 +104,15 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		pf, err := os.Create(f.cpuprof)
 		if err != nil {
 			close(swept)
-			dir.Close(rundir.Failed, "")
+			cfg.Streams.Close()
+			dir.Close(rundir.Failed, err.Error())
 			return usageErr("-cpuprofile: %v", err)
 		}
 		if err := pprof.StartCPUProfile(pf); err != nil {
 			pf.Close()
 			close(swept)
-			dir.Close(rundir.Failed, "")
+			cfg.Streams.Close()
+			dir.Close(rundir.Failed, err.Error())
 			return usageErr("-cpuprofile: %v", err)
 		}
 		defer func() {
@@ -181,8 +199,8 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		for _, ce := range corpusErrs[:len(corpusErrs)-1] {
 			fmt.Fprintf(e.stderr, "batch: %s\n", ce)
 		}
-		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept; once the file is mended, batch -resume -out %s finishes the run)",
-			corpusErrs[len(corpusErrs)-1], results, dir.Path)}
+		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept)",
+			corpusErrs[len(corpusErrs)-1], results)}
 	case stats.Wrong > 0:
 		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, results)}
 	case reportErr != nil:

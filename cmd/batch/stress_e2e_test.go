@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sudokubatch/rundir"
+)
+
+// TestKillResumeStress kills runs with SIGKILL at random instants, from
+// the start of the process (a third of the instants fall in its first 30
+// ms: start-up and the creation of the run directory) to the end of the
+// sweep, resumes each (the resume itself killed at a random instant half
+// of the time), and finishes it. Every time, results.csv ends with the
+// rows of an uninterrupted run, each unit exactly once, and run.json
+// tells each process's segment: killed ones closed as killed, the last
+// finished, their rows adding up (issue #16, cases 9 and 10).
+func TestKillResumeStress(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 4000))
+	args := []string{"-solvers", "norvig,dlx,bitboard,singles", "-timeout", "0", "-max-calls", "20000", "-quiet", "-report=false", "-workers", "2"}
+	t0 := time.Now()
+	mustOK(t, batch(t, dir, append(args, "-out", "whole", corpus)...))
+	span := time.Since(t0)
+	want := readRows(t, filepath.Join(dir, "whole", rundir.ResultsFile))
+	instants := 24
+	if testing.Short() {
+		instants = 6
+	}
+	for i := range instants {
+		delay := time.Duration(rand.Int64N(int64(30 * time.Millisecond)))
+		if i%3 != 0 {
+			delay = time.Duration(rand.Int64N(int64(span)))
+		}
+		out := fmt.Sprintf("run-%d", i)
+		killAfter := func(d time.Duration, args ...string) {
+			p := start(t, dir, false, args...)
+			select {
+			case <-p.done:
+			case <-time.After(d):
+				p.cmd.Process.Kill()
+			}
+			<-p.done
+		}
+		killAfter(delay, append(args, "-out", out, corpus)...)
+		if rand.IntN(2) == 0 {
+			killAfter(time.Duration(rand.Int64N(int64(span))), "-resume", "-quiet", "-report=false", "-out", out)
+		}
+		r := batch(t, dir, "-resume", "-quiet", "-report=false", "-out", out)
+		if r.code == 2 && strings.Contains(r.stderr, "no run to resume") {
+			// Killed before the directory held a run: a new run may use it.
+			r = batch(t, dir, append(args, "-out", out, corpus)...)
+		}
+		if r.code != 0 {
+			t.Fatalf("instant %d (%s): exit %d\n%s", i, delay, r.code, r.stderr)
+		}
+		sameRows(t, want, readRows(t, filepath.Join(dir, out, rundir.ResultsFile)))
+		m := manifest(t, filepath.Join(dir, out))
+		rows := 0
+		for k, s := range m.Segments {
+			rows += s.Rows
+			last := k == len(m.Segments)-1
+			if (last && s.Status != rundir.Finished) || (!last && s.Status != rundir.Killed && s.Status != rundir.Finished) ||
+				s.End.Before(s.Start) || s.End.IsZero() {
+				t.Fatalf("instant %d (%s): segment %d of %d: %+v", i, delay, k, len(m.Segments), s)
+			}
+		}
+		if m.Status != rundir.Finished || rows != len(want) || m.Rows != len(want) || !m.Corpora[0].Complete || m.Corpora[0].Puzzles != 4000 {
+			t.Fatalf("instant %d (%s): run.json status %s, rows %d (segments %d), corpus %+v", i, delay, m.Status, m.Rows, rows, m.Corpora[0])
+		}
+		os.RemoveAll(filepath.Join(dir, out))
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -105,12 +106,6 @@ func newPuzzleSet(n int) puzzleSet { return make(puzzleSet, (n+63)/64) }
 
 func (s puzzleSet) add(p int32)      { s[p/64] |= 1 << (p % 64) }
 func (s puzzleSet) has(p int32) bool { return int(p/64) < len(s) && s[p/64]&(1<<(p%64)) != 0 }
-
-// puzzleKey names a puzzle of a Results: (corpus index, id).
-type puzzleKey struct {
-	corpus uint16
-	id     int32
-}
 
 // ranked returns row i of the series as a ranked unit with the given
 // ranks.
@@ -332,32 +327,51 @@ func hardForSeveral(res *Results, ranked []*rankedSeries, top int) ([]SharedHard
 
 // highlights places the puzzles with the given ids in every strategy.
 func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
+	// The puzzles of each id, in every corpus, found first; then one pass
+	// over each series finds all their rows (a pass per id and corpus
+	// took minutes over tens of thousands of corpora).
 	var hs []Highlight
+	puzzles := map[int][]int32{} // id -> its puzzle indexes, in corpus order
+	want := map[int32]bool{}
 	for _, id := range ids {
-		if slices.ContainsFunc(hs, func(h Highlight) bool { return h.ID == id }) {
+		if _, dup := puzzles[id]; dup {
 			continue
 		}
-		h := Highlight{ID: id, Units: []RankedUnit{}}
+		ps := []int32{}
 		for c := range res.Corpora {
-			p, ok := res.puzzleIndex(uint16(c), int32(id))
-			if !ok {
-				continue
+			if p, ok := res.puzzleAt(c, id); ok {
+				ps = append(ps, p)
+				want[p] = true
 			}
-			for si, ser := range res.Series {
-				if i, ok := ranked[si].rowsOf(map[int32]bool{p: true})[p]; ok {
-					h.Units = append(h.Units, ranked[si].units([]int32{i})...)
-					continue
-				}
-				for j := range ser.Len() { // not measured: status only
-					if ser.Puzzle(j) == p {
-						e := ser.At(j)
-						h.Units = append(h.Units, rankedUnit(res, ser.Solver, &e))
-						break
-					}
+		}
+		puzzles[id] = ps
+		hs = append(hs, Highlight{ID: id, Units: []RankedUnit{}})
+	}
+	measuredRow := make([]map[int32]int32, len(res.Series))
+	anyRow := make([]map[int32]int32, len(res.Series)) // the first row, measured or not
+	for si, ser := range res.Series {
+		measuredRow[si] = ranked[si].rowsOf(want)
+		anyRow[si] = map[int32]int32{}
+		for j := range ser.Len() {
+			if p := ser.Puzzle(j); want[p] {
+				if _, seen := anyRow[si][p]; !seen {
+					anyRow[si][p] = int32(j)
 				}
 			}
 		}
-		hs = append(hs, h)
+	}
+	for k := range hs {
+		h := &hs[k]
+		for _, p := range puzzles[h.ID] {
+			for si, ser := range res.Series {
+				if i, ok := measuredRow[si][p]; ok {
+					h.Units = append(h.Units, ranked[si].units([]int32{i})...)
+				} else if j, ok := anyRow[si][p]; ok { // not measured: status only
+					e := ser.At(int(j))
+					h.Units = append(h.Units, rankedUnit(res, ser.Solver, &e))
+				}
+			}
+		}
 	}
 	return hs
 }
@@ -369,15 +383,23 @@ var HardCSVHeader = []string{"corpus", "id", "line", "solver", "status", "calls"
 // WriteHardCSV writes hard.csv: per strategy (in Results order), every
 // unit whose calls are above the strategy's p99 of calls or that a
 // timeout or call limit stopped, by decreasing calls. Multiples of the
-// median have two decimals; every other number is exact.
+// median have two decimals; every other number is exact. A cell that a
+// spreadsheet would run as a formula (a corpus named =HYPERLINK(...), or
+// a multiple of a zero median, +Inf) gets a single quote in front, as in
+// results.csv (rundir.EscapeFormula).
 func (s *Summary) WriteHardCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(HardCSVHeader)
+	rec := make([]string, len(HardCSVHeader))
 	for _, u := range s.Hard {
-		cw.Write([]string{u.Puzzle.Corpus, strconv.Itoa(u.Puzzle.ID), strconv.Itoa(u.Puzzle.Line), u.Solver,
+		rec = append(rec[:0], u.Puzzle.Corpus, strconv.Itoa(u.Puzzle.ID), strconv.Itoa(u.Puzzle.Line), u.Solver,
 			u.Status.String(), strconv.FormatUint(u.Calls, 10), strconv.FormatInt(u.NS, 10),
 			strconv.FormatUint(u.Guesses, 10), strconv.Itoa(u.RankCalls), strconv.Itoa(u.RankTime),
-			strconv.FormatFloat(u.XMedianCalls, 'f', 2, 64), strconv.FormatFloat(u.XMedianTime, 'f', 2, 64)})
+			strconv.FormatFloat(u.XMedianCalls, 'f', 2, 64), strconv.FormatFloat(u.XMedianTime, 'f', 2, 64))
+		for i, cell := range rec {
+			rec[i] = rundir.EscapeFormula(cell)
+		}
+		cw.Write(rec)
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

@@ -22,6 +22,12 @@ const CensoringNote = "Units stopped by a timeout or a call limit are counted an
 // WriteMarkdown writes summary.md: the run, the main table, how stopped
 // units are treated, the hardest puzzles of each strategy, the puzzles
 // hard for several strategies and the highlighted puzzles.
+//
+// Every text that comes from the rows or from run.json (corpus paths and
+// labels, strategy names, the run id and status, settings, machines) is
+// escaped where it is written (mdText, mdCode), so that a viewer shows it
+// as text: no HTML, link, emphasis or code span of its own, no cell
+// added to a table, no line break.
 func (s *Summary) WriteMarkdown(w io.Writer) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Summary of %s\n\n", mdText(s.Corpus))
@@ -40,9 +46,9 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 }
 
 func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
-	fmt.Fprintf(b, "\nRun `%s`, %s, %s of wall time", r.RunID, r.Status, fmtNS(float64(r.DurationNS)))
+	fmt.Fprintf(b, "\nRun %s, %s, %s of wall time", mdCode(r.RunID), mdText(r.Status), fmtNS(float64(r.DurationNS)))
 	if r.Status != rundir.Finished {
-		fmt.Fprintf(b, " (**%s**: only the rows written so far are summarized)", r.Status)
+		fmt.Fprintf(b, " (**%s**: only the rows written so far are summarized)", mdText(r.Status))
 	}
 	b.WriteString(".\n")
 	set := r.Settings
@@ -66,18 +72,23 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 	if set.Unique {
 		parts = append(parts, "solutions counted")
 	}
-	fmt.Fprintf(b, "Settings: %s.\n", strings.Join(parts, ", "))
+	fmt.Fprintf(b, "Settings: %s.\n", mdText(strings.Join(parts, ", ")))
 	for i, m := range r.Machines {
 		if i == 0 {
 			fmt.Fprintf(b, "Measured with %d %s on ", r.Workers, plural(r.Workers, "worker", "workers"))
 		} else {
 			b.WriteString("Also on ")
 		}
-		fmt.Fprintf(b, "%s/%s, %s, %d CPUs, GOMAXPROCS %d, %s, tool %s.\n", m.GOOS, m.GOARCH, mdText(m.CPU),
-			m.NumCPU, m.GOMAXPROCS, m.GoVersion, mdText(m.Version))
+		fmt.Fprintf(b, "%s/%s, %s, %d CPUs, GOMAXPROCS %d, %s, tool %s.\n", mdText(m.GOOS), mdText(m.GOARCH),
+			mdText(m.CPU), m.NumCPU, m.GOMAXPROCS, mdText(m.GoVersion), mdText(m.Version))
 	}
 	for _, c := range r.Corpora {
-		fmt.Fprintf(b, "Corpus `%s`: %d puzzles (%d invalid), SHA-256 %s.\n", c.Path, c.Puzzles, c.Invalid, c.SHA256)
+		fmt.Fprintf(b, "Corpus %s: %d puzzles (%d invalid), SHA-256 %s", mdCode(c.Path), c.Puzzles, c.Invalid,
+			mdText(c.SHA256))
+		if c.Error != "" {
+			fmt.Fprintf(b, "; not read to its end: %s", mdText(c.Error))
+		}
+		b.WriteString(".\n")
 	}
 }
 
@@ -133,7 +144,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 	if len(stopped) > 0 {
 		b.WriteString("\n**Stopped by a limit**")
 		if s.Run != nil {
-			fmt.Fprintf(b, " (%s)", s.Run.limits())
+			fmt.Fprintf(b, " (%s)", mdText(s.Run.limits()))
 		}
 		fmt.Fprintf(b, ": %s. Every stopped unit is listed in %s; to measure them, raise `-timeout` "+
 			"(or run with `-timeout 0` and a `-max-calls` budget).\n", strings.Join(stopped, "; "), rundir.HardCSV)
@@ -321,7 +332,30 @@ func writeMDTable(b *bytes.Buffer, head []string, rows [][]string, align string)
 	}
 }
 
-// mdText escapes text for a Markdown table cell or line.
-func mdText(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`).Replace(s)
+// mdEscaper escapes text for Markdown (CommonMark and GitHub's
+// extensions): HTML's three specials as entities, so that no tag, comment
+// or entity of the input is one of the output; a backslash before the
+// ASCII punctuation that starts an inline construct in the middle of a
+// line (backslash, code span, emphasis, link or image, strikethrough,
+// math) or that ends a table cell (|); line breaks as spaces. A
+// replacement is never escaped again (one pass).
+var mdEscaper = strings.NewReplacer(
+	"<", "&lt;", ">", "&gt;", "&", "&amp;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "~", `\~`, "$", `\$`, "|", `\|`,
+	"\r\n", " ", "\n", " ", "\r", " ")
+
+// mdText escapes text for a Markdown table cell, heading or line: it is
+// shown as it is (line breaks as spaces), whatever it holds. Text is
+// never written at the start of a line, where other characters (#, -, >,
+// 1.) would start a block.
+func mdText(s string) string { return mdEscaper.Replace(s) }
+
+// mdCode writes s as a code span when it holds nothing that a code span
+// would not show as it is (a backtick, HTML's specials, a line break, an
+// edge space), else as escaped text (mdText).
+func mdCode(s string) string {
+	if s == "" || strings.ContainsAny(s, "`<>&\r\n") || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return mdText(s)
+	}
+	return "`" + s + "`"
 }

@@ -10,6 +10,8 @@
 //	results.csv    one row per (puzzle, strategy), in (corpus, id, strategy) order
 //	run.json       settings, corpora and one segment per invocation that wrote rows
 //	.lock          held (flock) by the process that writes the directory
+//	stream-N       the bytes read of corpus N when it is a stream (standard
+//	               input, a pipe, a FIFO), so that -resume can read them again
 //	summary.md, summary.json, summary.bench, hard.csv, index.html, charts/
 //	               the report, rebuilt from results.csv alone by `batch report`
 //
@@ -20,9 +22,45 @@
 // on one line (line breaks become spaces), so that every row is one line:
 // `tail -f` shows progress, and a resume can cut a torn last line.
 //
+// A text field (solver, solution, error, corpus) that a spreadsheet
+// would run as a formula (it starts with = + - @, a tab or a CR: the
+// OWASP CSV-injection list) is written with a single quote in front, and
+// the Reader takes it off, so a round trip is exact (EscapeFormula,
+// UnescapeFormula; hard.csv follows the same rule). A lone "-" (standard
+// input as a corpus) cannot be a formula and is left alone; other tools
+// that read results.csv strip one leading quote from such fields.
+//
 // Rows are always written as a complete prefix of the run's order (the
 // pipeline's writer sees to it), so Resume can skip the units already
 // there and append the others, and the file stays in order.
+//
+// The guarantees, and how they are kept:
+//   - One process at a time: Create, Resume and Merge take an flock on
+//     .lock (the kernel drops it when the process dies, however it dies);
+//     a second one fails at once with the holder's pid (ErrLocked).
+//   - Creation is atomic for a kill -9 at any instant: the lock, then
+//     run.json written whole (a temporary file renamed), then results.csv
+//     and its header. Before run.json the directory holds nothing Create
+//     would refuse; after it, Resume makes a missing or headerless
+//     results.csv again. Create refuses a directory that holds a run
+//     (ErrExists) or any other file (ErrNotEmpty: `-out .` in a home
+//     directory), and leaves it as it found it.
+//   - run.json is validated like the flags (Manifest.Validate, with the
+//     flags' parsers), so a damaged one is refused naming its field.
+//   - Resume checks the corpora (a CorpusCheck: size and SHA-256 against
+//     run.json) before it reads a row, then streams results.csv: a row
+//     that is not a unit of the run (corpus, strategy, or id outside the
+//     corpus's puzzles) or a unit that appears twice is refused with its
+//     line; the units done are a bitmap of one bit per unit of the run, so
+//     memory does not grow with the rows, nor with a forged id.
+//   - Provenance: each process that writes rows is a Segment of run.json,
+//     begun (status running) before its first row and closed with its
+//     end, rows and status; a segment left running by a killed process is
+//     closed by the next Resume as killed, ending at the last write into
+//     the directory. A run is finished only when the process that ends it
+//     issued every unit and wrote every row, and read every corpus to its
+//     end; failed when rows could not be written or a corpus could not be
+//     read (CorpusInfo.Error); interrupted after a Ctrl-C.
 package rundir
 
 // The files of a run directory.

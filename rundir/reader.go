@@ -21,8 +21,9 @@ import (
 //	err = rd.Err() // the file could not be read
 //
 // Columns are found by name, so a file with the DESIGN.md columns but no
-// `corpus` column is read too (corpus ""). A Reader is not safe for
-// concurrent use.
+// `corpus` column is read too (corpus ""). The single quote that the
+// Writer puts before a text field that looks like a formula is taken off
+// (UnescapeFormula). A Reader is not safe for concurrent use.
 type Reader struct {
 	r    *csv.Reader
 	file string
@@ -136,6 +137,9 @@ func (rd *Reader) parse(rec []string) error {
 	}
 	row := &rd.row
 	*row = Row{}
+	if field(0) == Header[0] && field(2) == Header[2] {
+		return &RowError{rd.file, rd.line, "a header line in the middle of the file: several results.csv files concatenated? (shard runs are joined with batch merge)"}
+	}
 	var errs []string
 	num := func(col int) int64 {
 		v, err := strconv.ParseInt(field(col), 10, 64)
@@ -156,7 +160,7 @@ func (rd *Reader) parse(rec []string) error {
 	}
 	row.ID = int(num(0))
 	row.Line = int(num(1))
-	row.Solver = field(2)
+	row.Solver = UnescapeFormula(field(2))
 	st, err := solvers.ParseStatus(field(3))
 	if err != nil {
 		errs = append(errs, err.Error())
@@ -172,10 +176,10 @@ func (rd *Reader) parse(rec []string) error {
 	}
 	row.Seed = unum(11)
 	if !rd.lean {
-		row.Solution = strings.Clone(field(12))
-		row.Error = strings.Clone(field(13))
+		row.Solution = strings.Clone(UnescapeFormula(field(12)))
+		row.Error = strings.Clone(UnescapeFormula(field(13)))
 	}
-	if c := field(14); c != rd.corpus {
+	if c := UnescapeFormula(field(14)); c != rd.corpus {
 		rd.corpus = strings.Clone(c)
 	}
 	row.Corpus = rd.corpus
@@ -190,4 +194,16 @@ func (rd *Reader) parse(rec []string) error {
 		return &RowError{rd.file, rd.line, strings.Join(errs, "; ")}
 	}
 	return nil
+}
+
+// UnescapeFormula undoes EscapeFormula: it takes the single quote off a
+// field that starts with one when the rest is a field that EscapeFormula
+// escapes, and returns any other field as it is (one that a spreadsheet
+// would run but has no quote, written by an older version or by hand,
+// included).
+func UnescapeFormula(s string) string {
+	if len(s) > 2 && s[0] == '\'' && isFormula(s[1:]) {
+		return s[1:]
+	}
+	return s
 }

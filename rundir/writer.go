@@ -13,6 +13,18 @@ import (
 // Writer writes rows to results.csv. It buffers; call Flush to push the
 // rows out and learn of any write error. A Writer is not safe for
 // concurrent use.
+//
+// Fields are quoted only when they must be (RFC 4180, as encoding/csv
+// reads it), and a line break inside a text field becomes a space, so
+// that every row is one line. A text field (solver, solution, error,
+// corpus) that a spreadsheet would run as a formula is written with a
+// single quote in front (EscapeFormula): a corpus named =HYPERLINK(...)
+// is shown as text. The Reader takes the quote off again (UnescapeFormula),
+// so that writing a row and reading it back gives the same row, whatever
+// its text (line breaks aside). Numbers are written as digits: the tool
+// makes no negative one, and one in a Row made by hand or read from an
+// edited file is a minus sign and digits, a number to a spreadsheet, not
+// a formula.
 type Writer struct {
 	w   *bufio.Writer
 	buf []byte
@@ -168,15 +180,63 @@ func needsQuotes(s string) bool {
 
 var csvSpecial = [256]bool{',': true, '"': true, '\r': true, '\n': true}
 
-// appendField appends s as a CSV field, quoted only when it must be
-// (RFC 4180, as encoding/csv reads it). Line breaks inside a message are
-// replaced by spaces so that every row is one line (tail -f, resume).
+// formulaLead holds the bytes that make a field a formula to a
+// spreadsheet when they lead it (the OWASP CSV injection list: = + - @
+// tab CR), and the single quote that EscapeFormula puts before them.
+var formulaLead = [256]bool{'=': true, '+': true, '-': true, '@': true, '\t': true, '\r': true, '\'': true}
+
+// lineBreaks turns the line breaks of a text field into spaces.
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+// isFormula reports whether s gets a quote in front when written: it is
+// longer than one byte and, past all its leading single quotes, starts
+// with = + - @ tab or CR. A lone "-" (standard input, as a corpus) is
+// left alone. Looking past the quotes makes the escape undoable: a field
+// that starts with a quote is written with one more quote exactly when
+// the same field without it would be, so the Reader removes one quote
+// from a field that starts with one and passes this test, and only then.
+func isFormula(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	i := 0
+	for i < len(s) && s[i] == '\'' {
+		i++
+	}
+	return i < len(s) && formulaLead[s[i]] // s[i] is not a quote
+}
+
+// EscapeFormula returns s as a CSV cell that a spreadsheet shows as
+// text: with a single quote in front when isFormula(s) (see Writer), else
+// s itself. UnescapeFormula(EscapeFormula(s)) is s for every s. Every CSV
+// file the tool writes escapes its cells this way.
+func EscapeFormula(s string) string {
+	if len(s) > 1 && formulaLead[s[0]] && isFormula(s) {
+		return "'" + s
+	}
+	return s
+}
+
+// appendField appends s as a CSV field: with a quote in front when it
+// could be run as a formula (EscapeFormula), quoted only when it must be
+// (RFC 4180, as encoding/csv reads it). Line breaks are replaced by
+// spaces before the formula test, so that every row is one line (tail -f,
+// resume) and the field read back is the one tested.
 func appendField(b []byte, s string) []byte {
-	if !needsQuotes(s) {
+	quote := needsQuotes(s)
+	if !quote && (len(s) < 2 || !formulaLead[s[0]]) {
+		return append(b, s...) // the common case: one table lookup more
+	}
+	if quote {
+		s = lineBreaks.Replace(s)
+		b = append(b, '"')
+	}
+	if isFormula(s) {
+		b = append(b, '\'')
+	}
+	if !quote {
 		return append(b, s...)
 	}
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-	b = append(b, '"')
 	b = append(b, strings.ReplaceAll(s, `"`, `""`)...)
 	return append(b, '"')
 }

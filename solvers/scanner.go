@@ -1,7 +1,6 @@
 package solvers
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -9,9 +8,10 @@ import (
 	"strconv"
 )
 
-// MaxLineLen is the longest line the Scanner reads whole. A longer line
-// (the longest puzzle line is 256 symbols plus a comment) is read past,
-// never held in memory, and reported as an invalid entry.
+// MaxLineLen is the longest line, in bytes without its line end, that the
+// Scanner reads whole. A longer line (the longest puzzle line is 256
+// symbols plus a comment) is read past, never held in memory, and
+// reported as an invalid entry.
 const MaxLineLen = 64 << 10
 
 // SyntaxError is a corpus line that is not a puzzle. It travels with the
@@ -37,16 +37,28 @@ type Entry struct {
 // Scanner reads a corpus one line at a time, like bufio.Scanner, and never
 // holds more than one line in memory.
 //
-// Blank lines and lines starting with '#' are skipped, and so is a first
-// puzzle-less line that is a bare integer (a puzzle count header; it may
-// come after comments). Skipped lines take no id, so a file with a count
-// header numbers its puzzles like the plain file. Every other line takes
-// the next id and becomes an Entry, with Err set when it is not a puzzle.
-// CRLF line ends and a UTF-8 byte order mark are tolerated.
+// A line ends at LF, CRLF or a lone CR (old Mac files); CRLF is one line
+// end, also when its two bytes come in two reads. Blank lines and lines
+// starting with '#' are skipped, and so is a first puzzle-less line that
+// is a bare integer (a puzzle count header; it may come after comments).
+// Skipped lines take no id, so a file with a count header numbers its
+// puzzles like the plain file. Every other line takes the next id and
+// becomes an Entry, with Err set when it is not a puzzle. A UTF-8 byte
+// order mark is tolerated.
 //
 // A Scanner is not safe for concurrent use.
 type Scanner struct {
-	r       *bufio.Reader
+	rd   io.Reader
+	buf  []byte // MaxLineLen+1 bytes: a line of MaxLineLen bytes and its line end fit
+	r, w int    // buf[r:w] is read and not yet consumed
+	rerr error  // the error that ended reading rd (io.EOF at the end), met after buf[:w]
+	// skipLF is set when a line ended at a CR that was the last byte read:
+	// a LF that comes next is the second byte of a CRLF, not a line end.
+	skipLF bool
+	// lf is the index in buf of the first LF at or after the last place
+	// searched, or w when buf holds none after it; below r when it must
+	// be searched again (-1 after fill).
+	lf      int
 	file    string
 	line    int
 	nextID  int
@@ -58,13 +70,16 @@ type Scanner struct {
 
 // NewScanner returns a Scanner that reads r; file names it in errors.
 func NewScanner(r io.Reader, file string) *Scanner {
-	return &Scanner{r: bufio.NewReaderSize(r, 64<<10), file: file}
+	return &Scanner{rd: r, buf: make([]byte, MaxLineLen+1), lf: -1, file: file}
 }
 
 // Scan advances to the next puzzle line. It returns false at the end of
 // the input or on a read error (see Err).
 func (s *Scanner) Scan() bool {
 	for {
+		if s.err != nil {
+			return false
+		}
 		if s.pending != nil {
 			if s.pending != io.EOF {
 				s.err = fmt.Errorf("reading %s after line %d: %w", s.file, s.line, s.pending)
@@ -115,23 +130,132 @@ func (s *Scanner) emit(err error) {
 	s.nextID++
 }
 
-// readLine returns the next line without its end of line. A line longer
-// than MaxLineLen is consumed up to its end and reported with tooLong set.
-// The returned slice is valid until the next call.
-func (s *Scanner) readLine() (line []byte, tooLong bool, err error) {
-	line, err = s.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		for errors.Is(err, bufio.ErrBufferFull) {
-			_, err = s.r.ReadSlice('\n')
-		}
-		if err == io.EOF {
-			err = nil
-		}
-		return nil, true, err
+// lineEnd finds the first line end in data: it returns where it starts
+// and its length (2 for CRLF, else 1), or i < 0 when data has none. A CR
+// that is the last byte of data is a line end of length 1; the caller
+// drops a LF that comes next (skipLF). It searches for the LF, then for a
+// CR before it: IndexByte is vectorized, one pass for either byte is not.
+// readLine does the same and keeps the LF found for the next lines.
+func lineEnd(data []byte) (i, n int) {
+	lf := bytes.IndexByte(data, '\n')
+	if lf < 0 {
+		return bytes.IndexByte(data, '\r'), 1
 	}
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	return line, false, err
+	switch cr := bytes.IndexByte(data[:lf], '\r'); {
+	case cr < 0:
+		return lf, 1
+	case cr == lf-1:
+		return cr, 2
+	default:
+		return cr, 1
+	}
+}
+
+// consume marks buf[:i+n] as read, i and n a line end found by lineEnd.
+func (s *Scanner) consume(i, n int) {
+	s.r = i + n
+	s.skipLF = n == 1 && s.buf[i] == '\r' && s.r == s.w
+}
+
+// readLine returns the next line without its line end. A line longer
+// than MaxLineLen is consumed up to its end and reported with tooLong
+// set. err is set, with the last line of the input (which has no line
+// end) or none, once the input is read to its end (io.EOF) or a read
+// failed; a line followed by a line end comes with err nil, even when the
+// input ends there. The returned slice is valid until the next call.
+func (s *Scanner) readLine() (line []byte, tooLong bool, err error) {
+	if s.skipLF {
+		s.skipLF = false
+		if s.r == s.w && s.rerr == nil {
+			s.fill()
+		}
+		if s.r < s.w && s.buf[s.r] == '\n' {
+			s.r++
+		}
+	}
+	searched := 0 // buf[r:r+searched] holds no line end
+	for {
+		// As lineEnd, with the LF found kept in s.lf: in a file whose
+		// lines end at a lone CR, a search for the LF that is not there
+		// would otherwise read the whole buffer for every line (6x slower
+		// than a LF file; as fast with s.lf).
+		from := s.r + searched
+		if s.lf < from {
+			s.lf = s.w
+			if i := bytes.IndexByte(s.buf[from:s.w], '\n'); i >= 0 {
+				s.lf = from + i
+			}
+		}
+		if i := bytes.IndexByte(s.buf[from:s.lf], '\r'); i >= 0 {
+			i += from
+			n := 1
+			if i+1 == s.lf && s.lf < s.w {
+				n = 2 // CRLF
+			}
+			line = s.buf[s.r:i]
+			s.consume(i, n)
+			return line, false, nil
+		}
+		if s.lf < s.w {
+			line = s.buf[s.r:s.lf]
+			s.consume(s.lf, 1)
+			return line, false, nil
+		}
+		searched = s.w - s.r
+		if searched == len(s.buf) {
+			return nil, true, s.skipLine()
+		}
+		if s.rerr != nil {
+			line, s.r = s.buf[s.r:s.w], s.w
+			return line, false, s.rerr
+		}
+		s.fill()
+	}
+}
+
+// skipLine reads past the rest of a line too long to hold, buf being
+// full of it, up to its line end. It returns the read error that cut the
+// line, if any; nil at the end of the input.
+func (s *Scanner) skipLine() error {
+	for {
+		s.r, s.w, s.lf = 0, 0, -1
+		if s.rerr != nil {
+			if s.rerr == io.EOF {
+				return nil
+			}
+			return s.rerr
+		}
+		s.fill()
+		if i, n := lineEnd(s.buf[:s.w]); i >= 0 {
+			s.consume(i, n)
+			return nil
+		}
+	}
+}
+
+// fill moves the unread bytes to the start of buf and reads more after
+// them, at least one byte unless reading fails (s.rerr).
+func (s *Scanner) fill() {
+	if s.r > 0 {
+		s.w = copy(s.buf, s.buf[s.r:s.w])
+		s.r = 0
+	}
+	s.lf = -1
+	for range 100 { // as bufio: a reader that keeps returning nothing is broken
+		n, err := s.rd.Read(s.buf[s.w:])
+		if n < 0 || n > len(s.buf)-s.w {
+			n, err = 0, errors.New("invalid count returned by Read")
+		}
+		s.w += n
+		if err != nil {
+			s.rerr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	s.rerr = io.ErrNoProgress
 }
 
 // Entry returns the entry read by the last successful Scan.

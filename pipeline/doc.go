@@ -9,12 +9,22 @@
 //
 // Data flow (one errgroup.WithContext group holds every goroutine):
 //  1. The reader opens each corpus (a file, a .gz detected by its magic
-//     bytes, or "-" for standard input), hashes its raw bytes as it reads,
-//     and scans it line by line with solvers.Scanner; it never holds more
-//     than one line. Each selected puzzle (Selection: ids, range, limit,
-//     shard, all applied to the ids of each file) becomes one unit per
-//     strategy, numbered in (corpus, id, strategy) order. A line that is
-//     not a puzzle becomes units with status invalid.
+//     bytes, or a stream: "-", a pipe, a FIFO) and scans it line by line
+//     with solvers.Scanner; it never holds more than one line. A file's
+//     size and SHA-256 come from Identify, before the run (the command
+//     records them in run.json at creation); a stream is read exactly
+//     once, by the run, through a pump goroutine, so that a read that
+//     waits on it ends at the first Ctrl-C; its bytes are hashed as they
+//     are read and copied into the run directory (rundir.StreamFile), so
+//     that -resume can read them again. Before it waits on a stream, the
+//     reader hands its part-filled batch to the workers. Each selected
+//     puzzle (Selection: ids, range, limit, shard, all applied to the ids
+//     of each file) becomes one unit per strategy, numbered in (corpus,
+//     id, strategy) order. A line that is not a puzzle becomes units with
+//     status invalid. Every line is accounted for: CorpusInfo counts
+//     lines, puzzle lines, invalid ones and skipped ones (blank, comment,
+//     count header), and a file is read to its end even when the
+//     selection ends before (a stream is not: it may not end).
 //  2. Units go to the workers in batches sized from the running mean unit
 //     time (about 1ms of work, at most 128 units; slow units one by one),
 //     so that channel operations cost little per unit. Before a batch, the
@@ -35,13 +45,26 @@
 // Stopping: closing Config.Stop (the first Ctrl-C) stops the issuing of
 // batches; the batches being solved finish (at most ~1ms of work or one
 // unit each) and are written, the batches still queued are dropped, so
-// results.csv is always a complete prefix of the run's order. A corpus
-// that cannot be read stops the issuing the same way and is reported
-// after the rows are written. A write error or a canceled ctx stops
-// everything at once.
+// results.csv is always a complete prefix of the run's order, and the
+// run is Interrupted whenever Stop was closed before Run returned. A
+// corpus that cannot be opened or read to its end (a damaged .gz) does
+// not stop the run: its CorpusInfo.Error says where and why (file, line,
+// byte offset), the units of the puzzles read before it are written, and
+// the next corpora are swept. A write error, an error copying a stream,
+// or a canceled ctx stops everything at once. At the end, Run checks that
+// every unit issued has its row: a run that was not interrupted and
+// misses one returns an error (it would be a bug), never a finished run.
+//
+// Resuming (Config.Skip, Known, RunDir): VerifyCorpora checks, before a
+// row is read, that each file has the size and SHA-256 the run recorded
+// and counts its puzzles (up to damage, if any), which bounds the ids a
+// row may hold; OpenStreams checks that a stream starts with the bytes of
+// its copy (a stream the run read to its end is read from its copy).
 //
 // Decisions where the design is silent: several corpus files in one run
 // restart their ids at 0 and are told apart by the `corpus` column (the
 // path as given); -limit n takes the first n puzzles of each file, so
-// that shards of a limited run merge into the limited run.
+// that shards of a limited run merge into the limited run; a stream is
+// kept whole in the run directory (as many bytes as were read), the
+// price of a run over standard input that can be resumed.
 package pipeline

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -143,8 +144,9 @@ type Ratio struct {
 }
 
 // Compare compares NEW with OLD. The error wraps ErrNothingToCompare when
-// they share no strategy or no puzzle.
-func Compare(oldRun, newRun *Run, opt CompareOptions) (*Comparison, error) {
+// they share no strategy or no puzzle; it is ctx.Err() when ctx is
+// canceled (checked between strategies and every few thousand units).
+func Compare(ctx context.Context, oldRun, newRun *Run, opt CompareOptions) (*Comparison, error) {
 	top := opt.Top
 	if top <= 0 {
 		top = DefaultCompareTop
@@ -171,7 +173,10 @@ func Compare(oldRun, newRun *Run, opt CompareOptions) (*Comparison, error) {
 		if nser == nil {
 			continue
 		}
-		d := compareSeries(oldRun.Results, newRun.Results, oser, nser, newToOld, top)
+		d, err := compareSeries(ctx, oldRun.Results, newRun.Results, oser, nser, newToOld, top)
+		if err != nil {
+			return nil, err
+		}
 		if opt.Threshold > 0 && d.Timed > 0 && d.MedianRatio.Value > opt.Threshold {
 			d.Slower = true
 			c.Slower = append(c.Slower, d.Solver)
@@ -182,12 +187,22 @@ func Compare(oldRun, newRun *Run, opt CompareOptions) (*Comparison, error) {
 	switch {
 	case len(c.Strategies) == 0:
 		return c, fmt.Errorf("comparing %s with %s: %w: no strategy in both (OLD has %s; NEW has %s)", oldRun.Path, newRun.Path,
-			ErrNothingToCompare, strings.Join(solverNames(oldRun.Results), ", "), strings.Join(solverNames(newRun.Results), ", "))
+			ErrNothingToCompare, strings.Join(oldRun.Results.SolverNames(), ", "), strings.Join(newRun.Results.SolverNames(), ", "))
 	case common == 0:
 		return c, fmt.Errorf("comparing %s with %s: %w: no puzzle in both (OLD is over %s; NEW over %s)", oldRun.Path, newRun.Path,
-			ErrNothingToCompare, strings.Join(oldRun.Results.Corpora, ", "), strings.Join(newRun.Results.Corpora, ", "))
+			ErrNothingToCompare, corpusList(oldRun.Results.Corpora), corpusList(newRun.Results.Corpora))
 	}
 	return c, nil
+}
+
+// corpusList names corpora in a message: all of them up to a few, else
+// the first few and how many more.
+func corpusList(names []string) string {
+	const most = 5
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more corpora", strings.Join(names[:most], ", "), len(names)-most)
 }
 
 func runRef(r *Run) RunRef {
@@ -198,69 +213,97 @@ func runRef(r *Run) RunRef {
 	return ref
 }
 
-func solverNames(res *Results) []string {
-	var names []string
-	for _, s := range res.Series {
-		names = append(names, s.Solver)
-	}
-	return names
-}
-
-// corpusSHA returns the SHA-256 run.json records for the named corpus, or "".
-func corpusSHA(ri *rundir.Manifest, name string) string {
-	if ri == nil {
-		return ""
-	}
-	for _, ci := range ri.Corpora {
-		if ci.Path == name {
-			return ci.SHA256
-		}
-	}
-	return ""
-}
-
 // joinCorpora maps each corpus index of NEW to the index of the same
-// corpus in OLD, or -1: by name first, then by SHA-256.
+// corpus in OLD, or -1: by name first, then by SHA-256. It looks names
+// and checksums up in maps: a run may have any number of corpora.
 func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 	oc, nc := oldRun.Results.Corpora, newRun.Results.Corpora
+	oldIndex := make(map[string]int, len(oc))
+	for j, name := range oc {
+		if _, dup := oldIndex[name]; !dup {
+			oldIndex[name] = j
+		}
+	}
+	oldSHA, newSHA := corpusSHAs(oldRun.Manifest), corpusSHAs(newRun.Manifest)
 	newToOld := make([]int, len(nc))
 	taken := make([]bool, len(oc))
 	for i, name := range nc {
-		newToOld[i] = slices.Index(oc, name)
-		if j := newToOld[i]; j >= 0 {
-			taken[j] = true
-			c.Corpora = append(c.Corpora, CorpusPair{Old: name, New: name, By: "name"})
-			if a, b := corpusSHA(oldRun.Manifest, name), corpusSHA(newRun.Manifest, name); a != "" && b != "" && a != b {
-				c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is not the same file in both runs (SHA-256 %.12s… vs %.12s…): "+
-					"an id may name different puzzles", name, a, b))
-			}
+		j, ok := oldIndex[name]
+		if !ok {
+			newToOld[i] = -1
+			continue
+		}
+		newToOld[i], taken[j] = j, true
+		c.Corpora = append(c.Corpora, CorpusPair{Old: name, New: name, By: "name"})
+		if a, b := oldSHA[name], newSHA[name]; a != "" && b != "" && a != b {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is not the same file in both runs (SHA-256 %.12s… vs %.12s…): "+
+				"an id may name different puzzles", name, a, b))
+		}
+	}
+	// The corpora of OLD not joined by name, by SHA-256, in order.
+	bySHA := map[string][]int{}
+	for j, name := range oc {
+		if sha := oldSHA[name]; !taken[j] && sha != "" {
+			bySHA[sha] = append(bySHA[sha], j)
 		}
 	}
 	for i, name := range nc {
-		if newToOld[i] >= 0 {
+		sha := newSHA[name]
+		if newToOld[i] >= 0 || sha == "" {
 			continue
 		}
-		sha := corpusSHA(newRun.Manifest, name)
-		for j, oname := range oc {
-			if !taken[j] && sha != "" && corpusSHA(oldRun.Manifest, oname) == sha {
-				newToOld[i], taken[j] = j, true
-				c.Corpora = append(c.Corpora, CorpusPair{Old: oname, New: name, By: "sha256"})
-				c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s of OLD is %s in NEW (same SHA-256): joined", oname, name))
-				break
+		for k, j := range bySHA[sha] {
+			if taken[j] {
+				continue
 			}
+			newToOld[i], taken[j] = j, true
+			bySHA[sha] = bySHA[sha][k+1:]
+			c.Corpora = append(c.Corpora, CorpusPair{Old: oc[j], New: name, By: "sha256"})
+			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s of OLD is %s in NEW (same SHA-256): joined", oc[j], name))
+			break
 		}
 	}
+	var onlyOld, onlyNew []string
 	for j, name := range oc {
 		if !taken[j] {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is only in OLD: its puzzles are not compared", name))
+			onlyOld = append(onlyOld, name)
 		}
 	}
 	for i, name := range nc {
 		if newToOld[i] < 0 {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is only in NEW: its puzzles are not compared", name))
+			onlyNew = append(onlyNew, name)
 		}
 	}
+	c.warnOnlyIn("OLD", onlyOld)
+	c.warnOnlyIn("NEW", onlyNew)
 	return newToOld
+}
+
+// warnOnlyIn warns about the corpora of one run only: one warning each
+// for the first few, one for the rest.
+func (c *Comparison) warnOnlyIn(run string, names []string) {
+	const most = 10
+	for k, name := range names {
+		if k == most {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%d more corpora are only in %s: their puzzles are not compared", len(names)-most, run))
+			return
+		}
+		c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is only in %s: its puzzles are not compared", name, run))
+	}
+}
+
+// corpusSHAs returns the SHA-256 run.json records for each corpus
+// (none when m is nil).
+func corpusSHAs(m *rundir.Manifest) map[string]string {
+	shas := map[string]string{}
+	if m != nil {
+		for _, ci := range m.Corpora {
+			if _, ok := shas[ci.Path]; !ok && ci.SHA256 != "" {
+				shas[ci.Path] = ci.SHA256
+			}
+		}
+	}
+	return shas
 }
 
 // compareSettings warns about settings and machines that make counters
@@ -300,21 +343,30 @@ func orNone(s string, ns int64) string {
 
 // compareSeries joins the units of one strategy on (corpus, id) and
 // compares them.
-func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int) *StrategyDiff {
+func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int) (*StrategyDiff, error) {
 	d := &StrategyDiff{Solver: oser.Solver, OnlyOldPuzzles: []PuzzleRef{}, OnlyNewPuzzles: []PuzzleRef{}, Largest: []UnitChange{}}
-	index := make(map[puzzleKey]int, oser.Len())
+	rowOf := make([]int32, oldRes.PuzzleCount()) // OLD's row of each of its puzzles, -1 if none
+	for p := range rowOf {
+		rowOf[p] = -1
+	}
 	for i := range oser.Len() {
-		e := oser.At(i)
-		index[puzzleKey{e.Corpus, e.ID}] = i
+		rowOf[oser.Puzzle(i)] = int32(i)
 	}
 	paired := make([]bool, oser.Len())
 	var timedOld, timedNew []int32
 	for ni := range nser.Len() {
+		if ni%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		nv := nser.At(ni)
 		n := &nv
 		j, ok := -1, false
 		if oc := newToOld[n.Corpus]; oc >= 0 {
-			j, ok = index[puzzleKey{uint16(oc), n.ID}]
+			if p, found := oldRes.puzzleAt(oc, int(n.ID)); found && rowOf[p] >= 0 {
+				j, ok = int(rowOf[p]), true
+			}
 		}
 		if !ok || paired[j] {
 			d.OnlyNew++
@@ -406,7 +458,7 @@ func compareSeries(oldRes, newRes *Results, oser, nser *Series, newToOld []int, 
 		}
 		d.TotalRatio = ratio(total(d.TotalNewNS, d.StoppedNew), total(d.TotalOldNS, d.StoppedOld))
 	}
-	return d
+	return d, nil
 }
 
 // ratio returns n/o (a value below 1 taken as 1: a time is at least 1ns)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,7 +49,7 @@ func cmpRun(t *testing.T, path string, info *rundir.Manifest, rows ...cmpRow) *R
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := ReadResults(&b, path)
+	res, err := ReadResults(context.Background(), &b, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func counts(a uint64) func(int) uint64 { return func(id int) uint64 { return a *
 
 func mustCompare(t *testing.T, old, new *Run, opt CompareOptions) *Comparison {
 	t.Helper()
-	c, err := Compare(old, new, opt)
+	c, err := Compare(context.Background(), old, new, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestCompareStrategiesInOneRun(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}
-	_, err := Compare(cmpRun(t, "old", nil, solved("norvig", 3, linear(1), counts(1))...),
+	_, err := Compare(context.Background(), cmpRun(t, "old", nil, solved("norvig", 3, linear(1), counts(1))...),
 		cmpRun(t, "new", nil, solved("dlx", 3, linear(1), counts(1))...), CompareOptions{})
 	if !errors.Is(err, ErrNothingToCompare) || !strings.Contains(err.Error(), "no strategy in both (OLD has norvig; NEW has dlx)") {
 		t.Errorf("no common strategy: %v", err)
@@ -266,7 +267,7 @@ func TestCompareCorpora(t *testing.T) {
 		return rows
 	}
 	t.Run("different files", func(t *testing.T) {
-		_, err := Compare(cmpRun(t, "old", nil, in("a.txt")...), cmpRun(t, "new", nil, in("b.txt")...), CompareOptions{})
+		_, err := Compare(context.Background(), cmpRun(t, "old", nil, in("a.txt")...), cmpRun(t, "new", nil, in("b.txt")...), CompareOptions{})
 		if !errors.Is(err, ErrNothingToCompare) || !strings.Contains(err.Error(), "no puzzle in both (OLD is over a.txt; NEW over b.txt)") {
 			t.Errorf("error %v", err)
 		}
@@ -340,7 +341,7 @@ func TestCompareGolden(t *testing.T) {
 func TestLoadRun(t *testing.T) {
 	dir := filepath.Join("testdata", "mini")
 	for _, path := range []string{dir, filepath.Join(dir, "results.csv")} {
-		rd, err := LoadRun(path)
+		rd, err := LoadRun(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -348,13 +349,13 @@ func TestLoadRun(t *testing.T) {
 			t.Errorf("%s: info %v, %d rows", path, rd.Manifest, rd.Results.Rows)
 		}
 		// In the run's -solvers order, not in order of first appearance.
-		if got := solverNames(rd.Results); !reflect.DeepEqual(got, []string{"backtrack", "bruteforce", "norvig"}) {
+		if got := rd.Results.SolverNames(); !reflect.DeepEqual(got, []string{"backtrack", "bruteforce", "norvig"}) {
 			t.Errorf("%s: solvers %v", path, got)
 		}
 	}
 	for _, path := range []string{"testdata/nope", "testdata"} {
-		if _, err := LoadRun(path); err == nil || !strings.Contains(err.Error(), "reading run "+path) {
-			t.Errorf("LoadRun(%s): %v", path, err)
+		if _, err := LoadRun(context.Background(), path); err == nil || !strings.Contains(err.Error(), "reading run "+path) {
+			t.Errorf("LoadRun(context.Background(), %s): %v", path, err)
 		}
 	}
 }

@@ -7,7 +7,8 @@
 // Data flow:
 //  1. LoadRun reads a run directory (or a bare results.csv) through
 //     rundir's Reader into the one model of a run, Run: its rows as
-//     numbers (Results, one Series per strategy) and its run.json.
+//     numbers (Results, one Series per strategy) and its run.json. The
+//     rows are checked as they are read (see Validation).
 //  2. Summarize computes a Summary from Results; its Write methods render
 //     it, and WriteSummaryFiles writes the four files into a run
 //     directory. WritePage writes index.html from the Results, the
@@ -17,6 +18,29 @@
 //     Comparison for how stopped units enter. RankPuzzle places one
 //     puzzle in each strategy of a Run with Summarize's ranks and
 //     medians, and PuzzleShow renders what `batch show` prints about it.
+//
+// Validation. A unit (corpus, id, strategy) is counted once or the run is
+// refused: ReadResults stops at the first line it cannot report, with an
+// error naming the file and the line that wraps rundir.ErrBadRow. That is
+// a line that is not a row (a header line in the middle says the file is
+// several results.csv concatenated), an id below 0 or an id or line
+// beyond the 32 bits Results keeps, and a second row of a unit already
+// read (a *DuplicateError, naming the line of the first row too). A
+// duplicate is refused rather than reported and skipped: no writer of
+// this tool makes one (the pipeline writes each unit once, -resume skips
+// the units done, merge refuses a unit in two shards), so it comes from a
+// file assembled by hand or by another tool, the two rows may disagree,
+// and a report that kept either would present as whole a run that never
+// happened; the error says how to join shards instead. Finding one costs
+// a bit per puzzle and strategy while reading. With run.json, an id of a
+// corpus that run.json records as read to its end must also be below the
+// corpus's count of puzzles. LoadRun refuses a results.csv or a run.json
+// that is not a regular file (a FIFO, a device) without reading it.
+//
+// Cancellation. LoadRun, LoadResults and ReadResults (every 4096 rows),
+// SummarizeContext (between strategies and steps) and Compare (between
+// strategies and every 4096 units) return the context's error soon after
+// it is canceled, as report/chart's Write does between charts.
 //
 // Summary statistics. A unit (one puzzle, one strategy) is measured when
 // its search ran: every status but invalid, unsupported and error, which
@@ -53,7 +77,8 @@
 // depend on the machine), then by corpus and id.
 //
 // Memory. Results keeps each strategy's rows in columns (Series), with
-// corpus, id and line once per puzzle, times and counters in 16 or 32 bits
-// (exact: the rare larger values sit in a side table): 15 to 21 bytes a
-// row. Messages and solutions are not kept.
+// corpus, id and line once per puzzle (32 bits each: any number of
+// corpus files), times and counters in 16 or 32 bits (exact: the rare
+// larger values sit in a side table): 15 to 21 bytes a row, and 16 a
+// puzzle. Messages and solutions are not kept.
 package report

@@ -2,11 +2,11 @@ package report
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,6 +24,10 @@ type Chart struct {
 	Caption string // one sentence: what it shows and how to read it
 	Solver  string // the strategy drawn, "" for charts of all strategies
 	Kind    string // what it draws: one of report/chart's Kind constants
+	// Note says what was asked of the chart but not done, e.g. "scatter
+	// norvig vs bitboard: 49151 points, written as PNG only (SVG over
+	// 5000 points)"; the command prints it and the page shows it.
+	Note string
 }
 
 // PageOptions is what the page shows beside the summary.
@@ -31,9 +35,14 @@ type PageOptions struct {
 	Charts    []Chart // in the order to show them
 	ChartsDir string  // directory of the charts relative to the page ("charts")
 	// Corpora are the corpus files to read the puzzles' givens from (for
-	// the grids of the puzzle table); a file that cannot be read leaves
-	// its puzzles without a grid.
+	// the grids of the puzzle table); a file that cannot be read, or that
+	// is not a regular file (a FIFO would block, a device never end),
+	// leaves its puzzles without a grid.
 	Corpora []string
+	// Files, when not empty, names for Corpora[i] the file to read in its
+	// place: the copy in the run directory of a corpus read from a stream
+	// (rundir.StreamFile); "" reads Corpora[i] itself.
+	Files []string
 }
 
 //go:embed html.tmpl
@@ -47,9 +56,11 @@ var pageTmpl = template.Must(template.New("page").Parse(pageTemplate))
 // one static file with relative links to the charts, readable offline;
 // every text that comes from the input (file names, lines, messages) is
 // escaped by html/template.
-func WritePage(dir string, res *Results, s *Summary, opt PageOptions) error {
+//
+// It returns ctx.Err() when ctx is canceled while it reads the corpora.
+func WritePage(ctx context.Context, dir string, res *Results, s *Summary, opt PageOptions) error {
 	var b bytes.Buffer
-	if err := renderPage(&b, res, s, opt); err != nil {
+	if err := renderPage(ctx, &b, res, s, opt); err != nil {
 		return fmt.Errorf("writing %s: %w", rundir.PageFile, err)
 	}
 	return rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes())
@@ -115,7 +126,7 @@ func pageUnitOf(u RankedUnit, rank int) pageUnit {
 	}
 }
 
-func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
+func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt PageOptions) error {
 	p := page{
 		Title:    fmt.Sprintf("sudokubatch: %s, %s", s.Corpus, s.countsLine()),
 		Summary:  s,
@@ -172,7 +183,10 @@ func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
 		}
 		return a.ID - b.ID
 	})
-	p.Puzzles = puzzleTable(res, s, order, opt.Corpora)
+	var err error
+	if p.Puzzles, err = puzzleTable(ctx, res, s, order, opt.Corpora, opt.Files); err != nil {
+		return err
+	}
 	for _, h := range s.Highlights {
 		for _, pz := range p.Puzzles {
 			if len(h.Units) > 0 && pz.Label == h.Units[0].Puzzle.Label {
@@ -185,7 +199,7 @@ func renderPage(w io.Writer, res *Results, s *Summary, opt PageOptions) error {
 
 // puzzleTable returns a row per referenced puzzle with every strategy's
 // outcome, and the puzzle's grid when its corpus can be read.
-func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) []pagePuzzle {
+func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRef, corpora, files []string) ([]pagePuzzle, error) {
 	type key struct {
 		corpus string
 		id     int
@@ -211,19 +225,30 @@ func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) 
 			}
 		}
 	}
-	for _, path := range corpora {
-		f, err := os.Open(path)
-		if err != nil || path == "-" {
-			continue
-		}
-		sc := solvers.NewScanner(f, path)
+	for ci, path := range corpora {
 		last := -1
 		for k := range want {
 			if k.corpus == path {
 				last = max(last, k.id)
 			}
 		}
-		for last >= 0 && sc.Scan() && sc.Entry().ID <= last {
+		file := path
+		if ci < len(files) && files[ci] != "" {
+			file = files[ci]
+		}
+		if last < 0 || file == "-" {
+			continue
+		}
+		f, err := openRegular(file)
+		if err != nil {
+			continue
+		}
+		sc := solvers.NewScanner(f, path)
+		for n := 0; sc.Scan() && sc.Entry().ID <= last; n++ {
+			if n%checkEvery == 0 && ctx.Err() != nil {
+				f.Close()
+				return nil, ctx.Err()
+			}
 			e := sc.Entry()
 			if i, ok := want[key{path, e.ID}]; ok && e.Err == nil {
 				rows[i].Givens = e.Puzzle.String()
@@ -232,5 +257,5 @@ func puzzleTable(res *Results, s *Summary, order []PuzzleRef, corpora []string) 
 		}
 		f.Close()
 	}
-	return rows
+	return rows, nil
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,14 +20,14 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 		`1,2,norvig,invalid,0,0,0,0,0,0,,1,,"x.txt:2: bad symbol ""<b>""","<script>alert(1)</script>.txt"`,
 		`2,3,norvig,solved,5000,9,8,3,64,17,,1,,,"<script>alert(1)</script>.txt"`,
 	}, "\n") + "\n"
-	res, err := ReadResults(strings.NewReader(csv), "results.csv")
+	res, err := ReadResults(context.Background(), strings.NewReader(csv), "results.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := Summarize(res, SummaryOptions{Highlight: []int{2}})
 	charts := []Chart{{File: "ecdf-time.png", Title: `time <"ECDF">`, Caption: "a & b", Kind: "ecdf-time"}}
 	var b bytes.Buffer
-	if err := renderPage(&b, res, s, PageOptions{Charts: charts}); err != nil {
+	if err := renderPage(context.Background(), &b, res, s, PageOptions{Charts: charts}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -59,12 +60,12 @@ func TestWritePageWithGrids(t *testing.T) {
 	corpus := filepath.Join(dir, "c.txt")
 	os.WriteFile(corpus, []byte("000000010400000000020000000000050407008000300001090000300400200050100000000806000\n"), 0o644)
 	csv := strings.Join(rundir.Header, ",") + "\n0,1,dlx,solved,1000,65,64,0,64,17,,1,,," + corpus + "\n"
-	res, err := ReadResults(strings.NewReader(csv), "results.csv")
+	res, err := ReadResults(context.Background(), strings.NewReader(csv), "results.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := Summarize(res, SummaryOptions{})
-	if err := WritePage(dir, res, s, PageOptions{Corpora: []string{corpus}}); err != nil {
+	if err := WritePage(context.Background(), dir, res, s, PageOptions{Corpora: []string{corpus}}); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(filepath.Join(dir, rundir.PageFile))

@@ -2,12 +2,9 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"slices"
 
-	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -15,7 +12,7 @@ import (
 // A Series does not hold Entries but columns (see Series); At returns
 // one row as an Entry.
 type Entry struct {
-	Corpus     uint16 // index in Results.Corpora
+	Corpus     int32 // index in Results.Corpora
 	ID         int32
 	Line       int32
 	Status     solvers.Status
@@ -121,39 +118,47 @@ func (c *wideColumn) at(i int) uint64 {
 }
 
 // puzzleTab holds each distinct (corpus, id) of a Results once, with
-// the line of its first row, in order of first appearance.
+// the line of its first row, in order of first appearance. Corpus
+// indexes are 32 bits like ids: a run may have any number of corpus
+// files (2 more bytes a puzzle than 16 bits, not a row).
 type puzzleTab struct {
-	corpus []uint16
+	corpus []int32
 	id     []int32
 	line   []int32
 	// Lookup: per corpus, 1 + the puzzle index by id for ids that are
 	// not far beyond the count of puzzles (the usual dense 0..n-1), a
 	// map for the others.
 	dense  [][]int32
-	sparse map[puzzleKey]int32
+	sparse map[puzzleID]int32
 	last   int32 // the puzzle last found or added, -1 at first
+}
+
+// puzzleID names a puzzle of a Results: (corpus index, id).
+type puzzleID struct {
+	corpus int32
+	id     int32
 }
 
 func newPuzzleTab() *puzzleTab { return &puzzleTab{last: -1} }
 
 // find returns the index of puzzle (c, id).
-func (t *puzzleTab) find(c uint16, id int32) (int32, bool) {
+func (t *puzzleTab) find(c, id int32) (int32, bool) {
 	if p := t.last; p >= 0 && t.corpus[p] == c && t.id[p] == id {
 		return p, true
 	}
-	if id >= 0 && int(c) < len(t.dense) && int(id) < len(t.dense[c]) {
+	if id >= 0 && c >= 0 && int(c) < len(t.dense) && int(id) < len(t.dense[c]) {
 		if p := t.dense[c][id]; p > 0 {
 			return p - 1, true
 		}
 		return 0, false
 	}
-	p, ok := t.sparse[puzzleKey{c, id}]
+	p, ok := t.sparse[puzzleID{c, id}]
 	return p, ok
 }
 
 // add returns the index of puzzle (c, id), adding it with line when it
 // is new.
-func (t *puzzleTab) add(c uint16, id, line int32) (p int32, added bool) {
+func (t *puzzleTab) add(c, id, line int32) (p int32, added bool) {
 	if p, ok := t.find(c, id); ok {
 		t.last = p
 		return p, false
@@ -173,9 +178,9 @@ func (t *puzzleTab) add(c uint16, id, line int32) (p int32, added bool) {
 		return p, true
 	}
 	if t.sparse == nil {
-		t.sparse = map[puzzleKey]int32{}
+		t.sparse = map[puzzleID]int32{}
 	}
-	t.sparse[puzzleKey{c, id}] = p
+	t.sparse[puzzleID{c, id}] = p
 	return p, true
 }
 
@@ -211,7 +216,8 @@ func (r *Results) AddSeries(solver string) *Series {
 	return s
 }
 
-func (r *Results) add(s *Series, e Entry) {
+// add appends row e to s and returns its puzzle index.
+func (r *Results) add(s *Series, e Entry) int32 {
 	p, added := r.tab.add(e.Corpus, e.ID, e.Line)
 	if added {
 		r.Puzzles++
@@ -229,6 +235,7 @@ func (r *Results) add(s *Series, e Entry) {
 	s.guesses.add(e.Guesses)
 	s.backtracks.add(e.Backtracks)
 	r.Rows++
+	return p
 }
 
 // PuzzleCount returns the number of puzzle indices (Series.Puzzle): they
@@ -240,16 +247,16 @@ func (r *Results) PuzzleCount() int {
 	return len(r.tab.id)
 }
 
-// puzzleIndex returns the puzzle index of (corpus, id).
-func (r *Results) puzzleIndex(c uint16, id int32) (int32, bool) {
-	if r.tab == nil {
+// puzzleAt returns the puzzle index of (corpus index c, id).
+func (r *Results) puzzleAt(c int, id int) (int32, bool) {
+	if r.tab == nil || c < 0 || c > math.MaxInt32 || id < math.MinInt32 || id > math.MaxInt32 {
 		return 0, false
 	}
-	return r.tab.find(c, id)
+	return r.tab.find(int32(c), int32(id))
 }
 
 // puzzleOf returns the corpus and id of puzzle index p.
-func (r *Results) puzzleOf(p int32) puzzleKey { return puzzleKey{r.tab.corpus[p], r.tab.id[p]} }
+func (r *Results) puzzleOf(p int32) puzzleID { return puzzleID{r.tab.corpus[p], r.tab.id[p]} }
 
 // OrderSolvers puts the series in the order of names (the run's
 // -solvers order, from run.json); series not named keep their order after
@@ -262,6 +269,15 @@ func (r *Results) OrderSolvers(names []string) {
 		return len(names)
 	}
 	slices.SortStableFunc(r.Series, func(a, b *Series) int { return rank(a) - rank(b) })
+}
+
+// SolverNames returns the names of the series, in order.
+func (r *Results) SolverNames() []string {
+	names := make([]string, len(r.Series))
+	for i, s := range r.Series {
+		names[i] = s.Solver
+	}
+	return names
 }
 
 // Solver returns the series of the named solver, or nil.
@@ -290,58 +306,6 @@ func (r *Results) PuzzleLabel(e *Entry) string {
 		return fmt.Sprintf("%s#%d", r.Corpora[e.Corpus], e.ID)
 	}
 	return fmt.Sprintf("#%d", e.ID)
-}
-
-// LoadResults reads a results.csv file.
-func LoadResults(path string) (*Results, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading results: %w", err)
-	}
-	defer f.Close()
-	return ReadResults(f, path)
-}
-
-// indexOrAppend returns the index of s in *list, appending it first if
-// it is not there (the corpora and strategies of a results file, in
-// order of first appearance).
-func indexOrAppend(list *[]string, s string) int {
-	i := slices.Index(*list, s)
-	if i < 0 {
-		i = len(*list)
-		*list = append(*list, s)
-	}
-	return i
-}
-
-// ReadResults reads results.csv rows from r; name names it in errors.
-func ReadResults(r io.Reader, name string) (*Results, error) {
-	rd, err := rundir.NewReader(r, name)
-	if err != nil {
-		return nil, err
-	}
-	rd.OmitText()
-	res := &Results{}
-	var last *Series
-	for rd.Scan() {
-		row, err := rd.Row()
-		if err != nil {
-			return nil, err
-		}
-		ci := indexOrAppend(&res.Corpora, row.Corpus)
-		if last == nil || last.Solver != row.Solver {
-			last = res.Solver(row.Solver)
-			if last == nil {
-				last = res.AddSeries(row.Solver)
-			}
-		}
-		res.add(last, Entry{Corpus: uint16(ci), ID: int32(row.ID), Line: int32(row.Line), Status: row.Status,
-			NS: row.NS, Calls: row.Calls, Guesses: row.Guesses, Backtracks: row.Backtracks})
-	}
-	if err := rd.Err(); err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // PuzzleID returns the puzzle id of row i.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,8 +21,13 @@ type Run struct {
 
 // LoadRun loads a run from path, a run directory or a results.csv file;
 // run.json is read from the same directory when it is there. A missing
-// path or results.csv gives an error wrapping fs.ErrNotExist.
-func LoadRun(path string) (*Run, error) {
+// path or results.csv gives an error wrapping fs.ErrNotExist; a
+// results.csv or run.json that is not a regular file is refused without
+// being opened for reading. The rows are read as ReadResults reads them
+// and, with run.json, also checked against the corpora it records as
+// read whole: an id not below the corpus's count of puzzles is refused.
+// LoadRun stops with ctx.Err() (wrapped) soon after ctx is canceled.
+func LoadRun(ctx context.Context, path string) (*Run, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading run %s: %w", path, err)
@@ -33,16 +39,32 @@ func LoadRun(path string) (*Run, error) {
 			return nil, fmt.Errorf("reading run %s: no %s in it: %w", path, rundir.ResultsFile, fs.ErrNotExist)
 		}
 	}
-	res, err := LoadResults(csvPath)
-	if err != nil {
-		return nil, fmt.Errorf("reading run %s: %w", path, err)
-	}
-	rd := &Run{Path: path, Results: res}
+	rd := &Run{Path: path}
 	if _, err := os.Stat(filepath.Join(dir, rundir.ManifestFile)); err == nil {
 		if rd.Manifest, err = rundir.ReadManifest(dir); err != nil {
 			return nil, fmt.Errorf("reading run %s: %w", path, err)
 		}
-		res.OrderSolvers(rd.Manifest.Settings.Solvers)
+	}
+	if rd.Results, err = loadResults(ctx, csvPath, wholeCorpora(rd.Manifest)); err != nil {
+		return nil, fmt.Errorf("reading run %s: %w", path, err)
+	}
+	if rd.Manifest != nil {
+		rd.Results.OrderSolvers(rd.Manifest.Settings.Solvers)
 	}
 	return rd, nil
+}
+
+// wholeCorpora returns the count of puzzles of each corpus that m
+// records as read to its end, or nil.
+func wholeCorpora(m *rundir.Manifest) map[string]int {
+	if m == nil {
+		return nil
+	}
+	counts := map[string]int{}
+	for _, c := range m.Corpora {
+		if c.Complete {
+			counts[c.Path] = c.Puzzles
+		}
+	}
+	return counts
 }

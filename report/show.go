@@ -51,7 +51,7 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 			var hard []RankedUnit
 			st, rs := summarizeSeries(res, ser, 0, &hard)
 			pr.Measured = st.Measured
-			p, inRun := res.puzzleIndex(uint16(ci), int32(id))
+			p, inRun := res.puzzleAt(ci, id)
 			if i, ok := rs.rowsOf(map[int32]bool{p: true})[p]; inRun && ok {
 				pr.Found, pr.Unit = true, rs.units([]int32{i})[0]
 				n := float64(st.Measured)
@@ -148,7 +148,7 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "The strategies found %d different solutions; the first one is shown.\n", nsol)
 	}
 
-	fmt.Fprintf(&b, "\nEvery strategy, one after the other (%s):\n\n", s.Limits)
+	fmt.Fprintf(&b, "\nEach strategy, one after the other (%s):\n\n", s.Limits)
 	rows := [][]string{{"strategy", "status", "time", "calls", "guesses", "backtracks", "filled"}}
 	var notes []string
 	for _, u := range s.Units {

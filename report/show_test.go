@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func showUnit(solver string, st solvers.Status, ns int64, calls, guesses, backtr
 // TestShowGolden renders fixed PuzzleShows: the rows stand for a run of
 // every strategy (times fixed), the ranks come from testdata/mini.
 func TestShowGolden(t *testing.T) {
-	mini, err := LoadResults(filepath.Join("testdata", "mini", "results.csv"))
+	mini, err := LoadResults(context.Background(), filepath.Join("testdata", "mini", "results.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

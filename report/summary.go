@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -225,6 +226,13 @@ func newSummary(res *Results, top int, opt SummaryOptions) *Summary {
 // Summarize computes the summary of res. It reads res and keeps no
 // reference to its entries.
 func Summarize(res *Results, opt SummaryOptions) *Summary {
+	s, _ := SummarizeContext(context.Background(), res, opt)
+	return s
+}
+
+// SummarizeContext is Summarize, stopped with ctx.Err() (and no Summary)
+// when ctx is canceled: it looks at ctx between strategies and steps.
+func SummarizeContext(ctx context.Context, res *Results, opt SummaryOptions) (*Summary, error) {
 	top := opt.Top
 	if top <= 0 {
 		top = DefaultTop
@@ -232,13 +240,22 @@ func Summarize(res *Results, opt SummaryOptions) *Summary {
 	s := newSummary(res, top, opt)
 	ranked := make([]*rankedSeries, len(res.Series))
 	for i, ser := range res.Series {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		st, rs := summarizeSeries(res, ser, top, &s.Hard)
 		s.Strategies = append(s.Strategies, st)
 		ranked[i] = rs
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.Several, s.SeveralTotal = hardForSeveral(res, ranked, top)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.Highlights = highlights(res, ranked, opt.Highlight)
-	return s
+	return s, nil
 }
 
 func summarizeRun(ri *rundir.Manifest) *RunSummary {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"math"
@@ -21,7 +22,7 @@ import (
 // loadMini summarizes the hand-written run in testdata/mini.
 func loadMini(t *testing.T, opt SummaryOptions) *Summary {
 	t.Helper()
-	res, err := LoadResults(filepath.Join("testdata", "mini", "results.csv"))
+	res, err := LoadResults(context.Background(), filepath.Join("testdata", "mini", "results.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +347,7 @@ func TestSingleStrategy(t *testing.T) {
 1,2,norvig,solved,41000,3,2,1,64,17,,1,,,a.txt
 2,3,norvig,unsolvable,50000,9,8,8,20,17,,1,,,a.txt
 `
-	res, err := ReadResults(strings.NewReader(in), "in.csv")
+	res, err := ReadResults(context.Background(), strings.NewReader(in), "in.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +404,7 @@ func TestSeveralCorpora(t *testing.T) {
 1,2,norvig,solved,41000,3,2,1,64,17,,1,,,a.txt
 0,1,norvig,solved,50000,9,8,8,20,17,,1,,,b.txt
 `
-	res, err := ReadResults(strings.NewReader(in), "in.csv")
+	res, err := ReadResults(context.Background(), strings.NewReader(in), "in.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,12 +94,12 @@ func (s *Summary) WriteBench(w io.Writer) error {
 	b.WriteString("Unit calls/puzzle assume=exact\nUnit guesses/puzzle assume=exact\n")
 	for _, st := range s.Strategies {
 		if st.Measured == 0 {
-			fmt.Fprintf(&b, "# %s: no measured unit\n", st.Solver)
+			fmt.Fprintf(&b, "# %s: no measured unit\n", oneLine(st.Solver))
 			continue
 		}
 		if st.Censored > 0 {
 			fmt.Fprintf(&b, "# %s: %d of %d units stopped by a limit: its means are lower bounds\n",
-				st.Solver, st.Censored, st.Measured)
+				oneLine(st.Solver), st.Censored, st.Measured)
 		}
 		fmt.Fprintf(&b, "BenchmarkSolve/%s %d %d ns/puzzle %s calls/puzzle %s guesses/puzzle\n",
 			benchName(st.Solver), st.Measured, int64(st.TimeNS.Mean.Value),

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -125,7 +126,7 @@ func ExampleSummary_WriteText() {
 1,2,backtrack,solved,2893000,301277,150650,150626,64,17,,1,,,sudoku17.txt
 1,2,norvig,solved,61000,7,6,3,64,17,,1,,,sudoku17.txt
 `
-	res, err := ReadResults(strings.NewReader(in), "results.csv")
+	res, err := ReadResults(context.Background(), strings.NewReader(in), "results.csv")
 	if err != nil {
 		panic(err)
 	}

@@ -3,15 +3,19 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 func compareMain(e *env, args []string) error {
-	fs := newFlagSet(e, "compare", "OLD NEW [-threshold r] [-json]",
-		"Compare run NEW with run OLD (each a run directory or a results.csv file), per strategy in both,\n"+
+	fs := newFlagSet(e, "compare", "OLD [NEW] [-threshold r] [-json]",
+		"Compare run NEW (default results/latest) with run OLD (each a run directory or a results.csv\n"+
+			"file), per strategy in both,\n"+
 			"over the puzzles in both (joined on corpus and id; a corpus renamed but with the same SHA-256\n"+
 			"in run.json is joined too):\n"+
 			"  - counters, unit by unit and exactly: how many units changed status, calls, guesses or\n"+
@@ -24,9 +28,10 @@ func compareMain(e *env, args []string) error {
 			"machines) go to stderr.\n\n"+
 			"A strategy is slower when its ratio of median times, NEW/OLD over the units measured in\n"+
 			"both runs, is above -threshold (as shown, bound or not). With -threshold, exit 1 when a\n"+
-			"strategy is slower, naming it on stderr; exit 2 when the runs cannot be read or share no\n"+
-			"strategy or puzzle.",
+			"strategy is slower, naming it on stderr; exit 2 when the runs cannot be read (a line that is\n"+
+			"not a row, a unit on two rows, an id beyond its corpus) or share no strategy or puzzle.",
 		"  batch compare results/20261120-230000 results/latest\n"+
+			"  batch compare results/20261120-230000                # with results/latest\n"+
 			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if >10% slower\n"+
 			"  batch compare -json old/results.csv new/results.csv > diff.json\n")
 	threshold := fs.Float64("threshold", 0, "exit 1 when a strategy's median time NEW/OLD is above this `ratio`, e.g. 1.10; 0 for no check")
@@ -35,9 +40,18 @@ func compareMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return usageErr("compare needs two runs, OLD and NEW; got %d %s", fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
+	paths := fs.Args()
+	switch fs.NArg() {
+	case 1:
+		latest := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
+		if _, err := os.Stat(latest); err != nil {
+			return usageErr("compare needs two runs, OLD and NEW, and NEW defaults to %s, which is not here; name both: batch compare OLD NEW", latest)
+		}
+		paths = append(paths, latest)
+	case 2:
+	default:
+		return usageErr("compare needs two runs, OLD and NEW (default results/latest); got %d %s; see batch compare -h",
+			fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
 	}
 	if t := *threshold; t != 0 && !(t >= 1) {
 		return usageErr("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", strconv.FormatFloat(t, 'g', -1, 64))
@@ -46,14 +60,20 @@ func compareMain(e *env, args []string) error {
 		return usageErr("-top %d: want at least 1", *top)
 	}
 	runs := make([]*report.Run, 2)
-	for i, path := range fs.Args() {
-		rd, err := report.LoadRun(path)
+	for i, path := range paths {
+		rd, err := report.LoadRun(e.ctx, path)
 		if err != nil {
+			if e.ctx.Err() != nil {
+				return e.ctx.Err()
+			}
 			return &exitError{exitUsage, err}
 		}
 		runs[i] = rd
 	}
-	c, err := report.Compare(runs[0], runs[1], report.CompareOptions{Threshold: *threshold, Top: *top})
+	c, err := report.Compare(e.ctx, runs[0], runs[1], report.CompareOptions{Threshold: *threshold, Top: *top})
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
 	if c != nil {
 		for _, w := range c.Warnings {
 			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)

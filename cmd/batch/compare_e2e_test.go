@@ -125,13 +125,16 @@ func TestCompare(t *testing.T) {
 		{[]string{tmp + "/other", tmp + "/single"}, "no strategy in both (OLD has dlx; NEW has singles)"},
 		{[]string{tmp + "/a", tmp + "/nope"}, "reading run " + tmp + "/nope"},
 		{[]string{tmp + "/a", tmp}, "no results.csv in it"},
-		{[]string{tmp + "/a"}, "compare needs two runs"},
 		{[]string{"-threshold", "0.9", tmp + "/a", tmp + "/b"}, "-threshold 0.9: want a ratio >= 1"},
 	} {
 		r := batch(t, root, append([]string{"compare"}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("compare %v: exit %d, stderr %s", tc.args, r.code, r.stderr)
 		}
+	}
+	// One run: NEW is results/latest, and there is none in an empty directory.
+	if r := batch(t, t.TempDir(), "compare", tmp+"/a"); r.code != 2 || !strings.Contains(r.stderr, "compare needs two runs") {
+		t.Errorf("compare with one run and no results/latest: exit %d, stderr %s", r.code, r.stderr)
 	}
 	rewriteRun(t, tmp+"/other", tmp+"/other2", func(row *rundir.Row) { row.Corpus = "elsewhere.txt" })
 	os.Remove(tmp + "/other2/run.json") // no checksum to join the corpora by

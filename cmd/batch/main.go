@@ -5,7 +5,27 @@
 // rundir, pipeline, report, report/chart), and draws the progress: one
 // file per subcommand (run.go and sweep.go, report.go, show.go,
 // compare.go, merge.go, solvers.go), progress.go for the bar or line,
-// main.go for the table of subcommands and the exit codes.
+// main.go for the table of subcommands, help, version and the exit codes.
+//
+// The command is named by the first argument:
+//   - a command name (run, report, show, compare, merge, solvers,
+//     version, help) is that command, and the other arguments are its;
+//   - -h, -help or --help prints the commands and the flags of run;
+//   - any other flag, or no argument, is run: `batch -limit 5 FILE`;
+//   - an argument that names an existing file or directory, that holds a
+//     `/` or a `.` (`nope.txt`, `./puzzles`), or that is `-` (standard
+//     input), is a corpus of run: `batch puzzles` sweeps the file
+//     puzzles when there is one;
+//   - any other word (`reprot`: no file of that name here, and it cannot
+//     be a path of a corpus with an extension) is an unknown command:
+//     exit 2, with the command nearest by edit distance when it is
+//     within two edits ("did you mean report?"). `batch run WORD` sweeps
+//     a file named WORD whatever it is.
+//
+// Flag errors print one line, `batch run: flag provided but not defined:
+// -x; see batch run -h`, and exit 2; -h prints the whole usage of a
+// command (on stderr, as the flag package does; `batch help CMD` prints it
+// on stdout) and exits 0.
 package main
 
 import (
@@ -19,6 +39,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+
+	"sudokubatch/rundir"
 )
 
 // Exit codes (DESIGN.md).
@@ -62,13 +84,24 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[flags] [corpus ...]", "sweep corpora through the strategies (the default command)", runMain},
-		{"report", "DIR", "rebuild summary, charts and page from DIR/results.csv", reportMain},
-		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with every strategy, rank it", showMain},
-		{"compare", "OLD NEW", "diff two runs per strategy: counters, time ratios; exit 1 past -threshold", compareMain},
+		{"report", "[DIR]", "rebuild summary, charts and page from DIR/results.csv (default results/latest)", reportMain},
+		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with the strategies, rank it", showMain},
+		{"compare", "OLD [NEW]", "diff two runs per strategy (NEW: results/latest); exit 1 past -threshold", compareMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
-		{"help", "", "show this help", nil},
+		{"version", "", "print the revision of this build", versionMain},
+		{"help", "[COMMAND]", "show this help, or the usage and flags of COMMAND", helpMain},
 	}
+}
+
+// lookupCommand returns the command named name.
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
 }
 
 // memoryLimit is the soft heap limit of the tool (GOMEMLIMIT overrides
@@ -92,32 +125,18 @@ func main() {
 }
 
 // Main runs the command line args and returns the exit code. A
-// subcommand interrupted by a signal (e.ctx canceled) exits 130.
+// subcommand interrupted by a signal (e.ctx canceled) exits 130, with its
+// own message when it returns an exitError of code 130, else
+// "interrupted".
 func Main(args []string, e *env) int {
 	if e.ctx == nil {
 		e.ctx = context.Background()
 	}
-	name := "run"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		for _, c := range commands() {
-			if args[0] == c.name {
-				name, args = c.name, args[1:]
-				break
-			}
-		}
-	}
-	if name == "help" {
-		usage(e.stdout)
-		return exitOK
-	}
-	var err error
-	for _, c := range commands() {
-		if c.name == name {
-			err = c.run(e, args)
-		}
-	}
+	err := dispatch(e, args)
 	if e.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
-		err = &exitError{exitInterrupted, errors.New("interrupted")}
+		if ee, ok := errors.AsType[*exitError](err); !ok || ee.code != exitInterrupted {
+			err = &exitError{exitInterrupted, errors.New("interrupted")}
+		}
 	}
 	if err == nil {
 		return exitOK
@@ -136,26 +155,153 @@ func Main(args []string, e *env) int {
 	return code
 }
 
+// dispatch runs the command that args name (see the package doc).
+func dispatch(e *env, args []string) error {
+	if len(args) == 0 {
+		return runMain(e, nil)
+	}
+	first := args[0]
+	switch first {
+	case "-h", "-help", "--help":
+		usage(e.stdout)
+		fmt.Fprintln(e.stdout)
+		return runMain(e.withStderr(e.stdout), []string{"-h"})
+	}
+	if c, ok := lookupCommand(first); ok {
+		return c.run(e, args[1:])
+	}
+	if !strings.HasPrefix(first, "-") && isBareWord(first) {
+		if _, err := os.Lstat(first); err != nil {
+			return unknownCommand(first)
+		}
+	}
+	return runMain(e, args)
+}
+
+// withStderr returns a copy of e that writes its errors and usage to w.
+func (e *env) withStderr(w io.Writer) *env {
+	c := *e
+	c.stderr = w
+	return &c
+}
+
+// isBareWord reports whether s could be a command name: letters, digits,
+// - and _ only (no / or .: a path or a file name with an extension).
+func isBareWord(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// unknownCommand is the usage error for a first argument that is neither
+// a command nor a file.
+func unknownCommand(word string) error {
+	best, dist := "", 3 // suggest a command within two edits
+	for _, c := range commands() {
+		if d := editDistance(strings.ToLower(word), c.name); d < dist {
+			best, dist = c.name, d
+		}
+	}
+	hint := "batch -h lists the commands"
+	if best != "" {
+		hint = "did you mean " + best + "?"
+	}
+	return usageErr("unknown command %q; %s (no file %s here either; batch run %s sweeps a corpus file of that name)", word, hint, word, word)
+}
+
+// editDistance returns the number of single-byte insertions, deletions,
+// substitutions and transpositions of adjacent bytes that turn a into b
+// (the optimal string alignment distance).
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// helpMain is `batch help [COMMAND]`: the commands, or one command's
+// usage and flags, on stdout.
+func helpMain(e *env, args []string) error {
+	switch {
+	case len(args) == 0 || len(args) == 1 && (args[0] == "help" || strings.HasPrefix(args[0], "-")):
+		usage(e.stdout)
+		return nil
+	case len(args) > 1:
+		return usageErr("help takes one command name; got %d arguments (see batch help)", len(args))
+	}
+	c, ok := lookupCommand(args[0])
+	if !ok {
+		return unknownCommand(args[0])
+	}
+	return c.run(e.withStderr(e.stdout), []string{"-h"})
+}
+
+// versionMain is `batch version`: the revision of this build.
+func versionMain(e *env, args []string) error {
+	fs := newFlagSet(e, "version", "",
+		"Print the revision of this build of batch: the VCS commit it was built from (+dirty when the\n"+
+			"tree had changes; \"unknown\" when the build recorded none), the Go version and the platform.\n"+
+			"run.json records the same revision for every segment of a run.", "")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr("version takes no argument; see batch version -h")
+	}
+	m := rundir.ThisMachine()
+	_, err := fmt.Fprintf(e.stdout, "batch %s (%s %s/%s)\n", m.Version, m.GoVersion, m.GOOS, m.GOARCH)
+	return err
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
 	fmt.Fprintln(w, "\nUsage:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  batch %-8s %-24s %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun `batch COMMAND -h` for the flags of a command.")
+	fmt.Fprintln(w, "\nWith no command, batch runs `batch run`: `batch FILE` sweeps FILE.")
+	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a command.")
 	fmt.Fprintln(w, "Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer, an I/O error);")
 	fmt.Fprintln(w, "2 usage error or missing input; 130 interrupted.")
 }
 
-// newFlagSet returns a FlagSet that reports errors as usage errors.
+// newFlagSet returns a FlagSet that reports errors as usage errors. Its
+// Usage prints the whole usage of the command to the FlagSet's output
+// (e.stderr).
 func newFlagSet(e *env, name, args, about, examples string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: batch %s %s\n\n%s\n\nFlags:\n", name, args, about)
-		fs.PrintDefaults()
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("batch "+name+" "+args), about)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintf(w, "\nFlags:\n")
+			fs.PrintDefaults()
+		}
 		if examples != "" {
-			fmt.Fprintf(e.stderr, "\nExamples:\n%s", examples)
+			fmt.Fprintf(w, "\nExamples:\n%s", examples)
 		}
 	}
 	return fs
@@ -163,16 +309,23 @@ func newFlagSet(e *env, name, args, about, examples string) *flag.FlagSet {
 
 // parseFlags parses args, flags and operands in any order (`batch
 // corpus.txt -limit 5` works like `batch -limit 5 corpus.txt`; after
-// `--` everything is an operand), and turns flag errors into usage
-// errors (the flag package has already printed the message and usage).
-// The operands are then fs.Args().
+// `--` everything is an operand). -h prints the usage (fs.Usage) and
+// returns flag.ErrHelp; a flag error prints one line, "batch run: flag
+// provided but not defined: -x; see batch run -h", and returns a usage
+// error with no message of its own. The operands are then fs.Args().
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the flag package would print the error and the whole usage
+	defer fs.SetOutput(out)
 	var operands []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			fs.SetOutput(out)
 			if errors.Is(err, flag.ErrHelp) {
+				fs.Usage()
 				return err
 			}
+			fmt.Fprintf(out, "batch %s: %v; see batch %s -h\n", fs.Name(), err, fs.Name())
 			return &exitError{exitUsage, errors.New("")}
 		}
 		rest := fs.Args()

@@ -17,8 +17,7 @@ func mergeMain(e *env, args []string) error {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
-		fs.Usage()
-		return usageErr("merge needs -o DIR and at least one input run")
+		return usageErr("merge needs -o DIR and at least one input run; see batch merge -h")
 	}
 	ri, err := rundir.Merge(e.ctx, *out, fs.Args())
 	switch {

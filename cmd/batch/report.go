@@ -16,23 +16,32 @@ import (
 )
 
 func reportMain(e *env, args []string) error {
-	fs := newFlagSet(e, "report", "DIR",
+	fs := newFlagSet(e, "report", "[DIR]",
 		"Rebuild the summary (summary.md, summary.json, summary.bench, hard.csv), the charts\n"+
-			"(charts/*.png) and the page (index.html) of the run in DIR from DIR/results.csv alone,\n"+
-			"so that a finished, interrupted or merged run reports the same way.",
-		"  batch report results/latest\n"+
+			"(charts/*.png) and the page (index.html) of the run in DIR (default results/latest) from\n"+
+			"DIR/results.csv alone, so that a finished, interrupted or merged run reports the same way.\n"+
+			"A results.csv that is not a regular file, a line that is not a row, a unit (corpus, id,\n"+
+			"strategy) on two rows, or an id beyond the corpus that run.json records is refused (exit 2),\n"+
+			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.",
+		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page (default: the run's -highlight)")
-	svg := fs.Bool("svg", false, "also write the charts as SVG")
+	svg := fs.Bool("svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
 	top := fs.Int("top", report.DefaultTop, "hardest puzzles listed per strategy")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return usageErr("report needs one run directory")
+	dir := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
+	switch fs.NArg() {
+	case 0:
+		if _, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err != nil {
+			return usageErr("no run in %s to report (a sweep makes one); name a run: batch report DIR", dir)
+		}
+	case 1:
+		dir = fs.Arg(0)
+	default:
+		return usageErr("report takes one run directory; got %d arguments (see batch report -h)", fs.NArg())
 	}
-	dir := fs.Arg(0)
 	if st, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err != nil || st.IsDir() {
 		return usageErr("%s has no %s: not a run directory", dir, rundir.ResultsFile)
 	}
@@ -44,7 +53,25 @@ func reportMain(e *env, args []string) error {
 		}
 	}
 	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != ""})
+	if err != nil && e.ctx.Err() != nil {
+		return &exitError{exitInterrupted, fmt.Errorf("report interrupted: the report in %s is not whole; batch report %s builds it again", dir, dir)}
+	}
 	return err
+}
+
+// streamCopies returns, for each corpus of the run that was a stream, the
+// copy of it the run keeps in dir ("" for the others), or nil.
+func streamCopies(dir string, info *rundir.Manifest) []string {
+	if info == nil {
+		return nil
+	}
+	files := make([]string, len(info.Settings.Corpora))
+	for i, c := range info.Corpora {
+		if c.Stream && i < len(files) {
+			files[i] = filepath.Join(dir, rundir.StreamFile(i))
+		}
+	}
+	return files
 }
 
 // reportGCPercent is the GOGC of writeReport.
@@ -59,20 +86,25 @@ type reportOptions struct {
 
 // writeReport builds the summary files, the charts and the page of the
 // run in dir from its results.csv (and run.json when there is one), and
-// prints the main table to w. The rows are held in memory as numbers
-// (report.Results, about 20 bytes a row).
+// prints the main table to w; notes on what the charts leave out (an
+// SVG not written) go to warn. The rows are held in memory as numbers
+// (report.Results, about 20 bytes a row). A run that cannot be read is
+// a usage error (exit 2), naming the file and line. When ctx is
+// canceled, it stops soon after (between rows, strategies, charts) and
+// returns ctx.Err(): the files written by then are whole, but the
+// report may lack some.
 func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
 	start := time.Now()
 	// Reading and summarising makes short-lived garbage: collecting more
 	// often than the default (100) keeps the peak memory near what is
 	// live, for little time.
 	defer debug.SetGCPercent(debug.SetGCPercent(reportGCPercent))
-	run, err := report.LoadRun(dir)
-	if err != nil {
-		return nil, &exitError{exitWrong, err}
-	}
+	run, err := report.LoadRun(ctx, dir)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if err != nil {
+		return nil, &exitError{exitUsage, err}
 	}
 	res, info := run.Results, run.Manifest
 	highlight := opt.highlight
@@ -85,14 +117,17 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 		corpora = info.Settings.Corpora
 		title += ", run " + info.RunID
 	}
-	sum := report.Summarize(res, report.SummaryOptions{Top: opt.top, Highlight: highlight, Manifest: info})
+	sum, err := report.SummarizeContext(ctx, res, report.SummaryOptions{Top: opt.top, Highlight: highlight, Manifest: info})
+	if err != nil {
+		return nil, err
+	}
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err
 	}
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
-	charts, err := chart.Write(filepath.Join(dir, rundir.ChartsDir), res,
+	charts, err := chart.Write(ctx, filepath.Join(dir, rundir.ChartsDir), res,
 		chart.Options{Highlight: highlight, SVG: opt.svg, Title: title, Baseline: solvers.Baseline()})
 	if err := ctx.Err(); err != nil {
 		return sum, err
@@ -100,7 +135,16 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err != nil {
 		fmt.Fprintf(warn, "batch: charts: %v\n", err)
 	}
-	if err := report.WritePage(dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir, Corpora: corpora}); err != nil {
+	for _, c := range charts {
+		if c.Note != "" {
+			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
+		}
+	}
+	if err := report.WritePage(ctx, dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
+		Corpora: corpora, Files: streamCopies(dir, info)}); err != nil {
+		if ctx.Err() != nil {
+			return sum, ctx.Err()
+		}
 		return sum, err
 	}
 	if err := sum.WriteText(w); err != nil {

@@ -76,8 +76,8 @@ func runMain(e *env, args []string) error {
 	fs.BoolVar(&f.unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949")
-	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG")
-	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file` (go tool pprof; cmd/batch/default.pgo is one)")
+	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
+	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -20,25 +20,30 @@ import (
 	"sudokubatch/solvers"
 )
 
-const defaultShowTimeout = 10 * time.Second
+// defaultShowTimeout is show's time limit per strategy: every strategy
+// but the exhaustive ones solves any 17-clue puzzle well within it, and
+// those stop there rather than take seconds or hours.
+const defaultShowTimeout = time.Second
 
 func showMain(e *env, args []string) error {
 	fs := newFlagSet(e, "show", "ID [-corpus F] [-run DIR] [flags]",
-		"Print puzzle ID (0-based, as in results.csv) and its solution as grids, run every strategy on it\n"+
-			"(exhaustive ones included) one after the other, and print their status, time and counters; every\n"+
-			"solution is checked (a wrong one exits 1). With a run (-run DIR, default results/latest when it\n"+
-			"exists), also print where the puzzle ranks in it for each strategy: rank by calls and by time\n"+
-			"among the strategy's measured units, percentile and multiple of the median.\n"+
+		"Print puzzle ID (0-based, as in results.csv; #39949 works too) and its solution as grids, run\n"+
+			"the strategies (-solvers; default every one, exhaustive ones included) on it one after the\n"+
+			"other, each stopped at -timeout (default "+defaultShowTimeout.String()+"), and print their status, time and\n"+
+			"counters; every solution is checked (a wrong one exits 1). With a run (-run DIR, default\n"+
+			"results/latest when it exists), also print where the puzzle ranks in it for each strategy: rank\n"+
+			"by calls and by time among the strategy's measured units, percentile and multiple of the median.\n"+
 			"The corpus is -corpus, else the run's first corpus, else "+defaultCorpus+". A missing id or a\n"+
-			"line that is not a puzzle exits 2.",
+			"line that is not a puzzle exits 2; Ctrl-C stops it in any phase (exit 130).",
 		"  batch show 39949                                   # the default corpus, ranks in results/latest\n"+
 			"  batch show 0 -run results/20261121-230501          # the run's corpus, ranks in that run\n"+
 			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
-			"  batch show 39949 -timeout 60s                      # give the exhaustive strategies a minute\n"+
+			"  batch show 39949 -solvers all -timeout 60s         # every strategy, a minute each\n"+
 			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
 	corpus := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
-	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 1s; 0 for none")
+	solverList := fs.String("solvers", "all", "comma-separated `strategies` to run, in that order; all for every one")
+	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 100ms, 1m; 0 for none")
 	maxCalls := fs.Uint64("max-calls", 0, "limit on a strategy's `calls` (deterministic); 0 for none")
 	seed := fs.Uint64("seed", 0, "run `seed` for the randomized strategies (default: the run's seed, else 1)")
 	if err := parseFlags(fs, args); err != nil {
@@ -47,15 +52,18 @@ func showMain(e *env, args []string) error {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return usageErr("show needs one puzzle ID; got %d %s", fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
+		return usageErr("show needs one puzzle ID; got %d %s; see batch show -h", fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
 	}
-	id, err := strconv.Atoi(fs.Arg(0))
+	id, err := strconv.Atoi(strings.TrimPrefix(fs.Arg(0), "#"))
 	if err != nil || id < 0 {
-		return usageErr("puzzle ID %q: want a 0-based puzzle number, e.g. 39949", fs.Arg(0))
+		return usageErr("puzzle ID %q: want a 0-based puzzle number, e.g. 39949 or #39949", fs.Arg(0))
 	}
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
+	}
+	names, err := solverNames(*solverList)
+	if err != nil {
+		return err
 	}
 
 	// The run to rank in: -run, else results/latest when it holds a run.
@@ -68,7 +76,10 @@ func showMain(e *env, args []string) error {
 	}
 	var run *report.Run
 	if runDir != "" {
-		if run, err = report.LoadRun(runDir); err != nil {
+		if run, err = report.LoadRun(e.ctx, runDir); err != nil {
+			if e.ctx.Err() != nil {
+				return e.ctx.Err()
+			}
 			return &exitError{exitUsage, err}
 		}
 	}
@@ -140,9 +151,10 @@ func showMain(e *env, args []string) error {
 		}
 	}
 
-	// Every strategy, one after the other, as a run would run them.
+	// The strategies, one after the other, as a run would run them.
 	cfg := pipeline.Config{Corpora: []string{path}, Timeout: *timeout, MaxCalls: *maxCalls, Seed: runSeed}
-	for _, s := range solvers.All() {
+	for _, name := range names {
+		s, _ := solvers.Lookup(name)
 		cfg.Solvers = append(cfg.Solvers, s.Solver)
 	}
 	at := 0
@@ -154,8 +166,11 @@ func showMain(e *env, args []string) error {
 	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
 		fmt.Fprintf(e.stderr, "batch: running %d strategies on #%d (at most %s each)…\n", len(cfg.Solvers), id, limitText(*timeout, *maxCalls))
 	}
-	ctx := context.Background()
+	ctx := e.ctx
 	show.Units = pipeline.SolveEntry(ctx, cfg, at, ent)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	show.Limits = fmt.Sprintf("%s per strategy, seed %d", limitText(*timeout, *maxCalls), runSeed)
 	cctx, cancel := ctx, context.CancelFunc(func() {})
 	if *timeout > 0 {
@@ -165,6 +180,9 @@ func showMain(e *env, args []string) error {
 		show.Solutions = n
 	}
 	cancel()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 
 	if run != nil {
 		show.Ranks = report.RankPuzzle(run.Results, runCorpus, id)

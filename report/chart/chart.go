@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image/png"
@@ -39,7 +40,8 @@ type Options struct {
 	Highlight []int
 	// SVG also writes an .svg beside each .png, except for scatters of
 	// more than 5000 puzzles (an SVG costs about 120 bytes a point: 6 MB
-	// for the 49151-puzzle corpus): those are PNG only.
+	// for the 49151-puzzle corpus): those are PNG only, and their
+	// report.Chart says so in its Note.
 	SVG bool
 	// Baseline is the strategy the scatters compare every other one
 	// with (the registry's baseline, solvers.Baseline). Empty, or a
@@ -91,25 +93,38 @@ type job struct {
 // drawn (including a panic inside gonum/plot) is left out: Write
 // returns the charts it wrote and an error naming each one that failed.
 // res is only read, and must not change during the call.
-func Write(dir string, res *report.Results, opt Options) ([]report.Chart, error) {
+//
+// When ctx is canceled, Write starts no other chart, leaves the ones
+// being drawn once their current step is done, and returns the charts
+// written and ctx.Err().
+func Write(ctx context.Context, dir string, res *report.Results, opt Options) ([]report.Chart, error) {
 	if res == nil {
 		return nil, errors.New("writing charts: no results")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("writing charts: %w", err)
 	}
-	jobs := newShared(res, opt).jobs()
+	set, err := newShared(ctx, res, opt)
+	if err != nil {
+		return nil, err
+	}
+	jobs := set.jobs()
 
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
 	for i := range jobs {
-		wg.Add(1)
 		sem <- struct{}{}
+		if ctx.Err() != nil {
+			<-sem
+			errs[i] = ctx.Err()
+			continue
+		}
+		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			errs[i] = writeJob(dir, &jobs[i])
+			errs[i] = writeJob(ctx, dir, &jobs[i])
 		}()
 	}
 	wg.Wait()
@@ -120,20 +135,29 @@ func Write(dir string, res *report.Results, opt Options) ([]report.Chart, error)
 			charts = append(charts, j.chart)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return charts, err
+	}
 	return charts, errors.Join(errs...)
 }
 
 // writeJob builds and writes one chart, turning a panic inside
-// gonum/plot into an error.
-func writeJob(dir string, j *job) (err error) {
+// gonum/plot into an error. It looks at ctx between its steps.
+func writeJob(ctx context.Context, dir string, j *job) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("drawing chart %s: panic: %v", j.chart.File, r)
 		}
 	}()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	p, err := j.build()
 	if err != nil {
 		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	png, err := renderChart(p, "png")
 	if err != nil {
@@ -144,6 +168,9 @@ func writeJob(dir string, j *job) (err error) {
 	}
 	if j.chart.SVG == "" {
 		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	svg, err := renderChart(p, "svg")
 	if err != nil {
@@ -208,7 +235,7 @@ type shared struct {
 	baseC []bool
 }
 
-func newShared(res *report.Results, opt Options) *shared {
+func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, error) {
 	set := &shared{res: res, opt: opt, label: opt.Title, hl: map[int32]bool{}}
 	if set.label == "" {
 		set.label = res.CorpusLabel()
@@ -221,6 +248,9 @@ func newShared(res *report.Results, opt Options) *shared {
 	// The shared time bins need the range of every series first.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range res.Series {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for i := range s.Len() {
 			if isPlotted(s.Status(i)) {
 				v := math.Max(valueOf(s, i, measureTime), measureTime.floor())
@@ -232,7 +262,13 @@ func newShared(res *report.Results, opt Options) *shared {
 		set.timeEdges = logBins(lo, hi, false)
 	}
 	for _, s := range res.Series {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		set.time = append(set.time, newColumn(s, measureTime, columnOptions{edges: set.timeEdges, highlight: set.hl, dist: true}))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		set.calls = append(set.calls, newColumn(s, measureCalls, columnOptions{highlight: set.hl}))
 	}
 	set.baseline = baselineOf(res, opt.Baseline)
@@ -250,7 +286,7 @@ func newShared(res *report.Results, opt Options) *shared {
 			}
 		}
 	}
-	return set
+	return set, ctx.Err()
 }
 
 // baselineOf picks the scatter baseline: want if present, else the
@@ -306,6 +342,10 @@ func (set *shared) jobs() []job {
 			}
 			add(KindScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+fileName(base.solver),
 				sc.n <= svgMaxPoints, sc.title(), sc.caption(), sc.plot)
+			if set.opt.SVG && sc.n > svgMaxPoints {
+				jobs[len(jobs)-1].chart.Note = fmt.Sprintf("scatter %s vs %s: %d points, written as PNG only (SVG over %d points)",
+					sc.y.solver, base.solver, sc.n, svgMaxPoints)
+			}
 		}
 	}
 	return jobs

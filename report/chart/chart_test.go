@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"image/png"
 	"math"
@@ -159,7 +160,7 @@ func TestWrite(t *testing.T) {
 				t.Skip("covered by the tests without -race")
 			}
 			dir := t.TempDir()
-			charts, err := Write(dir, tt.res, tt.opt)
+			charts, err := Write(context.Background(), dir, tt.res, tt.opt)
 			if err != nil {
 				t.Fatalf("Write: %v", err)
 			}
@@ -229,7 +230,7 @@ func TestWriteOrderAndBaseline(t *testing.T) {
 	res := testResults(map[string][]testEntry{
 		"norvig": spread(10, 10_000), "bitboard": spread(10, 3_000), "dlx": spread(10, 20_000),
 	}, "norvig", "bitboard", "dlx")
-	charts, err := Write(t.TempDir(), res, Options{Baseline: "bitboard"})
+	charts, err := Write(context.Background(), t.TempDir(), res, Options{Baseline: "bitboard"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,14 +260,14 @@ func TestWriteOrderAndBaseline(t *testing.T) {
 func TestWriteErrors(t *testing.T) {
 	t.Run("panic becomes an error", func(t *testing.T) {
 		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { panic("boom") }}
-		err := writeJob(t.TempDir(), j)
+		err := writeJob(context.Background(), t.TempDir(), j)
 		if err == nil || !strings.Contains(err.Error(), "boom") {
 			t.Errorf("err = %v, want the panic", err)
 		}
 	})
 	t.Run("build error", func(t *testing.T) {
 		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { return nil, errors.New("bad") }}
-		if err := writeJob(t.TempDir(), j); err == nil {
+		if err := writeJob(context.Background(), t.TempDir(), j); err == nil {
 			t.Error("no error")
 		}
 	})
@@ -276,12 +277,12 @@ func TestWriteErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := testResults(map[string][]testEntry{"a": spread(3, 100)}, "a")
-		if _, err := Write(f, res, Options{}); err == nil {
+		if _, err := Write(context.Background(), f, res, Options{}); err == nil {
 			t.Error("no error")
 		}
 	})
 	t.Run("nil results", func(t *testing.T) {
-		if _, err := Write(t.TempDir(), nil, Options{}); err == nil {
+		if _, err := Write(context.Background(), t.TempDir(), nil, Options{}); err == nil {
 			t.Error("no error")
 		}
 	})
@@ -449,7 +450,7 @@ func TestChartECDFThin(t *testing.T) {
 func TestChartScatterJoin(t *testing.T) {
 	// Two corpora with the same ids: the join is on (corpus, id).
 	res := &report.Results{Corpora: []string{"a.txt", "b.txt"}}
-	entry := func(c uint16, id int32, st solvers.Status, ns int64) report.Entry {
+	entry := func(c int32, id int32, st solvers.Status, ns int64) report.Entry {
 		return report.Entry{Corpus: c, ID: id, Status: st, NS: ns, Calls: 1}
 	}
 	for _, e := range []report.Entry{
@@ -467,7 +468,7 @@ func TestChartScatterJoin(t *testing.T) {
 	if res.Puzzles != 4 || res.Rows != 8 {
 		t.Errorf("%d puzzles, %d rows; want 4, 8", res.Puzzles, res.Rows)
 	}
-	set := newShared(res, Options{Highlight: []int{0}, Baseline: "bitboard"})
+	set, _ := newShared(context.Background(), res, Options{Highlight: []int{0}, Baseline: "bitboard"})
 	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
 	if sc.n != 3 || sc.missing != 1 || sc.censY != 1 || sc.censX != 1 || sc.censXY != 0 {
 		t.Errorf("pairs %d, missing %d, censored y/x/both %d/%d/%d; want 3, 1, 1/1/0",
@@ -487,7 +488,7 @@ func TestChartScatterJoin(t *testing.T) {
 		t.Errorf("label %q, want b.txt#0", got)
 	}
 	if !raceEnabled {
-		charts, err := Write(t.TempDir(), res, Options{Highlight: []int{0}})
+		charts, err := Write(context.Background(), t.TempDir(), res, Options{Highlight: []int{0}})
 		if err != nil || len(charts) != 7 {
 			t.Errorf("%d charts, err %v", len(charts), err)
 		}
@@ -514,7 +515,7 @@ func TestChartScatterRaster(t *testing.T) {
 	a[99].ns, b[99].ns = 9e9, 5e8                         // the largest
 	b[123].status, b[123].ns = solvers.StatusTimeout, 1e8 // censored on x
 	res := testResults(map[string][]testEntry{"norvig": a, "bitboard": b}, "norvig", "bitboard")
-	set := newShared(res, Options{Highlight: []int{99, 2018}, Baseline: "bitboard"})
+	set, _ := newShared(context.Background(), res, Options{Highlight: []int{99, 2018}, Baseline: "bitboard"})
 	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
 	if sc.n != n || sc.censY != 6 || sc.censX != 1 || sc.censXY != 0 {
 		t.Errorf("pairs %d, censored y/x/both %d/%d/%d; want %d, 6/1/0", sc.n, sc.censY, sc.censX, sc.censXY, n)

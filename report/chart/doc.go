@@ -27,7 +27,9 @@
 // count different things in each strategy and have their own range, on
 // bins aligned to the same fractions of a decade. A scatter of more than
 // svgMaxPoints puzzles is written as PNG only (an SVG costs about 120
-// bytes a point).
+// bytes a point), and its report.Chart says so in its Note, which the
+// command prints and the page shows. Write stops drawing when its
+// context is canceled (between charts and between the steps of one).
 //
 // The package names no strategy: the baseline of the scatters is
 // Options.Baseline (the registry's, from the command).

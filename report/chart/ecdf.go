@@ -35,6 +35,12 @@ func (set *shared) ecdfCaption() string {
 	}
 	extra = append(extra, set.absentHighlights(set.time...))
 	extra = append(extra, notes...)
+	for _, c := range set.time {
+		if c.fin > ecdfPoints {
+			extra = append(extra, fmt.Sprintf("a curve of more than %d puzzles is drawn through %d of its quantiles, not a step per puzzle", ecdfPoints, ecdfPoints))
+			break
+		}
+	}
 	return sentence(main, extra...)
 }
 

@@ -1,0 +1,594 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"sudokubatch/rundir"
+)
+
+// The read side of the reliability issue: report, show, compare, merge
+// and the command line itself. Each TestCaseN... failed on the code
+// before the issue (85732d3): BATCH_BIN=<a build of it> go test -run
+// 'TestCase[0-9]+Read' ./cmd/batch shows how.
+
+// rsHard is the hard grid of Langer's article: backtrack writes 69 million
+// values on it, bruteforce takes minutes.
+const rsHard = "000000000000003085001020000000507000004000100090000000500000073002010000000040009"
+
+// rsCorpus writes the first n puzzles of the 17-clue corpus to dir/name.
+func rsCorpus(t *testing.T, dir, name string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "data/sudoku17.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, bytes.Join(lines[:min(n, len(lines))], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// rsWithin runs the binary in dir with args and fails the test if it
+// has not ended within d (it is then killed).
+func rsWithin(t *testing.T, d time.Duration, dir string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(batchBin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return result{code: exitCodeOf(t, err), stdout: stdout.String(), stderr: stderr.String()}
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("batch %s: still running after %v (killed); stderr:\n%s", strings.Join(args, " "), d, stderr.String())
+		return result{}
+	}
+}
+
+func exitCodeOf(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode() // -1 when killed by a signal
+	}
+	t.Fatal(err)
+	return 0
+}
+
+// rsInterrupt starts the binary in dir with args, sends SIGINT after
+// delay, and returns its result and how long it took to end after the
+// signal. It fails the test if the process is not gone 10 s after it.
+func rsInterrupt(t *testing.T, delay time.Duration, dir string, args ...string) (result, time.Duration) {
+	t.Helper()
+	cmd := exec.Command(batchBin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	time.Sleep(delay)
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case err := <-done:
+		return result{code: exitCodeOf(t, err), stdout: stdout.String(), stderr: stderr.String()}, time.Since(sent)
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("batch %s: still running 10s after SIGINT (killed); stderr:\n%s", strings.Join(args, " "), stderr.String())
+		return result{}, 0
+	}
+}
+
+// rsBigRun sweeps copies copies of the 17-clue corpus (each a file of
+// its own) with bitboard and dlx into dir/big, without a report:
+// 2 x 49151 x copies rows.
+func rsBigRun(t *testing.T, dir string, copies int) string {
+	t.Helper()
+	src := filepath.Join(repoRoot(t), "data/sudoku17.txt")
+	args := []string{"-solvers", "bitboard,dlx", "-timeout", "0", "-quiet", "-report=false", "-out", "big"}
+	for i := range copies {
+		name := fmt.Sprintf("c%d.txt", i)
+		if err := os.Symlink(src, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, name)
+	}
+	mustOK(t, batch(t, dir, args...))
+	return filepath.Join(dir, "big")
+}
+
+// TestCase2ReadFIFORefused: a results.csv or a run.json that is a FIFO
+// is refused (exit 2) by report, compare and show, without being opened:
+// before, report and compare blocked forever waiting for a writer.
+func TestCase2ReadFIFORefused(t *testing.T) {
+	dir := t.TempDir()
+	corpus := rsCorpus(t, dir, "c.txt", 20)
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "good", corpus))
+
+	fifoCSV := filepath.Join(dir, "fifocsv")
+	os.Mkdir(fifoCSV, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(fifoCSV, rundir.ResultsFile), 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	fifoJSON := filepath.Join(dir, "fifojson")
+	os.Mkdir(fifoJSON, 0o755)
+	b, _ := os.ReadFile(filepath.Join(dir, "good", rundir.ResultsFile))
+	os.WriteFile(filepath.Join(fifoJSON, rundir.ResultsFile), b, 0o644)
+	if err := syscall.Mkfifo(filepath.Join(fifoJSON, rundir.ManifestFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", fifoCSV}, "is not a regular file (a FIFO)"},
+		{[]string{"report", fifoJSON}, "is not a regular file"},
+		{[]string{"compare", "good", fifoCSV}, "is not a regular file (a FIFO)"},
+		{[]string{"compare", filepath.Join(fifoCSV, rundir.ResultsFile), "good"}, "is not a regular file (a FIFO)"},
+		{[]string{"compare", "good", fifoJSON}, "is not a regular file"},
+		{[]string{"show", "3", "-corpus", corpus, "-run", fifoCSV, "-solvers", "bitboard"}, "is not a regular file (a FIFO)"},
+	} {
+		r := rsWithin(t, 10*time.Second, dir, tc.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("batch %s: exit %d, want 2 and %q\n%s", strings.Join(tc.args, " "), r.code, tc.want, r.stderr)
+		}
+	}
+}
+
+// TestCase2ReadShowInterrupted: show ends on the first Ctrl-C (exit 130)
+// whatever it is doing: looking for its puzzle in a FIFO nobody writes
+// or in an endless /dev/zero, or solving. Before, SIGINT killed it (no
+// 130) or, with a signal context but a solve under
+// context.Background, waited for the strategy.
+func TestCase2ReadShowInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	hard := filepath.Join(dir, "hard.txt")
+	os.WriteFile(hard, []byte(rsHard+"\n"), 0o644)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"FIFO", []string{"show", "5", "-corpus", fifo, "-run", ""}},
+		{"dev-zero", []string{"show", "5", "-corpus", "/dev/zero", "-run", ""}},
+		{"solving", []string{"show", "0", "-corpus", hard, "-run", "", "-solvers", "bruteforce", "-timeout", "0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, took := rsInterrupt(t, 500*time.Millisecond, dir, tc.args...)
+			t.Logf("exit %d, %v after SIGINT", r.code, took)
+			if r.code != 130 || took > time.Second || !strings.Contains(r.stderr, "interrupted") {
+				t.Errorf("exit %d %v after SIGINT, want 130 within 1s\n%s", r.code, took, r.stderr)
+			}
+		})
+	}
+}
+
+// TestCase2ReadReportInterrupted: `batch report` on a run of 983,020 rows
+// ends soon after SIGINT (exit 130) in every phase (reading the rows,
+// summarising, drawing the charts, the page), and says that batch report
+// DIR builds the report again. compare, which reads two such runs, too.
+// Before, SIGINT killed report and compare (no 130, no message).
+func TestCase2ReadReportInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sweeps 491,510 puzzles")
+	}
+	dir := t.TempDir()
+	big := rsBigRun(t, dir, 10)
+	start := time.Now()
+	full := batch(t, dir, "report", "big")
+	whole := time.Since(start)
+	mustOK(t, full)
+	t.Logf("the whole report takes %v", whole)
+	for _, frac := range []float64{0.05, 0.2, 0.35, 0.5, 0.65, 0.8} {
+		delay := time.Duration(frac * float64(whole))
+		r, took := rsInterrupt(t, delay, dir, "report", "big")
+		t.Logf("SIGINT at %v (%.0f%%): exit %d %v later", delay.Round(time.Millisecond), 100*frac, r.code, took.Round(time.Millisecond))
+		if r.code == 0 && frac >= 0.5 && strings.Contains(r.stdout, "report: ") {
+			continue // finished before the signal: a faster run than the first
+		}
+		if r.code != 130 || took > time.Second || !strings.Contains(r.stderr, "batch report big builds it again") {
+			t.Errorf("SIGINT at %v: exit %d %v later, want 130 within 1s and how to build it again\n%s", delay, r.code, took, r.stderr)
+		}
+	}
+	// compare reads both runs and compares them: a signal in either phase.
+	start = time.Now()
+	mustOK(t, batch(t, dir, "compare", big, big))
+	whole = time.Since(start)
+	for _, frac := range []float64{0.1, 0.4, 0.7} {
+		delay := time.Duration(frac * float64(whole))
+		r, took := rsInterrupt(t, delay, dir, "compare", big, big)
+		t.Logf("compare: SIGINT at %v: exit %d %v later", delay.Round(time.Millisecond), r.code, took.Round(time.Millisecond))
+		if r.code == 0 && frac >= 0.5 {
+			continue
+		}
+		if r.code != 130 || took > time.Second {
+			t.Errorf("compare: SIGINT at %v: exit %d %v later, want 130 within 1s\n%s", delay, r.code, took, r.stderr)
+		}
+	}
+}
+
+// TestCase2ReadMergeFIFO: merge refuses a shard whose results.csv is a
+// FIFO instead of blocking on it.
+func TestCase2ReadMergeFIFO(t *testing.T) {
+	dir := t.TempDir()
+	corpus := rsCorpus(t, dir, "c.txt", 20)
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-shard", "0/2", "-out", "s0", corpus))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-shard", "1/2", "-out", "s1", corpus))
+	os.Remove(filepath.Join(dir, "s1", rundir.ResultsFile))
+	if err := syscall.Mkfifo(filepath.Join(dir, "s1", rundir.ResultsFile), 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	r := rsWithin(t, 10*time.Second, dir, "merge", "-o", "m", "s0", "s1")
+	if r.code != 2 {
+		t.Errorf("merge with a FIFO results.csv: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+}
+
+// rsWriteCSV writes a results.csv of rows (each "corpus,id,solver,status").
+func rsWriteCSV(t *testing.T, path string, rows [][4]string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(strings.Join(rundir.Header, ",") + "\n")
+	for _, r := range rows {
+		sol := ""
+		if r[3] == "solved" {
+			sol = strings.Repeat("1", 81)
+		}
+		fmt.Fprintf(&b, "%s,%d,%s,%s,1000,5,1,0,64,17,,1,%s,,%s\n", r[1], atoiT(t, r[1])+1, r[2], r[3], sol, r[0])
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscan(s, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestCase5ReadManyCorpora: a results.csv over 70,001 corpus files (more
+// than a uint16 numbers) reports every puzzle once, quickly. Before, the
+// corpus index wrapped at 65,536: corpus c65536's puzzle was counted as
+// c0's (65,536 puzzles), and finding a corpus's index scanned them all
+// for every row.
+func TestCase5ReadManyCorpora(t *testing.T) {
+	dir := t.TempDir()
+	const n = 70001
+	rows := make([][4]string, n)
+	for i := range rows {
+		rows[i] = [4]string{fmt.Sprintf("c%d", i), "0", "bitboard", "solved"}
+	}
+	rsWriteCSV(t, filepath.Join(dir, "run", rundir.ResultsFile), rows)
+	start := time.Now()
+	r := rsWithin(t, 60*time.Second, dir, "report", "run")
+	t.Logf("report of %d corpora: %v", n, time.Since(start))
+	mustOK(t, r)
+	var sum struct {
+		Puzzles    int `json:"puzzles"`
+		Strategies []struct {
+			Units int `json:"units"`
+		} `json:"strategies"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "run", rundir.SummaryJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Puzzles != n || len(sum.Strategies) != 1 || sum.Strategies[0].Units != n {
+		t.Errorf("summary.json: %d puzzles, %+v, want %d puzzles and units", sum.Puzzles, sum.Strategies, n)
+	}
+	// compare joins the two runs on all of them.
+	r = rsWithin(t, 60*time.Second, dir, "compare", "-json", "run", "run")
+	mustOK(t, r)
+	var c struct {
+		Strategies []struct {
+			Common int `json:"common"`
+		} `json:"strategies"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil || len(c.Strategies) != 1 || c.Strategies[0].Common != n {
+		t.Errorf("compare: %v %+v, want %d units in common", err, c, n)
+	}
+}
+
+// TestCase14ReadRowsValidated: report and compare refuse (exit 2) a
+// results.csv with a unit on two rows, naming the file and both lines; an
+// id beyond the corpus that run.json records as read whole; a second
+// header (files concatenated). Before, report counted the unit twice and
+// the id past the corpus as a puzzle (exit 0).
+func TestCase14ReadRowsValidated(t *testing.T) {
+	dir := t.TempDir()
+	corpus := rsCorpus(t, dir, "c.txt", 100)
+	mustOK(t, batch(t, dir, "-solvers", "bitboard,dlx", "-quiet", "-report=false", "-out", "good", corpus))
+	good, err := os.ReadFile(filepath.Join(dir, "good", rundir.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(good), "\n") // lines[0] the header; lines[k] is line k+1
+	copyRun := func(name, csv string) string {
+		t.Helper()
+		run := filepath.Join(dir, name)
+		os.Mkdir(run, 0o755)
+		m, _ := os.ReadFile(filepath.Join(dir, "good", rundir.ManifestFile))
+		os.WriteFile(filepath.Join(run, rundir.ManifestFile), m, 0o644)
+		os.WriteFile(filepath.Join(run, rundir.ResultsFile), []byte(csv), 0o644)
+		return run
+	}
+	body := strings.Join(lines[:201], "") // header and 200 rows: lines 2 to 201
+	tests := []struct {
+		name, csv string
+		want      []string
+	}{
+		{"duplicate", body + lines[31], []string{"results.csv:202:", "#15, bitboard) is also on line 32", "batch merge"}},
+		{"duplicate at once", strings.Join(lines[:3], "") + lines[2], []string{"results.csv:4:", "#0, dlx) is also on line 3"}},
+		{"concatenated", string(good) + string(good), []string{fmt.Sprintf("results.csv:%d:", len(lines)), "a header line in the middle of the file", "concatenated"}},
+		{"id past the corpus", body + "100,101,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + "\n",
+			[]string{"results.csv:202:", "id 100 of corpus " + corpus + ": out of range: run.json records 100 puzzles"}},
+		{"negative id", body + "-1,0,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + "\n", []string{"results.csv:202:", "id -1"}},
+		{"id beyond 32 bits", strings.Join(lines[:1], "") + "4294967296,5,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + "\n",
+			[]string{"results.csv:2:", "id 4294967296"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			run := copyRun(strings.ReplaceAll(tt.name, " ", "-"), tt.csv)
+			for _, args := range [][]string{{"report", run}, {"compare", "good", run}, {"compare", run, "good"}} {
+				r := rsWithin(t, 30*time.Second, dir, args...)
+				ok := r.code == 2
+				for _, w := range tt.want {
+					ok = ok && strings.Contains(r.stderr, w)
+				}
+				if !ok {
+					t.Errorf("batch %s: exit %d, want 2 and %q\n%s", strings.Join(args, " "), r.code, tt.want, r.stderr)
+				}
+			}
+		})
+	}
+	// The same rows with no run.json: no count to check ids against.
+	run := copyRun("no-manifest", body+"100,101,bitboard,solved,1000,5,1,0,64,17,,1,,,"+corpus+"\n")
+	os.Remove(filepath.Join(run, rundir.ManifestFile))
+	mustOK(t, batch(t, dir, "report", run))
+}
+
+// TestCase22ReadCommandLine: an unknown command is not taken for a
+// corpus file; -h lists the commands; help CMD and version work; a flag
+// error is one line. Corpus operands still work: a file with no
+// extension, -, a missing file with an extension.
+func TestCase22ReadCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	rsCorpus(t, dir, "puzzles", 3)
+
+	r := batch(t, dir, "reprot")
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown command "reprot"; did you mean report?`) {
+		t.Errorf("batch reprot: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := batch(t, dir, "shwo", "39949"); r.code != 2 || !strings.Contains(r.stderr, "did you mean show?") {
+		t.Errorf("batch shwo: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := batch(t, dir, "frobnicate"); r.code != 2 || !strings.Contains(r.stderr, `unknown command "frobnicate"; batch -h lists the commands`) {
+		t.Errorf("batch frobnicate: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results")); err == nil {
+		t.Error("an unknown command made a run")
+	}
+
+	r = batch(t, dir, "-h")
+	if r.code != 0 {
+		t.Errorf("batch -h: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, c := range []string{"run", "report", "show", "compare", "merge", "solvers", "version", "help"} {
+		if !regexp.MustCompile(`(?m)^  batch ` + c + ` `).MatchString(r.stdout) {
+			t.Errorf("batch -h does not list %s:\n%s", c, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "-solvers") {
+		t.Errorf("batch -h does not give run's flags:\n%s", r.stdout)
+	}
+
+	for _, c := range []string{"report", "show", "compare", "merge", "solvers", "run", "version"} {
+		r := batch(t, dir, "help", c)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "Usage: batch "+c) {
+			t.Errorf("batch help %s: exit %d\nstdout: %s\nstderr: %s", c, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := batch(t, dir, "help", "reprot"); r.code != 2 || !strings.Contains(r.stderr, "did you mean report?") {
+		t.Errorf("batch help reprot: exit %d\n%s", r.code, r.stderr)
+	}
+
+	// Run in the checkout: a build without VCS stamping (-buildvcs=false)
+	// asks git there.
+	r = batch(t, repoRoot(t), "version")
+	rev, err := exec.Command("git", "-C", repoRoot(t), "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("no git: %v", err)
+	}
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "batch "+strings.TrimSpace(string(rev))) {
+		t.Errorf("batch version: exit %d, want the revision %s\n%s%s", r.code, rev, r.stdout, r.stderr)
+	}
+
+	for _, args := range [][]string{{"run", "-x"}, {"-x"}, {"report", "-x", "run"}, {"run", "-limit", "many"}} {
+		r := batch(t, dir, args...)
+		name := "run"
+		if args[0] != "-x" {
+			name = args[0]
+		}
+		want := regexp.MustCompile(`^batch ` + name + `: [^\n]+; see batch ` + name + ` -h\n$`)
+		if r.code != 2 || !want.MatchString(r.stderr) {
+			t.Errorf("batch %s: exit %d, want 2 and one line\n%s", strings.Join(args, " "), r.code, r.stderr)
+		}
+	}
+	if r := batch(t, dir, "run", "-x"); !strings.Contains(r.stderr, "flag provided but not defined: -x") {
+		t.Errorf("batch run -x:\n%s", r.stderr)
+	}
+
+	// Corpus operands: a file with no extension, standard input, a
+	// missing file with an extension.
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "a", "puzzles"))
+	if rows := readRows(t, filepath.Join(dir, "a", rundir.ResultsFile)); len(rows) != 3 || rows[0].Corpus != "puzzles" {
+		t.Errorf("batch puzzles: %d rows", len(rows))
+	}
+	cmd := exec.Command(batchBin, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "b", "-")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(rsHard + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("batch -: %v\n%s", err, out)
+	}
+	if r := batch(t, dir, "nope.txt"); r.code != 2 || !strings.Contains(r.stderr, "corpus nope.txt: no such file") {
+		t.Errorf("batch nope.txt: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestCase23ReadDefaults: report and compare default to results/latest;
+// show runs only -solvers, stops each at -timeout, and takes #ID. Before,
+// report and compare wanted every run named, show had no -solvers and
+// ran every strategy for up to 10 s each.
+func TestCase23ReadDefaults(t *testing.T) {
+	dir := t.TempDir()
+	rsCorpus(t, dir, "c.txt", 30)
+	mustOK(t, batch(t, dir, "-solvers", "bitboard,norvig", "-quiet", "-report=false", "-out", "old", "c.txt"))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard,norvig", "-quiet", "-report=false", "c.txt")) // results/latest
+
+	t.Run("report", func(t *testing.T) {
+		r := batch(t, dir, "report")
+		mustOK(t, r)
+		if _, err := os.Stat(filepath.Join(dir, "results", "latest", rundir.PageFile)); err != nil {
+			t.Errorf("batch report did not report results/latest: %v\n%s", err, r.stdout)
+		}
+	})
+	t.Run("compare OLD", func(t *testing.T) {
+		r := batch(t, dir, "compare", "old")
+		mustOK(t, r)
+		if !strings.Contains(r.stdout, "OLD old:") || !strings.Contains(r.stdout, "NEW results/latest:") {
+			t.Errorf("batch compare old:\n%s", r.stdout)
+		}
+	})
+	t.Run("show #ID -solvers", func(t *testing.T) {
+		r := batch(t, dir, "show", "#3", "-solvers", "norvig,bitboard")
+		mustOK(t, r)
+		table := regexp.MustCompile(`(?m)^  [a-z]+ +(solved|timeout|limit|stuck)`).FindAllString(r.stdout, -1)
+		if !strings.Contains(r.stdout, "#3 of c.txt, line 4") || len(table) != 4 || // two strategies run, two ranked
+			!strings.HasPrefix(table[0], "  norvig ") || !strings.HasPrefix(table[1], "  bitboard ") {
+			t.Errorf("show #3 -solvers norvig,bitboard: %q\n%s", table, r.stdout)
+		}
+	})
+	// bruteforce on the hard grid takes minutes: -timeout stops it.
+	hard := filepath.Join(dir, "hard.txt")
+	os.WriteFile(hard, []byte(rsHard+"\n"), 0o644)
+	t.Run("show -timeout", func(t *testing.T) {
+		start := time.Now()
+		r := rsWithin(t, 10*time.Second, dir, "show", "0", "-corpus", hard, "-run", "", "-solvers", "bruteforce", "-timeout", "200ms")
+		mustOK(t, r)
+		if took := time.Since(start); took > 3*time.Second || !strings.Contains(r.stdout, "bruteforce  timeout") {
+			t.Errorf("show -solvers bruteforce -timeout 200ms: %v\n%s", took, r.stdout)
+		}
+	})
+	// With no flag, every strategy runs, each stopped at 1 s.
+	t.Run("show default limits", func(t *testing.T) {
+		start := time.Now()
+		r := rsWithin(t, 30*time.Second, dir, "show", "0", "-corpus", hard, "-run", "")
+		mustOK(t, r)
+		if took := time.Since(start); took > 6*time.Second || !strings.Contains(r.stdout, "timeout 1s per strategy") {
+			t.Errorf("show with the default limits took %v\n%s", took, r.stdout)
+		}
+	})
+}
+
+// TestCase24ReadSVGNote: with -svg, a scatter of more than 5000 puzzles
+// is written as PNG only, and the report says so on stderr and in the
+// page; report -h says so too. Before, it was left out silently.
+func TestCase24ReadSVGNote(t *testing.T) {
+	dir := t.TempDir()
+	corpus := rsCorpus(t, dir, "c.txt", 6000)
+	mustOK(t, batch(t, dir, "-solvers", "bitboard,dlx", "-timeout", "0", "-quiet", "-report=false", "-out", "run", corpus))
+	r := batch(t, dir, "report", "-svg", "run")
+	mustOK(t, r)
+	note := "scatter dlx vs bitboard: 6000 points, written as PNG only (SVG over 5000 points)"
+	if !strings.Contains(r.stderr, note) {
+		t.Errorf("stderr lacks %q:\n%s", note, r.stderr)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "run", rundir.PageFile))
+	if !strings.Contains(string(page), note) {
+		t.Error("index.html does not say the scatter has no SVG")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run", "charts", "ecdf-time.svg")); err != nil {
+		t.Errorf("no SVG of the ECDF: %v", err)
+	}
+	r = batch(t, dir, "help", "report")
+	if !strings.Contains(r.stdout, "a scatter of more than 5000 puzzles stays PNG only") {
+		t.Errorf("report -h does not say which charts get no SVG:\n%s", r.stdout)
+	}
+}
+
+// TestCase2ReadReportFIFOCorpus: the page reads the corpus for the grids
+// of its puzzles: a corpus that is now a FIFO is skipped, not opened
+// (before, the report blocked there for ever), and the corpus of a run
+// read from a FIFO is read from the copy the run keeps.
+func TestCase2ReadReportFIFOCorpus(t *testing.T) {
+	dir := t.TempDir()
+	corpus := rsCorpus(t, dir, "c.txt", 20)
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "c.txt"))
+	os.Remove(corpus)
+	if err := syscall.Mkfifo(corpus, 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	mustOK(t, rsWithin(t, 10*time.Second, dir, "report", "run"))
+
+	// A run over a FIFO, report included.
+	fifo := filepath.Join(dir, "pz")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString(rsHard + "\n")
+		f.Close()
+	}()
+	mustOK(t, rsWithin(t, 20*time.Second, dir, "-solvers", "norvig", "-quiet", "-highlight", "0", "-out", "stream", "pz"))
+	page, err := os.ReadFile(filepath.Join(dir, "stream", rundir.PageFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `title="`+rsHard+`"`) || !strings.Contains(string(page), ". . . | . . 3 | . 8 5") {
+		t.Errorf("the page has no grid of the stream's puzzle")
+	}
+}

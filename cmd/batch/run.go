@@ -41,6 +41,7 @@ type runFlags struct {
 	svg       bool
 	report    bool
 	cpuprof   string
+	profile   *os.File // the -cpuprofile file, opened before the run is created
 }
 
 // exampleSolvers names two strategies for the help's examples: the
@@ -93,6 +94,12 @@ func runMain(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "batch: -workers %d capped at %d: more workers than a few per CPU only share the CPUs (%d here), and each holds units in flight\n",
 			f.workers, limit, runtime.NumCPU())
 		f.workers = limit
+	}
+	if f.cpuprof != "" {
+		if f.profile, err = os.Create(f.cpuprof); err != nil {
+			return usageErr("-cpuprofile: %v", err)
+		}
+		defer f.profile.Close()
 	}
 	var dir *rundir.Dir
 	start := time.Now()
@@ -279,5 +286,11 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 		fmt.Fprintf(e.stderr, "batch: %s is already finished; checking that every unit is there\n", out)
 	}
 	fmt.Fprintf(e.stderr, "batch: resuming %s: %d rows already done\n", out, dir.Rows())
+	for i, c := range dir.Manifest.Corpora {
+		if c.Stream && !c.Complete && c.Path == "-" {
+			fmt.Fprintf(e.stderr, "batch: the run read %d bytes of standard input (kept in %s): give the same input again, it is checked against them\n",
+				c.Size, filepath.Join(out, rundir.StreamFile(i)))
+		}
+	}
 	return dir, s, nil
 }

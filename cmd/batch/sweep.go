@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
@@ -100,25 +99,14 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		return err
 	}
 
-	if f.cpuprof != "" {
-		pf, err := os.Create(f.cpuprof)
-		if err != nil {
-			close(swept)
-			cfg.Streams.Close()
-			dir.Close(rundir.Failed, err.Error())
-			return usageErr("-cpuprofile: %v", err)
+	if f.profile != nil {
+		// Opened before the run directory was made (runMain): a bad path
+		// leaves nothing behind.
+		if err := pprof.StartCPUProfile(f.profile); err == nil {
+			defer pprof.StopCPUProfile()
+		} else {
+			fmt.Fprintf(e.stderr, "batch: -cpuprofile: %v (the sweep goes on without it)\n", err)
 		}
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			pf.Close()
-			close(swept)
-			cfg.Streams.Close()
-			dir.Close(rundir.Failed, err.Error())
-			return usageErr("-cpuprofile: %v", err)
-		}
-		defer func() {
-			pprof.StopCPUProfile()
-			pf.Close()
-		}()
 	}
 	stats, runErr := pipeline.Run(context.Background(), cfg)
 	close(swept)

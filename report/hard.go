@@ -125,6 +125,22 @@ func (rs *rankedSeries) units(rows []int32) []RankedUnit {
 		return nil
 	}
 	ser := rs.ser
+	if len(rows) > 64 {
+		// Many rows (highlights over thousands of corpora): rank them in
+		// the sorted values, rather than count past each of them in
+		// every row of the series.
+		var byCalls, byTime []float64
+		for j := range measuredRows(ser) {
+			byCalls, byTime = append(byCalls, float64(ser.Calls(int(j)))), append(byTime, float64(ser.NS(int(j))))
+		}
+		slices.Sort(byCalls)
+		slices.Sort(byTime)
+		out := make([]RankedUnit, len(rows))
+		for k, i := range rows {
+			out[k] = rs.ranked(i, rankIn(byCalls, float64(ser.Calls(int(i)))), rankIn(byTime, float64(ser.NS(int(i)))))
+		}
+		return out
+	}
 	calls, ns := make([]float64, len(rows)), make([]float64, len(rows))
 	rc, rt := make([]int32, len(rows)), make([]int32, len(rows))
 	for k, i := range rows {
@@ -347,10 +363,18 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 		puzzles[id] = ps
 		hs = append(hs, Highlight{ID: id, Units: []RankedUnit{}})
 	}
-	measuredRow := make([]map[int32]int32, len(res.Series))
-	anyRow := make([]map[int32]int32, len(res.Series)) // the first row, measured or not
+	measuredUnit := make([]map[int32]RankedUnit, len(res.Series)) // by puzzle, ranked
+	anyRow := make([]map[int32]int32, len(res.Series))            // the first row, measured or not
 	for si, ser := range res.Series {
-		measuredRow[si] = ranked[si].rowsOf(want)
+		byPuzzle := ranked[si].rowsOf(want)
+		ps, rows := make([]int32, 0, len(byPuzzle)), make([]int32, 0, len(byPuzzle))
+		for p, i := range byPuzzle {
+			ps, rows = append(ps, p), append(rows, i)
+		}
+		measuredUnit[si] = make(map[int32]RankedUnit, len(rows))
+		for k, u := range ranked[si].units(rows) {
+			measuredUnit[si][ps[k]] = u
+		}
 		anyRow[si] = map[int32]int32{}
 		for j := range ser.Len() {
 			if p := ser.Puzzle(j); want[p] {
@@ -364,8 +388,8 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 		h := &hs[k]
 		for _, p := range puzzles[h.ID] {
 			for si, ser := range res.Series {
-				if i, ok := measuredRow[si][p]; ok {
-					h.Units = append(h.Units, ranked[si].units([]int32{i})...)
+				if u, ok := measuredUnit[si][p]; ok {
+					h.Units = append(h.Units, u)
 				} else if j, ok := anyRow[si][p]; ok { // not measured: status only
 					e := ser.At(int(j))
 					h.Units = append(h.Units, rankedUnit(res, ser.Solver, &e))

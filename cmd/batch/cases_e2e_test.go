@@ -363,6 +363,25 @@ func TestCase5ManyCorpora(t *testing.T) {
 	if sum.Puzzles != n || len(sum.Strategies) != 1 || sum.Strategies[0].Units != n {
 		t.Errorf("summary.json: %d puzzles, strategies %+v; want %d puzzles and units", sum.Puzzles, sum.Strategies, n)
 	}
+	// An id highlighted in every corpus: n units, each ranked, and the
+	// charts label a few (placing n labels took over ten minutes).
+	mustOK(t, batch(t, dir, "report", "-highlight", "0", "run"))
+	var hl struct {
+		Highlights []struct {
+			Units []struct {
+				Solver string `json:"solver"`
+			} `json:"units"`
+		} `json:"highlights"`
+	}
+	if b, err = os.ReadFile(filepath.Join(dir, "run", rundir.SummaryJSON)); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &hl); err != nil {
+		t.Fatal(err)
+	}
+	if len(hl.Highlights) != 1 || len(hl.Highlights[0].Units) != n {
+		t.Errorf("highlight #0: %d highlights, want 1 with %d units", len(hl.Highlights), n)
+	}
 }
 
 // TestCase6OddCorpusPath: a corpus path that run.json and results.csv

@@ -176,7 +176,9 @@ func (bs *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		for i, v := range b.highlight {
 			pt := vg.Point{X: x, Y: trY(v)}
 			c.DrawGlyph(draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}, pt)
-			ls = append(ls, label{y: pt.Y, ly: pt.Y, text: b.highlightText[i]})
+			if i < maxLabels {
+				ls = append(ls, label{y: pt.Y, ly: pt.Y, text: b.highlightText[i]})
+			}
 		}
 		slices.SortStableFunc(ls, func(a, b label) int { return cmp.Compare(a.y, b.y) })
 		for i := 1; i < len(ls); i++ {

@@ -30,6 +30,9 @@
 // bytes a point), and its report.Chart says so in its Note, which the
 // command prints and the page shows. Write stops drawing when its
 // context is canceled (between charts and between the steps of one).
+// Highlighted puzzles are all drawn, and at most maxLabels (40) of them
+// are labelled on a chart: an id highlighted in a run over thousands of
+// corpus files names a puzzle in each.
 //
 // The package names no strategy: the baseline of the scatters is
 // Options.Baseline (the registry's, from the command).

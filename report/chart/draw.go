@@ -158,10 +158,17 @@ func (t *textPlotter) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 	return boxes
 }
 
+// maxLabels is the most highlighted puzzles a chart labels: the rest are
+// drawn, unlabelled. An id highlighted in a run over thousands of corpus
+// files names a puzzle in each, and placing that many labels (each
+// against all the others) took minutes for an unreadable chart.
+const maxLabels = 40
+
 // pointLabels labels points (highlighted puzzles) with texts
 // placed around them: each text takes the first of eight spots around
 // its point (right-below first) that stays inside the plot and overlaps
 // neither a text already placed nor a labelled point; over a light halo.
+// Only the first maxLabels points are labelled.
 type pointLabels struct {
 	xs, ys []float64
 	texts  []string
@@ -172,8 +179,9 @@ type pointLabels struct {
 // Plot implements plot.Plotter.
 func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	marks := make([]vg.Rectangle, len(l.xs))
-	for i := range l.xs {
+	n := min(len(l.xs), maxLabels)
+	marks := make([]vg.Rectangle, n)
+	for i := range n {
 		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
 		g := l.gap
 		marks[i] = vg.Rectangle{Min: vg.Point{X: pt.X - g, Y: pt.Y - g}, Max: vg.Point{X: pt.X + g, Y: pt.Y + g}}
@@ -182,7 +190,7 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 	}
 	var placed []vg.Rectangle
-	for i := range l.xs {
+	for i := range n {
 		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
 		// Score each spot: 0 is free; an overlap costs 1, leaving the
 		// plot costs more. The first best spot wins.

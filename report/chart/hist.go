@@ -139,7 +139,10 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 	for _, hp := range col.hardest(hardestTop, set.highlighted) {
 		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: set.res.PuzzleLabel(hp.e)})
 	}
-	for _, hp := range col.find(set.opt.Highlight) {
+	for k, hp := range col.find(set.opt.Highlight) {
+		if k == maxLabels {
+			break // see maxLabels
+		}
 		text := set.res.PuzzleLabel(hp.e)
 		if hp.censored {
 			text += " (" + hp.e.Status.String() + ")"

@@ -92,7 +92,7 @@ func identify(ctx context.Context, path string) (rundir.CorpusInfo, error) {
 				return info, ctx.Err()
 			}
 			n, err := f.Read(buf)
-			if info.Size == 0 && n >= 2 && buf[0] == 0x1f && buf[1] == 0x8b {
+			if info.Size == 0 && isGzip(buf[:n]) {
 				info.Gzip = true
 			}
 			h.Write(buf[:n])
@@ -108,6 +108,9 @@ func identify(ctx context.Context, path string) (rundir.CorpusInfo, error) {
 	}
 	return info, nil
 }
+
+// isGzip reports whether b starts with gzip's magic bytes.
+func isGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b }
 
 // VerifyCorpora is the rundir.CorpusCheck of `batch -resume` for the run
 // in runDir, before it reads a row: each file (or the embedded default
@@ -128,7 +131,7 @@ func VerifyCorpora(ctx context.Context, runDir string) rundir.CorpusCheck {
 				rec.Stream = true
 			}
 			if rec.Stream {
-				n, err := verifyStreamCopy(ctx, runDir, i, rec)
+				n, err := verifyStreamCopy(ctx, runDir, m, i, rec)
 				if err != nil {
 					return nil, err
 				}
@@ -146,7 +149,7 @@ func VerifyCorpora(ctx context.Context, runDir string) rundir.CorpusCheck {
 				counts[i] = rec.Puzzles
 				continue
 			}
-			if counts[i], err = countPuzzles(ctx, path, nil); err != nil {
+			if counts[i], err = countPuzzles(ctx, path); err != nil {
 				return nil, fmt.Errorf("cannot resume: %w", err)
 			}
 		}
@@ -156,7 +159,7 @@ func VerifyCorpora(ctx context.Context, runDir string) rundir.CorpusCheck {
 
 // verifyStreamCopy checks the copy of stream corpus i in runDir and
 // returns the number of its puzzle lines.
-func verifyStreamCopy(ctx context.Context, runDir string, i int, rec rundir.CorpusInfo) (int, error) {
+func verifyStreamCopy(ctx context.Context, runDir string, m *rundir.Manifest, i int, rec rundir.CorpusInfo) (int, error) {
 	path := filepath.Join(runDir, rundir.StreamFile(i))
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		if rec.Size > 0 {
@@ -169,12 +172,11 @@ func verifyStreamCopy(ctx context.Context, runDir string, i int, rec rundir.Corp
 		if err != nil {
 			return 0, fmt.Errorf("cannot resume: %w", err)
 		}
-		if now.Size != rec.Size || now.SHA256 != rec.SHA256 {
-			return 0, fmt.Errorf("cannot resume: %w: the copy of %s in %s is not what the run read: now %d bytes, SHA-256 %s; the run read %d bytes, SHA-256 %s",
-				rundir.ErrCorpusChanged, rec.Path, path, now.Size, now.SHA256, rec.Size, rec.SHA256)
+		if err := m.CheckCorpus(i, now); err != nil {
+			return 0, fmt.Errorf("cannot resume: the copy of %s: %w", rec.Path, err)
 		}
 	}
-	n, err := countPuzzles(ctx, path, nil)
+	n, err := countPuzzles(ctx, path)
 	if err != nil {
 		return 0, fmt.Errorf("cannot resume: %w", err)
 	}
@@ -185,8 +187,8 @@ func verifyStreamCopy(ctx context.Context, runDir string, i int, rec rundir.Corp
 // path, to its end or to damage that stops its reading (a corrupt .gz):
 // a resumed run meets the damage again and records it, and its rows can
 // only be of puzzles before it. Only a canceled ctx is an error.
-func countPuzzles(ctx context.Context, path string, stdin io.Reader) (int, error) {
-	c, err := openCorpus(ctx, path, source{stdin: stdin}, nil)
+func countPuzzles(ctx context.Context, path string) (int, error) {
+	c, err := openCorpus(ctx, path, source{}, nil)
 	if err != nil {
 		return 0, ctx.Err()
 	}
@@ -205,8 +207,12 @@ func countPuzzles(ctx context.Context, path string, stdin io.Reader) (int, error
 type source struct {
 	stdin io.Reader // for "-"; nil: os.Stdin
 	// known is the corpus's identity when Identify gave it (Size,
-	// SHA-256): the bytes are then not hashed again.
+	// SHA-256), or nil.
 	known *rundir.CorpusInfo
+	// hash asks for a file's size and SHA-256 as it is read, when known
+	// does not give them (a stream's bytes are always hashed: they are
+	// learned only as they are read). Counting needs no hash.
+	hash bool
 	// copyTo, for a stream, is the file in the run directory that keeps
 	// the bytes read ("" for none). When it already holds bytes (a
 	// resume), the stream must start with them: they are compared, then
@@ -265,9 +271,7 @@ var errCopy = errors.New("copying the stream into the run directory")
 func openCorpus(ctx context.Context, path string, src source, halt <-chan struct{}) (*corpusFile, error) {
 	c := &corpusFile{info: rundir.CorpusInfo{Path: path}}
 	if src.known != nil {
-		c.info = *src.known
-		c.info.Lines, c.info.Puzzles, c.info.Invalid, c.info.Skipped = 0, 0, 0, 0
-		c.info.Complete, c.info.Error = false, ""
+		c.info = src.known.Identity()
 	}
 	kind, err := classify(path)
 	if err != nil {
@@ -286,7 +290,7 @@ func openCorpus(ctx context.Context, path string, src source, halt <-chan struct
 			return nil, fmt.Errorf("opening corpus: %w", err)
 		}
 		c.raw, c.closes = f, append(c.closes, f.Close)
-		if src.known == nil || src.known.SHA256 == "" {
+		if src.hash && (src.known == nil || src.known.SHA256 == "") {
 			c.h = sha256.New()
 		}
 	default:
@@ -304,8 +308,7 @@ func openCorpus(ctx context.Context, path string, src source, halt <-chan struct
 		size = max(int(c.info.Size)+1, 512)
 	}
 	br := bufio.NewReaderSize(c, size)
-	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if magic, _ := br.Peek(2); isGzip(magic) {
 		c.gz = &byteCounter{r: br}
 		zr, err := gzip.NewReader(c.gz)
 		if err != nil {
@@ -337,26 +340,28 @@ func (c *corpusFile) openStream(ctx context.Context, path string, src source, ha
 		}
 		return os.Stdin, func() error { return nil }, nil
 	}
-	if src.copyTo == "" {
-		p := newPump(open, halt)
-		c.raw, c.pump, c.closes = p, p, append(c.closes, p.Close)
+	var cp *os.File
+	if src.copyTo != "" {
+		var err error
+		if cp, err = os.OpenFile(src.copyTo, os.O_RDWR|os.O_CREATE, 0o644); err != nil {
+			return fmt.Errorf("%w: %w", errCopy, err)
+		}
+		c.closes = append(c.closes, cp.Close)
+		if src.whole {
+			c.raw = cp // the run read the whole stream: its copy is the corpus
+			return nil
+		}
+	}
+	p := newPump(open, halt)
+	c.pump, c.closes = p, append(c.closes, p.Close)
+	if cp == nil {
+		c.raw = p
 		return nil
 	}
-	cp, err := os.OpenFile(src.copyTo, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("%w: %w", errCopy, err)
-	}
-	c.closes = append(c.closes, cp.Close)
 	st, err := cp.Stat()
 	if err != nil {
 		return fmt.Errorf("%w: %w", errCopy, err)
 	}
-	if src.whole {
-		c.raw = cp // the run read the whole stream: its copy is the corpus
-		return nil
-	}
-	p := newPump(open, halt)
-	c.pump, c.closes = p, append(c.closes, p.Close)
 	if have := st.Size(); have > 0 {
 		if err := samePrefix(ctx, path, p, cp, have); err != nil {
 			return err

@@ -208,7 +208,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	g.Go(func() error { return write(gctx, &cfg, results, slots, window, stats) })
 
 	err := g.Wait()
-	r.closePre()
+	streams.Close() // those the run did not reach
 	stats.Corpora = r.infos(read)
 	for _, c := range stats.Corpora {
 		stats.Invalid += c.Invalid

@@ -25,7 +25,7 @@ type reader struct {
 	meanNS  *atomic.Int64
 	stats   *Stats
 	halt    <-chan struct{} // interrupts a read that waits on a stream
-	pre     []*corpusFile   // streams opened (and checked) before the run: Config.Streams
+	pre     []*corpusFile   // per corpus, a stream opened (and checked) before the run: Config.Streams
 	seq     uint64
 	cur     []unit
 	size    int
@@ -104,18 +104,13 @@ func (r *reader) read(ctx context.Context) ([]rundir.CorpusInfo, error) {
 // CorpusInfo returned.
 func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.CorpusInfo, error) {
 	cfg := r.cfg
-	var c *corpusFile
-	if ci < len(r.pre) {
-		c, r.pre[ci] = r.pre[ci], nil
-	}
+	c := r.pre[ci] // a stream opened before the run, or nil
+	r.pre[ci] = nil
 	if c == nil {
 		var err error
 		if c, err = openCorpus(ctx, path, r.source(ci), r.halt); err != nil {
-			info := rundir.CorpusInfo{Path: path, Error: err.Error()}
-			if k := r.known(ci); k != nil {
-				info = *k
-				info.Error = err.Error()
-			}
+			info := r.unread(ci)
+			info.Error = err.Error()
 			return info, fatal(err)
 		}
 	}
@@ -224,7 +219,7 @@ func (r *reader) known(ci int) *rundir.CorpusInfo {
 // source returns how corpus ci is opened: its identity, and for a stream
 // of a run with a directory, its copy there.
 func (r *reader) source(ci int) source {
-	src := source{stdin: r.cfg.Stdin, known: r.known(ci)}
+	src := source{stdin: r.cfg.Stdin, known: r.known(ci), hash: true}
 	if r.cfg.RunDir != "" {
 		src.copyTo = filepath.Join(r.cfg.RunDir, rundir.StreamFile(ci))
 		src.whole = src.known != nil && src.known.Stream && src.known.Complete
@@ -287,33 +282,25 @@ func (s *Streams) Close() {
 
 // infos returns a description of every corpus of the run: those read
 // (in order, from read), then, for the corpora the run did not reach (it
-// was stopped), their identity as known before the run, with no counts.
+// was stopped), what was known of them before the run.
 func (r *reader) infos(read []rundir.CorpusInfo) []rundir.CorpusInfo {
 	out := make([]rundir.CorpusInfo, len(r.cfg.Corpora))
-	for ci, path := range r.cfg.Corpora {
-		switch {
-		case ci < len(read):
+	for ci := range r.cfg.Corpora {
+		if ci < len(read) {
 			out[ci] = read[ci]
-		case r.known(ci) != nil:
-			out[ci] = *r.known(ci)
-			out[ci].Lines, out[ci].Puzzles, out[ci].Invalid, out[ci].Skipped = 0, 0, 0, 0
-			out[ci].Complete, out[ci].Error = false, ""
-		default:
-			out[ci] = rundir.CorpusInfo{Path: path}
+		} else {
+			out[ci] = r.unread(ci)
 		}
 	}
 	return out
 }
 
-// closePre closes the streams opened before the run that it did not
-// reach.
-func (r *reader) closePre() {
-	for i, c := range r.pre {
-		if c != nil {
-			c.close()
-			r.pre[i] = nil
-		}
+// unread is corpus ci as known before it is read: its identity, no counts.
+func (r *reader) unread(ci int) rundir.CorpusInfo {
+	if k := r.known(ci); k != nil {
+		return k.Identity()
 	}
+	return rundir.CorpusInfo{Path: r.cfg.Corpora[ci]}
 }
 
 // scanRest reads the rest of the corpus with sc, counting its puzzle
@@ -365,7 +352,7 @@ func CountUnits(ctx context.Context, cfg Config) (int, error) {
 				c.close()
 				return -1, ctx.Err()
 			}
-			id := sc.Entry().ID
+			id := sc.Current().ID
 			if cfg.Select.Past(id) {
 				break
 			}

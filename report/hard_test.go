@@ -11,17 +11,23 @@ import (
 	"sudokubatch/solvers"
 )
 
+// hardRecords writes the hard.csv of s and reads it back.
+func hardRecords(t *testing.T, s *Summary) [][]string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := s.WriteHardCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 func TestHardCSV(t *testing.T) {
 	t.Run("mini", func(t *testing.T) {
-		s := loadMini(t, miniOptions(t))
-		var b bytes.Buffer
-		if err := s.WriteHardCSV(&b); err != nil {
-			t.Fatal(err)
-		}
-		recs, err := csv.NewReader(&b).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		recs := hardRecords(t, loadMini(t, miniOptions(t)))
 		want := [][]string{HardCSVHeader,
 			{"testdata/mini.txt", "2", "3", "backtrack", "limit", "5000000", "47900000", "2500011", "1", "1", "1000.00", "399.17"},
 			{"testdata/mini.txt", "2", "3", "bruteforce", "timeout", "104000", "100400000", "52000", "1", "1", "1.00", "1.00"},

@@ -239,7 +239,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		if last < 0 || file == "-" {
 			continue
 		}
-		f, err := openRegular(file)
+		f, err := rundir.OpenRegular(file)
 		if err != nil {
 			continue
 		}

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
-	"syscall"
 
 	"sudokubatch/rundir"
 )
@@ -39,7 +37,7 @@ func ReadResults(ctx context.Context, r io.Reader, name string) (*Results, error
 // loadResults is LoadResults, with the count of puzzles of the corpora
 // read whole (from run.json): an id of such a corpus must be below it.
 func loadResults(ctx context.Context, path string, puzzles map[string]int) (*Results, error) {
-	f, err := openRegular(path)
+	f, err := rundir.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
@@ -49,43 +47,6 @@ func loadResults(ctx context.Context, path string, puzzles map[string]int) (*Res
 		dup.First = firstLine(ctx, path, dup)
 	}
 	return res, err
-}
-
-// openRegular opens path for reading if it is a regular file. The open
-// does not wait for a writer when path is a FIFO (O_NONBLOCK), and the
-// file is checked once open, so that nothing can swap it in between.
-func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s): refused, as reading it could block or never end", path, fileKind(st.Mode()))
-	}
-	return f, nil
-}
-
-// fileKind names the type of a file that is not a regular one.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "mode " + m.String()
 }
 
 // DuplicateError is a row of results.csv whose unit (corpus, id,
@@ -218,7 +179,7 @@ func checkRow(row *rundir.Row, bound int) string {
 // firstLine reads the file of dup again to the first row of its unit and
 // returns its line, or 0 if it cannot.
 func firstLine(ctx context.Context, path string, dup *DuplicateError) int {
-	f, err := openRegular(path)
+	f, err := rundir.OpenRegular(path)
 	if err != nil {
 		return 0
 	}

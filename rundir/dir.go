@@ -216,7 +216,9 @@ func resume(dir string, check CorpusCheck) (*Dir, error) {
 		f.Close()
 		return nil, err
 	}
-	d.closeKilled(last)
+	if d.Manifest.closeKilled(last, d.rows) {
+		d.Manifest.Rows = d.rows
+	}
 	return d, nil
 }
 
@@ -230,41 +232,6 @@ func lastWrite(dir string) time.Time {
 		}
 	}
 	return t.UTC()
-}
-
-// closeKilled closes the segments that a killed process left running (the
-// lock is ours, so their process is gone): status killed, ending at the
-// last write into the directory, with the rows that are not another
-// segment's.
-func (d *Dir) closeKilled(last time.Time) {
-	others := 0
-	var killed []*Segment
-	for i := range d.Manifest.Segments {
-		s := &d.Manifest.Segments[i]
-		if s.Status == Running {
-			killed = append(killed, s)
-		} else {
-			others += s.Rows
-		}
-	}
-	for i, s := range killed {
-		s.Status = Killed
-		s.End = last
-		if s.End.Before(s.Start) {
-			s.End = s.Start
-		}
-		s.DurationNS = s.End.Sub(s.Start).Nanoseconds()
-		if i == len(killed)-1 {
-			s.Rows = max(d.rows-others, 0)
-		} else {
-			s.Rows = 0
-		}
-		others += s.Rows
-	}
-	if len(killed) > 0 {
-		d.Manifest.Rows = d.rows
-		d.Manifest.sumDurations()
-	}
 }
 
 // readDone reads the rows of results.csv into the done set, cuts a torn
@@ -382,8 +349,8 @@ func (d *Dir) Close(status, msg string) error {
 	if d.seg >= 0 {
 		now := time.Now().UTC()
 		s := &d.Manifest.Segments[d.seg]
-		s.End, s.Rows, s.Status, s.Error = now, d.segRows, status, msg
-		s.DurationNS = s.End.Sub(s.Start).Nanoseconds()
+		s.end(now, status)
+		s.Rows, s.Error = d.segRows, msg
 		d.Manifest.End = now
 	}
 	d.Manifest.Status = status

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,6 +30,13 @@ type CorpusInfo struct {
 	Invalid  int    `json:"invalid"`         // puzzle lines that are not puzzles
 	Skipped  int    `json:"skipped"`         // blank lines, comments and a puzzle-count header
 	Error    string `json:"error,omitempty"` // why the file could not be read to its end (e.g. a damaged .gz, with the byte offset)
+}
+
+// Identity returns what identifies the corpus (path, stream, size,
+// SHA-256, gzip), without what a reading of it learned (counts, whether
+// it was read whole, its error).
+func (c CorpusInfo) Identity() CorpusInfo {
+	return CorpusInfo{Path: c.Path, Stream: c.Stream, Size: c.Size, SHA256: c.SHA256, Gzip: c.Gzip}
 }
 
 // Machine describes where (part of) a run ran.
@@ -109,16 +117,16 @@ const (
 func StreamFile(i int) string { return fmt.Sprintf("stream-%d", i) }
 
 // ReadManifest reads dir/run.json and validates it (see Validate). It
-// refuses anything but a regular file, so that a FIFO in its place cannot
-// block it.
+// refuses anything but a regular file (OpenRegular), so that a FIFO in
+// its place cannot block it.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	if st, err := os.Stat(path); err != nil {
+	f, err := OpenRegular(path)
+	if err != nil {
 		return nil, fmt.Errorf("reading run info: %w", err)
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("reading run info: %s is not a regular file", path)
 	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("reading run info: %w", err)
 	}
@@ -199,6 +207,49 @@ func isHex(s string, n int) bool {
 		}
 	}
 	return true
+}
+
+// end closes the segment at t (not before its start) with status.
+func (s *Segment) end(t time.Time, status string) {
+	s.End, s.Status = t, status
+	if s.End.Before(s.Start) {
+		s.End = s.Start
+	}
+	s.DurationNS = s.End.Sub(s.Start).Nanoseconds()
+}
+
+// closeKilled closes the segments that a killed process left running
+// (whoever calls it holds the run's lock, so their process is gone):
+// status killed, ending at last, the last write into the directory. With
+// rows >= 0, the rows in results.csv, the last of them is given the rows
+// that no other segment wrote; else their counts stay as recorded. It
+// reports whether there was any.
+func (m *Manifest) closeKilled(last time.Time, rows int) bool {
+	others := 0
+	var killed []*Segment
+	for i := range m.Segments {
+		s := &m.Segments[i]
+		if s.Status == Running {
+			killed = append(killed, s)
+		} else {
+			others += s.Rows
+		}
+	}
+	for i, s := range killed {
+		s.end(last, Killed)
+		if rows >= 0 {
+			if i == len(killed)-1 {
+				s.Rows = max(rows-others, 0)
+			} else {
+				s.Rows = 0
+			}
+			others += s.Rows
+		}
+	}
+	if len(killed) > 0 {
+		m.sumDurations()
+	}
+	return len(killed) > 0
 }
 
 // sumDurations sets the run's wall time from its segments'.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,11 +122,9 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 		if ri.End.After(m.End) {
 			m.End = ri.End
 		}
+		ri.closeKilled(lastWrite(ins[i]), -1) // the shard is locked by this merge: a running segment's process is gone
 		for _, seg := range ri.Segments {
 			seg.Source = ins[i]
-			if seg.Status == Running {
-				seg.Status = Killed // the shard is locked by this merge: its process is gone
-			}
 			m.Segments = append(m.Segments, seg)
 		}
 	}
@@ -271,11 +270,18 @@ func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) err
 	}
 	for i, dir := range ins {
 		path := filepath.Join(dir, ResultsFile)
-		f, err := os.Open(path)
+		f, err := OpenRegular(path)
 		if err != nil {
 			return fmt.Errorf("merge: shard %s: %w", dir, err)
 		}
-		rd, err := NewReader(f, path)
+		// Complete lines only, as Resume reads them: a shard killed
+		// mid-write ends with a torn line, which is no row.
+		good, err := completeLines(f)
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("merge: shard %s: %w", dir, err)
+		}
+		rd, err := NewReader(io.NewSectionReader(f, 0, good), path)
 		if err != nil {
 			f.Close()
 			return fmt.Errorf("merge: shard %s: %w", dir, err)

@@ -198,17 +198,7 @@ func TestCase1StreamResume(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(out, rundir.ManifestFile))
 
 	resume := func(input string) result {
-		cmd := exec.Command(batchBin, "-resume", "-report=false", "-quiet", "-out", out, "-")
-		cmd.Stdin = strings.NewReader(input)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		}
-		return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+		return batchIn(t, dir, input, "-resume", "-report=false", "-quiet", "-out", out, "-")
 	}
 	other := firstLines(t, root, 5000, 7000)
 	if r := resume(other); r.code != 2 || !strings.Contains(r.stderr, "corpus changed") {
@@ -363,6 +353,17 @@ func TestCase5ManyCorpora(t *testing.T) {
 	if sum.Puzzles != n || len(sum.Strategies) != 1 || sum.Strategies[0].Units != n {
 		t.Errorf("summary.json: %d puzzles, strategies %+v; want %d puzzles and units", sum.Puzzles, sum.Strategies, n)
 	}
+	// compare joins two runs on all of them.
+	r = batch(t, dir, "compare", "-json", "run", "run")
+	mustOK(t, r)
+	var c struct {
+		Strategies []struct {
+			Common int `json:"common"`
+		} `json:"strategies"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil || len(c.Strategies) != 1 || c.Strategies[0].Common != n {
+		t.Errorf("compare: %v %+v, want %d units in common", err, c, n)
+	}
 	// An id highlighted in every corpus: n units, each ranked, and the
 	// charts label a few (placing n labels took over ten minutes).
 	mustOK(t, batch(t, dir, "report", "-highlight", "0", "run"))
@@ -400,12 +401,7 @@ func TestCase6OddCorpusPath(t *testing.T) {
 		}
 	}
 	// Through standard input, the same file works.
-	cmd := exec.Command(batchBin, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "-")
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(firstLines(t, root, 0, 5))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("through stdin: %v\n%s", err, out)
-	}
+	mustOK(t, batchIn(t, dir, firstLines(t, root, 0, 5), "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "-"))
 }
 
 // TestCase8InterruptWhileReadingAPipe: a Ctrl-C while the reader waits
@@ -454,6 +450,12 @@ func TestCase10ProvenanceAfterKill(t *testing.T) {
 	killed := time.Now()
 	p.cmd.Process.Kill()
 	p.wait(t, 10*time.Second)
+	// Merged as it is, the killed run's segment is closed the same way.
+	merged := filepath.Join(dir, "merged")
+	mustOK(t, batch(t, dir, "merge", "-o", merged, out))
+	if s := manifest(t, merged).Segments[0]; s.Status != rundir.Killed || s.End.IsZero() || s.End.After(killed.Add(time.Second)) || s.DurationNS <= 0 {
+		t.Errorf("merged killed segment: status %s, start %v, end %v, %d ns", s.Status, s.Start, s.End, s.DurationNS)
+	}
 	r := batch(t, dir, "-resume", "-workers", "2", "-quiet", "-report=false", "-out", out)
 	mustOK(t, r)
 	m := manifest(t, out)

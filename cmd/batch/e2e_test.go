@@ -71,8 +71,18 @@ type result struct {
 // batch runs the binary in dir with args.
 func batch(t *testing.T, dir string, args ...string) result {
 	t.Helper()
+	return batchIn(t, dir, "", args...)
+}
+
+// batchIn runs the binary in dir with args and stdin as its standard
+// input ("": none).
+func batchIn(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(batchBin, args...)
 	cmd.Dir = dir
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -491,12 +501,7 @@ func TestGzipStdinAndTwoCorpora(t *testing.T) {
 		t.Fatal("the same puzzle in two corpora gave different answers")
 	}
 	// Standard input.
-	cmd := exec.Command(batchBin, "-solvers", "bitboard", "-out", "stdin", "-quiet", "-")
-	cmd.Dir = tmp
-	cmd.Stdin = strings.NewReader(head)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	mustOK(t, batchIn(t, tmp, head, "-solvers", "bitboard", "-out", "stdin", "-quiet", "-"))
 	if rows := readRows(t, tmp+"/stdin/results.csv"); len(rows) != 30 || rows[0].Corpus != "-" {
 		t.Fatalf("stdin: %d rows", len(rows))
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,37 +43,7 @@ func rsCorpus(t *testing.T, dir, name string, n int) string {
 // has not ended within d (it is then killed).
 func rsWithin(t *testing.T, d time.Duration, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(batchBin, args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return result{code: exitCodeOf(t, err), stdout: stdout.String(), stderr: stderr.String()}
-	case <-time.After(d):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("batch %s: still running after %v (killed); stderr:\n%s", strings.Join(args, " "), d, stderr.String())
-		return result{}
-	}
-}
-
-func exitCodeOf(t *testing.T, err error) int {
-	t.Helper()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode() // -1 when killed by a signal
-	}
-	t.Fatal(err)
-	return 0
+	return start(t, dir, false, args...).wait(t, d)
 }
 
 // rsInterrupt starts the binary in dir with args, sends SIGINT after
@@ -83,27 +51,12 @@ func exitCodeOf(t *testing.T, err error) int {
 // signal. It fails the test if the process is not gone 10 s after it.
 func rsInterrupt(t *testing.T, delay time.Duration, dir string, args ...string) (result, time.Duration) {
 	t.Helper()
-	cmd := exec.Command(batchBin, args...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	p := start(t, dir, false, args...)
 	time.Sleep(delay)
 	sent := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case err := <-done:
-		return result{code: exitCodeOf(t, err), stdout: stdout.String(), stderr: stderr.String()}, time.Since(sent)
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("batch %s: still running 10s after SIGINT (killed); stderr:\n%s", strings.Join(args, " "), stderr.String())
-		return result{}, 0
-	}
+	p.cmd.Process.Signal(syscall.SIGINT)
+	r := p.wait(t, 10*time.Second)
+	return r, time.Since(sent)
 }
 
 // rsBigRun sweeps copies copies of the 17-clue corpus (each a file of
@@ -254,81 +207,6 @@ func TestCase2ReadMergeFIFO(t *testing.T) {
 	}
 }
 
-// rsWriteCSV writes a results.csv of rows (each "corpus,id,solver,status").
-func rsWriteCSV(t *testing.T, path string, rows [][4]string) {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString(strings.Join(rundir.Header, ",") + "\n")
-	for _, r := range rows {
-		sol := ""
-		if r[3] == "solved" {
-			sol = strings.Repeat("1", 81)
-		}
-		fmt.Fprintf(&b, "%s,%d,%s,%s,1000,5,1,0,64,17,,1,%s,,%s\n", r[1], atoiT(t, r[1])+1, r[2], r[3], sol, r[0])
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func atoiT(t *testing.T, s string) int {
-	t.Helper()
-	var n int
-	if _, err := fmt.Sscan(s, &n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// TestCase5ReadManyCorpora: a results.csv over 70,001 corpus files (more
-// than a uint16 numbers) reports every puzzle once, quickly. Before, the
-// corpus index wrapped at 65,536: corpus c65536's puzzle was counted as
-// c0's (65,536 puzzles), and finding a corpus's index scanned them all
-// for every row.
-func TestCase5ReadManyCorpora(t *testing.T) {
-	dir := t.TempDir()
-	const n = 70001
-	rows := make([][4]string, n)
-	for i := range rows {
-		rows[i] = [4]string{fmt.Sprintf("c%d", i), "0", "bitboard", "solved"}
-	}
-	rsWriteCSV(t, filepath.Join(dir, "run", rundir.ResultsFile), rows)
-	start := time.Now()
-	r := rsWithin(t, 60*time.Second, dir, "report", "run")
-	t.Logf("report of %d corpora: %v", n, time.Since(start))
-	mustOK(t, r)
-	var sum struct {
-		Puzzles    int `json:"puzzles"`
-		Strategies []struct {
-			Units int `json:"units"`
-		} `json:"strategies"`
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "run", rundir.SummaryJSON))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
-	if sum.Puzzles != n || len(sum.Strategies) != 1 || sum.Strategies[0].Units != n {
-		t.Errorf("summary.json: %d puzzles, %+v, want %d puzzles and units", sum.Puzzles, sum.Strategies, n)
-	}
-	// compare joins the two runs on all of them.
-	r = rsWithin(t, 60*time.Second, dir, "compare", "-json", "run", "run")
-	mustOK(t, r)
-	var c struct {
-		Strategies []struct {
-			Common int `json:"common"`
-		} `json:"strategies"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil || len(c.Strategies) != 1 || c.Strategies[0].Common != n {
-		t.Errorf("compare: %v %+v, want %d units in common", err, c, n)
-	}
-}
-
 // TestCase14ReadRowsValidated: report and compare refuse (exit 2) a
 // results.csv with a unit on two rows, naming the file and both lines; an
 // id beyond the corpus that run.json records as read whole; a second
@@ -464,11 +342,8 @@ func TestCase22ReadCommandLine(t *testing.T) {
 	if rows := readRows(t, filepath.Join(dir, "a", rundir.ResultsFile)); len(rows) != 3 || rows[0].Corpus != "puzzles" {
 		t.Errorf("batch puzzles: %d rows", len(rows))
 	}
-	cmd := exec.Command(batchBin, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "b", "-")
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(rsHard + "\n")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("batch -: %v\n%s", err, out)
+	if r := batchIn(t, dir, rsHard+"\n", "-solvers", "bitboard", "-quiet", "-report=false", "-out", "b", "-"); r.code != 0 {
+		t.Errorf("batch -: exit %d\n%s", r.code, r.stderr)
 	}
 	if r := batch(t, dir, "nope.txt"); r.code != 2 || !strings.Contains(r.stderr, "corpus nope.txt: no such file") {
 		t.Errorf("batch nope.txt: exit %d\n%s", r.code, r.stderr)

@@ -50,6 +50,36 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 
+	// A resumed stream must start with the bytes the run read (its copy
+	// in the run directory): checked before anything is recorded.
+	if f.resume {
+		streams, err := pipeline.OpenStreams(e.ctx, &cfg)
+		if err != nil {
+			dir.Release()
+			if e.ctx.Err() != nil {
+				return e.ctx.Err()
+			}
+			return &exitError{exitUsage, fmt.Errorf("cannot resume %s: %w", dir.Path, err)}
+		}
+		cfg.Streams = streams
+	}
+
+	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
+	if err := dir.Begin(seg); err != nil {
+		cfg.Streams.Close()
+		dir.Release()
+		return err
+	}
+
+	if f.profile != nil {
+		// Opened before the run directory was made (runMain): a bad path
+		// leaves nothing behind.
+		if err := pprof.StartCPUProfile(f.profile); err == nil {
+			defer pprof.StopCPUProfile()
+		} else {
+			fmt.Fprintf(e.stderr, "batch: -cpuprofile: %v (the sweep goes on without it)\n", err)
+		}
+	}
 	// The first SIGINT/SIGTERM (e.ctx, see main) stops issuing units; a
 	// second one ends the process.
 	stop := make(chan struct{})
@@ -76,38 +106,6 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		go countUnits(countCtx, cfg, display)
 	}
 
-	// A resumed stream must start with the bytes the run read (its copy
-	// in the run directory): checked before anything is recorded.
-	if f.resume {
-		streams, err := pipeline.OpenStreams(e.ctx, &cfg)
-		if err != nil {
-			close(swept)
-			dir.Release()
-			if e.ctx.Err() != nil {
-				return e.ctx.Err()
-			}
-			return &exitError{exitUsage, fmt.Errorf("cannot resume %s: %w", dir.Path, err)}
-		}
-		cfg.Streams = streams
-	}
-
-	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
-	if err := dir.Begin(seg); err != nil {
-		close(swept)
-		cfg.Streams.Close()
-		dir.Release()
-		return err
-	}
-
-	if f.profile != nil {
-		// Opened before the run directory was made (runMain): a bad path
-		// leaves nothing behind.
-		if err := pprof.StartCPUProfile(f.profile); err == nil {
-			defer pprof.StopCPUProfile()
-		} else {
-			fmt.Fprintf(e.stderr, "batch: -cpuprofile: %v (the sweep goes on without it)\n", err)
-		}
-	}
 	stats, runErr := pipeline.Run(context.Background(), cfg)
 	close(swept)
 	end := time.Now()

@@ -72,11 +72,26 @@ type Config struct {
 	// them itself.
 	Streams *Streams
 
+	// Retime: at the end of a run that was not interrupted, the units far
+	// slower than their calls predict and each strategy's slowest units
+	// are timed again, alone, and their rows amended (see retime.go);
+	// the Sink must implement Amender.
+	Retime bool
+
 	Sink     Sink
 	Progress Progress      // nil: none
 	Stdin    io.Reader     // for "-"; nil: os.Stdin
 	Invalid  func(e error) // called (from the reader) for each line that is not a puzzle; may be nil
 	Counter  UniqueCounter // for Unique; nil: solvers.CountSolutions
+
+	retime *retimer // set by Run when Retime
+}
+
+// Amender is a Sink whose rows can be changed after they are written
+// (rundir.Dir.Amend): fix is called on every row in order and returns
+// whether it changed it.
+type Amender interface {
+	Amend(fix func(*rundir.Row) bool) (int, error)
 }
 
 // UniqueCounter counts the solutions of p, stopping at max.
@@ -104,6 +119,13 @@ type Stats struct {
 	// the run is interrupted, whether or not units were left out.
 	Interrupted bool          `json:"interrupted"`
 	Elapsed     time.Duration `json:"elapsed_ns"`
+	// Timing: the timer's overhead subtracted from each run, the units
+	// whose runs disagreed, the re-timing, and the garbage collector's
+	// share of the run (see gcShare).
+	TimerNS  int64       `json:"timer_ns"`
+	Unstable int         `json:"unstable"`
+	Retime   RetimeStats `json:"retime"`
+	GC       GCStats     `json:"gc"`
 }
 
 // Run streams the corpora through the solvers and writes every row to
@@ -123,12 +145,16 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if nworkers <= 0 {
 		nworkers = runtime.GOMAXPROCS(0)
 	}
+	if len(cfg.Solvers) > 64 {
+		return &Stats{}, fmt.Errorf("%d strategies: at most 64 run at once", len(cfg.Solvers))
+	}
 	window := cfg.Window
 	if window <= 0 {
 		window = max(32*maxBatch, 2*maxBatch*nworkers)
 	}
-	window = max(window, 2*maxBatch)       // room for two batches at least
-	window = 1 << bits.Len(uint(window-1)) // a power of two: the writer's ring is indexed with a mask
+	block := blockPuzzles * max(len(cfg.Solvers), 1) // the units of a block, at most
+	window = max(window, 2*block)                    // room for two blocks at least
+	window = 1 << bits.Len(uint(window-1))           // a power of two: the writer's ring is indexed with a mask
 	if cfg.Counter == nil {
 		cfg.Counter = solvers.CountSolutions
 	}
@@ -151,19 +177,20 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		}
 		close(halt)
 	}()
-	// The channels hold every batch that the window lets out, so that
-	// neither the reader nor a worker ever waits to send. Woken by a
-	// worker's channel operation, the reader and the writer wait on that
-	// worker's P behind it; with a worker on every P they run only when a
-	// worker blocks or is preempted. With room for only one batch per
-	// worker, the workers would run out of batches between two such turns
-	// and their Ps idle while the reader fills one.
-	slots := make(chan struct{}, window/maxBatch) // batches between the reader and the writer
-	batches := make(chan []unit, cap(slots))
-	results := make(chan []result, cap(slots))
-	var meanNS atomic.Int64 // running mean unit time, for batchSize
-	r := &reader{cfg: &cfg, batches: batches, slots: slots, ents: make([]entry, window+maxBatch),
-		meanNS: &meanNS, stats: stats, halt: halt, size: 1}
+	// The channels hold every batch that the window lets out (a batch
+	// has a unit at least), so that neither the reader nor a worker ever
+	// waits to send. Woken by a worker's channel operation, the reader
+	// and the writer wait on that worker's P behind it; with a worker on
+	// every P they run only when a worker blocks or is preempted. With
+	// room for only one batch per worker, the workers would run out of
+	// batches between two such turns and their Ps idle while the reader
+	// fills one.
+	slots := make(chan struct{}, window/block) // blocks between the reader and the writer
+	batches := make(chan *unitBatch, window)
+	results := make(chan *resultBatch, window)
+	meanNS := make([]atomic.Int64, len(cfg.Solvers)) // per solver, the running mean unit time, for batchSize
+	r := &reader{cfg: &cfg, batches: batches, slots: slots, ents: make([]entry, window+blockPuzzles),
+		meanNS: meanNS, stats: stats, halt: halt}
 	// A resumed stream is compared with its copy before any row is
 	// written: a different input stops the run here.
 	streams := cfg.Streams
@@ -191,7 +218,15 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		}
 		return err
 	})
-	w := &workers{cfg: &cfg, epoch: start, batches: batches, results: results, meanNS: &meanNS}
+	w := &workers{cfg: &cfg, epoch: start, batches: batches, results: results, meanNS: meanNS,
+		overhead: timerOverhead(start)}
+	stats.TimerNS = w.overhead
+	amender, _ := cfg.Sink.(Amender)
+	if cfg.Retime && amender != nil {
+		cfg.retime = newRetimer(&cfg)
+		cfg.retime.timerNS = w.overhead
+	}
+	gc0 := readGC()
 	var wg sync.WaitGroup
 	for range nworkers {
 		wg.Add(1)
@@ -223,12 +258,24 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if cfg.Progress != nil {
 		cfg.Progress.Finish()
 	}
+	stats.GC = readGC().since(gc0)
 	stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
 	if err == nil && stats.Units != stats.Issued && !stats.Interrupted {
 		// Every unit issued must have its row unless the run was
 		// stopped (the batches still queued at the first Ctrl-C are
 		// dropped): anything else is a bug, and the run is not finished.
 		err = fmt.Errorf("%d units were issued but %d rows written", stats.Issued, stats.Units)
+	}
+	if err == nil && !stats.Interrupted && cfg.retime != nil {
+		budget := max(time.Duration(float64(time.Since(start))*retimeShare), retimeFloor)
+		done := cfg.retime.run(ctx, cfg.Stop, budget)
+		if len(done) > 0 {
+			if _, aerr := amender.Amend(cfg.retime.amend(done)); aerr != nil {
+				err = aerr
+			}
+		}
+		stats.Retime = cfg.retime.Stats
+		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
 	}
 	stats.Elapsed = time.Since(start)
 	return stats, err

@@ -74,8 +74,17 @@ func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []
 	ent := &entry{corpus: corpus, e: e, seed: puzzleSeed(cfg.Seed, corpus, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
 	rows := make([]rundir.Row, len(cfg.Solvers))
 	epoch := time.Now()
+	overhead := timerOverhead(epoch)
 	for i := range cfg.Solvers {
-		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, &rows[i])
+		// Repeated as a run repeats cheap units, in a row here: there is
+		// one puzzle.
+		var rs runs
+		u := unit{ent: ent, solver: i}
+		solve(ctx, &cfg, u, epoch, overhead, &rows[i], &rs)
+		for rs.more() {
+			rerun(ctx, &cfg, u, epoch, overhead, &rs)
+		}
+		rs.finish(&rows[i])
 	}
 	return rows
 }

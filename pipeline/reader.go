@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"sync"
@@ -15,63 +16,92 @@ import (
 )
 
 // reader issues the units of every selected puzzle of every corpus, in
-// order, in batches (see batchSize), taking a window slot for each batch.
+// order, in blocks of puzzles (see blockPuzzles), taking a window slot
+// for each block.
 type reader struct {
 	cfg     *Config
-	batches chan<- []unit
+	batches chan<- *unitBatch
 	slots   chan struct{}
 	ents    []entry // the ring of entries (see units.go)
 	nextEnt int
-	meanNS  *atomic.Int64
+	meanNS  []atomic.Int64 // per solver, the running mean unit time, for batchSize
 	stats   *Stats
 	halt    <-chan struct{} // interrupts a read that waits on a stream
 	pre     []*corpusFile   // per corpus, a stream opened (and checked) before the run: Config.Streams
 	seq     uint64
-	cur     []unit
-	size    int
+	block   []*entry // the puzzles of the block being gathered
+	units   []unit   // scratch: the units of a block, strategy by strategy
 }
 
-// send hands the current batch to a worker. Units that have a seq must
-// all be sent, so every return after the first unit goes through it.
-func (r *reader) send(ctx context.Context) error {
-	if len(r.cur) == 0 {
+// flush issues the block gathered so far: it takes a window slot,
+// numbers the block's units in (puzzle, solver) order, and sends them to
+// the workers strategy by strategy, in batches. After the first Ctrl-C
+// it returns errStopped and issues nothing: no unit of the block has a
+// number yet.
+func (r *reader) flush(ctx context.Context) error {
+	if len(r.block) == 0 {
 		return nil
 	}
 	select {
-	case r.batches <- r.cur:
-		r.cur = nil
-		return nil
+	case r.slots <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// add appends a unit, taking a slot when it starts a batch and sending
-// the batch when it is full. It returns errStopped after the first
-// Ctrl-C (the units already numbered are sent).
-func (r *reader) add(ctx context.Context, ent *entry, si int) error {
-	if r.cfg.Stop != nil && stopped(r.cfg.Stop) {
-		if err := r.send(ctx); err != nil {
-			return err
-		}
+	case <-r.cfg.Stop:
 		return errStopped
 	}
-	if len(r.cur) == 0 {
+	nsolvers := len(r.cfg.Solvers)
+	// The first number of each puzzle's units: unit (i, s) is
+	// first[i] + the number of i's solvers before s.
+	base := r.seq
+	r.units = r.units[:0]
+	for si := range nsolvers {
+		bit := uint64(1) << si
+		seq := base
+		for _, ent := range r.block {
+			if ent.todo&bit != 0 {
+				r.units = append(r.units, unit{seq: seq + uint64(bits.OnesCount64(ent.todo&(bit-1))), ent: ent, solver: si})
+			}
+			seq += uint64(bits.OnesCount64(ent.todo))
+		}
+		r.seq = seq
+	}
+	n := int(r.seq - base)
+	r.stats.Issued += n
+	for i := range r.units {
+		if r.units[i].seq == r.seq-1 {
+			r.units[i].last = true
+		}
+	}
+	r.block = r.block[:0]
+	for us := r.units; len(us) > 0; {
+		si := us[0].solver
+		size := batchSize(r.meanNS[si].Load())
+		k := 0
+		for k < len(us) && k < size && us[k].solver == si {
+			k++
+		}
+		batch := getUnits(k)
+		copy(batch.u, us[:k])
+		us = us[k:]
 		select {
-		case r.slots <- struct{}{}:
+		case r.batches <- batch:
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-r.cfg.Stop:
-			return errStopped
 		}
-		r.size = batchSize(r.meanNS.Load())
-		r.cur = unitPool.Get().(*[maxBatch]unit)[:0]
 	}
-	r.cur = append(r.cur, unit{seq: r.seq, ent: ent, solver: si})
-	r.seq++
-	r.stats.Issued++
-	if len(r.cur) >= r.size {
-		return r.send(ctx)
+	return nil
+}
+
+// add appends a puzzle to the block, and issues the block when it is
+// full. It returns errStopped after the first Ctrl-C: the block gathered
+// is dropped (none of its units has a number).
+func (r *reader) add(ctx context.Context, ent *entry) error {
+	if r.cfg.Stop != nil && stopped(r.cfg.Stop) {
+		return errStopped
+	}
+	r.block = append(r.block, ent)
+	if len(r.block) >= blockPuzzles {
+		return r.flush(ctx)
 	}
 	return nil
 }
@@ -90,13 +120,16 @@ func (r *reader) read(ctx context.Context) ([]rundir.CorpusInfo, error) {
 		info, err := r.readCorpus(ctx, ci, path)
 		infos = append(infos, info)
 		if err != nil {
-			if serr := r.send(ctx); serr != nil {
+			if errors.Is(err, errStopped) {
+				return infos, err
+			}
+			if serr := r.flush(ctx); serr != nil {
 				return infos, serr
 			}
 			return infos, err
 		}
 	}
-	return infos, r.send(ctx)
+	return infos, r.flush(ctx)
 }
 
 // readCorpus issues the units of corpus ci. The error is errStopped or
@@ -117,7 +150,7 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 	if c.pump != nil {
 		// A stream may pause for any time: the units of the puzzles read
 		// so far go to the workers before the reader waits for more.
-		c.pump.onWait = func() error { return r.send(ctx) }
+		c.pump.onWait = func() error { return r.flush(ctx) }
 	}
 	sc := solvers.NewScanner(c.text, path)
 	past := false
@@ -138,12 +171,16 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 		if !cfg.Select.Match(e.ID) {
 			continue
 		}
-		last := len(cfg.Solvers) - 1 // the last solver to run on e
-		for cfg.Skip != nil && last >= 0 && cfg.Skip(ci, e.ID, last) {
-			last--
+		todo := uint64(1)<<len(cfg.Solvers) - 1
+		if cfg.Skip != nil {
+			for si := range cfg.Solvers {
+				if cfg.Skip(ci, e.ID, si) {
+					todo &^= 1 << si
+					r.stats.Skipped++
+				}
+			}
 		}
-		r.stats.Skipped += len(cfg.Solvers) - 1 - last
-		if last < 0 {
+		if todo == 0 {
 			continue
 		}
 		ent := &r.ents[r.nextEnt]
@@ -152,17 +189,9 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 		}
 		// Field by field: the entry is copied once, from the scanner.
 		ent.corpus, ent.e, ent.seed, ent.clues, ent.solutions = ci, *e, puzzleSeed(cfg.Seed, ci, e.ID), e.Puzzle.Clues(), -1
+		ent.todo = todo
 		ent.once = sync.Once{}
-		for si := range last + 1 {
-			if cfg.Skip != nil && cfg.Skip(ci, e.ID, si) {
-				r.stats.Skipped++
-				continue
-			}
-			if stop = r.add(ctx, ent, si); stop != nil {
-				break
-			}
-		}
-		if stop != nil {
+		if stop = r.add(ctx, ent); stop != nil {
 			break
 		}
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math/bits"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ type entry struct {
 	clues     int
 	once      sync.Once
 	solutions int
+	todo      uint64 // the solvers (bit i: Config.Solvers[i]) that run on it: those not done yet
 }
 
 // unit is one (puzzle, solver) pair with its place in the output order.
@@ -23,47 +25,104 @@ type unit struct {
 	seq    uint64
 	ent    *entry
 	solver int
+	last   bool // the last unit of its block in the output order
 }
 
 // result is a finished unit.
 type result struct {
 	seq    uint64
 	row    rundir.Row
-	solver int // index in Config.Solvers
+	solver int    // index in Config.Solvers
+	ent    *entry // valid until the row is written
+	last   bool   // the last unit of its block: its window slot is given back after its row is written
 	// batch is set on the last unit of its batch (and is the batch): the
-	// batch's window slot is given back after its row is written.
-	batch *[maxBatch]result
+	// batch goes back to its pool after its row is written.
+	batch *resultBatch
+}
+
+// unitBatch and resultBatch hold a batch; their pools keep them by size
+// class (a power of two up to maxBatch), so that the memory in flight is
+// that of the units in flight, whatever the batch sizes: the window may
+// hold thousands of one-unit batches (a slow strategy, or any strategy
+// before its mean time is known).
+type unitBatch struct{ u []unit }
+
+type resultBatch struct{ r []result }
+
+const sizeClasses = 8 // 1, 2, 4, ..., 128 = maxBatch
+
+var (
+	unitPools   [sizeClasses]sync.Pool
+	resultPools [sizeClasses]sync.Pool
+)
+
+// sizeClass returns the pool of batches of n units (1 <= n <= maxBatch).
+func sizeClass(n int) int { return bits.Len(uint(n - 1)) }
+
+// getUnits returns a batch of n units.
+func getUnits(n int) *unitBatch {
+	c := sizeClass(n)
+	b, _ := unitPools[c].Get().(*unitBatch)
+	if b == nil {
+		b = &unitBatch{u: make([]unit, 1<<c)}
+	}
+	b.u = b.u[:n]
+	return b
+}
+
+func putUnits(b *unitBatch) {
+	clear(b.u)
+	unitPools[sizeClass(cap(b.u))].Put(b)
+}
+
+// getResults returns a batch of n results.
+func getResults(n int) *resultBatch {
+	c := sizeClass(n)
+	b, _ := resultPools[c].Get().(*resultBatch)
+	if b == nil {
+		b = &resultBatch{r: make([]result, 1<<c)}
+	}
+	b.r = b.r[:n]
+	return b
+}
+
+func putResults(b *resultBatch) {
+	clear(b.r)
+	resultPools[sizeClass(cap(b.r))].Put(b)
 }
 
 // Recycling, so that a sweep allocates little per unit (about 500 bytes
 // otherwise, which kept the collector busy):
-//   - The entries live in a ring of Window+maxBatch places that the reader
-//     fills in turn (TestOrderWithRandomDelays fails with a smaller one).
-//     When a place comes round again, at least Window+maxBatch units were
-//     issued since the last unit of its old entry, in batches of at most
-//     maxBatch: more batches than there are window slots. The reader took
-//     the slot of the latest only after the writer gave one back, which it
-//     does when a batch's rows are written, in order: the old entry's rows
-//     are written.
+//   - The entries live in a ring of Window+blockPuzzles places that the
+//     reader fills in turn (TestOrderWithRandomDelays fails with a
+//     smaller one). The puzzles of at most Window/(blockPuzzles*solvers)
+//     blocks are in flight (a window slot each, given back when the
+//     block's last row is written, in order), and the reader fills one
+//     more block: when a place comes round again, the block of its old
+//     entry is written.
 //   - The batches go back to pools: a batch of units when its worker has
 //     solved it, a batch of results when its last row is written.
-var (
-	unitPool   = sync.Pool{New: func() any { return new([maxBatch]unit) }}
-	resultPool = sync.Pool{New: func() any { return new([maxBatch]result) }}
-)
 
-// Batching: the reader hands units to the workers, and the workers hand
-// rows to the writer, a batch at a time, so that the channel operations
-// cost little per unit when units take microseconds. A batch holds about
-// batchTarget of work, judged from the mean time of the units done so far,
-// and at most maxBatch units; units that take a millisecond or more go one
-// by one. A worker always finishes the batch it took: after the first
-// Ctrl-C that is at most about batchTarget of work, or one unit. Each
-// batch's send wakes the writer: smaller batches of the microsecond
-// strategies cost more CPU per unit (BenchmarkSweep).
+// Blocks and batches: the reader gathers up to blockPuzzles selected
+// puzzles into a block, numbers the block's units in (puzzle, solver)
+// order, and hands them to the workers one strategy at a time: a batch
+// holds units of one strategy only, so that a worker runs one strategy
+// over many puzzles before it switches, and each strategy is timed with
+// its own code and data in the caches and its own branches in the
+// predictors (timed right after a slow strategy on the same core, a fast
+// one looked 3 to 4 times slower). A batch holds about batchTarget of
+// work, judged from the mean time of the strategy's units so far
+// (repeats included), and at most maxBatch units; units that take a
+// millisecond or more go one by one. A worker always finishes the batch
+// it took: after the first Ctrl-C that is at most about batchTarget of
+// work, or one unit. Batches make the channel operations cost little per
+// unit when units take microseconds; each batch's send wakes the writer,
+// so smaller batches of the microsecond strategies cost more CPU per
+// unit (BenchmarkSweep).
 const (
-	maxBatch    = 128
-	batchTarget = time.Millisecond
+	maxBatch     = 128
+	blockPuzzles = maxBatch
+	batchTarget  = time.Millisecond
 )
 
 // batchSize returns the number of units of the next batch, given the

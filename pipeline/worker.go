@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,14 +12,35 @@ import (
 	"sudokubatch/solvers"
 )
 
+// Repeats: a unit whose runs so far took less than repeatBudget in all
+// is solved again, up to maxRuns runs, so that its time does not rest on
+// one reading of the clock (a 3 µs solve preempted once reads as
+// milliseconds). The repeats are further passes over the batch, not runs
+// in a row: between two runs of a puzzle the worker solves the batch's
+// other puzzles, so the branch predictors cannot learn the one puzzle's
+// path, and the repeats are timed like the first run, warm on the
+// strategy, not on the puzzle. The row records the number of runs, their
+// minimum and their median; ns is nsOf of them.
+const (
+	maxRuns      = 5
+	repeatBudget = 50 * time.Microsecond
+)
+
+// nsOf is the time a row reports for its runs (ns): the median. Both
+// figures are recorded; the median of up to five runs is robust to one
+// preempted run, and unlike the minimum it is not biased low by the
+// luckiest of the runs (see docs/PERFORMANCE.md, "Timing method").
+func nsOf(min, median int64) int64 { return median }
+
 // workers is what the worker goroutines of a run share.
 type workers struct {
-	cfg     *Config
-	epoch   time.Time // times are read as durations since it
-	batches <-chan []unit
-	results chan<- []result
-	meanNS  *atomic.Int64 // running mean unit time, for batchSize
-	nextMu  sync.Mutex
+	cfg      *Config
+	epoch    time.Time // times are read as durations since it
+	overhead int64     // the timer's own cost, subtracted from each run (timerOverhead)
+	batches  <-chan *unitBatch
+	results  chan<- *resultBatch
+	meanNS   []atomic.Int64 // per solver, the running mean unit time, for batchSize
+	nextMu   sync.Mutex
 }
 
 // next hands a worker the next batch, or tells it to stop: at the end of
@@ -27,7 +49,7 @@ type workers struct {
 // hold a window of slow units). Receiving and checking cfg.Stop under one
 // lock orders the batches started before the stop ahead of those dropped,
 // so the rows written stay a complete prefix and no unit that ran is lost.
-func (w *workers) next() ([]unit, bool) {
+func (w *workers) next() (*unitBatch, bool) {
 	w.nextMu.Lock()
 	defer w.nextMu.Unlock()
 	batch, ok := <-w.batches
@@ -37,48 +59,101 @@ func (w *workers) next() ([]unit, bool) {
 	return batch, ok
 }
 
+// runs are the timed runs of one unit.
+type runs struct {
+	n        int
+	ns       [maxRuns]int64
+	total    int64
+	repeat   bool           // the unit may be solved again (deterministic outcome, not refused)
+	first    solvers.Result // the first run's status and counters (no solution)
+	unstable bool
+}
+
+// more reports whether the unit is to be solved again.
+func (r *runs) more() bool {
+	return r.repeat && r.n < maxRuns && r.total < int64(repeatBudget)
+}
+
+func (r *runs) add(ns int64) {
+	r.ns[r.n] = ns
+	r.n++
+	r.total += ns
+}
+
+// finish records the runs in row.
+func (r *runs) finish(row *rundir.Row) {
+	if r.n == 0 {
+		return
+	}
+	v := r.ns[:r.n]
+	slices.Sort(v)
+	row.Runs, row.NSMin, row.NSMedian = r.n, v[0], v[(r.n-1)/2]
+	row.NS = nsOf(row.NSMin, row.NSMedian)
+	row.Unstable = r.unstable
+}
+
 // work solves batches until there are none or ctx is canceled, and hands
 // each batch of results to the writer.
 func (w *workers) work(ctx context.Context) error {
+	var rs [maxBatch]runs
 	for {
-		batch, ok := w.next()
+		ub, ok := w.next()
 		if !ok {
 			return nil
 		}
-		arr := resultPool.Get().(*[maxBatch]result)
-		out := arr[:len(batch)]
-		var sum int64
+		batch := ub.u
+		rb := getResults(len(batch))
+		out := rb.r
 		for i, u := range batch {
-			out[i].seq, out[i].solver = u.seq, u.solver
-			solve(ctx, w.cfg, u, w.epoch, &out[i].row)
+			out[i].seq, out[i].solver, out[i].ent, out[i].last = u.seq, u.solver, u.ent, u.last
+			rs[i] = runs{}
+			solve(ctx, w.cfg, u, w.epoch, w.overhead, &out[i].row, &rs[i])
 			if i == len(batch)-1 {
-				out[i].batch = arr
+				out[i].batch = rb
 			}
-			sum += out[i].row.NS
+		}
+		// The repeats, as passes over the batch.
+		for pass := 1; pass < maxRuns && ctx.Err() == nil; pass++ {
+			again := false
+			for i, u := range batch {
+				if rs[i].more() {
+					again = true
+					rerun(ctx, w.cfg, u, w.epoch, w.overhead, &rs[i])
+				}
+			}
+			if !again {
+				break
+			}
+		}
+		var sum int64
+		for i := range batch {
+			rs[i].finish(&out[i].row)
+			sum += rs[i].total
 		}
 		// The running mean moves once per batch, not per unit: a word that
 		// every worker wrote per unit would go from core to core at each
 		// write. Workers may overwrite each other's update: good enough to
 		// size batches.
+		m := &w.meanNS[batch[0].solver]
 		mean := max(sum/int64(len(batch)), 1)
-		if m := w.meanNS.Load(); m > 0 {
-			mean = m + (mean-m)/4
+		if old := m.Load(); old > 0 {
+			mean = old + (mean-old)/4
 		}
-		w.meanNS.Store(mean)
-		clear(batch)
-		unitPool.Put((*[maxBatch]unit)(batch[:maxBatch]))
+		m.Store(mean)
+		putUnits(ub)
 		select {
-		case w.results <- out:
+		case w.results <- rb:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
 }
 
-// solve runs one unit into row (a zero Row): times Solve, recovers a
-// panic, checks the answer. Times are read on the monotonic clock as
-// durations since epoch, one clock read before Solve and one after.
-func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, row *rundir.Row) {
+// solve runs one unit into row (a zero Row) the first time: times Solve,
+// recovers a panic, checks the answer, and records the run in rs. Times
+// are read on the monotonic clock as durations since epoch, one clock
+// read before Solve and one after, less the timer's overhead.
+func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, row *rundir.Row, rs *runs) {
 	ent, s := u.ent, cfg.Solvers[u.solver]
 	*row = rundir.Row{
 		ID: ent.e.ID, Line: ent.e.Line, Solver: s.Name(), Clues: ent.clues,
@@ -106,7 +181,9 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, row *rundi
 	}
 	var res solvers.Result
 	panicked := safeSolve(ctx, s, &ent.e.Puzzle, lim, &res)
-	row.NS = (time.Since(epoch) - t0).Nanoseconds()
+	ns := max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0)
+	rs.add(ns)
+	row.NS = ns
 	row.Status = res.Status
 	row.Calls, row.Guesses, row.Backtracks = res.Calls, res.Guesses, res.Backtracks
 	row.Filled = res.Filled
@@ -116,13 +193,56 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, row *rundi
 	if panicked {
 		return
 	}
-	if res.Status == solvers.StatusSolved {
+	switch res.Status {
+	case solvers.StatusSolved:
 		if err := solvers.Check(ent.e.Puzzle, res.Solution); err != nil {
 			row.Status = solvers.StatusWrong
 			row.Error = "wrong solution: " + err.Error()
+		} else {
+			rs.repeat = true
 		}
 		row.Solution = res.Solution.String()
+	case solvers.StatusUnsolvable, solvers.StatusStuck, solvers.StatusLimit:
+		// Outcomes that do not depend on the clock: a timeout does, and
+		// the other statuses refused the puzzle or failed.
+		rs.repeat = true
 	}
+	rs.first = solvers.Result{Status: res.Status, Calls: res.Calls, Guesses: res.Guesses,
+		Backtracks: res.Backtracks, Filled: res.Filled}
+}
+
+// rerun solves the unit again and records the run in rs; a run whose
+// status or counters differ from the first marks the unit unstable (the
+// strategies are deterministic for a given seed), and ends its repeats.
+func rerun(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) {
+	ent, s := u.ent, cfg.Solvers[u.solver]
+	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: ent.seed}
+	t0 := time.Since(epoch)
+	if cfg.Timeout > 0 {
+		lim.Deadline = epoch.Add(t0 + cfg.Timeout)
+	}
+	var res solvers.Result
+	panicked := safeSolve(ctx, s, &ent.e.Puzzle, lim, &res)
+	ns := max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0)
+	rs.add(ns)
+	f := &rs.first
+	if panicked || res.Status != f.Status || res.Calls != f.Calls || res.Guesses != f.Guesses ||
+		res.Backtracks != f.Backtracks || res.Filled != f.Filled {
+		rs.unstable, rs.repeat = true, false
+	}
+}
+
+// timerOverhead returns the cost of timing nothing as solve times a
+// unit: the median of many back-to-back readings, which solve subtracts
+// from each run, so that a 1 µs solve is not a few percent clock.
+func timerOverhead(epoch time.Time) int64 {
+	var d [501]int64
+	for i := range d {
+		t0 := time.Since(epoch)
+		d[i] = (time.Since(epoch) - t0).Nanoseconds()
+	}
+	slices.Sort(d[:])
+	return d[len(d)/2]
 }
 
 // safeSolve calls Solve into *res and turns a panic into StatusError. The

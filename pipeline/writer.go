@@ -12,7 +12,7 @@ const flushEvery = 250 * time.Millisecond
 
 // write receives finished batches and writes their rows in order,
 // giving back a batch's window slot when its last row is written.
-func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan struct{}, window int, stats *Stats) error {
+func write(ctx context.Context, cfg *Config, results <-chan *resultBatch, slots chan struct{}, window int, stats *Stats) error {
 	ring := make([]*result, window)
 	mask := uint64(window - 1) // window is a power of two
 	var next uint64
@@ -21,10 +21,11 @@ func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan
 	defer tick.Stop()
 	for {
 		select {
-		case rs, ok := <-results:
+		case rb, ok := <-results:
 			if !ok {
 				return cfg.Sink.Flush()
 			}
+			rs := rb.r
 			if cfg.Progress != nil {
 				cfg.Progress.Add(len(rs))
 			}
@@ -43,11 +44,15 @@ func write(ctx context.Context, cfg *Config, results <-chan []result, slots chan
 				account(stats, p)
 				dirty = true
 				next++
+				if cfg.retime != nil {
+					cfg.retime.observe(p)
+				}
+				if p.last {
+					<-slots // the block's last row: the block is written
+				}
 				if b := p.batch; b != nil {
 					// The batch's last row: the batch is written.
-					<-slots
-					clear(b[:]) // p too
-					resultPool.Put(b)
+					putResults(b) // clears p too
 				}
 			}
 		case <-tick.C:
@@ -72,5 +77,8 @@ func account(stats *Stats, r *result) {
 	s.NS += r.row.NS
 	if r.row.Status == solvers.StatusWrong {
 		stats.Wrong++
+	}
+	if r.row.Unstable {
+		stats.Unstable++
 	}
 }

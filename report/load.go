@@ -144,7 +144,9 @@ func readResults(ctx context.Context, r io.Reader, name string, puzzles map[stri
 			ser = res.Series[si]
 		}
 		p := res.add(ser, Entry{Corpus: ci, ID: int32(row.ID), Line: int32(row.Line), Status: row.Status,
-			NS: row.NS, Calls: row.Calls, Guesses: row.Guesses, Backtracks: row.Backtracks})
+			NS: row.NS, Calls: row.Calls, Guesses: row.Guesses, Backtracks: row.Backtracks,
+			Timing: TimingOf(row)})
+		res.setSolutions(p, row.Solutions)
 		if seen[si].has(p) {
 			return nil, &DuplicateError{File: name, Line: rd.Line(), Corpus: row.Corpus, ID: row.ID, Solver: row.Solver}
 		}

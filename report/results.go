@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -20,6 +21,48 @@ type Entry struct {
 	Calls      uint64
 	Guesses    uint64
 	Backtracks uint64
+	Timing     Timing // how the time was measured (0 for a file without the timing columns)
+}
+
+// Timing says how a row's time was measured: the timing columns of
+// results.csv (rundir.Row), in a byte.
+type Timing uint8
+
+const (
+	// Timed: the row has the timing columns (a run written before them
+	// has none of the other bits either).
+	Timed Timing = 1 << iota
+	// Confirmed: the time was measured more than once (repeated in the
+	// sweep or re-timed at the end of the run): lists that rank units by
+	// time rank confirmed times only.
+	Confirmed
+	Retimed  // timed again, alone, at the end of the run
+	Noise    // re-timed, and the sweep time was not confirmed (rundir.RetimedNoise)
+	Slow     // re-timed outlier confirmed slow (rundir.RetimedSlow)
+	Unstable // the runs disagreed on status or counters
+)
+
+// TimingOf returns the Timing of a row read from results.csv.
+func TimingOf(r *rundir.Row) Timing {
+	if r.Runs == 0 {
+		return 0
+	}
+	t := Timed
+	if r.Confirmed() {
+		t |= Confirmed
+	}
+	switch r.Retimed {
+	case rundir.RetimedNoise:
+		t |= Retimed | Noise
+	case rundir.RetimedSlow:
+		t |= Retimed | Slow
+	case rundir.RetimedConfirmed:
+		t |= Retimed
+	}
+	if r.Unstable {
+		t |= Unstable
+	}
+	return t
 }
 
 // Series is the rows of one solver, in file order, held in columns so
@@ -39,6 +82,7 @@ type Series struct {
 	calls      wideColumn
 	guesses    wideColumn
 	backtracks wideColumn
+	timing     []Timing
 	lines      map[int32]int32 // rows whose line is not their puzzle's (never in a run's own file)
 }
 
@@ -49,7 +93,8 @@ func (s *Series) Len() int { return len(s.puz) }
 func (s *Series) At(i int) Entry {
 	p := s.puz[i]
 	e := Entry{Corpus: s.tab.corpus[p], ID: s.tab.id[p], Line: s.tab.line[p], Status: s.status[i],
-		NS: int64(s.ns.at(i)), Calls: s.calls.at(i), Guesses: s.guesses.at(i), Backtracks: s.backtracks.at(i)}
+		NS: int64(s.ns.at(i)), Calls: s.calls.at(i), Guesses: s.guesses.at(i), Backtracks: s.backtracks.at(i),
+		Timing: s.timing[i]}
 	if s.lines != nil {
 		if l, ok := s.lines[int32(i)]; ok {
 			e.Line = l
@@ -69,6 +114,9 @@ func (s *Series) Calls(i int) uint64 { return s.calls.at(i) }
 
 // Guesses returns the guesses of row i.
 func (s *Series) Guesses(i int) uint64 { return s.guesses.at(i) }
+
+// Timing returns how the time of row i was measured.
+func (s *Series) Timing(i int) Timing { return s.timing[i] }
 
 // Puzzle returns the puzzle index of row i: the rows of every series
 // with the same (corpus, id) share it (see Results.PuzzleCount).
@@ -125,6 +173,9 @@ type puzzleTab struct {
 	corpus []int32
 	id     []int32
 	line   []int32
+	// solutions per puzzle: -unique's count (0, 1, 2 for two or more),
+	// -1 when no row of the puzzle has one.
+	solutions []int8
 	// Lookup: per corpus, 1 + the puzzle index by id for ids that are
 	// not far beyond the count of puzzles (the usual dense 0..n-1), a
 	// map for the others.
@@ -165,6 +216,7 @@ func (t *puzzleTab) add(c, id, line int32) (p int32, added bool) {
 	}
 	p = int32(len(t.id))
 	t.corpus, t.id, t.line = append(t.corpus, c), append(t.id, id), append(t.line, line)
+	t.solutions = append(t.solutions, -1)
 	t.last = p
 	for int(c) >= len(t.dense) {
 		t.dense = append(t.dense, nil)
@@ -192,7 +244,10 @@ type Results struct {
 	Series  []*Series // one per solver, in order of first appearance
 	Puzzles int       // distinct (corpus, id) pairs
 	Rows    int
-	tab     *puzzleTab
+	// Timed: some row has the timing columns (a run written before them
+	// has none: no time of it is confirmed).
+	Timed bool
+	tab   *puzzleTab
 }
 
 // Add appends a row of the named solver (a new series at the end if it
@@ -234,8 +289,24 @@ func (r *Results) add(s *Series, e Entry) int32 {
 	s.calls.add(e.Calls)
 	s.guesses.add(e.Guesses)
 	s.backtracks.add(e.Backtracks)
+	s.timing = append(s.timing, e.Timing)
+	if e.Timing&Timed != 0 {
+		r.Timed = true
+	}
 	r.Rows++
 	return p
+}
+
+// Solutions returns -unique's count of solutions of puzzle p (0, 1, or
+// 2 for two or more), or -1 when the run did not count them.
+func (r *Results) Solutions(p int32) int { return int(r.tab.solutions[p]) }
+
+// setSolutions records -unique's count of solutions of puzzle p (n < 0:
+// not counted).
+func (r *Results) setSolutions(p int32, n int) {
+	if n >= 0 {
+		r.tab.solutions[p] = int8(min(n, 2))
+	}
 }
 
 // PuzzleCount returns the number of puzzle indices (Series.Puzzle): they

@@ -148,9 +148,10 @@ func checkReusable(dir string) error {
 }
 
 // isTempFile reports whether name is a temporary file that WriteFile
-// leaves when it is killed while it writes run.json.
+// leaves when it is killed while it writes run.json, or Amend while it
+// rewrites results.csv.
 func isTempFile(name string) bool {
-	return strings.HasPrefix(name, "."+ManifestFile+".")
+	return strings.HasPrefix(name, "."+ManifestFile+".") || strings.HasPrefix(name, "."+ResultsFile+".")
 }
 
 // CorpusCheck verifies, before Resume reads a row, that the corpora of
@@ -242,11 +243,13 @@ func (d *Dir) readDone() error {
 	if err != nil {
 		return fmt.Errorf("cannot resume: reading %s: %w", path, err)
 	}
+	cols := len(Header)
 	if good > 0 {
 		rd, err := NewReader(io.NewSectionReader(d.file, 0, good), path)
 		if err != nil {
 			return fmt.Errorf("cannot resume: %w", err)
 		}
+		cols = rd.Columns()
 		rd.OmitText()
 		for rd.Scan() {
 			row, err := rd.Row()
@@ -269,6 +272,7 @@ func (d *Dir) readDone() error {
 		return err
 	}
 	d.w = NewWriter(d.file)
+	d.w.SetColumns(cols) // a file written before the timing columns keeps its columns
 	if good == 0 {
 		// No header (a creation killed before it was written): start the
 		// file again.
@@ -313,6 +317,14 @@ func (d *Dir) Begin(seg Segment) error {
 	d.seg = len(d.Manifest.Segments) - 1
 	d.Manifest.Status = Running
 	return WriteManifest(d.Path, d.Manifest)
+}
+
+// SetTiming records how this process's segment timed its units (written
+// by Close).
+func (d *Dir) SetTiming(t Timing) {
+	if d.seg >= 0 {
+		d.Manifest.Segments[d.seg].Timing = &t
+	}
 }
 
 // Rows returns the number of rows in results.csv (read and written).

@@ -80,6 +80,25 @@ type Segment struct {
 	Error      string    `json:"error,omitempty"` // why it failed
 	Machine    Machine   `json:"machine"`
 	Source     string    `json:"source,omitempty"` // the shard directory, for merged runs
+	Timing     *Timing   `json:"timing,omitempty"` // how this segment timed its units
+}
+
+// Timing is how a segment timed its units: the timer's overhead it
+// subtracted, the units whose repeated runs disagreed, what the
+// re-timing at its end did (its noise figure), and the garbage
+// collector's part of it.
+type Timing struct {
+	TimerNS    int64   `json:"timer_ns"`
+	Unstable   int     `json:"unstable"`
+	Retimed    int     `json:"retimed"`   // units timed again at the end
+	Slow       int     `json:"slow"`      // of which outliers confirmed slow
+	Noise      int     `json:"noise"`     // sweep times not confirmed
+	Confirmed  int     `json:"confirmed"` // slowest units confirmed
+	Left       int     `json:"left"`      // candidates not re-timed (time allowed spent)
+	RetimeNS   int64   `json:"retime_ns"`
+	GCCycles   uint64  `json:"gc_cycles"`
+	GCPauseNS  int64   `json:"gc_pause_ns"`
+	GCCPUShare float64 `json:"gc_cpu_share"`
 }
 
 // Manifest is run.json: the provenance of a run directory.

@@ -28,11 +28,15 @@ type Reader struct {
 	r    *csv.Reader
 	file string
 	cols []int // index in the file of each Header column, -1 if absent
-	line int
-	lean bool // leave Solution and Error empty
-	row  Row
-	bad  error // the current line's *RowError
-	err  error // the read error that ended the scan
+	// fields is the number of columns of the header: every line has as
+	// many (checked when the file has the corpus column, which every
+	// version that wrote more than the DESIGN.md columns wrote).
+	fields int
+	line   int
+	lean   bool // leave Solution and Error empty
+	row    Row
+	bad    error // the current line's *RowError
+	err    error // the read error that ended the scan
 	// The solver and corpus of the last row, reused when the next row
 	// has the same (most rows do) rather than cloned again.
 	solver, corpus string
@@ -51,7 +55,7 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 		}
 		return nil, fmt.Errorf("%s: reading header: %w", file, err)
 	}
-	rd := &Reader{r: cr, file: file, cols: make([]int, len(Header)), line: 1}
+	rd := &Reader{r: cr, file: file, cols: make([]int, len(Header)), line: 1, fields: len(head)}
 	for i, name := range Header {
 		rd.cols[i] = -1
 		for j, h := range head {
@@ -59,7 +63,7 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 				rd.cols[i] = j
 			}
 		}
-		if rd.cols[i] < 0 && name != "corpus" {
+		if rd.cols[i] < 0 && i < baseColumns && name != "corpus" {
 			return nil, fmt.Errorf("%s:1: header has no %q column: not a results.csv", file, name)
 		}
 	}
@@ -120,6 +124,30 @@ func (rd *Reader) Row() (*Row, error) {
 	return &rd.row, nil
 }
 
+// Columns returns the number of leading Header columns the file has (15
+// for a file written before the timing columns): the Writer that appends
+// to it writes as many (Writer.SetColumns).
+func (rd *Reader) Columns() int {
+	n := 0
+	for n < len(rd.cols) && rd.cols[n] >= 0 {
+		n++
+	}
+	return n
+}
+
+// retimedValue returns the constant equal to r, so that rows share it.
+func retimedValue(r string) string {
+	switch r {
+	case RetimedSlow:
+		return RetimedSlow
+	case RetimedNoise:
+		return RetimedNoise
+	case RetimedConfirmed:
+		return RetimedConfirmed
+	}
+	return ""
+}
+
 // Err returns the error that ended the scan, or nil at the end of the
 // file.
 func (rd *Reader) Err() error { return rd.err }
@@ -155,8 +183,8 @@ func (rd *Reader) parse(rec []string) error {
 		}
 		return v
 	}
-	if len(rec) != len(Header) && rd.cols[len(Header)-1] >= 0 {
-		errs = append(errs, fmt.Sprintf("%d fields, want %d", len(rec), len(Header)))
+	if len(rec) != rd.fields && rd.cols[baseColumns-1] >= 0 {
+		errs = append(errs, fmt.Sprintf("%d fields, want %d", len(rec), rd.fields))
 	}
 	row.ID = int(num(0))
 	row.Line = int(num(1))
@@ -183,6 +211,23 @@ func (rd *Reader) parse(rec []string) error {
 		rd.corpus = strings.Clone(c)
 	}
 	row.Corpus = rd.corpus
+	if i := rd.cols[baseColumns]; i >= 0 && i < len(rec) {
+		row.Runs = int(num(baseColumns))
+		row.NSMin, row.NSMedian = num(baseColumns+1), num(baseColumns+2)
+		switch r := field(baseColumns + 3); r {
+		case "", RetimedSlow, RetimedNoise, RetimedConfirmed:
+			row.Retimed = retimedValue(r)
+		default:
+			errs = append(errs, fmt.Sprintf("retimed %q is not one of slow, noise, confirmed or empty", r))
+		}
+		switch u := field(baseColumns + 4); u {
+		case "", "0":
+		case "1":
+			row.Unstable = true
+		default:
+			errs = append(errs, fmt.Sprintf("unstable %q is not 0 or 1", u))
+		}
+	}
 	if row.Solver != rd.solver {
 		rd.solver = strings.Clone(row.Solver)
 	}

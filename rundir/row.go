@@ -4,9 +4,34 @@ import "sudokubatch/solvers"
 
 // Header is the first line of results.csv: the columns of DESIGN.md in
 // their order, then `corpus`, the corpus file the puzzle comes from (ids
-// restart for each corpus file of a run, so (corpus, id) names a puzzle).
+// restart for each corpus file of a run, so (corpus, id) names a puzzle),
+// then the timing columns (see Row): runs, ns_min, ns_median, retimed,
+// unstable. Files written before a column was added lack it and are
+// still read (Reader), and a resumed run appends rows with the columns
+// its file has.
 var Header = []string{"id", "line", "solver", "status", "ns", "calls", "guesses", "backtracks",
-	"filled", "clues", "solutions", "seed", "solution", "error", "corpus"}
+	"filled", "clues", "solutions", "seed", "solution", "error", "corpus",
+	"runs", "ns_min", "ns_median", "retimed", "unstable"}
+
+// baseColumns is the number of columns every results.csv has had since
+// the corpus column: a file with fewer, or with only some of the later
+// ones, is read by name all the same.
+const baseColumns = 15
+
+// The values of the retimed column: why and with what outcome a unit was
+// timed again, alone, at the end of its run.
+const (
+	// RetimedSlow: an outlier (far slower than its calls predict for its
+	// strategy) that stayed one when timed alone: a confirmed slow unit.
+	RetimedSlow = "slow"
+	// RetimedNoise: an outlier, or one of its strategy's slowest units,
+	// that timed alone took less than half its sweep time: the sweep
+	// time was noise (preemption, a collection, a cold cache).
+	RetimedNoise = "noise"
+	// RetimedConfirmed: one of its strategy's slowest units whose time
+	// the re-timing confirmed (within a factor of two).
+	RetimedConfirmed = "confirmed"
+)
 
 // Row is one (puzzle, solver) result: one line of results.csv.
 type Row struct {
@@ -25,7 +50,19 @@ type Row struct {
 	Solution   string // the solved grid in the input alphabet, empty unless solved
 	Error      string // the error message, if any
 	Corpus     string // the corpus file as given on the command line
+
+	// Timing (0 and "" in files written before these columns).
+	Runs     int    // timed runs of Solve in the sweep: cheap units are repeated
+	NSMin    int64  // the fastest of those runs
+	NSMedian int64  // their median (the lower middle one of an even count)
+	Retimed  string // "", or RetimedSlow, RetimedNoise, RetimedConfirmed
+	Unstable bool   // the runs disagreed on status or counters
 }
+
+// Confirmed reports whether the row's time was measured more than once:
+// repeated in the sweep or timed again at the end of the run. Lists that
+// rank units by time rank confirmed times only.
+func (r *Row) Confirmed() bool { return r.Runs > 1 || r.Retimed != "" }
 
 // Key identifies the (puzzle, solver) pair of a row.
 type Key struct {

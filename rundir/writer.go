@@ -36,16 +36,22 @@ type Writer struct {
 	// Likewise the seed, shared by the rows of a puzzle (20 digits).
 	seed      uint64
 	seedField []byte
+	cols      int // columns written: len(Header), or fewer for an older file
 }
 
 // NewWriter returns a Writer on w. It does not write the header.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 512)}
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 512), cols: len(Header)}
 }
+
+// SetColumns makes the writer write the first n columns of Header only
+// (at least the 15 up to corpus): the rows appended to a results.csv
+// written by an older version have the columns of its header.
+func (w *Writer) SetColumns(n int) { w.cols = min(max(n, baseColumns), len(Header)) }
 
 // WriteHeader writes the header line.
 func (w *Writer) WriteHeader() error {
-	return w.writeBytes([]byte(strings.Join(Header, ",") + "\n"))
+	return w.writeBytes([]byte(strings.Join(Header[:w.cols], ",") + "\n"))
 }
 
 // Write appends one row.
@@ -86,9 +92,37 @@ func (w *Writer) Write(r *Row) error {
 		w.corpus, w.corpusField = r.Corpus, appendField(w.corpusField[:0], r.Corpus)
 	}
 	b = append(b, w.corpusField...)
+	if w.cols > baseColumns {
+		b = w.appendTiming(b, r)
+	}
 	b = append(b, '\n')
 	w.buf = b
 	return w.writeBytes(b)
+}
+
+// appendTiming appends the timing columns after corpus, as many as the
+// writer writes.
+func (w *Writer) appendTiming(b []byte, r *Row) []byte {
+	for c := baseColumns; c < w.cols; c++ {
+		b = append(b, ',')
+		switch Header[c] {
+		case "runs":
+			b = appendInt(b, int64(r.Runs))
+		case "ns_min":
+			b = appendInt(b, r.NSMin)
+		case "ns_median":
+			b = appendInt(b, r.NSMedian)
+		case "retimed":
+			b = appendField(b, r.Retimed)
+		case "unstable":
+			if r.Unstable {
+				b = append(b, '1')
+			} else {
+				b = append(b, '0')
+			}
+		}
+	}
+	return b
 }
 
 // appendUint appends v in decimal, as strconv.AppendUint does. The digits

@@ -23,7 +23,7 @@ import (
 func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.Time) error {
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
-		Known: dir.Manifest.Corpora, RunDir: dir.Path}
+		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true}
 	for _, n := range s.Solvers {
 		sv, _ := solvers.Lookup(n)
 		cfg.Solvers = append(cfg.Solvers, sv.Solver)
@@ -111,6 +111,10 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	end := time.Now()
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
+	dir.SetTiming(rundir.Timing{TimerNS: stats.TimerNS, Unstable: stats.Unstable,
+		Retimed: stats.Retime.Retimed, Slow: stats.Retime.Slow, Noise: stats.Retime.Noise,
+		Confirmed: stats.Retime.Confirmed, Left: stats.Retime.Left, RetimeNS: stats.Retime.NS,
+		GCCycles: stats.GC.Cycles, GCPauseNS: stats.GC.PauseNS, GCCPUShare: stats.GC.CPUShare})
 	corpusErrs := stats.CorpusErrors()
 	status, msg := rundir.Finished, ""
 	switch {
@@ -255,6 +259,17 @@ func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time
 		fmt.Fprintf(w, ", %d already done", st.Skipped)
 	}
 	fmt.Fprintln(w, peakNote())
+	if r := st.Retime; r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
+		fmt.Fprintf(w, "timing: %d units re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
+			r.Retimed, time.Duration(r.NS).Round(time.Millisecond), r.Slow, r.Noise, r.Confirmed)
+		if r.Left > 0 {
+			fmt.Fprintf(w, "; %d left (time allowed spent)", r.Left)
+		}
+		if st.Unstable > 0 {
+			fmt.Fprintf(w, "; %d units whose runs disagreed (unstable)", st.Unstable)
+		}
+		fmt.Fprintf(w, "; timer overhead %d ns subtracted; collector %.2f%% of CPU\n", st.TimerNS, 100*st.GC.CPUShare)
+	}
 	if table {
 		printStatusTable(w, st)
 	}

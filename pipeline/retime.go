@@ -1,0 +1,336 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"math/bits"
+	"slices"
+	"time"
+
+	"sudokubatch/rundir"
+	"sudokubatch/solvers"
+)
+
+// Re-timing (Config.Retime): a unit whose time is far above what its
+// calls predict for its strategy, and each strategy's slowest units, are
+// timed again at the end of the run, alone (the sweep's workers are
+// done), and the row keeps the smaller time and says so (rundir.Row.Retimed).
+//
+// The prediction is fitted during the run, per strategy, from the units
+// that finished (solved, unsolvable or stuck): the units are grouped by
+// the octave of their calls (1, 2-3, 4-7, ...), and each group keeps a
+// histogram of its times in quarter octaves. A unit is an outlier when
+// its time is above outlierFactor times the median of its group, judged
+// at the end with the whole run's histograms (a group of fewer than
+// minGroup units predicts nothing). The writer keeps, as it writes rows,
+// the units that may be outliers (above outlierFactor times the median
+// so far, or in a group too small to judge yet) and each strategy's
+// topUnits slowest, with their puzzles.
+//
+// Each unit is re-timed in passes over the units of its strategy (as
+// the sweep repeats cheap units: never twice in a row), up to
+// retimeRuns runs or retimeUnitBudget of time, and its re-timed time is
+// the minimum of those runs. Its outcome:
+//   - an outlier still above outlierFactor times its group's median is
+//     confirmed slow (rundir.RetimedSlow);
+//   - a unit re-timed below half its sweep time was noise
+//     (rundir.RetimedNoise);
+//   - one of the slowest units otherwise is confirmed
+//     (rundir.RetimedConfirmed).
+//
+// The re-timing takes at most retimeShare of the run's time (at least
+// retimeFloor); the units it could not reach keep their sweep times and
+// are counted (Stats.RetimeLeft).
+const (
+	outlierFactor    = 4
+	minGroup         = 16
+	topUnits         = 32
+	maxCandidates    = 4096 // per strategy: outliers kept, the largest ratios first
+	retimeRuns       = 3
+	retimeUnitBudget = 100 * time.Millisecond
+	retimeShare      = 0.05
+	retimeFloor      = 2 * time.Second
+)
+
+// RetimeStats is what the re-timing at the end of a run did.
+type RetimeStats struct {
+	Candidates int   `json:"candidates"` // outliers and slowest units to re-time
+	Retimed    int   `json:"retimed"`
+	Slow       int   `json:"slow"`      // outliers confirmed slow
+	Noise      int   `json:"noise"`     // sweep times not confirmed
+	Confirmed  int   `json:"confirmed"` // slowest units confirmed
+	Left       int   `json:"left"`      // not re-timed: the time allowed was spent
+	NS         int64 `json:"ns"`        // time spent re-timing
+}
+
+// group is one strategy's histogram of times for the units of one
+// octave of calls.
+type group struct {
+	n    int
+	bins [64 * 4]uint32
+}
+
+// timeBin returns the quarter-octave bin of ns.
+func timeBin(ns int64) int {
+	if ns <= 1 {
+		return 0
+	}
+	l := bits.Len64(uint64(ns)) // 2..63
+	frac := 0
+	if l >= 3 {
+		frac = int(uint64(ns)>>(l-3)) & 3
+	}
+	return min((l-1)*4+frac, 64*4-1)
+}
+
+// binLow returns the smallest time of bin b.
+func binLow(b int) int64 {
+	l, frac := b/4+1, b%4
+	if l < 3 {
+		return int64(1) << (l - 1)
+	}
+	return int64(4+frac) << (l - 3)
+}
+
+// median returns the lower edge of the bin that holds the group's median.
+func (g *group) median() int64 {
+	half, seen := uint32((g.n+1)/2), uint32(0)
+	for b, c := range g.bins {
+		if seen += c; seen >= half {
+			return binLow(b)
+		}
+	}
+	return 0
+}
+
+// candidate is a unit to re-time, with what re-timing it needs.
+type candidate struct {
+	solver  int
+	key     rundir.Key
+	puzzle  solvers.Puzzle
+	seed    uint64
+	ns      int64 // the sweep's time
+	calls   uint64
+	group   *group
+	outlier bool
+	top     bool
+	// the re-timing
+	n     int
+	total int64
+	best  int64
+}
+
+// retimer fits the predictions and keeps the candidates as the writer
+// writes rows.
+type retimer struct {
+	cfg     *Config
+	timerNS int64
+	groups  [][65]*group   // per solver, per octave of calls
+	cands   [][]*candidate // per solver: possible outliers
+	tops    [][]*candidate // per solver: the slowest units, a min-heap by ns
+	Stats   RetimeStats
+}
+
+func newRetimer(cfg *Config) *retimer {
+	n := len(cfg.Solvers)
+	return &retimer{cfg: cfg, groups: make([][65]*group, n), cands: make([][]*candidate, n), tops: make([][]*candidate, n)}
+}
+
+// finished reports whether a unit with status st ran to an outcome that
+// its calls describe.
+func finished(st solvers.Status) bool {
+	return st == solvers.StatusSolved || st == solvers.StatusUnsolvable || st == solvers.StatusStuck
+}
+
+// observe takes in the row of r as the writer writes it (before its
+// entry may be reused).
+func (rt *retimer) observe(r *result) {
+	row := &r.row
+	if !finished(row.Status) {
+		return
+	}
+	si := r.solver
+	oct := bits.Len64(row.Calls)
+	g := rt.groups[si][oct]
+	if g == nil {
+		g = new(group)
+		rt.groups[si][oct] = g
+	}
+	g.n++
+	g.bins[timeBin(row.NS)]++
+	var c *candidate
+	mk := func() *candidate {
+		if c == nil {
+			c = &candidate{solver: si, key: row.Key(), puzzle: r.ent.e.Puzzle, seed: r.ent.seed,
+				ns: row.NS, calls: row.Calls, group: g}
+		}
+		return c
+	}
+	if g.n <= minGroup || row.NS > outlierFactor*g.median() {
+		if len(rt.cands[si]) < maxCandidates {
+			rt.cands[si] = append(rt.cands[si], mk())
+		} else {
+			rt.Stats.Left++
+		}
+	}
+	top := rt.tops[si]
+	switch {
+	case len(top) < topUnits:
+		top = append(top, mk())
+		for i := len(top) - 1; i > 0 && top[(i-1)/2].ns > top[i].ns; i = (i - 1) / 2 {
+			top[i], top[(i-1)/2] = top[(i-1)/2], top[i]
+		}
+		rt.tops[si] = top
+	case row.NS > top[0].ns:
+		top[0] = mk()
+		for i := 0; ; {
+			l, m := 2*i+1, i
+			if l < len(top) && top[l].ns < top[m].ns {
+				m = l
+			}
+			if l+1 < len(top) && top[l+1].ns < top[m].ns {
+				m = l + 1
+			}
+			if m == i {
+				break
+			}
+			top[i], top[m] = top[m], top[i]
+			i = m
+		}
+	}
+}
+
+// predicted returns the median time of c's group, or 0 when the group is
+// too small to predict.
+func (c *candidate) predicted() int64 {
+	if c.group.n < minGroup {
+		return 0
+	}
+	return c.group.median()
+}
+
+// run re-times the candidates, strategy by strategy, until done, stop is
+// closed or budget is spent, and returns the amendments to the rows. The
+// strategies go cheapest first (by the sweep times of their units), each
+// with an equal share of the time left, so that a strategy of slow
+// units cannot spend the budget of the others.
+func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Duration) map[rundir.Key]*candidate {
+	start := time.Now()
+	type work struct {
+		units []*candidate
+		cost  int64
+	}
+	var all []work
+	for si := range rt.cfg.Solvers {
+		var todo []*candidate
+		seen := map[*candidate]bool{}
+		for _, c := range rt.cands[si] {
+			if p := c.predicted(); p > 0 && c.ns > outlierFactor*p {
+				c.outlier = true
+				todo = append(todo, c)
+				seen[c] = true
+			}
+		}
+		// The largest ratios first, should the time run out.
+		slices.SortFunc(todo, func(a, b *candidate) int {
+			return cmp.Compare(float64(b.ns)/float64(b.predicted()), float64(a.ns)/float64(a.predicted()))
+		})
+		tops := slices.Clone(rt.tops[si])
+		slices.SortFunc(tops, func(a, b *candidate) int { return cmp.Compare(b.ns, a.ns) })
+		for _, c := range tops {
+			c.top = true
+			if !seen[c] {
+				todo = append(todo, c)
+			}
+		}
+		w := work{units: todo}
+		for _, c := range todo {
+			w.cost += c.ns
+		}
+		all = append(all, w)
+		rt.Stats.Candidates += len(todo)
+	}
+	slices.SortStableFunc(all, func(a, b work) int { return cmp.Compare(a.cost, b.cost) })
+	out := map[rundir.Key]*candidate{}
+	for k, w := range all {
+		share := (budget - time.Since(start)) / time.Duration(len(all)-k)
+		deadline := time.Now().Add(share)
+		// Passes over the strategy's units: each is timed up to
+		// retimeRuns times, never twice in a row.
+		for pass := 0; pass < retimeRuns; pass++ {
+			for _, c := range w.units {
+				if ctx.Err() != nil || stopped(stop) || time.Now().After(deadline) {
+					break
+				}
+				if pass > 0 && c.total >= int64(retimeUnitBudget) {
+					continue
+				}
+				rt.time(ctx, c)
+			}
+		}
+		for _, c := range w.units {
+			if c.n == 0 {
+				rt.Stats.Left++
+				continue
+			}
+			rt.Stats.Retimed++
+			out[c.key] = c
+		}
+	}
+	rt.Stats.NS = time.Since(start).Nanoseconds()
+	return out
+}
+
+// time runs candidate c once more.
+func (rt *retimer) time(ctx context.Context, c *candidate) {
+	cfg := rt.cfg
+	s := cfg.Solvers[c.solver]
+	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: c.seed}
+	t0 := time.Now()
+	if cfg.Timeout > 0 {
+		lim.Deadline = t0.Add(cfg.Timeout)
+	}
+	var res solvers.Result
+	safeSolve(ctx, s, &c.puzzle, lim, &res)
+	ns := max(time.Since(t0).Nanoseconds()-rt.timerNS, 0)
+	if c.n == 0 || ns < c.best {
+		c.best = ns
+	}
+	c.n++
+	c.total += ns
+}
+
+// outcome returns the retimed value of a re-timed unit.
+func (c *candidate) outcome() string {
+	switch {
+	case c.outlier && c.best > outlierFactor*c.predicted():
+		return rundir.RetimedSlow
+	case 2*c.best < c.ns:
+		return rundir.RetimedNoise
+	}
+	return rundir.RetimedConfirmed
+}
+
+// amend counts the outcomes and returns the fix of the rows of the
+// re-timed units: the smaller of the two times, and the outcome.
+func (rt *retimer) amend(done map[rundir.Key]*candidate) func(*rundir.Row) bool {
+	for _, c := range done {
+		switch c.outcome() {
+		case rundir.RetimedSlow:
+			rt.Stats.Slow++
+		case rundir.RetimedNoise:
+			rt.Stats.Noise++
+		default:
+			rt.Stats.Confirmed++
+		}
+	}
+	return func(row *rundir.Row) bool {
+		c, ok := done[row.Key()]
+		if !ok {
+			return false
+		}
+		row.Retimed = c.outcome()
+		row.NS = min(row.NS, c.best)
+		return true
+	}
+}

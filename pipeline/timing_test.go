@@ -1,0 +1,235 @@
+package pipeline
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"sudokubatch/rundir"
+	"sudokubatch/solvers"
+)
+
+// amendSink is a memSink whose rows can be amended (as rundir.Dir's).
+type amendSink struct{ memSink }
+
+func (m *amendSink) Amend(fix func(*rundir.Row) bool) (int, error) {
+	n := 0
+	for i := range m.rows {
+		if fix(&m.rows[i]) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// tracer is a solver that records the order in which the units of all
+// tracers sharing its log run.
+type tracer struct {
+	name string
+	log  *[]string
+	mu   *sync.Mutex
+}
+
+func (t *tracer) Name() string { return t.name }
+
+func (t *tracer) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) solvers.Result {
+	t.mu.Lock()
+	*t.log = append(*t.log, t.name)
+	t.mu.Unlock()
+	return solvers.Result{Status: solvers.StatusSolved, Solution: solution4}
+}
+
+// TestStrategyBlocks: a worker runs one strategy over a block of
+// puzzles before it switches (item 1 of the timing method), and the rows
+// still come in (id, solver) order.
+func TestStrategyBlocks(t *testing.T) {
+	const n = 1000
+	path, _ := corpus4(t, n, nil)
+	var log []string
+	var mu sync.Mutex
+	var ss []solvers.Solver
+	for _, name := range []string{"a", "b", "c"} {
+		ss = append(ss, &tracer{name: name, log: &log, mu: &mu})
+	}
+	_, sink, err := run(t, Config{Corpora: []string{path}, Solvers: ss, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switches := 0
+	for i := 1; i < len(log); i++ {
+		if log[i] != log[i-1] {
+			switches++
+		}
+	}
+	// A block of blockPuzzles puzzles has one switch per strategy; unit
+	// by unit there would be one per unit.
+	blocks := (n + blockPuzzles - 1) / blockPuzzles
+	if switches > 3*blocks {
+		t.Errorf("%d switches of strategy over %d units of 3 strategies: want at most %d (one per strategy and block)", switches, len(log), 3*blocks)
+	}
+	for i, r := range sink.rows {
+		if r.ID != i/3 || r.Solver != ss[i%3].Name() {
+			t.Fatalf("row %d is (%d, %s): not in (id, solver) order", i, r.ID, r.Solver)
+		}
+	}
+}
+
+// counterFake returns calls that change from one run to the next on the
+// puzzles flaky says, and takes delay on each run.
+type counterFake struct {
+	ids    map[solvers.Grid]int
+	runs   sync.Map // id -> *atomic.Int64
+	flaky  func(id int) bool
+	status solvers.Status
+	delay  time.Duration
+}
+
+func (f *counterFake) Name() string { return "cf" }
+
+func (f *counterFake) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) solvers.Result {
+	id := f.ids[p.Grid]
+	v, _ := f.runs.LoadOrStore(id, new(atomic.Int64))
+	k := v.(*atomic.Int64).Add(1)
+	if f.delay > 0 {
+		for t0 := time.Now(); time.Since(t0) < f.delay; {
+		}
+	}
+	r := solvers.Result{Status: f.status, Calls: 10}
+	if f.flaky(id) {
+		r.Calls += uint64(k)
+	}
+	if f.status == solvers.StatusSolved {
+		r.Solution = solution4
+	}
+	return r
+}
+
+// TestRepeatsCheapUnits: a cheap unit is solved maxRuns times and its
+// row records the runs, their minimum and median; a unit whose counters
+// change from run to run is flagged unstable; a timeout is not repeated;
+// a unit over the repeat budget runs once.
+func TestRepeatsCheapUnits(t *testing.T) {
+	path, ids := corpus4(t, 40, nil)
+	f := &counterFake{ids: ids, flaky: func(id int) bool { return id == 7 }, status: solvers.StatusSolved}
+	st, sink, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := 0
+	for _, r := range sink.rows {
+		if r.ID == 7 {
+			if !r.Unstable || r.Runs != 2 {
+				t.Errorf("flaky unit: runs %d unstable %v, want 2 runs (the second differs) and unstable", r.Runs, r.Unstable)
+			}
+			continue
+		}
+		// A run preempted past the budget ends the repeats (a shared
+		// machine): fewer runs then, but most units get all.
+		if r.Runs == maxRuns {
+			full++
+		}
+		if r.Runs < 1 || r.Unstable || (r.Runs == 1 && r.NS < int64(repeatBudget)) {
+			t.Errorf("id %d: %d runs (ns %d), unstable %v; want %d stable runs", r.ID, r.Runs, r.NS, r.Unstable, maxRuns)
+		}
+		if r.NSMin > r.NSMedian || r.NS != nsOf(r.NSMin, r.NSMedian) {
+			t.Errorf("id %d: ns %d, min %d, median %d", r.ID, r.NS, r.NSMin, r.NSMedian)
+		}
+	}
+	if full < 30 {
+		t.Errorf("%d of 39 cheap units ran %d times", full, maxRuns)
+	}
+	if st.Unstable != 1 {
+		t.Errorf("stats: %d unstable, want 1", st.Unstable)
+	}
+
+	// Timeouts are not repeated (their outcome depends on the clock).
+	f = &counterFake{ids: ids, flaky: func(int) bool { return false }, status: solvers.StatusTimeout}
+	_, sink, err = run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sink.rows {
+		if r.Runs != 1 {
+			t.Fatalf("timeout unit ran %d times, want 1", r.Runs)
+		}
+	}
+
+	// A unit of more than the budget runs once.
+	f = &counterFake{ids: ids, flaky: func(int) bool { return false }, status: solvers.StatusSolved, delay: repeatBudget + 10*time.Microsecond}
+	_, sink, err = run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2, Select: Selection{Limit: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sink.rows {
+		if r.Runs != 1 {
+			t.Fatalf("a %v unit ran %d times, want 1", f.delay, r.Runs)
+		}
+	}
+}
+
+// spiky takes long on the first run of the puzzles noisy says (a
+// preempted run), and always on those slow says.
+type spiky struct {
+	ids   map[solvers.Grid]int
+	seen  sync.Map
+	noisy func(id int) bool
+	slow  func(id int) bool
+}
+
+func (f *spiky) Name() string { return "spiky" }
+
+func (f *spiky) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) solvers.Result {
+	id := f.ids[p.Grid]
+	_, again := f.seen.LoadOrStore(id, true)
+	d := 60 * time.Microsecond
+	if (f.noisy(id) && !again) || f.slow(id) {
+		d = 3 * time.Millisecond
+	}
+	for t0 := time.Now(); time.Since(t0) < d; {
+	}
+	return solvers.Result{Status: solvers.StatusSolved, Solution: solution4, Calls: 5}
+}
+
+// TestRetimeOutliers: a unit far slower than its calls predict is timed
+// again at the end of the run; when the re-timing is fast, the row keeps
+// the re-timed time and says noise; when it is still slow, it says slow.
+func TestRetimeOutliers(t *testing.T) {
+	path, ids := corpus4(t, 200, nil)
+	f := &spiky{ids: ids, noisy: func(id int) bool { return id == 50 }, slow: func(id int) bool { return id == 120 }}
+	sink := &amendSink{}
+	st, _, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 1, Sink: sink, Retime: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := sink.rows
+	if r := rows[50]; r.Retimed != rundir.RetimedNoise || r.NS > time.Millisecond.Nanoseconds() {
+		t.Errorf("noisy unit: retimed %q, ns %d; want noise and its re-timed time", r.Retimed, r.NS)
+	}
+	if r := rows[120]; r.Retimed != rundir.RetimedSlow || r.NS < 2*time.Millisecond.Nanoseconds() {
+		t.Errorf("slow unit: retimed %q, ns %d; want slow", r.Retimed, r.NS)
+	}
+	if st.Retime.Slow < 1 || st.Retime.Noise < 1 || st.Retime.Retimed < 2 {
+		t.Errorf("stats %+v: want the slow and the noisy unit counted", st.Retime)
+	}
+	// Without Retime, nothing is re-timed.
+	f = &spiky{ids: ids, noisy: func(id int) bool { return id == 50 }, slow: func(int) bool { return false }}
+	sink = &amendSink{}
+	if _, _, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 1, Sink: sink}); err != nil {
+		t.Fatal(err)
+	}
+	if r := sink.rows[50]; r.Retimed != "" {
+		t.Errorf("retimed %q without Retime", r.Retimed)
+	}
+}
+
+func TestTimeBins(t *testing.T) {
+	for _, ns := range []int64{1, 2, 3, 4, 5, 7, 8, 100, 1000, 12345, 1 << 40} {
+		b := timeBin(ns)
+		// Quarter octaves from 4 ns; below, one bin per octave.
+		if lo := binLow(b); lo > ns || (ns >= 4 && binLow(b+1) <= ns) || (ns < 4 && 2*lo <= ns) {
+			t.Errorf("ns %d in bin %d [%d, %d)", ns, b, lo, binLow(b+1))
+		}
+	}
+}

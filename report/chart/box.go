@@ -12,28 +12,59 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The box plots of time per strategy, on a log axis. The statistics are
-// taken in log space (a box on a log axis is only symmetric there):
-// quartiles and median over every plotted row, censored rows counted at
-// the value where they were stopped; whiskers reach the furthest row
-// within 1.5 interquartile ranges; finished rows beyond are drawn as
-// rings; censored rows are drawn as one triangle at the censoring point,
-// labelled with their count.
+// The box plots of time per strategy, on a log axis. A box summarises
+// the strategy's finished rows only (solved, or proved unsolvable: see
+// outcome): a puzzle it gave up on or was stopped on has no solving
+// time to put in it. The statistics are taken in log space (a box on a
+// log axis is only symmetric there): quartiles and median of the
+// finished rows; whiskers reach the furthest finished row within 1.5
+// interquartile ranges; finished rows beyond are drawn as rings. A box
+// of fewer than half the strategy's rows is drawn hollow and dashed (it
+// summarises a minority), and a strategy that finished nothing has no
+// box. The other rows are drawn right of the box, each kind as one
+// mark: the rows that gave up (stuck, wrong) as a cross at their median
+// time, the time the strategy took to give up; the censored rows
+// (timeout, limit) as a filled triangle at the censoring point, where
+// they were stopped (a lower bound). A legend names the marks. When
+// some strategy did not solve every puzzle, each strategy's name on the
+// axis is followed by its shares of outcomes, a line each ("84%
+// solved", "16% timeout"); the caption gives the counts. Highlighted
+// puzzles are dots at their time, on the box when finished and on the
+// marks when not (labelled with their status).
 
 func (set *shared) boxTitle() string {
 	return set.title("Time per puzzle by strategy", set.res.Puzzles)
 }
 
 func (set *shared) boxCaption() string {
-	main := "Box plots of time per puzzle for each strategy on a log scale: the box spans the middle half of the puzzles with a line at the median, whiskers reach the furthest puzzle within 1.5 box heights (in log space) and rings are the puzzles beyond"
+	main := "Box plots of the time per puzzle of each strategy's finished puzzles (solved, or proved unsolvable) on a log scale: the box spans the middle half of them with a line at the median, whiskers reach the furthest within 1.5 box heights (in log space) and rings are those beyond"
 	var extra []string
-	censored, notes := set.timeNotes()
+	gave, censored, notes := set.timeNotes()
+	if len(gave)+len(censored) > 0 {
+		extra = append(extra, "puzzles a strategy did not finish are left out of its box and drawn as marks right of it; under each strategy's name is its share of puzzles solved and of each kind left out")
+	}
+	if len(gave) > 0 {
+		extra = append(extra, "a cross marks the median time at which a strategy gave up without a solution ("+strings.Join(gave, "; ")+
+			"): stuck means it stopped by itself and would never solve those puzzles")
+	}
 	if len(censored) > 0 {
-		extra = append(extra, "a triangle marks the time at which censored rows were stopped ("+strings.Join(censored, "; ")+
-			"); they count at that time in the box, so a box that reaches it is a lower bound")
+		extra = append(extra, "a triangle marks the time at which timeouts or limits were stopped ("+strings.Join(censored, "; ")+
+			"): those puzzles took at least that long")
+	}
+	for _, c := range set.time {
+		if c.fin > 0 && 2*c.fin < c.n {
+			extra = append(extra, "a hollow dashed box summarises fewer than half of its strategy's puzzles, the ones it finished, which are not a fair sample of its times")
+			break
+		}
+	}
+	for _, c := range set.time {
+		if c.fin == 0 && c.n > 0 {
+			extra = append(extra, "a strategy that finished no puzzle has no box")
+			break
+		}
 	}
 	if set.anyHighlighted(set.time...) {
-		extra = append(extra, "highlighted puzzles are magenta dots")
+		extra = append(extra, "highlighted puzzles are magenta dots at their time, on the box when finished, on the marks when not")
 	}
 	extra = append(extra, set.absentHighlights(set.time...))
 	extra = append(extra, notes...)
@@ -45,15 +76,19 @@ func (set *shared) boxCaption() string {
 type boxStats struct {
 	x                float64 // position on the nominal axis
 	empty            bool    // no row to plot: nothing is drawn
+	noBox            bool    // no finished row: marks only, no box
+	minority         bool    // the box holds fewer than half the rows
 	q1, median, q3   float64
 	whiskLo, whiskHi float64
 	outliers         []float64 // finished rows beyond the whiskers, increasing
 	hasCensor        bool      // some rows are censored:
 	censorAt         float64   // where they start
-	censorText       string    // "394 timeouts"
+	hasGave          bool      // some rows gave up (stuck, wrong):
+	gaveAt           float64   // their median
 	color            color.Color
 	highlight        []float64 // highlighted puzzles
 	highlightText    []string
+	highlightBeside  []bool  // drawn beside the box, with the marks: not finished
 	valueLo, valueHi float64 // smallest and largest value, in seconds
 }
 
@@ -66,26 +101,35 @@ func newBox(col *column, x float64, clr color.Color) boxStats {
 }
 
 // computeBoxStats computes the statistics of a box over the sorted
-// finished and censored values of a column.
-func computeBoxStats(fin, cen []float64) boxStats {
+// finished values of a column; the sorted values of the rows that gave
+// up and of the censored rows give their marks and the value range.
+func computeBoxStats(fin, gave, cen []float64) boxStats {
 	var b boxStats
-	n := len(fin) + len(cen)
+	n := len(fin) + len(gave) + len(cen)
 	if n == 0 {
 		b.empty = true
 		return b
 	}
-	// Every plotted value, increasing, in log10.
-	logs := make([]float64, 0, n)
-	i, j := 0, 0
-	for i < len(fin) || j < len(cen) {
-		if j == len(cen) || i < len(fin) && fin[i] <= cen[j] {
-			logs = append(logs, math.Log10(fin[i]))
-			i++
-		} else {
-			logs = append(logs, math.Log10(cen[j]))
-			j++
+	b.valueLo, b.valueHi = math.Inf(1), math.Inf(-1)
+	for _, vs := range [][]float64{fin, gave, cen} {
+		if len(vs) > 0 {
+			b.valueLo, b.valueHi = math.Min(b.valueLo, vs[0]), math.Max(b.valueHi, vs[len(vs)-1])
 		}
 	}
+	if len(cen) > 0 {
+		b.hasCensor = true
+		b.censorAt = math.Log10(cen[0])
+	}
+	if len(gave) > 0 {
+		b.hasGave = true
+		b.gaveAt = math.Log10(quantile(gave, 0.5))
+	}
+	if len(fin) == 0 {
+		b.noBox = true
+		return b
+	}
+	b.minority = 2*len(fin) < n
+	logs := log10s(fin) // increasing
 	q1, med, q3 := quantile(logs, 0.25), quantile(logs, 0.5), quantile(logs, 0.75)
 	iqr := q3 - q1
 	fLo, fHi := q1-1.5*iqr, q3+1.5*iqr
@@ -95,21 +139,8 @@ func computeBoxStats(fin, cen []float64) boxStats {
 		if l >= fLo && l <= fHi {
 			b.whiskLo = math.Min(b.whiskLo, l)
 			b.whiskHi = math.Max(b.whiskHi, l)
-		}
-	}
-	for _, v := range fin {
-		if l := math.Log10(v); l < fLo || l > fHi {
+		} else {
 			b.outliers = append(b.outliers, l)
-		}
-	}
-	if len(cen) > 0 {
-		b.hasCensor = true
-		b.censorAt = math.Log10(cen[0])
-	}
-	b.valueLo, b.valueHi = math.Inf(1), math.Inf(-1)
-	for _, vs := range [][]float64{fin, cen} {
-		if len(vs) > 0 {
-			b.valueLo, b.valueHi = math.Min(b.valueLo, vs[0]), math.Max(b.valueHi, vs[len(vs)-1])
 		}
 	}
 	return b
@@ -123,77 +154,154 @@ type boxPlotter struct {
 // Plot implements plot.Plotter.
 func (bs *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	half := (trX(1) - trX(0)) * 0.22
+	half := (trX(1) - trX(0)) * boxHalf
 	for _, b := range bs.boxes {
 		if b.empty {
 			continue
 		}
 		x := trX(b.x)
-		line := draw.LineStyle{Color: b.color, Width: vg.Points(1.5)}
-		// Whiskers and caps.
-		c.StrokeLine2(line, x, trY(b.whiskLo), x, trY(b.q1))
-		c.StrokeLine2(line, x, trY(b.q3), x, trY(b.whiskHi))
-		c.StrokeLine2(line, x-half/2, trY(b.whiskLo), x+half/2, trY(b.whiskLo))
-		c.StrokeLine2(line, x-half/2, trY(b.whiskHi), x+half/2, trY(b.whiskHi))
-		// Box and median.
-		r := vg.Rectangle{Min: vg.Point{X: x - half, Y: trY(b.q1)}, Max: vg.Point{X: x + half, Y: trY(b.q3)}}
-		c.SetColor(fade(b.color, 0.3))
-		c.Fill(r.Path())
-		c.SetLineStyle(line)
-		c.Stroke(r.Path())
-		c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(2.5)}, x-half, trY(b.median), x+half, trY(b.median))
-		// Outliers (sorted): one ring per 0.75 point, since rings
-		// closer than that look the same.
-		ring := draw.GlyphStyle{Color: fade(b.color, 0.7), Radius: vg.Points(2), Shape: draw.RingGlyph{}}
-		last := vg.Length(math.Inf(-1))
-		for _, v := range b.outliers {
-			if y := trY(v); y-last >= vg.Points(0.75) {
-				c.DrawGlyph(ring, vg.Point{X: x, Y: y})
-				last = y
+		if !b.noBox {
+			line := draw.LineStyle{Color: b.color, Width: vg.Points(1.5)}
+			if b.minority {
+				line.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
+			}
+			// Whiskers and caps.
+			c.StrokeLine2(line, x, trY(b.whiskLo), x, trY(b.q1))
+			c.StrokeLine2(line, x, trY(b.q3), x, trY(b.whiskHi))
+			c.StrokeLine2(line, x-half/2, trY(b.whiskLo), x+half/2, trY(b.whiskLo))
+			c.StrokeLine2(line, x-half/2, trY(b.whiskHi), x+half/2, trY(b.whiskHi))
+			// Box (hollow when it holds a minority of the rows) and median.
+			r := vg.Rectangle{Min: vg.Point{X: x - half, Y: trY(b.q1)}, Max: vg.Point{X: x + half, Y: trY(b.q3)}}
+			if !b.minority {
+				c.SetColor(fade(b.color, 0.3))
+				c.Fill(r.Path())
+			}
+			c.SetLineStyle(line)
+			c.Stroke(r.Path())
+			c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(2.5)}, x-half, trY(b.median), x+half, trY(b.median))
+			// Outliers (sorted): one ring per 0.75 point, since rings
+			// closer than that look the same.
+			ring := draw.GlyphStyle{Color: fade(b.color, 0.7), Radius: vg.Points(2), Shape: draw.RingGlyph{}}
+			last := vg.Length(math.Inf(-1))
+			for _, v := range b.outliers {
+				if y := trY(v); y-last >= vg.Points(0.75) {
+					c.DrawGlyph(ring, vg.Point{X: x, Y: y})
+					last = y
+				}
 			}
 		}
-		// Censored rows: one triangle, labelled.
-		if b.hasCensor {
-			pt := vg.Point{X: x, Y: trY(b.censorAt)}
-			c.DrawGlyphNoClip(draw.GlyphStyle{Color: censorColor, Radius: vg.Points(6), Shape: filledTriangle{fill: b.color}}, pt)
-			st := textStyle(10, censorColor)
-			st.YAlign = draw.YCenter
-			tp := vg.Point{X: x + half + vg.Points(4), Y: pt.Y}
-			drawHalo(&c, st, tp, b.censorText)
-			c.FillText(st, tp, b.censorText)
+		// The rows left out of the box: one mark per kind, right of
+		// the box.
+		for _, m := range b.marks() {
+			c.DrawGlyphNoClip(m.glyph(b.color), vg.Point{X: x + half + markGap, Y: trY(m.at)})
 		}
-		// Highlighted puzzles: dots, and labels left of the box, moved
-		// apart (with a leader line) when they would overlap.
-		st := textStyle(10, highlightColor)
-		st.XAlign = draw.XRight
-		st.YAlign = draw.YCenter
-		h := st.FontExtents().Height
+		// Highlighted puzzles: dots, at the box for finished rows and
+		// at the marks for the others, labelled on their side (left of
+		// the box, right of the marks), the labels moved apart (with a
+		// leader line) when they would overlap.
 		type label struct {
-			y, ly vg.Length
-			text  string
+			x, y, ly vg.Length
+			text     string
 		}
-		var ls []label
+		var left, right []label
 		for i, v := range b.highlight {
 			pt := vg.Point{X: x, Y: trY(v)}
-			c.DrawGlyph(draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}, pt)
+			if b.highlightBeside[i] {
+				pt.X = x + half + markGap
+			}
+			c.DrawGlyphNoClip(draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}, pt)
 			if i < maxLabels {
-				ls = append(ls, label{y: pt.Y, ly: pt.Y, text: b.highlightText[i]})
+				l := label{x: pt.X, y: pt.Y, ly: pt.Y, text: b.highlightText[i]}
+				if b.highlightBeside[i] {
+					right = append(right, l)
+				} else {
+					left = append(left, l)
+				}
 			}
 		}
-		slices.SortStableFunc(ls, func(a, b label) int { return cmp.Compare(a.y, b.y) })
-		for i := 1; i < len(ls); i++ {
-			ls[i].ly = max(ls[i].ly, ls[i-1].ly+h)
-		}
-		lx := x - half - vg.Points(6)
-		for _, l := range ls {
-			if l.ly-l.y > vg.Points(1) {
-				c.StrokeLine2(draw.LineStyle{Color: highlightColor, Width: vg.Points(0.5)}, x-vg.Points(4), l.y, lx+vg.Points(1), l.ly)
+		for _, side := range []struct {
+			ls    []label
+			align draw.XAlignment
+			lx    vg.Length
+			dir   vg.Length
+		}{{left, draw.XRight, x - half - vg.Points(6), -1}, {right, draw.XLeft, x + half + markGap + vg.Points(10), 1}} {
+			st := textStyle(10, highlightColor)
+			st.XAlign = side.align
+			st.YAlign = draw.YCenter
+			h := st.FontExtents().Height
+			ls := side.ls
+			slices.SortStableFunc(ls, func(a, b label) int { return cmp.Compare(a.y, b.y) })
+			for i := 1; i < len(ls); i++ {
+				ls[i].ly = max(ls[i].ly, ls[i-1].ly+h)
 			}
-			tp := vg.Point{X: lx, Y: l.ly}
-			drawHalo(&c, st, tp, l.text)
-			c.FillText(st, tp, l.text)
+			for _, l := range ls {
+				if l.ly-l.y > vg.Points(1) {
+					c.StrokeLine2(draw.LineStyle{Color: highlightColor, Width: vg.Points(0.5)}, l.x+side.dir*vg.Points(4), l.y, side.lx-side.dir*vg.Points(1), l.ly)
+				}
+				tp := vg.Point{X: side.lx, Y: l.ly}
+				drawHalo(&c, st, tp, l.text)
+				c.FillText(st, tp, l.text)
+			}
 		}
 	}
+}
+
+// boxHalf is the half width of a box, in units of the nominal axis
+// (one unit between strategies).
+const boxHalf = 0.22
+
+// markGap is how far right of a box its marks are drawn.
+const markGap = vg.Length(9)
+
+// boxMark is the mark of the rows left out of a box: where it is
+// (log10 seconds) and whether the rows gave up or were censored.
+type boxMark struct {
+	at       float64
+	censored bool
+}
+
+// glyph returns the style of the mark in the strategy's color clr.
+func (m boxMark) glyph(clr color.Color) draw.GlyphStyle {
+	if m.censored {
+		return draw.GlyphStyle{Color: censorColor, Radius: vg.Points(6), Shape: filledTriangle{fill: clr}}
+	}
+	return draw.GlyphStyle{Color: censorColor, Radius: vg.Points(6), Shape: stopCross{fill: clr}}
+}
+
+// marks returns the marks of the rows left out of the box: the rows
+// that gave up, then the censored ones.
+func (b *boxStats) marks() []boxMark {
+	var out []boxMark
+	if b.hasGave {
+		out = append(out, boxMark{at: b.gaveAt})
+	}
+	if b.hasCensor {
+		out = append(out, boxMark{at: b.censorAt, censored: true})
+	}
+	return out
+}
+
+// boxTickLabel is the label of a strategy on the box plot's axis: its
+// name and, when shares is set, a line per outcome with its share of
+// the strategy's rows: "backtrack\n84% solved\n16% timeout".
+func boxTickLabel(col *column, shares bool) string {
+	name := col.solver
+	switch {
+	case col.n == 0:
+		return name + "\n(nothing to plot)"
+	case !shares:
+		return name
+	}
+	name += "\n" + percent(col.fin-col.unsolvable, col.n) + " solved"
+	for _, k := range []struct {
+		n    int
+		word string
+	}{{col.unsolvable, "unsolvable"}, {col.stuck, "stuck"}, {col.wrong, "wrong"}, {col.timeouts, "timeout"}, {col.limits, "limit"}} {
+		if k.n > 0 {
+			name += "\n" + percent(k.n, col.n) + " " + k.word
+		}
+	}
+	return name
 }
 
 // boxPlot draws the box plots of time of all strategies.
@@ -202,17 +310,22 @@ func (set *shared) boxPlot() (*plot.Plot, error) {
 	var names []string
 	bs := &boxPlotter{}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	// Each strategy's name gives its shares of outcomes, when some
+	// strategy did not solve every puzzle.
+	shares := set.anyUnfinished()
+	var all column // the counts of all strategies, for the legend's words
 	for i, col := range set.time {
-		name := col.solver
-		if col.n == 0 {
-			name += " (nothing to plot)"
-		}
-		names = append(names, name)
+		names = append(names, boxTickLabel(col, shares))
+		all.stuck, all.wrong, all.timeouts, all.limits = all.stuck+col.stuck, all.wrong+col.wrong, all.timeouts+col.timeouts, all.limits+col.limits
 		b := newBox(col, float64(i), seriesColor(i))
-		b.censorText = col.censorCount()
 		for _, hp := range col.find(set.opt.Highlight) {
 			b.highlight = append(b.highlight, math.Log10(hp.v))
-			b.highlightText = append(b.highlightText, set.res.PuzzleLabel(hp.e))
+			text := set.res.PuzzleLabel(hp.e)
+			if hp.out != outFinished {
+				text += " (" + hp.e.Status.String() + ")"
+			}
+			b.highlightText = append(b.highlightText, text)
+			b.highlightBeside = append(b.highlightBeside, hp.out != outFinished)
 		}
 		if !b.empty {
 			lo, hi = math.Min(lo, b.valueLo), math.Max(hi, b.valueHi)
@@ -228,5 +341,43 @@ func (set *shared) boxPlot() (*plot.Plot, error) {
 	p.X.Tick.Label.Font = textStyle(12, color.Black).Font
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	setLogAxis(&p.Y, lo, hi, measureTime)
+	// A legend for the marks, placed where it covers the fewest boxes
+	// and marks (their extents as points, in normalized coordinates).
+	if all.unfinished() > 0 {
+		gray := color.RGBA{0xbb, 0xbb, 0xbb, 0xff}
+		for _, m := range []boxMark{{}, {censored: true}} {
+			g := m.glyph(gray)
+			g.Radius = vg.Points(4.5)
+			switch {
+			case !m.censored && all.gaveUp() > 0:
+				p.Legend.Add(all.gaveWord()+": median time", &pointPlotter{glyph: g})
+			case m.censored && all.censored() > 0:
+				p.Legend.Add(all.censorWord()+": where stopped (≥)", &pointPlotter{glyph: g})
+			}
+		}
+		var nx, ny []float64
+		ly, lh := math.Log10(lo), math.Log10(hi/lo)
+		for _, b := range bs.boxes {
+			if b.empty {
+				continue
+			}
+			fx := (b.x - p.X.Min) / (p.X.Max - p.X.Min)
+			ys := []float64{math.Log10(b.valueLo), math.Log10(b.valueHi)}
+			for _, m := range b.marks() {
+				ys = append(ys, m.at)
+			}
+			for _, v := range ys {
+				for _, dx := range []float64{-0.06, 0, 0.06} {
+					nx, ny = append(nx, fx+dx), append(ny, (v-ly)/lh)
+				}
+			}
+			if !b.noBox {
+				for v := b.whiskLo; v <= b.whiskHi; v += lh / 50 {
+					nx, ny = append(nx, fx), append(ny, (v-ly)/lh)
+				}
+			}
+		}
+		legendCorner(p, nx, ny, false)
+	}
 	return p, nil
 }

@@ -85,10 +85,15 @@ type job struct {
 // with no puzzle measured by both strategies is left out, and with a
 // single strategy there is no scatter.
 //
-// Rows with status invalid, unsupported or error are not plotted;
-// censored rows (timeout, limit) are drawn at the value where they were
-// stopped, in a mark of their own, never dropped; zeros are drawn at
-// 1 ns or 1 call. Captions say so when it happens. Charts are drawn
+// Rows with status invalid, unsupported or error are not plotted. Only
+// finished rows (solved, unsolvable) count as finished: the ECDF curves
+// rise with them alone and end at the share finished, and the boxes
+// summarise them alone. The rows that did not finish are drawn at their
+// value in marks of their own, never dropped and never as finished:
+// those that gave up (stuck, wrong) at the value where the strategy
+// gave up, the censored ones (timeout, limit) at the value where they
+// were stopped. Zeros are drawn at 1 ns or 1 call. Captions say so when
+// it happens. Charts are drawn
 // concurrently; each file is written atomically. A chart that cannot be
 // drawn (including a panic inside gonum/plot) is left out: Write
 // returns the charts it wrote and an error naming each one that failed.
@@ -230,9 +235,9 @@ type shared struct {
 	// still aligned on the same fractions of a decade).
 	timeEdges []float64
 	// The baseline's plotted time by puzzle index (NaN: not plotted) and
-	// whether it was censored, for the scatters' join.
+	// its outcome, for the scatters' join.
 	baseV []float64
-	baseC []bool
+	baseO []outcome
 }
 
 func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, error) {
@@ -274,7 +279,7 @@ func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, 
 	set.baseline = baselineOf(res, opt.Baseline)
 	if base := res.Solver(set.baseline); base != nil && len(res.Series) > 1 {
 		set.baseV = make([]float64, res.PuzzleCount())
-		set.baseC = make([]bool, res.PuzzleCount())
+		set.baseO = make([]outcome, res.PuzzleCount())
 		for p := range set.baseV {
 			set.baseV[p] = math.NaN()
 		}
@@ -282,7 +287,7 @@ func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, 
 			if st := base.Status(i); isPlotted(st) {
 				p := base.Puzzle(i)
 				set.baseV[p] = math.Max(valueOf(base, i, measureTime), measureTime.floor())
-				set.baseC[p] = st.Censored()
+				set.baseO[p] = outcomeOf(st)
 			}
 		}
 	}

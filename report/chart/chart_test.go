@@ -475,7 +475,7 @@ func TestChartScatterJoin(t *testing.T) {
 			sc.n, sc.missing, sc.censY, sc.censX, sc.censXY)
 	}
 	var pairs [][2]float64
-	sc.each(func(x, y float64, xc, yc bool) {
+	sc.each(func(x, y float64, xo, yo outcome) {
 		pairs = append(pairs, [2]float64{math.Round(x * 1e9), math.Round(y * 1e9)})
 	})
 	if want := [][2]float64{{10, 100}, {20, 900}, {30, 300}}; !slices.Equal(pairs, want) {
@@ -570,5 +570,277 @@ func TestChartScatterRaster(t *testing.T) {
 	px := float64(bd.Dx() * bd.Dy())
 	if mean := sum / px; mean > 1 || big/px > 0.002 {
 		t.Errorf("raster and glyph drawings differ: mean %.2f/255 a pixel, %.0f pixels by more than 64", mean, big)
+	}
+}
+
+// unfinishedResults returns three strategies over the same puzzles:
+// singles stuck on all 40, backtrack with 20 solved, 12 stuck and 8
+// timeouts (interleaved, the stuck ones the fastest rows and the
+// timeouts the slowest), bitboard solving all 40.
+func unfinishedResults() *report.Results {
+	var singles, backtrack, bitboard []testEntry
+	for i := range 40 {
+		singles = append(singles, testEntry{id: i, status: solvers.StatusStuck, ns: int64(300 + 10*i), calls: 3})
+		bitboard = append(bitboard, testEntry{id: i, status: solvers.StatusSolved, ns: int64(2000 + 50*i), calls: 10})
+		e := testEntry{id: i, status: solvers.StatusSolved, ns: int64(100_000 + 10_000*i), calls: uint64(1000 + i)}
+		switch i % 10 {
+		case 1, 3, 5:
+			// 12 stuck, fast: they must not pull the box or the curve
+			// to the left.
+			e.status, e.ns, e.calls = solvers.StatusStuck, int64(50+i), 1
+		case 2, 7:
+			// 8 timeouts, at 100 ms.
+			e.status, e.ns = solvers.StatusTimeout, int64(100_000_000+i)
+		}
+		backtrack = append(backtrack, e)
+	}
+	return testResults(map[string][]testEntry{"singles": singles, "backtrack": backtrack, "bitboard": bitboard},
+		"singles", "backtrack", "bitboard")
+}
+
+// TestChartUnfinishedECDF: a curve rises with finished rows alone and
+// ends at the share finished; a strategy stuck on every puzzle draws no
+// rising curve, ends at 0% and says it is stuck.
+func TestChartUnfinishedECDF(t *testing.T) {
+	res := unfinishedResults()
+	set, err := newShared(context.Background(), res, Options{Highlight: []int{1, 2, 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	singles, backtrack, bitboard := set.time[0], set.time[1], set.time[2]
+	if singles.n != 40 || singles.fin != 0 || singles.stuck != 40 {
+		t.Fatalf("singles: %d plotted, %d finished, %d stuck; want 40, 0, 40", singles.n, singles.fin, singles.stuck)
+	}
+	if backtrack.n != 40 || backtrack.fin != 20 || backtrack.stuck != 12 || backtrack.timeouts != 8 {
+		t.Fatalf("backtrack: %d plotted, %d finished, %d stuck, %d timeouts; want 40, 20, 12, 8",
+			backtrack.n, backtrack.fin, backtrack.stuck, backtrack.timeouts)
+	}
+	shares := set.anyUnfinished()
+	if !shares {
+		t.Error("anyUnfinished = false with stuck and timeout rows")
+	}
+	maxY := func(cv ecdfCurve) float64 {
+		m := 0.0
+		for _, q := range cv.xys {
+			m = math.Max(m, q.Y)
+		}
+		return m
+	}
+
+	cv := ecdfCurveOf(singles, shares)
+	if len(cv.xys) != 0 || maxY(cv) != 0 || cv.endY != 0 {
+		t.Errorf("singles (all stuck): curve %v ending at %v; want no curve, ending at 0%%", cv.xys, cv.endY)
+	}
+	if !cv.gave || cv.censored || math.Abs(cv.gaveX-math.Log10(490e-9)) > 1e-9 {
+		t.Errorf("singles: cross %v at %v, triangle %v; want a cross at the median 490ns, no triangle", cv.gave, cv.gaveX, cv.censored)
+	}
+	if want := "singles (0% solved; 100% stuck)"; cv.name != want {
+		t.Errorf("singles legend %q, want %q", cv.name, want)
+	}
+
+	cv = ecdfCurveOf(backtrack, shares)
+	if cv.endY != 0.5 || maxY(cv) != 0.5 {
+		t.Errorf("backtrack: curve ends at %v, rises to %v; want the 50%% solved", cv.endY, maxY(cv))
+	}
+	// The curve starts at the fastest solved row, not at a stuck one.
+	if x0 := math.Pow(10, cv.xys[0].X); math.Abs(x0-100e-6) > 1e-12 {
+		t.Errorf("backtrack: curve starts at %gs, want the fastest solved 100µs", x0)
+	}
+	for k := 1; k < len(cv.xys); k++ {
+		if cv.xys[k].Y < cv.xys[k-1].Y || cv.xys[k].X < cv.xys[k-1].X {
+			t.Fatalf("backtrack: curve not increasing at %d: %v", k, cv.xys)
+		}
+	}
+	if !cv.gave || cv.gaveX != cv.endX || !cv.censored || math.Abs(math.Pow(10, cv.censorX)-0.100000002) > 1e-12 {
+		t.Errorf("backtrack: cross %v at %v (end %v), triangle %v at %v; want both, the cross at the end, the triangle at 100ms",
+			cv.gave, cv.gaveX, cv.endX, cv.censored, math.Pow(10, cv.censorX))
+	}
+	if last := cv.xys[len(cv.xys)-1]; last.X != cv.censorX || last.Y != 0.5 {
+		t.Errorf("backtrack: line ends at %v, want flat to the triangle at (%v, 0.5)", last, cv.censorX)
+	}
+	if want := "backtrack (50% solved; 30% stuck, 20% timeout)"; cv.name != want {
+		t.Errorf("backtrack legend %q, want %q", cv.name, want)
+	}
+
+	cv = ecdfCurveOf(bitboard, shares)
+	if cv.endY != 1 || maxY(cv) != 1 || cv.gave || cv.censored || cv.name != "bitboard (100% solved)" {
+		t.Errorf("bitboard: ends at %v, cross %v, triangle %v, legend %q", cv.endY, cv.gave, cv.censored, cv.name)
+	}
+	if cv := ecdfCurveOf(bitboard, false); cv.name != "bitboard" {
+		t.Errorf("legend %q without shares", cv.name)
+	}
+
+	// The highlighted rows keep their outcome: #1 stuck, #2 a timeout,
+	// #4 solved.
+	for _, tt := range []struct {
+		id  int
+		out outcome
+	}{{1, outGaveUp}, {2, outCensored}, {4, outFinished}} {
+		if ps := backtrack.find([]int{tt.id}); len(ps) != 1 || ps[0].out != tt.out {
+			t.Errorf("highlighted #%d: %v, want outcome %d", tt.id, ps, tt.out)
+		}
+	}
+	// The hardest are finished rows only: never a timeout or a stuck row.
+	for _, p := range backtrack.hardest(hardestTop, nil) {
+		if p.e.Status != solvers.StatusSolved {
+			t.Errorf("hardest holds #%d (%s)", p.e.ID, p.e.Status)
+		}
+	}
+
+	// The captions state the rule.
+	caption := set.ecdfCaption()
+	for _, want := range []string{"singles 40 stuck", "backtrack 12 stuck", "backtrack 8 timeouts",
+		"a curve rises only with the puzzles its strategy finished", "stuck means it stopped by itself"} {
+		if !strings.Contains(caption, want) {
+			t.Errorf("ECDF caption lacks %q: %s", want, caption)
+		}
+	}
+}
+
+// TestChartUnfinishedBox: a box summarises the finished rows only; the
+// others are marks beside it; a strategy that finished nothing has no
+// box.
+func TestChartUnfinishedBox(t *testing.T) {
+	res := unfinishedResults()
+	set, err := newShared(context.Background(), res, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	singles, backtrack := set.time[0], set.time[1]
+	if b := singles.box; !b.noBox || !b.hasGave || b.hasCensor {
+		t.Errorf("singles: no box %v, cross %v, triangle %v; want no box and a cross", b.noBox, b.hasGave, b.hasCensor)
+	}
+	// backtrack's finished rows are ids 0, 4, 6, 8, 9, 10, ...: their
+	// times alone, in log10, make the box.
+	var fin []float64
+	for i := range 40 {
+		if s := res.Series[1].Status(i); s == solvers.StatusSolved {
+			fin = append(fin, math.Log10(float64(res.Series[1].NS(i))/1e9))
+		}
+	}
+	slices.Sort(fin)
+	b := backtrack.box
+	if b.noBox || b.minority || !b.hasGave || !b.hasCensor {
+		t.Fatalf("backtrack: no box %v, minority %v, cross %v, triangle %v", b.noBox, b.minority, b.hasGave, b.hasCensor)
+	}
+	for _, q := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"q1", b.q1, quantile(fin, 0.25)}, {"median", b.median, quantile(fin, 0.5)}, {"q3", b.q3, quantile(fin, 0.75)},
+		{"lower whisker", b.whiskLo, fin[0]}, {"upper whisker", b.whiskHi, fin[len(fin)-1]},
+	} {
+		if math.Abs(q.got-q.want) > 1e-12 {
+			t.Errorf("backtrack %s = %v, want %v (finished rows only)", q.name, q.got, q.want)
+		}
+	}
+	if len(b.outliers) != 0 {
+		t.Errorf("outliers %v: a stuck or timeout row counted in the box", b.outliers)
+	}
+	if got := math.Pow(10, b.censorAt); math.Abs(got-0.100000002) > 1e-12 {
+		t.Errorf("triangle at %gs, want the first timeout 100ms", got)
+	}
+	if got := math.Pow(10, b.gaveAt); got < 50e-9 || got > 90e-9 {
+		t.Errorf("cross at %gs, want the median of the stuck rows (50-90ns)", got)
+	}
+	for _, tt := range []struct {
+		col  *column
+		want string
+	}{
+		{backtrack, "backtrack\n50% solved\n30% stuck\n20% timeout"},
+		{singles, "singles\n0% solved\n100% stuck"},
+		{set.time[2], "bitboard\n100% solved"},
+	} {
+		if got := boxTickLabel(tt.col, true); got != tt.want {
+			t.Errorf("axis label %q, want %q", got, tt.want)
+		}
+	}
+
+	// Fewer than half finished: a hollow box.
+	if b := computeBoxStats([]float64{1e-3, 2e-3}, []float64{1e-6, 2e-6}, []float64{1}); !b.minority || b.noBox ||
+		b.median != math.Log10(1e-3) {
+		t.Errorf("2 finished of 5: minority %v, no box %v, median %v", b.minority, b.noBox, b.median)
+	}
+
+	caption := set.boxCaption()
+	for _, want := range []string{"finished puzzles (solved, or proved unsolvable)", "left out of its box",
+		"singles 40 stuck; backtrack 12 stuck", "backtrack 8 timeouts", "has no box"} {
+		if !strings.Contains(caption, want) {
+			t.Errorf("box caption lacks %q: %s", want, caption)
+		}
+	}
+}
+
+// TestChartUnfinishedHistScatter: histograms stack the rows that gave
+// up as a segment of their own, and scatters never draw them as
+// finished dots.
+func TestChartUnfinishedHistScatter(t *testing.T) {
+	res := unfinishedResults()
+	set, err := newShared(context.Background(), res, Options{Baseline: "bitboard"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(vs []float64) (n float64) {
+		for _, v := range vs {
+			n += v
+		}
+		return n
+	}
+	for _, cols := range [][]*column{set.time, set.calls} {
+		bt := cols[1]
+		if sum(bt.binFin) != 20 || sum(bt.binGave) != 12 || sum(bt.binCen) != 8 {
+			t.Errorf("backtrack %s bins: %v finished, %v gave up, %v censored; want 20, 12, 8",
+				bt.measure, sum(bt.binFin), sum(bt.binGave), sum(bt.binCen))
+		}
+		if sg := cols[0]; sum(sg.binFin) != 0 || sum(sg.binGave) != 40 {
+			t.Errorf("singles %s bins: %v finished, %v gave up; want 0, 40", sg.measure, sum(sg.binFin), sum(sg.binGave))
+		}
+	}
+	if c := set.histCaption(set.time[0], 0); !strings.Contains(c, "40 stuck") || !strings.Contains(c, "no puzzle") {
+		t.Errorf("singles histogram caption: %s", c)
+	}
+	if c := set.histCaption(set.time[1], 1); !strings.Contains(c, "12 stuck") || !strings.Contains(c, "8 timeouts") ||
+		!strings.Contains(c, "not counted as finished") {
+		t.Errorf("backtrack histogram caption: %s", c)
+	}
+
+	sc := set.newScatter(res.Series[0], set.time[0], set.time[2], 0)
+	if sc.n != 40 || sc.finished() != 0 || sc.gaveY != 40 {
+		t.Errorf("singles vs bitboard: %d pairs, %d finished, %d stuck on y; want 40, 0, 40", sc.n, sc.finished(), sc.gaveY)
+	}
+	if c := sc.caption(); !strings.Contains(c, "crosses are the 40 puzzles") {
+		t.Errorf("scatter caption: %s", c)
+	}
+	sc = set.newScatter(res.Series[1], set.time[1], set.time[2], 1)
+	if sc.finished() != 20 || sc.gaveY != 12 || sc.censY != 8 {
+		t.Errorf("backtrack vs bitboard: %d finished, %d stuck, %d censored; want 20, 12, 8", sc.finished(), sc.gaveY, sc.censY)
+	}
+	// As the baseline, a stuck side is marked on x; the pair is a
+	// stop mark even when the other side is censored.
+	set2, _ := newShared(context.Background(), res, Options{Baseline: "singles"})
+	sc = set2.newScatter(res.Series[1], set2.time[1], set2.time[0], 1)
+	if sc.finished() != 0 || sc.gaveXY != 12 || sc.gaveX != 28 || sc.censY != 0 || sc.censXY != 0 {
+		t.Errorf("backtrack vs singles: %d finished, %d both stuck, %d x stuck, %d y censored; want 0, 12, 28, 0",
+			sc.finished(), sc.gaveXY, sc.gaveX, sc.censY)
+	}
+
+	if !raceEnabled {
+		charts, err := Write(context.Background(), t.TempDir(), res, Options{Baseline: "bitboard", Highlight: []int{1, 2}})
+		if err != nil || len(charts) != 10 {
+			t.Errorf("%d charts, err %v", len(charts), err)
+		}
+	}
+}
+
+func TestChartPercent(t *testing.T) {
+	for _, tt := range []struct {
+		k, n int
+		want string
+	}{
+		{0, 10, "0%"}, {10, 10, "100%"}, {1, 3, "33%"}, {1, 1000, "<1%"}, {999, 1000, ">99%"}, {0, 0, "0%"}, {1, 2, "50%"},
+	} {
+		if got := percent(tt.k, tt.n); got != tt.want {
+			t.Errorf("percent(%d, %d) = %q, want %q", tt.k, tt.n, got, tt.want)
+		}
 	}
 }

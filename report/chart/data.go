@@ -91,13 +91,48 @@ func isPlotted(s solvers.Status) bool {
 	return true
 }
 
+// outcome is how a plotted row ended, as the charts draw it. Only a
+// finished row is a completed measurement of the strategy solving (or
+// refuting) a puzzle: the ECDF curves rise with finished rows alone, a
+// box summarises them alone, and only they are ranked as the hardest.
+// The other rows are drawn as what they are, never as finished:
+//   - gave up (stuck, wrong): the strategy stopped by itself without a
+//     valid answer. Its value is exact (the time it took to give up), not
+//     a lower bound on a solving time: it would never have solved the
+//     puzzle. A wrong row (the answer failed the checker: a bug, which
+//     the run reports and exits 1 for) is drawn with the stuck rows and
+//     named "wrong", so that it shows and is never counted as solved.
+//   - censored (timeout, limit): stopped by a limit; its value is a lower
+//     bound on the strategy's time.
+type outcome uint8
+
+const (
+	outFinished outcome = iota // solved, or proved unsolvable
+	outGaveUp                  // stuck or wrong
+	outCensored                // timeout or limit
+)
+
+// outcomeOf returns the outcome of a plotted row of status s.
+func outcomeOf(s solvers.Status) outcome {
+	switch {
+	case s.Censored():
+		return outCensored
+	case s == solvers.StatusStuck || s == solvers.StatusWrong:
+		return outGaveUp
+	}
+	return outFinished
+}
+
 // point is one plotted row of a series for one measure. Columns
 // keep only a few of them (the hardest and the highlighted puzzles).
 type point struct {
-	e        *report.Entry
-	v        float64 // the measure, clamped to the floor
-	censored bool    // timeout or limit: v is a lower bound
+	e   *report.Entry
+	v   float64 // the measure, clamped to the floor
+	out outcome // censored: v is a lower bound
 }
+
+// censored reports whether p was stopped by a limit.
+func (p point) censored() bool { return p.out == outCensored }
 
 // column is one series prepared for one measure: not its values,
 // which would cost 24 bytes a row for every chart, but what the charts
@@ -105,26 +140,30 @@ type point struct {
 // range, histogram bins, the ECDF curve (thinned to ecdfPoints
 // quantiles), the box plot, the hardest and the highlighted rows.
 type column struct {
-	solver   string
-	measure  measure
-	n        int     // plotted rows
-	fin      int     // of which finished (not censored)
-	lo, hi   float64 // smallest and largest plotted value, when n > 0
-	censorAt float64 // smallest censored value, when censored() > 0
-	rows     int     // all rows of the series
-	skipped  int     // rows not plotted (invalid, unsupported, error)
-	zeros    int     // values of 0 drawn at the floor
-	timeouts int
-	limits   int
+	solver     string
+	measure    measure
+	n          int     // plotted rows
+	fin        int     // of which finished (solved or unsolvable: see outcome)
+	lo, hi     float64 // smallest and largest plotted value, when n > 0
+	censorAt   float64 // smallest censored value, when censored() > 0
+	gaveAt     float64 // median value of the rows that gave up, when gaveUp() > 0
+	rows       int     // all rows of the series
+	skipped    int     // rows not plotted (invalid, unsupported, error)
+	zeros      int     // values of 0 drawn at the floor
+	unsolvable int     // finished rows that proved the puzzle unsolvable
+	stuck      int     // rows that gave up: stuck
+	wrong      int     // and wrong
+	timeouts   int     // censored rows: timeout
+	limits     int     // and limit
 
-	edges          []float64 // histogram bin edges
-	binFin, binCen []float64 // finished and censored rows per bin
-	ecdfX, ecdfY   []float64 // ECDF of the finished values over n (time only)
-	finMax         float64   // largest finished value, when fin > 0
-	box            boxStats  // the box plot, in log10 (time only)
-	top            []point
-	marked         []point // highlighted puzzles, by increasing (v, corpus, id)
-	markedLE       []int   // per marked point: finished values <= its value
+	edges                   []float64 // histogram bin edges
+	binFin, binGave, binCen []float64 // finished, gave-up and censored rows per bin
+	ecdfX, ecdfY            []float64 // ECDF of the finished values over n (time only)
+	finMax                  float64   // largest finished value, when fin > 0
+	box                     boxStats  // the box plot, in log10 (time only)
+	top                     []point
+	marked                  []point // highlighted puzzles, by increasing (v, corpus, id)
+	markedLE                []int   // per marked point: finished values <= its value
 }
 
 // columnOptions says what newColumn computes besides counts.
@@ -138,7 +177,7 @@ type columnOptions struct {
 func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 	col := &column{solver: s.Solver, measure: m, rows: s.Len()}
 	floor := m.floor()
-	var fin, cen []float64
+	var fin, gave, cen []float64
 	for i := range s.Len() {
 		st := s.Status(i)
 		if !isPlotted(st) {
@@ -151,27 +190,37 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 			col.zeros++
 		}
 		switch st {
+		case solvers.StatusUnsolvable:
+			col.unsolvable++
+		case solvers.StatusStuck:
+			col.stuck++
+		case solvers.StatusWrong:
+			col.wrong++
 		case solvers.StatusTimeout:
 			col.timeouts++
 		case solvers.StatusLimit:
 			col.limits++
 		}
-		censored := st.Censored()
-		if censored {
+		out := outcomeOf(st)
+		switch out {
+		case outCensored:
 			cen = append(cen, v)
-		} else {
+		case outGaveUp:
+			gave = append(gave, v)
+		default:
 			fin = append(fin, v)
 		}
 		if len(opt.highlight) > 0 && opt.highlight[s.PuzzleID(i)] {
 			e := s.At(i)
-			col.marked = append(col.marked, point{e: &e, v: v, censored: censored})
-		} else if !censored {
+			col.marked = append(col.marked, point{e: &e, v: v, out: out})
+		} else if out == outFinished {
 			col.addTop(s, i, v)
 		}
 	}
 	slices.Sort(fin)
+	slices.Sort(gave)
 	slices.Sort(cen)
-	col.n, col.fin = len(fin)+len(cen), len(fin)
+	col.n, col.fin = len(fin)+len(gave)+len(cen), len(fin)
 	slices.SortFunc(col.marked, comparePoints)
 	for _, p := range col.marked {
 		col.markedLE = append(col.markedLE, countLE(fin, p.v))
@@ -184,6 +233,10 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 	if len(fin) > 0 {
 		col.lo, col.hi, col.finMax = fin[0], fin[len(fin)-1], fin[len(fin)-1]
 	}
+	if len(gave) > 0 {
+		col.gaveAt = quantile(gave, 0.5)
+		col.lo, col.hi = math.Min(col.lo, gave[0]), math.Max(col.hi, gave[len(gave)-1])
+	}
 	if len(cen) > 0 {
 		col.censorAt = cen[0]
 		col.lo, col.hi = math.Min(col.lo, cen[0]), math.Max(col.hi, cen[len(cen)-1])
@@ -193,11 +246,12 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 		col.edges = logBins(col.lo, col.hi, m == measureCalls)
 	}
 	if len(col.edges) >= 2 {
-		col.binFin, col.binCen = countBins(col.edges, fin), countBins(col.edges, cen)
+		col.binFin, col.binGave, col.binCen = countBins(col.edges, fin), countBins(col.edges, gave), countBins(col.edges, cen)
 	}
 	if opt.dist {
+		// Over n: a curve ends at the share of the plotted rows finished.
 		col.ecdfX, col.ecdfY = thinECDF(fin, col.n, ecdfPoints)
-		col.box = computeBoxStats(fin, cen)
+		col.box = computeBoxStats(fin, gave, cen)
 	}
 	return col
 }
@@ -253,6 +307,85 @@ func (c *column) addTopEntry(entry func() report.Entry, v float64) {
 
 func (c *column) censored() int { return c.timeouts + c.limits }
 
+// gaveUp is how many rows gave up (stuck or wrong).
+func (c *column) gaveUp() int { return c.stuck + c.wrong }
+
+// unfinished is how many plotted rows did not finish: they gave up or
+// were censored.
+func (c *column) unfinished() int { return c.gaveUp() + c.censored() }
+
+// gaveWord names the rows that gave up: "stuck", "wrong" or
+// "stuck/wrong".
+func (c *column) gaveWord() string {
+	switch {
+	case c.stuck > 0 && c.wrong > 0:
+		return "stuck/wrong"
+	case c.wrong > 0:
+		return "wrong"
+	default:
+		return "stuck"
+	}
+}
+
+// gaveCount says how many rows gave up: "300 stuck", "1 wrong",
+// "3 stuck, 1 wrong".
+func (c *column) gaveCount() string {
+	var parts []string
+	if c.stuck > 0 {
+		parts = append(parts, fmt.Sprintf("%d stuck", c.stuck))
+	}
+	if c.wrong > 0 {
+		parts = append(parts, fmt.Sprintf("%d wrong", c.wrong))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shares says what share of the plotted rows ended how, for a legend:
+// "100% solved", "84% solved; 16% timeout", "0% solved; 100% stuck",
+// "90% solved, 10% unsolvable; 1 wrong". The finished part comes first,
+// always; unsolvable is named only when there is some.
+func (c *column) shares() string {
+	if c.n == 0 {
+		return "nothing plotted"
+	}
+	fin := percent(c.fin-c.unsolvable, c.n) + " solved"
+	if c.unsolvable > 0 {
+		fin += ", " + percent(c.unsolvable, c.n) + " unsolvable"
+	}
+	var rest []string
+	for _, k := range []struct {
+		n    int
+		word string
+	}{{c.stuck, "stuck"}, {c.wrong, "wrong"}, {c.timeouts, "timeout"}, {c.limits, "limit"}} {
+		if k.n > 0 {
+			rest = append(rest, percent(k.n, c.n)+" "+k.word)
+		}
+	}
+	if len(rest) == 0 {
+		return fin
+	}
+	return fin + "; " + strings.Join(rest, ", ")
+}
+
+// percent formats k of n as a whole percentage that is never 0% or
+// 100% unless k is none or all of n: "<1%", "37%", ">99%".
+func percent(k, n int) string {
+	switch {
+	case n <= 0 || k <= 0:
+		return "0%"
+	case k >= n:
+		return "100%"
+	}
+	p := 100 * float64(k) / float64(n)
+	switch {
+	case p < 1:
+		return "<1%"
+	case p > 99:
+		return ">99%"
+	}
+	return fmt.Sprintf("%.0f%%", p)
+}
+
 // censorWord names the censored rows: "timeout", "limit" or
 // "timeout/limit".
 func (c *column) censorWord() string {
@@ -286,10 +419,11 @@ func (c *column) censorPoint() (float64, bool) {
 	return c.censorAt, c.censored() > 0 && c.n > 0
 }
 
-// hardest returns up to n finished (uncensored) points with the largest
-// values, largest first, leaving out the ids in skip (the column keeps
+// hardest returns up to n finished points with the largest values,
+// largest first, leaving out the ids in skip (the column keeps
 // hardestTop of them, highlighted puzzles left out). Censored rows
-// are not ranked: their values are only lower bounds.
+// are not ranked (their values are only lower bounds), nor are the
+// rows that gave up (they did not solve the puzzle).
 func (c *column) hardest(n int, skip func(*report.Entry) bool) []point {
 	var out []point
 	for _, p := range c.top {

@@ -15,10 +15,22 @@
 //     PNG (and SVG on request) and writes it atomically. A panic inside
 //     gonum/plot becomes an error for that chart alone.
 //
-// Censored units (timeout, limit) are drawn as such, never dropped: a
-// hatched part of a histogram bar, an open triangle on the scatters, and
-// a filled triangle where an ECDF curve or a box stops; captions and
-// legends give their counts.
+// Only finished units (solved, or proved unsolvable) count as finished
+// (see outcome): an ECDF curve rises with them alone and ends at the
+// share of its strategy's units finished, and a box summarises them
+// alone. The other units are drawn as what they are, never dropped and
+// never as finished; captions and legends give their counts and shares:
+//   - units that gave up (stuck, or wrong: a bug) stopped by themselves
+//     without a valid answer; their time is exact but no lower bound on a
+//     solving time (singles, stuck on every 17-clue puzzle, would never
+//     solve them): a bold cross where an ECDF curve ends (alone at 0% when
+//     the strategy finished nothing) and beside a box, a pale segment
+//     hatched in the strategy's color on a histogram bar, a × or + on the
+//     scatters;
+//   - censored units (timeout, limit) were stopped by a limit, their value
+//     a lower bound: a filled triangle where an ECDF curve or a box stops,
+//     a segment hatched in black on a histogram bar, an open triangle on
+//     the scatters.
 //
 // gonum/plot panics on a value <= 0 on a log axis: times of 0 ns are
 // drawn at 1 ns and 0 calls at 1 call (timeFloor, callsFloor), and the

@@ -107,13 +107,19 @@ func log10s(vs []float64) []float64 {
 type pointPlotter struct {
 	xs, ys []float64
 	glyph  draw.GlyphStyle
+	noClip bool // draw a glyph whose center is on the edge of the data area (an end mark at 0%)
 }
 
 // Plot implements plot.Plotter.
 func (s *pointPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	for i := range s.xs {
-		c.DrawGlyph(s.glyph, vg.Point{X: trX(s.xs[i]), Y: trY(s.ys[i])})
+		pt := vg.Point{X: trX(s.xs[i]), Y: trY(s.ys[i])}
+		if s.noClip {
+			c.DrawGlyphNoClip(s.glyph, pt)
+		} else {
+			c.DrawGlyph(s.glyph, pt)
+		}
 	}
 }
 

@@ -11,27 +11,48 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The ECDF chart: for every strategy, the share of its puzzles finished
-// within a time, against that time on a log axis, one curve per
-// strategy. Each curve is thinned to a few hundred quantile points. A
-// strategy with censored rows (timeout, limit) has a curve that stops
-// below 100% with a triangle at the censoring point, where those rows
-// were stopped.
+// The ECDF chart: for every strategy, the share of its plotted puzzles
+// it finished (solved, or proved unsolvable: see outcome) within a
+// time, against that time on a log axis, one curve per strategy. Each
+// curve is thinned to a few hundred quantile points. A curve rises only
+// with finished rows, over all the strategy's plotted rows, so it ends
+// at the share finished: a strategy that gives up fast on every puzzle
+// draws no curve at all, rather than the fastest one. Where a curve
+// ends below 100%, marks say why:
+//   - a cross (stopCross) at the end of the curve when some rows gave
+//     up (stuck, wrong): the strategy stopped by itself without a
+//     solution, so their time is no lower bound on a solving time; with
+//     no finished row the cross stands alone at 0%, at the median time
+//     it took to give up;
+//   - a filled triangle at the censoring point, where the censored rows
+//     (timeout, limit) were stopped, joined to the curve's end by a flat
+//     line: those puzzles took at least that long.
+//
+// When some strategy did not finish every puzzle, each legend entry
+// gives the strategy's shares: "backtrack (84% solved; 16% timeout)",
+// "singles (0% solved; 100% stuck)".
 
 func (set *shared) ecdfTitle() string {
 	return set.title("Time per puzzle, all strategies (ECDF)", set.res.Puzzles)
 }
 
 func (set *shared) ecdfCaption() string {
-	main := "Share of each strategy's puzzles finished within a given time (log scale): the further left and the steeper a curve, the faster the strategy; read the median where a curve crosses 50%"
+	main := "Share of each strategy's puzzles finished (solved, or proved unsolvable) within a given time (log scale): the further left and the steeper a curve, the faster the strategy; read the median where a curve crosses 50%"
 	var extra []string
-	censored, notes := set.timeNotes()
+	gave, censored, notes := set.timeNotes()
+	if len(gave)+len(censored) > 0 {
+		extra = append(extra, "a curve rises only with the puzzles its strategy finished and ends at the share it finished, below 100% when it did not finish them all (the legend gives each strategy's shares): a curve that stays low solved few puzzles, however fast")
+	}
+	if len(gave) > 0 {
+		extra = append(extra, "a cross ends the curve of a strategy that gave up on puzzles without a solution ("+strings.Join(gave, "; ")+
+			"): stuck means it stopped by itself and would never solve them, so they are not a lower bound on a time; a strategy that finished no puzzle has no curve, only its cross at 0%, at the median time it took to give up")
+	}
 	if len(censored) > 0 {
-		extra = append(extra, "a curve that stops below 100% ends with a triangle at the time its censored rows were stopped ("+
-			strings.Join(censored, "; ")+"): those puzzles took at least that long")
+		extra = append(extra, "a triangle marks the time at which a strategy's timeouts or limits were stopped ("+strings.Join(censored, "; ")+
+			"), joined to the end of its curve: those puzzles took at least that long")
 	}
 	if set.anyHighlighted(set.time...) {
-		extra = append(extra, "highlighted puzzles are magenta dots on each curve")
+		extra = append(extra, "highlighted puzzles are magenta dots on each curve (on its end mark when not finished)")
 	}
 	extra = append(extra, set.absentHighlights(set.time...))
 	extra = append(extra, notes...)
@@ -42,6 +63,67 @@ func (set *shared) ecdfCaption() string {
 		}
 	}
 	return sentence(main, extra...)
+}
+
+// ecdfCurve is what the ECDF chart draws of one strategy, the x values
+// in log10 of seconds.
+type ecdfCurve struct {
+	xys        plotter.XYs // the line: the rising ECDF of the finished rows, then flat to the censoring point
+	endX, endY float64     // the end of the rising part: y is the share finished
+	gave       bool        // a cross for the rows that gave up,
+	gaveX      float64     // at (gaveX, endY)
+	censored   bool        // a triangle for the censored rows,
+	censorX    float64     // at (censorX, endY)
+	name       string      // the legend entry
+}
+
+// anyUnfinished reports whether some strategy has rows it did not
+// finish, or proved unsolvable: then legends give every strategy's
+// shares.
+func (set *shared) anyUnfinished() bool {
+	for _, c := range set.time {
+		if c.unfinished() > 0 || c.unsolvable > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ecdfCurve returns the curve of col (col.n > 0); shares says whether
+// its legend entry gives its shares.
+func ecdfCurveOf(col *column, shares bool) ecdfCurve {
+	cv := ecdfCurve{name: col.solver, endY: float64(col.fin) / float64(col.n)}
+	if shares {
+		cv.name += " (" + col.shares() + ")"
+	}
+	xs := log10s(col.ecdfX)
+	if len(xs) > 0 {
+		cv.xys = append(cv.xys, plotter.XY{X: xs[0], Y: 0})
+		for k := range xs {
+			cv.xys = append(cv.xys, plotter.XY{X: xs[k], Y: col.ecdfY[k]})
+		}
+		cv.endX = math.Log10(col.finMax)
+	}
+	if col.gaveUp() > 0 {
+		cv.gave, cv.gaveX = true, cv.endX
+		if col.fin == 0 {
+			cv.gaveX = math.Log10(col.gaveAt)
+		}
+	}
+	if cp, ok := col.censorPoint(); ok {
+		cv.censored, cv.censorX = true, math.Log10(cp)
+		if col.fin > 0 {
+			cv.censorX = math.Log10(math.Max(cp, col.finMax))
+			cv.xys = append(cv.xys, plotter.XY{X: cv.censorX, Y: cv.endY})
+		}
+	}
+	if col.fin == 0 {
+		cv.endX = cv.gaveX
+		if !cv.gave {
+			cv.endX = cv.censorX
+		}
+	}
+	return cv
 }
 
 // ecdfPlot draws the ECDF curves of time of all strategies.
@@ -57,38 +139,21 @@ func (set *shared) ecdfPlot() (*plot.Plot, error) {
 		{Value: 0.75, Label: "75%"}, {Value: 1, Label: "100%"},
 	}
 	p.Add(plotter.NewGrid())
+	shares := set.anyUnfinished()
 	var nx, ny []float64 // curve points, normalized, to place the legend
+	norm := func(x float64) float64 { return (x - math.Log10(lo)) / math.Log10(hi/lo) }
 	var hx, hy []float64
 	var htext []string
+	var ends []plot.Plotter // the end marks, drawn over every line
 	for i, col := range set.time {
 		if col.n == 0 {
 			continue
 		}
 		clr := seriesColor(i)
-		total := col.n
-		xs, ys := col.ecdfX, col.ecdfY
-		var xys plotter.XYs
-		xs = log10s(xs) // the x axis holds log10 values
-		if len(xs) > 0 {
-			xys = append(xys, plotter.XY{X: xs[0], Y: 0})
-		}
-		for k := range xs {
-			xys = append(xys, plotter.XY{X: xs[k], Y: ys[k]})
-		}
-		endY := float64(col.fin) / float64(total)
-		cp, censored := col.censorPoint()
-		endX := math.Log10(cp)
-		if censored && col.fin > 0 {
-			endX = math.Log10(math.Max(cp, col.finMax))
-			xys = append(xys, plotter.XY{X: endX, Y: endY})
-		}
-		name := col.solver
-		if censored {
-			name += " (" + col.censorCount() + ")"
-		}
+		cv := ecdfCurveOf(col, shares)
 		var thumbs []plot.Thumbnailer
-		if len(xys) > 0 {
-			line, err := plotter.NewLine(xys)
+		if len(cv.xys) > 0 {
+			line, err := plotter.NewLine(cv.xys)
 			if err != nil {
 				return nil, err
 			}
@@ -97,33 +162,51 @@ func (set *shared) ecdfPlot() (*plot.Plot, error) {
 			p.Add(line)
 			thumbs = append(thumbs, line)
 			var cx, cy []float64
-			for _, q := range xys {
-				cx = append(cx, (q.X-math.Log10(lo))/math.Log10(hi/lo))
+			for _, q := range cv.xys {
+				cx = append(cx, norm(q.X))
 				cy = append(cy, q.Y)
 			}
 			cx, cy = densify(cx, cy, 0.01)
 			nx, ny = append(nx, cx...), append(ny, cy...)
 		}
-		if censored {
-			mark := &pointPlotter{xs: []float64{endX}, ys: []float64{endY},
+		// The legend shows the line and one end mark, of the more
+		// numerous kind (two marks on one spot read as neither); its
+		// text gives every share.
+		var thumb plot.Thumbnailer
+		if cv.censored {
+			mark := &pointPlotter{xs: []float64{cv.censorX}, ys: []float64{cv.endY}, noClip: true,
 				glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(5), Shape: filledTriangle{fill: clr}}}
-			p.Add(mark)
-			thumbs = append(thumbs, mark)
-			nx, ny = append(nx, (endX-math.Log10(lo))/math.Log10(hi/lo)), append(ny, endY)
+			ends = append(ends, mark)
+			thumb = mark
+			nx, ny = append(nx, norm(cv.censorX)), append(ny, cv.endY)
 		}
-		p.Legend.Add(name, thumbs...)
+		if cv.gave {
+			mark := &pointPlotter{xs: []float64{cv.gaveX}, ys: []float64{cv.endY}, noClip: true,
+				glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(5), Shape: stopCross{fill: clr}}}
+			ends = append(ends, mark)
+			if thumb == nil || col.gaveUp() >= col.censored() {
+				thumb = mark
+			}
+			nx, ny = append(nx, norm(cv.gaveX)), append(ny, cv.endY)
+		}
+		if thumb != nil {
+			thumbs = append(thumbs, thumb)
+		}
+		p.Legend.Add(cv.name, thumbs...)
 		for _, k := range col.findIndex(set.opt.Highlight) {
 			hp := col.marked[k]
-			y := endY
-			x := endX
-			if !hp.censored {
-				x = math.Log10(hp.v)
-				y = float64(col.markedLE[k]) / float64(total)
+			x, y := math.Log10(hp.v), float64(col.markedLE[k])/float64(col.n)
+			switch hp.out {
+			case outCensored:
+				x, y = cv.censorX, cv.endY
+			case outGaveUp:
+				x, y = cv.gaveX, cv.endY
 			}
 			hx, hy = append(hx, x), append(hy, y)
 			htext = append(htext, set.res.PuzzleLabel(hp.e))
 		}
 	}
+	p.Add(ends...)
 	if len(hx) > 0 {
 		p.Add(&pointPlotter{xs: hx, ys: hy, glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}})
 		p.Add(&pointLabels{xs: hx, ys: hy, texts: htext, style: textStyle(10, highlightColor), gap: vg.Points(6)})
@@ -148,10 +231,15 @@ func countLE(vs []float64, v float64) int {
 	return lo
 }
 
-// timeNotes returns, for the captions of the all-strategy time charts, the
-// censored counts per strategy and the notes on what was not plotted.
-func (set *shared) timeNotes() (censored, notes []string) {
+// timeNotes returns, for the captions of the all-strategy time charts,
+// the counts per strategy of the rows that gave up ("singles 300
+// stuck") and of the censored rows ("backtrack 273 timeouts"), and the
+// notes on what was not plotted.
+func (set *shared) timeNotes() (gave, censored, notes []string) {
 	for _, c := range set.time {
+		if c.gaveUp() > 0 {
+			gave = append(gave, fmt.Sprintf("%s %s", c.solver, c.gaveCount()))
+		}
 		if c.censored() > 0 {
 			censored = append(censored, fmt.Sprintf("%s %s", c.solver, c.censorCount()))
 		}
@@ -162,5 +250,5 @@ func (set *shared) timeNotes() (censored, notes []string) {
 			notes = append(notes, c.solver+" has no row to plot")
 		}
 	}
-	return censored, notes
+	return gave, censored, notes
 }

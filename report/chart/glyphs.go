@@ -69,3 +69,42 @@ func (t filledTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Poi
 	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1)})
 	c.Stroke(p)
 }
+
+// stopCross is a bold cross (×) in a fill color with a dark outline:
+// the rows that gave up (stuck, wrong), where an ECDF curve ends or
+// beside a box. Its arms reach sty.Radius from the center.
+type stopCross struct{ fill color.Color }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (t stopCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 0.8
+	arms := func(width vg.Length, clr color.Color) {
+		st := draw.LineStyle{Color: clr, Width: width}
+		c.StrokeLine2(st, pt.X-r, pt.Y-r, pt.X+r, pt.Y+r)
+		c.StrokeLine2(st, pt.X-r, pt.Y+r, pt.X+r, pt.Y-r)
+	}
+	arms(vg.Points(4), sty.Color)
+	if t.fill != nil {
+		arms(vg.Points(2), t.fill)
+	}
+}
+
+// stopMarks is a cross (×), a plus (+) or both (*), stroked in the
+// glyph's color: on a scatter, a pair whose strategy on y (×), on x (+)
+// or on both (both) gave up.
+type stopMarks struct{ y, x bool }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (t stopMarks) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	st := draw.LineStyle{Color: sty.Color, Width: vg.Points(1)}
+	if t.y {
+		d := r * 0.75
+		c.StrokeLine2(st, pt.X-d, pt.Y-d, pt.X+d, pt.Y+d)
+		c.StrokeLine2(st, pt.X-d, pt.Y+d, pt.X+d, pt.Y-d)
+	}
+	if t.x {
+		c.StrokeLine2(st, pt.X-r, pt.Y, pt.X+r, pt.Y)
+		c.StrokeLine2(st, pt.X, pt.Y-r, pt.X, pt.Y+r)
+	}
+}

@@ -21,12 +21,18 @@ import (
 // axis; calls count different things in each strategy, so each calls
 // histogram spans its own range, with integer bin edges. Counts go on a
 // log axis when the tallest bar is 50 times the shortest (a long tail
-// of single puzzles would not show on a linear one). Finished rows are
-// bars in the strategy's color; censored rows (timeout, limit) are
-// stacked on top as a hatched segment at the value where they were
-// stopped, named with their count in the legend; the slowest finished
-// puzzles are labelled with their id, and highlighted puzzles are marked
-// in magenta wherever they fall.
+// of single puzzles would not show on a linear one). Finished rows
+// (solved, unsolvable: see outcome) are bars in the strategy's color;
+// the rows that did not finish are stacked on top, at their own value,
+// each kind named with its count in the legend: first the rows that
+// gave up (stuck, wrong), a pale segment hatched in the strategy's color
+// from top left to bottom right, at the value where the strategy gave
+// up (exact, but not a solving time); then the censored rows (timeout,
+// limit), a segment hatched in near-black from bottom left to top
+// right, at the value where they were stopped (a lower bound). The
+// slowest finished puzzles are labelled with their id, and highlighted
+// puzzles are marked in magenta wherever they fall (with their status
+// when they did not finish).
 
 func (set *shared) histTitle(col *column) string {
 	what := "time per puzzle"
@@ -46,8 +52,8 @@ func (set *shared) histCaption(col *column, idx int) string {
 		bins = "in bins of its own (what a call is depends on the strategy)"
 	}
 	height := "a bar's height is the number of puzzles in its bin"
-	_, fin, cen := set.histBins(col, idx)
-	if logY, _ := logCounts(fin, cen); logY {
+	_, fin, gave, cen := set.histBins(col, idx)
+	if logY, _ := logCounts(fin, gave, cen); logY {
 		height = "a bar's height is the number of puzzles in its bin, on a log scale so that bins of a single puzzle show"
 	}
 	main := fmt.Sprintf("Histogram of %s's %s on a log scale, %s: %s", col.solver, what, bins, height)
@@ -55,9 +61,21 @@ func (set *shared) histCaption(col *column, idx int) string {
 	if n := len(col.hardest(hardestTop, set.highlighted)); n > 0 {
 		extra = append(extra, fmt.Sprintf("the %d %s finished puzzles are labelled #id", n, slow))
 	}
+	unit := strings.TrimSuffix(what, " per puzzle")
+	switch {
+	case col.unfinished() > 0 && col.fin == 0:
+		extra = append(extra, "it finished no puzzle (solved, or proved unsolvable): every bar is hatched")
+	case col.unfinished() > 0:
+		extra = append(extra, fmt.Sprintf("solid bars are the %s it finished (solved, or proved unsolvable); the hatched segments stacked on them are the puzzles it did not finish, not counted as finished",
+			pluralize(col.fin, "puzzle")))
+	}
+	if col.gaveUp() > 0 {
+		extra = append(extra, fmt.Sprintf("the pale segment hatched in its color is the %s, drawn at the %s the strategy took to give up without a solution (stuck: it stopped by itself and would never solve them)",
+			col.gaveCount(), unit))
+	}
 	if col.censored() > 0 {
-		extra = append(extra, fmt.Sprintf("the hatched segment is the %s, drawn at the %s where they were stopped (a lower bound)",
-			col.censorCount(), strings.TrimSuffix(what, " per puzzle")))
+		extra = append(extra, fmt.Sprintf("the segment hatched in black is the %s, drawn at the %s where they were stopped (a lower bound)",
+			col.censorCount(), unit))
 	}
 	if len(col.find(set.opt.Highlight)) > 0 {
 		extra = append(extra, "highlighted puzzles are marked in magenta")
@@ -70,26 +88,26 @@ func (set *shared) histCaption(col *column, idx int) string {
 	return sentence(main, extra...)
 }
 
-// histBins returns the bins of col's histogram and the finished and
-// censored rows in each.
-func (set *shared) histBins(col *column, idx int) (edges, fin, cen []float64) {
-	edges, fin, cen = col.edges, col.binFin, col.binCen
+// histBins returns the bins of col's histogram and the finished,
+// gave-up and censored rows in each.
+func (set *shared) histBins(col *column, idx int) (edges, fin, gave, cen []float64) {
+	edges, fin, gave, cen = col.edges, col.binFin, col.binGave, col.binCen
 	if len(edges) < 2 {
 		edges = []float64{1, 10}
 	}
 	if len(fin) != len(edges)-1 {
-		fin, cen = make([]float64, len(edges)-1), make([]float64, len(edges)-1)
+		fin, gave, cen = make([]float64, len(edges)-1), make([]float64, len(edges)-1), make([]float64, len(edges)-1)
 	}
-	return edges, fin, cen
+	return edges, fin, gave, cen
 }
 
 // logCounts reports whether the counts of a histogram go on a log
 // axis (when the smallest bars would not show on a linear one: a long
 // tail of a few puzzles per bin), and the largest count.
-func logCounts(fin, cen []float64) (bool, float64) {
+func logCounts(fin, gave, cen []float64) (bool, float64) {
 	maxN, minN := 0.0, math.Inf(1)
 	for b := range fin {
-		if n := fin[b] + cen[b]; n > 0 {
+		if n := fin[b] + gave[b] + cen[b]; n > 0 {
 			maxN, minN = math.Max(maxN, n), math.Min(minN, n)
 		}
 	}
@@ -98,22 +116,26 @@ func logCounts(fin, cen []float64) (bool, float64) {
 
 // histPlot draws the histogram of col, the idx-th strategy.
 func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
-	edges, fin, cen := set.histBins(col, idx)
+	edges, fin, gave, cen := set.histBins(col, idx)
 	nb := len(edges) - 1
 	lgEdges := log10s(edges) // the x axis holds log10 values
 
-	logY, maxN := logCounts(fin, cen)
+	logY, maxN := logCounts(fin, gave, cen)
 	fy := func(n float64) float64 { return n }
 	ylabel := "puzzles per bin"
 	if logY {
 		fy = func(n float64) float64 { return math.Log10(math.Max(n, countFloor)) }
 		ylabel = "puzzles per bin (log scale)"
 	}
-	zero, finTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	// The tops of the stacked segments: finished, gave up, censored.
+	zero, finTop, gaveTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	for b := range nb {
-		zero[b], finTop[b], tops[b] = fy(0), fy(fin[b]), fy(fin[b]+cen[b])
+		zero[b], finTop[b], gaveTop[b], tops[b] = fy(0), fy(fin[b]), fy(fin[b]+gave[b]), fy(fin[b]+gave[b]+cen[b])
 		if fin[b] == 0 {
 			finTop[b] = zero[b]
+		}
+		if fin[b]+gave[b] == 0 {
+			gaveTop[b] = zero[b]
 		}
 	}
 
@@ -123,12 +145,19 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 	finBars := &histBars{edges: lgEdges, lo: zero, hi: finTop, fill: clr,
 		line: draw.LineStyle{Color: fade(clr, 0.5), Width: vg.Points(0.5)}}
 	p.Add(finBars)
+	// A legend only when there are two kinds of bar.
+	if col.unfinished() > 0 && col.fin > 0 {
+		p.Legend.Add(fmt.Sprintf("finished (%d)", col.fin), finBars)
+	}
+	if col.gaveUp() > 0 {
+		gaveBars := &histBars{edges: lgEdges, lo: finTop, hi: gaveTop, fill: fade(clr, 0.15),
+			line:  draw.LineStyle{Color: clr, Width: vg.Points(1)},
+			hatch: &draw.LineStyle{Color: clr, Width: vg.Points(0.9)}, back: true}
+		p.Add(gaveBars)
+		p.Legend.Add(fmt.Sprintf("%s (%d), at the %s it gave up", col.gaveWord(), col.gaveUp(), col.measure), gaveBars)
+	}
 	if col.censored() > 0 {
-		// A legend only when there are two kinds of bar.
-		if n := col.fin; n > 0 {
-			p.Legend.Add(fmt.Sprintf("finished (%d)", n), finBars)
-		}
-		cenBars := &histBars{edges: lgEdges, lo: finTop, hi: tops, fill: fade(censorColor, 0.12),
+		cenBars := &histBars{edges: lgEdges, lo: gaveTop, hi: tops, fill: fade(censorColor, 0.12),
 			line:  draw.LineStyle{Color: censorColor, Width: vg.Points(1)},
 			hatch: &draw.LineStyle{Color: censorColor, Width: vg.Points(0.7)}}
 		p.Add(cenBars)
@@ -144,7 +173,7 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 			break // see maxLabels
 		}
 		text := set.res.PuzzleLabel(hp.e)
-		if hp.censored {
+		if hp.out != outFinished {
 			text += " (" + hp.e.Status.String() + ")"
 		}
 		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: text,
@@ -245,14 +274,15 @@ func (intTicks) Ticks(min, max float64) []plot.Tick {
 
 // histBars draws histogram bars: bin i spans [edges[i], edges[i+1]]
 // across and [lo[i], hi[i]] up, in axis units; bins with hi <= lo are
-// not drawn. Hatched bars (censored values) get diagonal lines over
-// their fill.
+// not drawn. Hatched bars (rows not finished) get diagonal lines over
+// their fill: rising to the right, or falling when back is set.
 type histBars struct {
 	edges  []float64
 	lo, hi []float64
 	fill   color.Color
 	line   draw.LineStyle
 	hatch  *draw.LineStyle
+	back   bool
 }
 
 // Plot implements plot.Plotter.
@@ -271,7 +301,7 @@ func (b *histBars) Plot(c draw.Canvas, p *plot.Plot) {
 			c.Fill(r.Path())
 		}
 		if b.hatch != nil {
-			drawHatch(&c, *b.hatch, r, vg.Points(4))
+			drawHatch(&c, *b.hatch, r, vg.Points(4), b.back)
 		}
 		if b.line.Width > 0 {
 			c.SetLineStyle(b.line)
@@ -297,7 +327,7 @@ func (b *histBars) Thumbnail(c *draw.Canvas) {
 		c.Fill(r.Path())
 	}
 	if b.hatch != nil {
-		drawHatch(c, *b.hatch, r, vg.Points(4))
+		drawHatch(c, *b.hatch, r, vg.Points(4), b.back)
 	}
 	if b.line.Width > 0 {
 		c.SetLineStyle(b.line)
@@ -305,9 +335,28 @@ func (b *histBars) Thumbnail(c *draw.Canvas) {
 	}
 }
 
-// drawHatch strokes 45° lines spaced gap apart inside r. The lines are
-// aligned on the canvas, so adjacent hatched bars join up.
-func drawHatch(c *draw.Canvas, sty draw.LineStyle, r vg.Rectangle, gap vg.Length) {
+// drawHatch strokes 45° lines spaced gap apart inside r, rising to the
+// right (falling when back is set). The lines are aligned on the
+// canvas, so adjacent hatched bars join up.
+func drawHatch(c *draw.Canvas, sty draw.LineStyle, r vg.Rectangle, gap vg.Length, back bool) {
+	if back {
+		// Mirror: lines y = -x + k are lines y = x' - k' with x' = -x.
+		m := vg.Rectangle{Min: vg.Point{X: -r.Max.X, Y: r.Min.Y}, Max: vg.Point{X: -r.Min.X, Y: r.Max.Y}}
+		lines := hatchLines(m, gap)
+		for _, l := range lines {
+			for i := range l {
+				l[i].X = -l[i].X
+			}
+		}
+		c.StrokeLines(sty, lines...)
+		return
+	}
+	c.StrokeLines(sty, hatchLines(r, gap)...)
+}
+
+// hatchLines returns the 45° lines y = x - k, k a multiple of gap,
+// inside r.
+func hatchLines(r vg.Rectangle, gap vg.Length) [][]vg.Point {
 	var lines [][]vg.Point
 	// Lines y = x - k for k multiple of gap.
 	k0 := math.Floor(float64((r.Min.X - r.Max.Y) / gap))
@@ -320,7 +369,7 @@ func drawHatch(c *draw.Canvas, sty draw.LineStyle, r vg.Rectangle, gap vg.Length
 			lines = append(lines, []vg.Point{{X: x0, Y: x0 - kk}, {X: x1, Y: x1 - kk}})
 		}
 	}
-	c.StrokeLines(sty, lines...)
+	return lines
 }
 
 // barLabel is a puzzle labelled on a histogram: a marker just above

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,11 +16,16 @@ import (
 
 // The scatter of one strategy's time (y) against the baseline's (x),
 // puzzle by puzzle, joined on (corpus, id), log-log with the diagonal
-// y = x and dotted lines at 10x either way. Finished pairs are dots in
-// the strategy's color; a pair with a censored side is an open triangle
-// pointing where the true value lies (up: the strategy was stopped;
-// right: the baseline was; both: up and right), at the time it was
-// stopped.
+// y = x and dotted lines at 10x either way. Pairs finished on both
+// sides (solved, unsolvable: see outcome) are dots in the strategy's
+// color; the others are drawn in near-black, never as dots. A pair with
+// a side that gave up (stuck, wrong) is a cross at the time it took to
+// give up: × when the strategy on y gave up, + when the baseline did,
+// both marks when both did (that mark wins over a censored other side).
+// Any other pair has a censored side (timeout, limit) and is an open
+// triangle pointing where the true value lies (up: the strategy was
+// stopped; right: the baseline was; both: up and right), at the time it
+// was stopped.
 
 // pointPair is one puzzle of a scatter.
 type pointPair struct{ x, y point }
@@ -35,26 +41,62 @@ type scatter struct {
 	idx     int // y's strategy index, for its color
 	n       int // pairs: puzzles plotted by both
 	missing int // plotted rows of y with no plotted baseline row
-	// Pairs by censored side: y only, x only, both.
+	// Pairs with a side that gave up, by side: y only, x only, both.
+	gaveY, gaveX, gaveXY int
+	// Other pairs with a censored side, by side: y only, x only, both.
 	censY, censX, censXY int
 	xlo, xhi, ylo, yhi   float64     // range of the pairs' values
 	marked               []pointPair // highlighted pairs, by y's (value, corpus, id)
 }
 
-// count adds a pair (xv, yv), censored on the sides xc and yc, to the
+// pairKind is how a scatter draws a pair: a dot (finished on both
+// sides), a stop mark (a side gave up) or a triangle (a side censored),
+// and on which side.
+type pairKind struct {
+	mark outcome // outFinished: a dot; outGaveUp: a stop mark; outCensored: a triangle
+	y, x bool    // the sides the mark is about
+}
+
+// kindOf classifies a pair by the outcomes of its sides.
+func kindOf(xo, yo outcome) pairKind {
+	switch {
+	case xo == outGaveUp || yo == outGaveUp:
+		return pairKind{mark: outGaveUp, y: yo == outGaveUp, x: xo == outGaveUp}
+	case xo == outCensored || yo == outCensored:
+		return pairKind{mark: outCensored, y: yo == outCensored, x: xo == outCensored}
+	}
+	return pairKind{}
+}
+
+// count adds a pair (xv, yv), with the outcomes xo and yo, to the
 // scatter's counts and range.
-func (sc *scatter) count(xv, yv float64, xc, yc bool) {
+func (sc *scatter) count(xv, yv float64, xo, yo outcome) {
 	sc.n++
 	sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
 	sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
-	switch {
-	case xc && yc:
-		sc.censXY++
-	case yc:
-		sc.censY++
-	case xc:
-		sc.censX++
+	k := kindOf(xo, yo)
+	var both, y, x *int
+	switch k.mark {
+	case outFinished:
+		return
+	case outGaveUp:
+		both, y, x = &sc.gaveXY, &sc.gaveY, &sc.gaveX
+	default:
+		both, y, x = &sc.censXY, &sc.censY, &sc.censX
 	}
+	switch {
+	case k.x && k.y:
+		*both++
+	case k.y:
+		*y++
+	default:
+		*x++
+	}
+}
+
+// finished returns the number of pairs finished on both sides.
+func (sc *scatter) finished() int {
+	return sc.n - sc.gaveY - sc.gaveX - sc.gaveXY - sc.censY - sc.censX - sc.censXY
 }
 
 // newScatter joins y (the column of ys) with the baseline x on
@@ -72,12 +114,12 @@ func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter
 			sc.missing++
 			continue
 		}
-		xc, yc := set.baseC[ys.Puzzle(i)], st.Censored()
+		xo, yo := set.baseO[ys.Puzzle(i)], outcomeOf(st)
 		yv := math.Max(valueOf(ys, i, measureTime), measureTime.floor())
-		sc.count(xv, yv, xc, yc)
+		sc.count(xv, yv, xo, yo)
 		if set.hl[ys.PuzzleID(i)] {
 			e := ys.At(i)
-			sc.marked = append(sc.marked, pointPair{x: point{e: &e, v: xv, censored: xc}, y: point{e: &e, v: yv, censored: yc}})
+			sc.marked = append(sc.marked, pointPair{x: point{e: &e, v: xv, out: xo}, y: point{e: &e, v: yv, out: yo}})
 		}
 	}
 	slices.SortFunc(sc.marked, func(a, b pointPair) int { return comparePoints(a.y, b.y) })
@@ -88,8 +130,8 @@ func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter
 }
 
 // each calls fn with the values of every pair (x, y: seconds) and their
-// censoring, in the order of the rows of y.
-func (sc *scatter) each(fn func(x, y float64, xc, yc bool)) {
+// outcomes, in the order of the rows of y.
+func (sc *scatter) each(fn func(x, y float64, xo, yo outcome)) {
 	ys, set := sc.ys, sc.set
 	for i := range ys.Len() {
 		st := ys.Status(i)
@@ -98,7 +140,7 @@ func (sc *scatter) each(fn func(x, y float64, xc, yc bool)) {
 		}
 		p := ys.Puzzle(i)
 		if xv := set.baseV[p]; !math.IsNaN(xv) {
-			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), set.baseC[p], st.Censored())
+			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), set.baseO[p], outcomeOf(st))
 		}
 	}
 }
@@ -111,6 +153,17 @@ func (sc *scatter) caption() string {
 	y, x := sc.y.solver, sc.x.solver
 	main := fmt.Sprintf("Each point is one puzzle, %s's time (up) against %s's (across), both on log scales: points above the gray diagonal are puzzles %s takes longer on than %s, and the dotted lines mark 10 times slower and 10 times faster", y, x, y, x)
 	var extra []string
+	if n := sc.gaveY + sc.gaveX + sc.gaveXY; n > 0 {
+		var which []string
+		if sc.gaveY+sc.gaveXY > 0 {
+			which = append(which, "× "+y+" gave up")
+		}
+		if sc.gaveX+sc.gaveXY > 0 {
+			which = append(which, "+ "+x+" gave up")
+		}
+		extra = append(extra, fmt.Sprintf("crosses are the %s on which a strategy gave up without a solution (stuck: it stopped by itself and would never solve them), drawn at the time it took to give up, not as finished (%s)",
+			pluralize(n, "puzzle"), strings.Join(which, ", ")))
+	}
 	if n := sc.censY + sc.censX + sc.censXY; n > 0 {
 		extra = append(extra, fmt.Sprintf("open triangles are the %s stopped by a timeout or limit, drawn at the time they were stopped and pointing where the true time lies (up: %s stopped, right: %s stopped)",
 			pluralize(n, "puzzle"), y, x))
@@ -199,20 +252,31 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
 	}
 	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
+	stop := func(y, x bool) *pointPlotter {
+		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
+	}
+	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
 	var grid densityGrid
 	spots := map[[3]int32]bool{}
-	sc.each(func(xv, yv float64, xc, yc bool) {
+	sc.each(func(xv, yv float64, xo, yo outcome) {
 		lx, ly := math.Log10(xv), math.Log10(yv)
 		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
 		grid.add(fx, fy)
-		if !xc && !yc {
+		k := kindOf(xo, yo)
+		if k.mark == outFinished {
 			return
 		}
 		t, kind := cy, int32(0)
 		switch {
-		case xc && yc:
+		case k.mark == outGaveUp && k.x && k.y:
+			t, kind = sxy, 5
+		case k.mark == outGaveUp && k.x:
+			t, kind = sx, 4
+		case k.mark == outGaveUp:
+			t, kind = sy, 3
+		case k.x && k.y:
 			t, kind = cxy, 2
-		case xc:
+		case k.x:
 			t, kind = cx, 1
 		}
 		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
@@ -228,11 +292,11 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		nw[i] = 1
 	}
 	copy(nw[len(nw)-len(gw):], gw)
-	fin := &dotPlotter{n: sc.n - sc.censX - sc.censY - sc.censXY,
+	fin := &dotPlotter{n: sc.finished(),
 		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
 		each: func(fn func(x, y float64)) {
-			sc.each(func(xv, yv float64, xc, yc bool) {
-				if !xc && !yc {
+			sc.each(func(xv, yv float64, xo, yo outcome) {
+				if xo == outFinished && yo == outFinished {
 					fn(math.Log10(xv), math.Log10(yv))
 				}
 			})
@@ -246,6 +310,9 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		n    int
 		text string
 	}{
+		{sy, sc.gaveY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.gaveWord(), sc.gaveY)},
+		{sx, sc.gaveX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.gaveWord(), sc.gaveX)},
+		{sxy, sc.gaveXY, fmt.Sprintf("both gave up (%d)", sc.gaveXY)},
 		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
 		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
 		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},

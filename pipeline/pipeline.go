@@ -243,7 +243,8 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	g.Go(func() error { return write(gctx, &cfg, results, slots, window, stats) })
 
 	err := g.Wait()
-	streams.Close() // those the run did not reach
+	stats.GC = readGC().since(gc0) // the sweep's, without the re-timing
+	streams.Close()                // those the run did not reach
 	stats.Corpora = r.infos(read)
 	for _, c := range stats.Corpora {
 		stats.Invalid += c.Invalid
@@ -258,7 +259,6 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if cfg.Progress != nil {
 		cfg.Progress.Finish()
 	}
-	stats.GC = readGC().since(gc0)
 	stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
 	if err == nil && stats.Units != stats.Issued && !stats.Interrupted {
 		// Every unit issued must have its row unless the run was

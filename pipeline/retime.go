@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"math/bits"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -25,12 +27,18 @@ import (
 // minGroup units predicts nothing). The writer keeps, as it writes rows,
 // the units that may be outliers (above outlierFactor times the median
 // so far, or in a group too small to judge yet) and each strategy's
-// topUnits slowest, with their puzzles.
+// topUnits slowest, with their puzzles. The slowest are re-timed from the
+// slowest down until the confirmTop slowest re-timed times all exceed
+// the sweep time of the next unit: a delay only adds time, so no unit
+// left could rank among them, and the lists ranked by time (which rank
+// re-timed units only) hold each strategy's true slowest.
 //
 // Each unit is re-timed in passes over the units of its strategy (as
 // the sweep repeats cheap units: never twice in a row), up to
-// retimeRuns runs or retimeUnitBudget of time, and its re-timed time is
-// the minimum of those runs. Its outcome:
+// retimeRuns runs or retimeUnitBudget of time, with the garbage
+// collector off, and its re-timed time is the minimum of those runs: on
+// a machine that only adds delays, the minimum is the closest to the
+// strategy's own time. Its outcome:
 //   - an outlier still above outlierFactor times its group's median is
 //     confirmed slow (rundir.RetimedSlow);
 //   - a unit re-timed below half its sweep time was noise
@@ -44,9 +52,11 @@ import (
 const (
 	outlierFactor    = 4
 	minGroup         = 16
-	topUnits         = 32
+	topUnits         = 256 // the slowest units kept per strategy, to re-time until confirmTop are sure
+	confirmTop       = 32
+	retimeChunk      = 16
 	maxCandidates    = 4096 // per strategy: outliers kept, the largest ratios first
-	retimeRuns       = 3
+	retimeRuns       = 5
 	retimeUnitBudget = 100 * time.Millisecond
 	retimeShare      = 0.05
 	retimeFloor      = 2 * time.Second
@@ -217,22 +227,22 @@ func (c *candidate) predicted() int64 {
 func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Duration) map[rundir.Key]*candidate {
 	start := time.Now()
 	type work struct {
-		units []*candidate
-		cost  int64
+		outliers []*candidate // the largest ratios first
+		tops     []*candidate // the slowest first, outliers left out
+		cost     int64
 	}
 	var all []work
 	for si := range rt.cfg.Solvers {
-		var todo []*candidate
+		var w work
 		seen := map[*candidate]bool{}
 		for _, c := range rt.cands[si] {
 			if p := c.predicted(); p > 0 && c.ns > outlierFactor*p {
 				c.outlier = true
-				todo = append(todo, c)
+				w.outliers = append(w.outliers, c)
 				seen[c] = true
 			}
 		}
-		// The largest ratios first, should the time run out.
-		slices.SortFunc(todo, func(a, b *candidate) int {
+		slices.SortFunc(w.outliers, func(a, b *candidate) int {
 			return cmp.Compare(float64(b.ns)/float64(b.predicted()), float64(a.ns)/float64(a.predicted()))
 		})
 		tops := slices.Clone(rt.tops[si])
@@ -240,35 +250,51 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 		for _, c := range tops {
 			c.top = true
 			if !seen[c] {
-				todo = append(todo, c)
+				w.tops = append(w.tops, c)
 			}
 		}
-		w := work{units: todo}
-		for _, c := range todo {
+		for _, c := range w.outliers {
+			w.cost += c.ns
+		}
+		for _, c := range w.tops[:min(len(w.tops), confirmTop)] {
 			w.cost += c.ns
 		}
 		all = append(all, w)
-		rt.Stats.Candidates += len(todo)
 	}
 	slices.SortStableFunc(all, func(a, b work) int { return cmp.Compare(a.cost, b.cost) })
+	// No collection while units are re-timed: a strategy that allocates
+	// would pay the collector's assists in its re-timed runs (the sweep
+	// measured up to a few percent of CPU). The re-timing allocates at
+	// most what its few hundred units allocate.
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	out := map[rundir.Key]*candidate{}
 	for k, w := range all {
 		share := (budget - time.Since(start)) / time.Duration(len(all)-k)
 		deadline := time.Now().Add(share)
-		// Passes over the strategy's units: each is timed up to
-		// retimeRuns times, never twice in a row.
-		for pass := 0; pass < retimeRuns; pass++ {
-			for _, c := range w.units {
-				if ctx.Err() != nil || stopped(stop) || time.Now().After(deadline) {
-					break
-				}
-				if pass > 0 && c.total >= int64(retimeUnitBudget) {
-					continue
-				}
-				rt.time(ctx, c)
+		over := func() bool { return ctx.Err() != nil || stopped(stop) || time.Now().After(deadline) }
+		var done []*candidate
+		rt.timeAll(ctx, w.outliers, over)
+		done = append(done, w.outliers...)
+		// The slowest units, a chunk at a time, until the confirmTop
+		// slowest re-timed times are all at least the sweep time of the
+		// next unit (noise only adds time: no unit left can rank among
+		// them), or none is left.
+		tops := w.tops
+		for len(tops) > 0 && !over() {
+			chunk := tops[:min(len(tops), retimeChunk)]
+			tops = tops[len(chunk):]
+			rt.timeAll(ctx, chunk, over)
+			done = append(done, chunk...)
+			if len(tops) > 0 && kthBest(done, confirmTop) >= tops[0].ns {
+				tops = nil
 			}
 		}
-		for _, c := range w.units {
+		if len(tops) > 0 {
+			rt.Stats.Left += len(tops) // the time ran out before the rule held
+		}
+		for _, c := range done {
+			rt.Stats.Candidates++
 			if c.n == 0 {
 				rt.Stats.Left++
 				continue
@@ -279,6 +305,38 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 	}
 	rt.Stats.NS = time.Since(start).Nanoseconds()
 	return out
+}
+
+// timeAll times the units cs, in passes (never one twice in a row), up
+// to retimeRuns each or retimeUnitBudget of time, until over.
+func (rt *retimer) timeAll(ctx context.Context, cs []*candidate, over func() bool) {
+	for pass := 0; pass < retimeRuns; pass++ {
+		for _, c := range cs {
+			if over() {
+				return
+			}
+			if pass > 0 && c.total >= int64(retimeUnitBudget) {
+				continue
+			}
+			rt.time(ctx, c)
+		}
+	}
+}
+
+// kthBest returns the k-th largest re-timed time of cs (0 if fewer were
+// re-timed).
+func kthBest(cs []*candidate, k int) int64 {
+	var v []int64
+	for _, c := range cs {
+		if c.n > 0 {
+			v = append(v, c.best)
+		}
+	}
+	if len(v) < k {
+		return 0
+	}
+	slices.Sort(v)
+	return v[len(v)-k]
 }
 
 // time runs candidate c once more.

@@ -17,13 +17,28 @@ import (
 // strategy when CompareOptions.Top is not set.
 const DefaultCompareTop = 10
 
+// DefaultNoise is the change of a machine's speed between two runs that
+// a comparison's verdicts ignore when CompareOptions.Noise is not set:
+// ×1.10 either way. Two runs of the same code on a 2-core machine with
+// other work on it measured median times ×0.95 to ×1.06 apart in most
+// pairs, and up to ×1.5 in a few (a run that shared its cores with
+// another process); the puzzles' interval cannot see that (see
+// Comparison).
+const DefaultNoise = 1.10
+
 // CompareOptions say what a comparison checks and lists.
 type CompareOptions struct {
 	// Threshold, when above 0, marks a strategy Slower when its ratio of
 	// median times (NEW/OLD, over the units measured in both runs) is
-	// above it.
+	// surely above it: the lower end of its 95% interval is, and units
+	// stopped by a limit cannot have moved the ratio up (see Comparison).
 	Threshold float64
-	Top       int // largest changes and one-run puzzles listed per strategy; <= 0: DefaultCompareTop
+	// Noise is the ratio of machine speeds between the runs that the
+	// verdicts ignore: a strategy is "slower" only when its interval lies
+	// above Noise, "faster" only when below 1/Noise. 1: none (any change
+	// the interval and the test find); below 1 (unset): DefaultNoise.
+	Noise float64
+	Top   int // largest changes and one-run puzzles listed per strategy; <= 0: DefaultCompareTop
 }
 
 // ErrNothingToCompare is wrapped by the error of Compare when the two runs
@@ -52,18 +67,50 @@ var ErrNothingToCompare = errors.New("nothing to compare")
 // true time; a median or a total it could move is a lower bound, so a
 // ratio is a lower bound (≥) when only NEW's side is one, an upper bound
 // (≤) when only OLD's is, and could lie on either side (~) when both are.
-// "Slower" compares the ratio as shown with the threshold.
+//
+// The two runs are paired by puzzle (see paired.go): the ratio of median
+// times gets a 95% interval, a percentile bootstrap over the puzzles
+// (with a fixed seed: the same runs give the same interval), and the
+// per-puzzle log ratios of time, and of calls, a Wilcoxon signed-rank
+// test. The interval covers the spread of the puzzles and of each
+// time's noise, not a change of the machine's speed between the two runs
+// (another process on its cores, a clock, a cache shared with other
+// work): that moves every time of a run alike, and one run of each side
+// cannot tell it from a change of the code. Two runs of the same code on
+// a busy machine have intervals that exclude ×1 (×1.03 [1.02, 1.04]) more
+// often than not. So a verdict allows for a change of the machine's speed
+// up to Noise: a strategy's Verdict is "slower" when the interval lies
+// above Noise and the test finds the times larger (p < 0.05), "faster"
+// when it lies below 1/Noise and the test finds them smaller, "no change"
+// otherwise (WithinNoise when the interval excludes 1 and the test agrees:
+// a change smaller than the noise); it is "undecided" when the ratio is a
+// bound that could reverse that verdict (a lower bound that is not
+// "slower", an upper bound that is not "faster", a ratio that could lie
+// either side). Threshold marks a strategy Slower when the interval's
+// lower end is above it and the ratio is exact or a lower bound: a
+// slowdown surely beyond the threshold (which should allow for the
+// noise too: 1.10 or more on a busy machine).
+//
+// The largest time regressions are ranked by the ratio NEW/OLD of the
+// units finished in both runs and, when both runs have the timing
+// columns (TimesConfirmed), whose times are confirmed in both (measured
+// more than once: see Timing); a run without them lists every finished
+// unit, its times measured once.
 type Comparison struct {
 	Old        RunRef          `json:"old"`
 	New        RunRef          `json:"new"`
 	Threshold  float64         `json:"threshold"` // 0: no check
+	Noise      float64         `json:"noise"`     // CompareOptions.Noise, or DefaultNoise
 	Top        int             `json:"top"`
 	Strategies []*StrategyDiff `json:"strategies"` // present in both runs, in OLD's order
 	OnlyOld    []string        `json:"only_old"`   // strategies only in OLD
 	OnlyNew    []string        `json:"only_new"`   // strategies only in NEW
 	Corpora    []CorpusPair    `json:"corpora"`    // the corpora joined
 	Warnings   []string        `json:"warnings"`   // what makes the comparison less than like for like
-	Slower     []string        `json:"slower"`     // strategies past the threshold
+	Slower     []string        `json:"slower"`     // strategies surely past the threshold
+	// TimesConfirmed: both runs have the timing columns, and the time
+	// regressions are ranked over confirmed times only.
+	TimesConfirmed bool `json:"times_confirmed"`
 }
 
 // RunRef describes one of the compared runs.
@@ -107,7 +154,45 @@ type StrategyDiff struct {
 	TotalOldNS  int64    `json:"total_old_ns"`
 	TotalNewNS  int64    `json:"total_new_ns"`
 	TotalRatio  Ratio    `json:"total_ratio"` // NEW/OLD
-	Slower      bool     `json:"slower"`      // MedianRatio above the threshold
+
+	// Paired by puzzle, over the Timed units: the 95% bootstrap interval
+	// of MedianRatio, from Resamples resamples of the puzzles, and the
+	// signed-rank test of log(NEW/OLD time) per unit.
+	TimeCI    RatioCI    `json:"time_ci"`
+	Resamples int        `json:"resamples"`
+	TimeTest  SignedRank `json:"time_test"`
+	Verdict   string     `json:"verdict"` // VerdictSame, VerdictSlower, VerdictFaster or VerdictUndecided; "" when Timed is 0
+	// WithinNoise: the Verdict is VerdictSame, but the interval excludes 1
+	// and the test agrees (p < 0.05): the runs differ by less than the
+	// Noise a machine's speed allows.
+	WithinNoise bool `json:"within_noise"`
+	// The signed-rank test of log(NEW/OLD calls) per unit (a count of 0
+	// taken as 1), over the Compared units: P is 1 when no calls changed.
+	CallsTest    SignedRank `json:"calls_test"`
+	CallsVerdict string     `json:"calls_verdict"` // VerdictSame, VerdictMore, VerdictFewer or VerdictChanged
+
+	Slower bool `json:"slower"` // TimeCI above the threshold, MedianRatio exact or a lower bound
+	// ThresholdUndecided: TimeCI lies above the threshold, but the ratio
+	// is an upper bound or could lie either side: not counted Slower.
+	ThresholdUndecided bool `json:"threshold_undecided"`
+
+	// The largest time regressions: units finished in both runs (and
+	// with their times confirmed in both when Comparison.TimesConfirmed),
+	// ranked by NEW/OLD, the largest first, above 1 only; Ranked is how
+	// many units they were ranked among.
+	Regressions []TimeChange `json:"time_regressions"`
+	Ranked      int          `json:"ranked"`
+}
+
+// TimeChange is one unit whose time grew.
+type TimeChange struct {
+	Puzzle    PuzzleRef `json:"puzzle"` // as OLD names it
+	OldNS     int64     `json:"old_ns"`
+	NewNS     int64     `json:"new_ns"`
+	Ratio     float64   `json:"ratio"` // NEW/OLD, a time below 1ns taken as 1
+	OldCalls  uint64    `json:"old_calls"`
+	NewCalls  uint64    `json:"new_calls"`
+	Confirmed bool      `json:"confirmed"` // both times were measured more than once
 }
 
 // Changes counts the compared units whose counters differ.
@@ -151,9 +236,13 @@ func Compare(ctx context.Context, oldRun, newRun *Run, opt CompareOptions) (*Com
 	if top <= 0 {
 		top = DefaultCompareTop
 	}
-	c := &Comparison{Old: runRef(oldRun), New: runRef(newRun), Threshold: opt.Threshold, Top: top,
+	noise := opt.Noise
+	if noise < 1 {
+		noise = DefaultNoise
+	}
+	c := &Comparison{Old: runRef(oldRun), New: runRef(newRun), Threshold: opt.Threshold, Noise: noise, Top: top,
 		Strategies: []*StrategyDiff{}, OnlyOld: []string{}, OnlyNew: []string{}, Corpora: []CorpusPair{},
-		Warnings: []string{}, Slower: []string{}}
+		Warnings: []string{}, Slower: []string{}, TimesConfirmed: oldRun.Results.Timed && newRun.Results.Timed}
 	newToOld := c.joinCorpora(oldRun, newRun)
 	c.compareSettings(oldRun.Manifest, newRun.Manifest)
 
@@ -173,13 +262,17 @@ func Compare(ctx context.Context, oldRun, newRun *Run, opt CompareOptions) (*Com
 		if nser == nil {
 			continue
 		}
-		d, err := compareSeries(ctx, oldRun.Results, newRun.Results, oser, nser, newToOld, top)
+		d, err := compareSeries(ctx, oldRun.Results, newRun.Results, oser, nser, newToOld, top, c.TimesConfirmed, noise)
 		if err != nil {
 			return nil, err
 		}
-		if opt.Threshold > 0 && d.Timed > 0 && d.MedianRatio.Value > opt.Threshold {
-			d.Slower = true
-			c.Slower = append(c.Slower, d.Solver)
+		if opt.Threshold > 0 && d.Timed > 0 && d.TimeCI.Lo > opt.Threshold {
+			if d.MedianRatio.Either || d.MedianRatio.Bound == BoundUpper {
+				d.ThresholdUndecided = true
+			} else {
+				d.Slower = true
+				c.Slower = append(c.Slower, d.Solver)
+			}
 		}
 		common += d.Common
 		c.Strategies = append(c.Strategies, d)
@@ -342,9 +435,12 @@ func orNone(s string, ns int64) string {
 }
 
 // compareSeries joins the units of one strategy on (corpus, id) and
-// compares them.
-func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int) (*StrategyDiff, error) {
-	d := &StrategyDiff{Solver: oser.Solver, OnlyOldPuzzles: []PuzzleRef{}, OnlyNewPuzzles: []PuzzleRef{}, Largest: []UnitChange{}}
+// compares them; confirmed: rank the time regressions over confirmed
+// times only; noise: Comparison.Noise.
+func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int,
+	confirmed bool, noise float64) (*StrategyDiff, error) {
+	d := &StrategyDiff{Solver: oser.Solver, OnlyOldPuzzles: []PuzzleRef{}, OnlyNewPuzzles: []PuzzleRef{}, Largest: []UnitChange{},
+		Regressions: []TimeChange{}}
 	rowOf := make([]int32, oldRes.PuzzleCount()) // OLD's row of each of its puzzles, -1 if none
 	for p := range rowOf {
 		rowOf[p] = -1
@@ -354,6 +450,8 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 	}
 	paired := make([]bool, oser.Len())
 	var timedOld, timedNew []int32
+	var callsLog []float64 // log NEW/OLD calls of the compared units whose calls changed
+	var slower []unitRatio // the finished units (confirmed if need be) that NEW took longer on
 	for ni := range nser.Len() {
 		if ni%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -390,6 +488,13 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 			if n.Status.Censored() {
 				d.StoppedNew++
 			}
+			if !o.Status.Censored() && !n.Status.Censored() &&
+				(!confirmed || o.Timing&n.Timing&Confirmed != 0) {
+				d.Ranked++
+				if r := float64(max(n.NS, 1)) / float64(max(o.NS, 1)); r > 1 {
+					slower = append(slower, unitRatio{r, int32(j), int32(ni)})
+				}
+			}
 		}
 		to, tn := o.Status == solvers.StatusTimeout, n.Status == solvers.StatusTimeout
 		if to {
@@ -408,6 +513,7 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 		}
 		if o.Calls != n.Calls {
 			ch.Calls = 1
+			callsLog = append(callsLog, math.Log(float64(max(n.Calls, 1))/float64(max(o.Calls, 1))))
 			d.Largest = append(d.Largest, UnitChange{Puzzle: puzzleRef(oldRes, o),
 				OldStatus: o.Status.String(), NewStatus: n.Status.String(),
 				OldCalls: o.Calls, NewCalls: n.Calls, OldGuesses: o.Guesses, NewGuesses: n.Guesses,
@@ -444,6 +550,13 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 			cmp.Compare(a.Puzzle.Corpus, b.Puzzle.Corpus), cmp.Compare(a.Puzzle.ID, b.Puzzle.ID))
 	})
 	d.Largest = d.Largest[:min(top, len(d.Largest))]
+	d.Regressions = largestRegressions(oldRes, oser, nser, slower, top)
+
+	// The calls of the compared units: the unchanged ones are zeros, which
+	// the test drops.
+	d.CallsTest = signedRank(callsLog)
+	d.CallsTest.Zeros = d.Compared - len(callsLog)
+	d.CallsVerdict = callsVerdict(d.Changed.Calls, d.CallsTest)
 
 	if d.Timed > 0 {
 		oldDist, _ := distribution(oldRes, oser, slices.Values(timedOld), len(timedOld), seriesNS(oser))
@@ -457,8 +570,41 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 			return Estimate{float64(v), BoundExact}
 		}
 		d.TotalRatio = ratio(total(d.TotalNewNS, d.StoppedNew), total(d.TotalOldNS, d.StoppedOld))
+
+		oldNS, newNS, timeLog := make([]float64, d.Timed), make([]float64, d.Timed), make([]float64, d.Timed)
+		for k := range d.Timed {
+			oldNS[k], newNS[k] = float64(oser.NS(int(timedOld[k]))), float64(nser.NS(int(timedNew[k])))
+			timeLog[k] = math.Log(max(newNS[k], 1) / max(oldNS[k], 1)) // equal ratios tie exactly
+		}
+		var err error
+		if d.TimeCI, d.Resamples, err = medianRatioCI(ctx, oldNS, newNS); err != nil {
+			return nil, err
+		}
+		d.TimeTest = signedRank(timeLog)
+		d.Verdict, d.WithinNoise = timeVerdict(d.MedianRatio, d.TimeCI, d.TimeTest, noise)
 	}
 	return d, nil
+}
+
+// unitRatio is a unit's time ratio NEW/OLD, with its rows in OLD and NEW.
+type unitRatio struct {
+	ratio    float64
+	old, new int32
+}
+
+// largestRegressions returns the top units of slower by ratio, the
+// largest first (ties in OLD's file order).
+func largestRegressions(oldRes *Results, oser, nser *Series, slower []unitRatio, top int) []TimeChange {
+	slices.SortFunc(slower, func(a, b unitRatio) int {
+		return cmp.Or(cmp.Compare(b.ratio, a.ratio), cmp.Compare(a.old, b.old))
+	})
+	changes := make([]TimeChange, 0, min(top, len(slower)))
+	for _, u := range slower[:min(top, len(slower))] {
+		o, n := oser.At(int(u.old)), nser.At(int(u.new))
+		changes = append(changes, TimeChange{Puzzle: puzzleRef(oldRes, &o), OldNS: o.NS, NewNS: n.NS, Ratio: u.ratio,
+			OldCalls: o.Calls, NewCalls: n.Calls, Confirmed: o.Timing&n.Timing&Confirmed != 0})
+	}
+	return changes
 }
 
 // ratio returns n/o (a value below 1 taken as 1: a time is at least 1ns)

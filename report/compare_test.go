@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +27,7 @@ type cmpRow struct {
 	ns     int64
 	calls  uint64
 	corpus string // "" for c.txt
+	runs   int    // the timing columns: 0 for a file without them, > 1 for a confirmed time
 }
 
 // cmpRun builds a Run from rows, through results.csv as a run
@@ -32,6 +36,10 @@ func cmpRun(t *testing.T, path string, info *rundir.Manifest, rows ...cmpRow) *R
 	t.Helper()
 	var b bytes.Buffer
 	w := rundir.NewWriter(&b)
+	timed := slices.ContainsFunc(rows, func(r cmpRow) bool { return r.runs > 0 })
+	if !timed {
+		w.SetColumns(15) // a file written before the timing columns
+	}
 	w.WriteHeader()
 	for _, r := range rows {
 		corpus := r.corpus
@@ -41,7 +49,8 @@ func cmpRun(t *testing.T, path string, info *rundir.Manifest, rows ...cmpRow) *R
 		// Guesses and backtracks follow calls, so that one change of
 		// calls changes them too (unless a test sets them apart).
 		row := rundir.Row{ID: r.id, Line: r.id + 1, Solver: r.solver, Status: r.status, NS: r.ns, Calls: r.calls,
-			Guesses: r.calls / 2, Backtracks: r.calls / 3, Filled: 64, Clues: 17, Solutions: -1, Seed: 1, Corpus: corpus}
+			Guesses: r.calls / 2, Backtracks: r.calls / 3, Filled: 64, Clues: 17, Solutions: -1, Seed: 1, Corpus: corpus,
+			Runs: r.runs, NSMin: r.ns, NSMedian: r.ns}
 		if err := w.Write(&row); err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +70,7 @@ func cmpRun(t *testing.T, path string, info *rundir.Manifest, rows ...cmpRow) *R
 func solved(solver string, n int, ns func(id int) int64, calls func(id int) uint64) []cmpRow {
 	var rows []cmpRow
 	for id := range n {
-		rows = append(rows, cmpRow{id, solver, solvers.StatusSolved, ns(id), calls(id), ""})
+		rows = append(rows, cmpRow{id: id, solver: solver, status: solvers.StatusSolved, ns: ns(id), calls: calls(id)})
 	}
 	return rows
 }
@@ -98,10 +107,16 @@ func TestCompareIdentical(t *testing.T) {
 		if d.MedianRatio != (Ratio{Value: 1}) || d.TotalRatio != (Ratio{Value: 1}) || d.Slower {
 			t.Errorf("%s: ratios %+v %+v", d.Solver, d.MedianRatio, d.TotalRatio)
 		}
+		// Every difference is 0: the tests drop them all, P = 1.
+		if d.TimeCI != (RatioCI{1, 1}) || d.TimeTest != (SignedRank{Zeros: 20, P: 1}) || d.Verdict != VerdictSame ||
+			d.CallsTest != (SignedRank{Zeros: 20, P: 1}) || d.CallsVerdict != VerdictSame {
+			t.Errorf("%s: interval %+v, tests %+v %+v, verdicts %q %q", d.Solver, d.TimeCI, d.TimeTest, d.CallsTest, d.Verdict, d.CallsVerdict)
+		}
 	}
 	var b bytes.Buffer
 	c.WriteText(&b)
-	for _, want := range []string{"No counter changed", "No strategy is slower than ×1.1"} {
+	for _, want := range []string{"No counter changed", "No strategy is surely slower than ×1.1",
+		"  norvig  time ×1.000 [1.000, 1.000]  p=1  no change  calls =\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
@@ -111,11 +126,11 @@ func TestCompareIdentical(t *testing.T) {
 func TestCompareCounterChanges(t *testing.T) {
 	old := solved("norvig", 10, linear(1000), counts(4))
 	new := solved("norvig", 10, linear(1000), counts(4))
-	new[2].calls = 80                                                       // ×6.67 (old 12)
-	new[5].calls = 12                                                       // ×0.5 (old 24)
-	new[7].status = solvers.StatusUnsolvable                                // status only
-	new[8].calls, new[8].ns = 36+2, 9000                                    // ×1.06 (old 36): guesses 18 → 19, backtracks stay 12
-	new = append(new, cmpRow{10, "norvig", solvers.StatusSolved, 1, 1, ""}) // only in NEW
+	new[2].calls = 80                                                                                  // ×6.67 (old 12)
+	new[5].calls = 12                                                                                  // ×0.5 (old 24)
+	new[7].status = solvers.StatusUnsolvable                                                           // status only
+	new[8].calls, new[8].ns = 36+2, 9000                                                               // ×1.06 (old 36): guesses 18 → 19, backtracks stay 12
+	new = append(new, cmpRow{id: 10, solver: "norvig", status: solvers.StatusSolved, ns: 1, calls: 1}) // only in NEW
 	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Top: 2})
 	d := c.Strategies[0]
 	want := Changes{Any: 4, Status: 1, Calls: 3, Guesses: 3, Backtracks: 2}
@@ -145,9 +160,11 @@ func TestCompareThreshold(t *testing.T) {
 		}
 		return c
 	}
+	// Every puzzle ×2 (dlx) or ×1.05 (norvig): every resample has that
+	// ratio, the interval is the point.
 	c := check(1.10, []string{"dlx"})
-	if r := c.Strategies[1].MedianRatio; r != (Ratio{Value: 2}) {
-		t.Errorf("dlx median ratio %+v, want 2", r)
+	if r := c.Strategies[1].MedianRatio; r != (Ratio{Value: 2}) || c.Strategies[1].TimeCI != (RatioCI{2, 2}) {
+		t.Errorf("dlx median ratio %+v %+v, want 2 [2, 2]", r, c.Strategies[1].TimeCI)
 	}
 	if r := c.Strategies[0].TotalRatio.Value; r != 1.05 {
 		t.Errorf("norvig total ratio %v, want 1.05", r)
@@ -157,7 +174,7 @@ func TestCompareThreshold(t *testing.T) {
 	check(1, []string{"norvig", "dlx"}) // any slowdown
 	var b bytes.Buffer
 	check(1.10, []string{"dlx"}).WriteText(&b)
-	if !strings.Contains(b.String(), "Slower than ×1.1 (median time NEW/OLD): dlx (×2.00).") {
+	if !strings.Contains(b.String(), "Slower than ×1.1 (the 95% interval of the median time NEW/OLD lies above it): dlx ×2.000 [2.000, 2.000].") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
@@ -189,6 +206,256 @@ func TestCompareTimeouts(t *testing.T) {
 	}
 	if want := float64(1+2+3+100+100) / 15; d.TotalRatio != (Ratio{Value: want, Either: true}) {
 		t.Errorf("total ratio %+v, want %v either side", d.TotalRatio, want)
+	}
+	// A ratio that may lie either side decides nothing.
+	if d.Verdict != VerdictUndecided {
+		t.Errorf("verdict %q, want %q", d.Verdict, VerdictUndecided)
+	}
+	// Units stopped by a timeout are not among the time regressions
+	// (#3 and #4 went from 4 and 5 ms to ≥100 ms): no unit finished
+	// slower.
+	if d.Ranked != 2 || len(d.Regressions) != 0 {
+		t.Errorf("ranked %d, regressions %+v", d.Ranked, d.Regressions)
+	}
+}
+
+// TestCompareNoise: a change the interval and the test find but smaller
+// than the noise allowed is "no change", within noise; with no noise
+// allowed, it is slower (or faster).
+func TestCompareNoise(t *testing.T) {
+	names := []string{"norvig", "dlx"}
+	o, n := pairedRows(names, 2000, 1.05, 0.02, 9) // 5% slower, 2% noise per unit: intervals about [1.035, 1.07]
+	for _, c := range []struct {
+		noise       float64
+		verdict     string
+		withinNoise bool
+	}{
+		{0, VerdictSame, true}, // DefaultNoise
+		{1.04, VerdictSame, true},
+		{1.02, VerdictSlower, false},
+		{1, VerdictSlower, false},
+	} {
+		cmp := mustCompare(t, cmpRun(t, "old", nil, o...), cmpRun(t, "new", nil, n...), CompareOptions{Noise: c.noise})
+		for _, d := range cmp.Strategies {
+			if d.Verdict != c.verdict || d.WithinNoise != c.withinNoise || d.TimeCI.Lo <= 1.03 || d.TimeCI.Hi >= 1.08 {
+				t.Errorf("noise %v, %s: %v %+v, verdict %q within noise %v; want %q %v",
+					c.noise, d.Solver, d.MedianRatio.Value, d.TimeCI, d.Verdict, d.WithinNoise, c.verdict, c.withinNoise)
+			}
+		}
+		// The other way round: faster, or within noise.
+		cmp = mustCompare(t, cmpRun(t, "new", nil, n...), cmpRun(t, "old", nil, o...), CompareOptions{Noise: c.noise})
+		want := c.verdict
+		if want == VerdictSlower {
+			want = VerdictFaster
+		}
+		for _, d := range cmp.Strategies {
+			if d.Verdict != want || d.WithinNoise != c.withinNoise {
+				t.Errorf("reversed, noise %v, %s: %+v, verdict %q within noise %v; want %q", c.noise, d.Solver, d.TimeCI, d.Verdict, d.WithinNoise, want)
+			}
+		}
+		var b bytes.Buffer
+		cmp.WriteText(&b)
+		if c.withinNoise != strings.Contains(b.String(), "no change (within noise)") {
+			t.Errorf("noise %v: text:\n%s", c.noise, b.String())
+		}
+	}
+}
+
+// TestCompareThresholdBounds: -threshold fails on a slowdown whose
+// interval lies above it when the ratio is exact or a lower bound, and
+// not when it is an upper bound or could lie either side.
+func TestCompareThresholdBounds(t *testing.T) {
+	// 21 puzzles, times 1..21 ms in OLD, twice that in NEW; the units
+	// listed in stop are stopped by a call limit at that time.
+	mk := func(path string, scale int64, stop ...int) *Run {
+		rows := solved("backtrack", 21, linear(scale*1e6), counts(1000))
+		for _, id := range stop {
+			rows[id].status = solvers.StatusLimit
+		}
+		return cmpRun(t, path, nil, rows...)
+	}
+	for _, c := range []struct {
+		name              string
+		oldStop, newStop  []int
+		bound             Ratio
+		verdict           string
+		slower, undecided bool
+	}{
+		{"exact", nil, nil, Ratio{Value: 2}, VerdictSlower, true, false},
+		{"lower bound", nil, []int{0}, Ratio{Value: 2, Bound: BoundLower}, VerdictSlower, true, false},
+		{"upper bound", []int{0}, nil, Ratio{Value: 2, Bound: BoundUpper}, VerdictUndecided, false, true},
+		{"either side", []int{0}, []int{0}, Ratio{Value: 2, Either: true}, VerdictUndecided, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cmp := mustCompare(t, mk("old", 1, c.oldStop...), mk("new", 2, c.newStop...), CompareOptions{Threshold: 1.5})
+			d := cmp.Strategies[0]
+			if d.MedianRatio != c.bound || d.TimeCI.Lo <= 1.5 || d.Verdict != c.verdict || d.Slower != c.slower ||
+				d.ThresholdUndecided != c.undecided || (len(cmp.Slower) == 1) != c.slower {
+				t.Errorf("ratio %+v %+v, verdict %q, slower %v %v, undecided %v", d.MedianRatio, d.TimeCI, d.Verdict, d.Slower,
+					cmp.Slower, d.ThresholdUndecided)
+			}
+			var b bytes.Buffer
+			cmp.WriteText(&b)
+			if want := "lie below it: not counted slower."; strings.Contains(b.String(), want) != c.undecided {
+				t.Errorf("text (want %q: %v):\n%s", want, c.undecided, b.String())
+			}
+		})
+	}
+}
+
+// pairedRows returns n solved units of each of solvers: OLD's times
+// spread like a strategy's over a corpus (lognormal around base ns, a
+// factor of e^1.5 either side), NEW's times OLD's × scale, and each run's
+// times × its own noise, lognormal of sd noise (a run's measurement
+// noise: NEW's is not OLD's). Calls are the same in both.
+func pairedRows(solverNames []string, n int, scale, noise float64, seed uint64) (oldRows, newRows []cmpRow) {
+	r := rand.New(rand.NewPCG(seed, 2))
+	for k, solver := range solverNames {
+		base := 1e4 * math.Pow(10, float64(k))
+		for id := range n {
+			cost := base * math.Exp(1.5*r.NormFloat64())
+			calls := uint64(cost / 100)
+			o := int64(math.Round(cost * math.Exp(noise*r.NormFloat64())))
+			nw := int64(math.Round(scale * cost * math.Exp(noise*r.NormFloat64())))
+			oldRows = append(oldRows, cmpRow{id: id, solver: solver, status: solvers.StatusSolved, ns: o, calls: calls, runs: 3})
+			newRows = append(newRows, cmpRow{id: id, solver: solver, status: solvers.StatusSolved, ns: nw, calls: calls, runs: 3})
+		}
+	}
+	return oldRows, newRows
+}
+
+// TestComparePaired: two runs of the same code (the same times up to a
+// small noise) compare as "no change" for every strategy, and a 20%
+// slowdown is found, its interval covering ×1.2; -threshold 1.1 fails on
+// it and not on the first pair. The data come from a fixed seed, so the
+// outcome is fixed; the noise (5% per unit, 2000 puzzles) is what a
+// quiet machine measures.
+func TestComparePaired(t *testing.T) {
+	names := []string{"norvig", "dlx", "bitboard"}
+	check := func(scale float64, seed uint64, verdict string, slower []string) *Comparison {
+		t.Helper()
+		o, n := pairedRows(names, 2000, scale, 0.05, seed)
+		c := mustCompare(t, cmpRun(t, "old", nil, o...), cmpRun(t, "new", nil, n...), CompareOptions{Threshold: 1.1})
+		for _, d := range c.Strategies {
+			if !d.TimeCI.Covers(scale) || d.TimeCI.Lo > d.MedianRatio.Value || d.TimeCI.Hi < d.MedianRatio.Value ||
+				d.Verdict != verdict || d.CallsVerdict != VerdictSame || d.CallsTest.P != 1 {
+				t.Errorf("×%v, seed %d, %s: ratio %v %+v, time test %+v, verdicts %q %q; want %q, the interval covering %v",
+					scale, seed, d.Solver, d.MedianRatio.Value, d.TimeCI, d.TimeTest, d.Verdict, d.CallsVerdict, verdict, scale)
+			}
+			if d.Resamples != BootstrapResamples || d.TimeTest.N+d.TimeTest.Zeros != 2000 || d.TimeTest.Exact {
+				t.Errorf("%s: %d resamples, test %+v", d.Solver, d.Resamples, d.TimeTest)
+			}
+		}
+		if !reflect.DeepEqual(c.Slower, slower) {
+			t.Errorf("×%v, seed %d: slower than ×1.1: %v, want %v", scale, seed, c.Slower, slower)
+		}
+		return c
+	}
+	for seed := range uint64(3) {
+		check(1, seed, VerdictSame, []string{})
+		check(1.2, seed, VerdictSlower, names)
+	}
+	var b bytes.Buffer
+	check(1.2, 0, VerdictSlower, names).WriteText(&b)
+	for _, want := range []string{
+		"  norvig    time ×1.223 [1.176, 1.247]  p<0.001  slower  calls =\n",
+		"Slower than ×1.1 (the 95% interval of the median time NEW/OLD lies above it): norvig ×1.2",
+		"among the units finished in\nboth runs whose times are confirmed in both",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	// Faster: the same pair the other way round.
+	o, n := pairedRows(names, 2000, 1.2, 0.05, 0)
+	c := mustCompare(t, cmpRun(t, "new", nil, n...), cmpRun(t, "old", nil, o...), CompareOptions{Threshold: 1.1})
+	for _, d := range c.Strategies {
+		if d.Verdict != VerdictFaster || !d.TimeCI.Covers(1/1.2) {
+			t.Errorf("%s: ratio %v %+v, verdict %q; want faster, covering 1/1.2", d.Solver, d.MedianRatio.Value, d.TimeCI, d.Verdict)
+		}
+	}
+}
+
+// TestCompareCallsTest: calls that grow on most changed units are
+// "more"; a few changes either way are "changed" with P from the test.
+func TestCompareCallsTest(t *testing.T) {
+	old := solved("norvig", 40, linear(1000), counts(10))
+	more := solved("norvig", 40, linear(1000), counts(10))
+	mixed := solved("norvig", 40, linear(1000), counts(10))
+	for id := range 30 {
+		more[id].calls += uint64(id + 1) // 30 units, all up
+	}
+	mixed[3].calls, mixed[9].calls = 50, 80 // 40 → 50 up, 100 → 80 down
+	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, more...), CompareOptions{})
+	if d := c.Strategies[0]; d.CallsVerdict != VerdictMore || d.CallsTest.N != 30 || d.CallsTest.Zeros != 10 || d.CallsTest.P > 1e-6 {
+		t.Errorf("more: %q %+v", d.CallsVerdict, d.CallsTest)
+	}
+	c = mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, mixed...), CompareOptions{})
+	// Two changes, one each way: P = 1 whatever their ranks.
+	if d := c.Strategies[0]; d.CallsVerdict != VerdictChanged || d.CallsTest.N != 2 || d.CallsTest.P != 1 {
+		t.Errorf("mixed: %q %+v", d.CallsVerdict, d.CallsTest)
+	}
+	var b bytes.Buffer
+	c.WriteText(&b)
+	if !strings.Contains(b.String(), "calls ≠ in 2 units, p=1\n") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+// TestCompareRegressions: the time regressions rank confirmed times only
+// when both runs have the timing columns, and every finished unit, said
+// to be unconfirmed, when a run has none.
+func TestCompareRegressions(t *testing.T) {
+	old := solved("dlx", 10, linear(1000), counts(5))
+	new := solved("dlx", 10, linear(1000), counts(5))
+	new[2].ns *= 10                                     // ×10, measured once
+	new[4].ns *= 3                                      // ×3, confirmed
+	new[6].ns *= 2                                      // ×2, confirmed
+	new[8].status, new[8].ns = solvers.StatusLimit, 1e9 // stopped: not ranked
+	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Top: 2})
+	labels := func(c *Comparison) []string {
+		var got []string
+		for _, u := range c.Strategies[0].Regressions {
+			got = append(got, fmt.Sprintf("%s %s %v", u.Puzzle.Label, fmtMultiple(u.Ratio), u.Confirmed))
+		}
+		return got
+	}
+	if got, want := labels(c), []string{"#2 ×10.0 false", "#4 ×3.00 false"}; c.TimesConfirmed || !reflect.DeepEqual(got, want) ||
+		c.Strategies[0].Ranked != 9 {
+		t.Errorf("no timing columns: confirmed %v, regressions %v (want %v), ranked %d", c.TimesConfirmed, got, want, c.Strategies[0].Ranked)
+	}
+	var b bytes.Buffer
+	c.WriteText(&b)
+	if !strings.Contains(b.String(), "The times are not confirmed") {
+		t.Errorf("text:\n%s", b.String())
+	}
+	// With the timing columns: every unit timed 3 times but #2 (once) in
+	// NEW and #7 (once) in OLD.
+	for i := range old {
+		old[i].runs, new[i].runs = 3, 3
+	}
+	new[2].runs, old[7].runs = 1, 1
+	c = mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Top: 2})
+	if got, want := labels(c), []string{"#4 ×3.00 true", "#6 ×2.00 true"}; !c.TimesConfirmed || !reflect.DeepEqual(got, want) ||
+		c.Strategies[0].Ranked != 7 {
+		t.Errorf("timing columns: confirmed %v, regressions %v (want %v), ranked %d", c.TimesConfirmed, got, want, c.Strategies[0].Ranked)
+	}
+	b.Reset()
+	c.WriteText(&b)
+	for _, want := range []string{"whose times are confirmed in both", "  dlx       #4        5.00µs    15.0µs    ×3.00"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	// No unit confirmed in both: none is listed, and the text says why.
+	for i := range old {
+		old[i].runs = 1
+	}
+	c = mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{})
+	b.Reset()
+	c.WriteText(&b)
+	if len(c.Strategies[0].Regressions) != 0 || !strings.Contains(b.String(), "No unit finished in both runs with its time confirmed in both") {
+		t.Errorf("regressions %+v; text:\n%s", c.Strategies[0].Regressions, b.String())
 	}
 }
 
@@ -238,7 +505,7 @@ func TestComparePuzzlesInOneRun(t *testing.T) {
 	old := solved("dlx", 5, linear(1), counts(1)) // ids 0..4
 	var new []cmpRow
 	for id := 2; id < 8; id++ { // ids 2..7
-		new = append(new, cmpRow{id, "dlx", solvers.StatusSolved, int64(id + 1), uint64(id + 1), ""})
+		new = append(new, cmpRow{id: id, solver: "dlx", status: solvers.StatusSolved, ns: int64(id + 1), calls: uint64(id + 1)})
 	}
 	c := mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{Top: 2})
 	d := c.Strategies[0]
@@ -311,11 +578,11 @@ func TestCompareGolden(t *testing.T) {
 	}
 	old := mk("old-run", 1, func(r []cmpRow) []cmpRow { return r })
 	new := mk("new-run", 2, func(r []cmpRow) []cmpRow {
-		r[3].calls = 9                                                      // norvig #3: 12 → 9
-		r[12+5].calls, r[12+5].ns = 3000, 9e6                               // dlx #5: 300 → 3000
-		r[24+11].status = solvers.StatusTimeout                             // backtrack #11 times out
-		r[24+10].status = solvers.StatusUnsolvable                          // backtrack #10: status only
-		return append(r, cmpRow{12, "dlx", solvers.StatusSolved, 1, 1, ""}) // only in NEW
+		r[3].calls = 9                                                                                 // norvig #3: 12 → 9
+		r[12+5].calls, r[12+5].ns = 3000, 9e6                                                          // dlx #5: 300 → 3000
+		r[24+11].status = solvers.StatusTimeout                                                        // backtrack #11 times out
+		r[24+10].status = solvers.StatusUnsolvable                                                     // backtrack #10: status only
+		return append(r, cmpRow{id: 12, solver: "dlx", status: solvers.StatusSolved, ns: 1, calls: 1}) // only in NEW
 	})
 	old.Results.OrderSolvers(old.Manifest.Settings.Solvers)
 	new.Results.OrderSolvers(new.Manifest.Settings.Solvers)

@@ -23,20 +23,33 @@ func compareMain(e *env, args []string) error {
 			"    counted apart, not compared (where a timeout stops depends on the machine);\n"+
 			"  - time: NEW/OLD ratios of the median and of the total time over the units measured in both.\n"+
 			"    A unit stopped by a timeout or a call limit enters at the time it had reached, a lower\n"+
-			"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side).\n"+
+			"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side);\n"+
+			"  - paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over the\n"+
+			"    puzzles, with a fixed seed), and a Wilcoxon signed-rank test of the times, and of the\n"+
+			"    calls, puzzle by puzzle. The interval is over the puzzles: it cannot see a machine that\n"+
+			"    ran one run faster than the other (another process on its cores, its clock), which moves\n"+
+			"    every time alike. A strategy is \"slower\" when the interval lies above -noise and the\n"+
+			"    test agrees (p < 0.05), \"faster\" when it lies below 1/-noise, else \"no change\"\n"+
+			"    (\"within noise\" if the interval excludes ×1; \"undecided\" when stopped units make the\n"+
+			"    ratio a bound that could say otherwise);\n"+
+			"  - the largest time regressions, puzzle by puzzle, among the times confirmed in both runs\n"+
+			"    (measured more than once); with a run written before the timing columns, among all\n"+
+			"    times, said to be unconfirmed.\n"+
 			"Puzzles and strategies in one run only are listed. Warnings (other corpora, settings or\n"+
 			"machines) go to stderr.\n\n"+
-			"A strategy is slower when its ratio of median times, NEW/OLD over the units measured in\n"+
-			"both runs, is above -threshold (as shown, bound or not). With -threshold, exit 1 when a\n"+
-			"strategy is slower, naming it on stderr; exit 2 when the runs cannot be read (a line that is\n"+
-			"not a row, a unit on two rows, an id beyond its corpus) or share no strategy or puzzle.",
+			"With -threshold, exit 1 when a strategy is surely slower than it: the lower end of the\n"+
+			"interval of its ratio of median times is above -threshold (and the ratio is exact or can\n"+
+			"only be higher), naming it on stderr; exit 2 when the runs cannot be read (a line that is not\n"+
+			"a row, a unit on two rows, an id beyond its corpus) or share no strategy or puzzle.",
 		"  batch compare results/20261120-230000 results/latest\n"+
 			"  batch compare results/20261120-230000                # with results/latest\n"+
-			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if >10% slower\n"+
+			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if surely >10% slower\n"+
 			"  batch compare -json old/results.csv new/results.csv > diff.json\n")
-	threshold := fs.Float64("threshold", 0, "exit 1 when a strategy's median time NEW/OLD is above this `ratio`, e.g. 1.10; 0 for no check")
+	threshold := fs.Float64("threshold", 0, "exit 1 when the 95% interval of a strategy's median time NEW/OLD lies above this `ratio`, e.g. 1.10; 0 for no check")
+	noise := fs.Float64("noise", report.DefaultNoise, "the `ratio` of a machine's speeds between two runs that the verdicts allow for: slower or\n"+
+		"faster only beyond it; 1 for none")
 	asJSON := fs.Bool("json", false, "write the comparison as JSON (times in ns, counts and ratios exact)")
-	top := fs.Int("top", report.DefaultCompareTop, "list the largest changes of calls of at most `n` puzzles per strategy")
+	top := fs.Int("top", report.DefaultCompareTop, "list the largest changes of calls and of time of at most `n` puzzles per strategy")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +69,10 @@ func compareMain(e *env, args []string) error {
 	if t := *threshold; t != 0 && !(t >= 1) {
 		return usageErr("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", strconv.FormatFloat(t, 'g', -1, 64))
 	}
+	if !(*noise >= 1) {
+		return usageErr("-noise %s: want a ratio >= 1 (1.10: a run 10%% slower than another on the same code is noise), or 1 for none",
+			strconv.FormatFloat(*noise, 'g', -1, 64))
+	}
 	if *top < 1 {
 		return usageErr("-top %d: want at least 1", *top)
 	}
@@ -70,7 +87,7 @@ func compareMain(e *env, args []string) error {
 		}
 		runs[i] = rd
 	}
-	c, err := report.Compare(e.ctx, runs[0], runs[1], report.CompareOptions{Threshold: *threshold, Top: *top})
+	c, err := report.Compare(e.ctx, runs[0], runs[1], report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top})
 	if e.ctx.Err() != nil {
 		return e.ctx.Err()
 	}
@@ -97,7 +114,8 @@ func compareMain(e *env, args []string) error {
 		var what []string
 		for _, d := range c.Strategies {
 			if d.Slower {
-				what = append(what, fmt.Sprintf("%s (median time ×%.2f over %d puzzles)", d.Solver, d.MedianRatio.Value, d.Timed))
+				what = append(what, fmt.Sprintf("%s (median time ×%.3f, 95%% interval [%.3f, %.3f], over %d puzzles)",
+					d.Solver, d.MedianRatio.Value, d.TimeCI.Lo, d.TimeCI.Hi, d.Timed))
 			}
 		}
 		return &exitError{exitWrong, fmt.Errorf("slower than -threshold %s in %s than in %s: %s",

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -90,7 +93,8 @@ func TestCompare(t *testing.T) {
 		strings.Contains(r.stderr, "norvig") {
 		t.Fatalf("slower dlx: exit %d\nstderr: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"Slower than ×1.5 (median time NEW/OLD): dlx (×3.00).", "norvig    #7"} {
+	for _, want := range []string{"Slower than ×1.5 (the 95% interval of the median time NEW/OLD lies above it): dlx ×3.000 [3.000, 3.000].",
+		"  dlx       time ×3.000 [3.000, 3.000]  p<0.001  slower", "norvig    #7"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
@@ -109,7 +113,9 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("-json output: %v\n%s", err, r.stdout)
 	}
 	if len(c.Strategies) != 3 || len(c.Slower) != 1 || c.Slower[0] != "dlx" || c.Strategies[0].Changed.Calls != 1 ||
-		c.Strategies[0].Largest[0].Puzzle.ID != 7 || c.Strategies[1].MedianRatio.Value != 3 {
+		c.Strategies[0].Largest[0].Puzzle.ID != 7 || c.Strategies[1].MedianRatio.Value != 3 ||
+		c.Strategies[1].TimeCI != (report.RatioCI{Lo: 3, Hi: 3}) || c.Strategies[1].Verdict != report.VerdictSlower ||
+		c.Strategies[0].CallsVerdict != report.VerdictChanged || c.Noise != report.DefaultNoise {
 		t.Errorf("-json: %+v", c)
 	}
 
@@ -126,6 +132,7 @@ func TestCompare(t *testing.T) {
 		{[]string{tmp + "/a", tmp + "/nope"}, "reading run " + tmp + "/nope"},
 		{[]string{tmp + "/a", tmp}, "no results.csv in it"},
 		{[]string{"-threshold", "0.9", tmp + "/a", tmp + "/b"}, "-threshold 0.9: want a ratio >= 1"},
+		{[]string{"-noise", "0.5", tmp + "/a", tmp + "/b"}, "-noise 0.5: want a ratio >= 1"},
 	} {
 		r := batch(t, root, append([]string{"compare"}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
@@ -141,5 +148,85 @@ func TestCompare(t *testing.T) {
 	if r := batch(t, root, "compare", tmp+"/other", tmp+"/other2"); r.code != 2 ||
 		!strings.Contains(r.stderr, "no puzzle in both") || !strings.Contains(r.stderr, "warning: corpus "+tmp+"/other.txt is only in OLD") {
 		t.Errorf("other corpora: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// TestCompareSameCommit: two real runs of the same code compare as "no
+// change" for every strategy (and pass -threshold 1.1), and a copy of
+// one with every dlx time ×1.2 is slower, its interval at ×1.2 (up to
+// the rounding of the times to whole nanoseconds), failing -threshold
+// 1.1.
+//
+// Why "no change" holds: counters are deterministic (-max-calls, no
+// timeout), so calls never change and their test gives p = 1. Times are
+// not: the interval of the ratio of medians is over the puzzles, and is
+// narrow (±1% at 500 puzzles), but the machine's speed differs between
+// two runs by a few percent (measured on a busy 2-core machine: ×0.95 to
+// ×1.06 in most pairs), which the verdicts allow for up to -noise
+// (×1.10 by default). A run that shares its cores with another heavy
+// process can be slowed more than that (×1.1 to ×1.5 in about one pair
+// in ten there), so the test makes up to three pairs of runs and fails
+// only if every pair differs beyond the noise: a change of the code, or a
+// machine too busy to time anything on.
+func TestCompareSameCommit(t *testing.T) {
+	root := repoRoot(t)
+	args := append([]string{"-solvers", "dlx,bitboard", "-limit", "500", "-report=false"}, deterministic...)
+	var a string
+	for attempt := 1; ; attempt++ {
+		tmp := t.TempDir()
+		a = tmp + "/a"
+		mustOK(t, batch(t, root, append(args, "-out", a)...))
+		mustOK(t, batch(t, root, append(args, "-out", tmp+"/b")...))
+		r := batch(t, root, "compare", "-json", "-threshold", "1.1", a, tmp+"/b")
+		var c report.Comparison
+		if err := json.Unmarshal([]byte(r.stdout), &c); err != nil {
+			t.Fatalf("-json output: %v\n%s\n%s", err, r.stdout, r.stderr)
+		}
+		same := r.code == 0 && len(c.Strategies) == 2
+		var got []string
+		for _, d := range c.Strategies {
+			if d.Changed.Any != 0 || d.CallsVerdict != report.VerdictSame || d.CallsTest.P != 1 || d.Timed != 500 {
+				t.Fatalf("%s: counters changed between two runs of the same code: %+v", d.Solver, d)
+			}
+			same = same && d.Verdict == report.VerdictSame
+			got = append(got, fmt.Sprintf("%s ×%.3f [%.3f, %.3f] p=%.2g %s", d.Solver, d.MedianRatio.Value, d.TimeCI.Lo, d.TimeCI.Hi,
+				d.TimeTest.P, d.Verdict))
+		}
+		t.Logf("pair %d: %s", attempt, strings.Join(got, "; "))
+		if same {
+			text := batch(t, root, "compare", a, tmp+"/b")
+			mustOK(t, text)
+			for _, s := range []string{"dlx", "bitboard"} {
+				if !regexp.MustCompile(`(?m)^  ` + s + ` +time ×[0-9.]+ \[[0-9.]+, [0-9.]+\]  p[=<][0-9.]+ +no change( \(within noise\))? +calls =$`).MatchString(text.stdout) {
+					t.Errorf("%s: no \"no change\" line in the text:\n%s", s, text.stdout)
+				}
+			}
+			break
+		}
+		if attempt == 3 {
+			t.Fatalf("three pairs of runs of the same code, each with a strategy slower or faster than -noise ×1.1: %s\n%s",
+				strings.Join(got, "; "), r.stderr)
+		}
+	}
+
+	// A deliberate 20% slowdown of dlx.
+	slow := filepath.Join(filepath.Dir(a), "slow")
+	rewriteRun(t, a, slow, func(row *rundir.Row) {
+		if row.Solver == "dlx" {
+			row.NS = int64(math.Round(1.2 * float64(row.NS)))
+		}
+	})
+	r := batch(t, root, "compare", "-json", "-threshold", "1.1", a, slow)
+	var c report.Comparison
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil || r.code != 1 || len(c.Strategies) != 2 {
+		t.Fatalf("×1.2: exit %d, %v\n%s\n%s", r.code, err, r.stdout, r.stderr)
+	}
+	dlx, bitboard := c.Strategies[0], c.Strategies[1]
+	if dlx.Verdict != report.VerdictSlower || !dlx.Slower || math.Abs(dlx.TimeCI.Lo-1.2) > 1e-3 || math.Abs(dlx.TimeCI.Hi-1.2) > 1e-3 ||
+		dlx.TimeTest.P >= 0.001 || bitboard.Verdict != report.VerdictSame || bitboard.TimeCI != (report.RatioCI{Lo: 1, Hi: 1}) {
+		t.Errorf("×1.2: dlx %+v %q; bitboard %+v %q", dlx.TimeCI, dlx.Verdict, bitboard.TimeCI, bitboard.Verdict)
+	}
+	if !strings.Contains(r.stderr, "slower than -threshold 1.1") || !strings.Contains(r.stderr, "dlx (median time ×1.2") {
+		t.Errorf("×1.2: stderr %s", r.stderr)
 	}
 }

@@ -71,6 +71,9 @@ type RetimeStats struct {
 	Confirmed  int   `json:"confirmed"` // slowest units confirmed
 	Left       int   `json:"left"`      // not re-timed: the time allowed was spent
 	NS         int64 `json:"ns"`        // time spent re-timing
+	// Error: the rows could not be amended (a full disk): they keep
+	// their sweep times, and the counts above are zero.
+	Error string `json:"error,omitempty"`
 }
 
 // group is one strategy's histogram of times for the units of one
@@ -350,6 +353,9 @@ func (rt *retimer) time(ctx context.Context, c *candidate) {
 	}
 	var res solvers.Result
 	safeSolve(ctx, s, &c.puzzle, lim, &res)
+	if slowdownBuild {
+		slowdown(t0, 0)
+	}
 	ns := max(time.Since(t0).Nanoseconds()-rt.timerNS, 0)
 	if c.n == 0 || ns < c.best {
 		c.best = ns

@@ -121,8 +121,8 @@ func checkMarkdown(t *testing.T, md string) {
 			t.Errorf("a table line with %d cells, not %d: %.120q", n-1, cols-1, line)
 		}
 	}
-	if tables != 9 { // strategies, 2 per strategy, several, highlighted
-		t.Errorf("%d tables in summary.md, want 9:\n%s", tables, md)
+	if tables != 10 { // strategies, intervals, 2 per strategy, several, highlighted
+		t.Errorf("%d tables in summary.md, want 10:\n%s", tables, md)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
@@ -197,10 +198,10 @@ func (rs *rankedSeries) rank(st *StrategySummary, byCalls, byTime []float64, top
 	unit := func(i int32) RankedUnit {
 		return rs.ranked(i, rankIn(byCalls, float64(ser.Calls(int(i)))), rankIn(byTime, float64(ser.NS(int(i)))))
 	}
-	for _, i := range topRows(ser, top, seriesCalls(ser)) {
+	for _, i := range topRows(measuredRows(ser), top, seriesCalls(ser)) {
 		st.ByCalls = append(st.ByCalls, unit(i))
 	}
-	for _, i := range topRows(ser, top, seriesNS(ser)) {
+	for _, i := range topRows(timeRankedRows(rs.res, ser), top, seriesNS(ser)) {
 		st.ByTime = append(st.ByTime, unit(i))
 	}
 	p99 := st.Calls.P99.Value
@@ -225,26 +226,26 @@ func rankIn(sorted []float64, v float64) int32 {
 	return int32(len(sorted) - above + 1)
 }
 
-// topRows returns the rows of the top measured units of ser by
+// topRows returns the top rows of those yielded (in file order) by
 // decreasing value, ties in file order.
-func topRows(ser *Series, top int, value func(int32) float64) []int32 {
+func topRows(rows iter.Seq[int32], top int, value func(int32) float64) []int32 {
 	if top <= 0 {
 		return nil
 	}
-	rows := make([]int32, 0, top+1)
+	out := make([]int32, 0, top+1)
 	vals := make([]float64, 0, top+1)
-	for i := range measuredRows(ser) {
+	for i := range rows {
 		v := value(i)
-		if len(rows) == top && v <= vals[top-1] {
+		if len(out) == top && v <= vals[top-1] {
 			continue // an earlier row with this value is listed first
 		}
 		p := sort.Search(len(vals), func(k int) bool { return vals[k] < v }) // after the equal values
-		rows, vals = slices.Insert(rows, p, i), slices.Insert(vals, p, v)
-		if len(rows) > top {
-			rows, vals = rows[:top], vals[:top]
+		out, vals = slices.Insert(out, p, i), slices.Insert(vals, p, v)
+		if len(out) > top {
+			out, vals = out[:top], vals[:top]
 		}
 	}
-	return rows
+	return out
 }
 
 func rankedUnit(res *Results, solver string, e *Entry) RankedUnit {

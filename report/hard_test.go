@@ -110,3 +110,127 @@ func TestHardForSeveralOrder(t *testing.T) {
 		t.Errorf("#4 geometric mean is %v, want a lower bound", b)
 	}
 }
+
+// timedRun is one strategy's 30 units with the timing columns: ids 0-19
+// confirmed by repeated runs (id 3 unstable), 20-26 timed once (id 25
+// the longest time of all, 9ms: noise never confirmed), 27-29 re-timed at
+// the end (27 noise, 28 confirmed slow, 29 a confirmed slowest unit);
+// and a second strategy, every time confirmed, ids 7 and 12 unstable.
+func timedRun(timed bool) *Results {
+	res := &Results{Corpora: []string{"c.txt"}}
+	for id := range 30 {
+		e := Entry{ID: int32(id), Line: int32(id + 1), Status: solvers.StatusSolved, NS: int64(1000 * (id + 1)),
+			Calls: uint64(id + 1), Timing: Timed}
+		switch {
+		case id < 20:
+			e.Timing |= Confirmed
+		case id == 27:
+			e.Timing |= Confirmed | Retimed | Noise
+			e.NS = 2000
+		case id == 28:
+			e.Timing |= Confirmed | Retimed | Slow
+			e.NS = 5e6
+		case id == 29:
+			e.Timing |= Confirmed | Retimed
+		}
+		if id == 25 {
+			e.NS = 9e6
+		}
+		if id == 3 {
+			e.Timing |= Unstable
+		}
+		if !timed {
+			e.Timing = 0
+		}
+		res.Add("x", e)
+	}
+	for id := range 30 {
+		e := Entry{ID: int32(id), Line: int32(id + 1), Status: solvers.StatusSolved, NS: int64(500 * (id + 1)),
+			Calls: uint64(id + 1), Timing: Timed | Confirmed}
+		if id == 7 || id == 12 {
+			e.Timing |= Unstable
+		}
+		if !timed {
+			e.Timing = 0
+		}
+		res.Add("y", e)
+	}
+	return res
+}
+
+// TestByTimeConfirmedOnly: with the timing columns, the list by time and
+// the time max rank the units re-timed at the end of the run only (each
+// timed the same way, alone); without them, every measured unit is
+// ranked.
+func TestByTimeConfirmedOnly(t *testing.T) {
+	labels := func(us []RankedUnit) []string {
+		var out []string
+		for _, u := range us {
+			out = append(out, u.Puzzle.Label)
+		}
+		return out
+	}
+	s := Summarize(timedRun(true), SummaryOptions{Top: 4})
+	x := s.Strategies[0]
+	if !s.Timed || x.TimeRanked != 3 || x.Measured != 30 {
+		t.Errorf("timed %v, %d of %d units ranked by time; want true, 3 of 30", s.Timed, x.TimeRanked, x.Measured)
+	}
+	if got, want := labels(x.ByTime), []string{"#28", "#29", "#27"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("by time %v, want %v (re-timed only: not #20-#26, timed once, nor #0-#19, repeated in the sweep)", got, want)
+	}
+	if x.TimeNS.Max != (Estimate{5e6, BoundExact}) || x.TimeNS.MaxAt.Label != "#28" {
+		t.Errorf("time max %+v at %s, want 5ms at #28 (9ms at #25 is not confirmed)", x.TimeNS.Max, x.TimeNS.MaxAt.Label)
+	}
+	// Ranks stay among all measured units: #25 is above #28.
+	if r := x.ByTime[0].RankTime; r != 2 {
+		t.Errorf("#28 ranks %d by time among all units, want 2", r)
+	}
+	if x.TimeNS.P99.Value != 9e6 {
+		t.Errorf("p99 %v: the quantiles are over every measured unit", x.TimeNS.P99.Value)
+	}
+	var md bytes.Buffer
+	if err := s.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"By time, re-timed units only (3 of 30 measured units ranked):",
+		"| 1 | #28 | 5.00ms | ×357 | 29 | solved |", // ranked first among the re-timed
+		"the lists by time rank re-timed units only",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("summary.md has no %q:\n%s", want, md.String())
+		}
+	}
+
+	s = Summarize(timedRun(false), SummaryOptions{Top: 4})
+	x = s.Strategies[0]
+	if got, want := labels(x.ByTime), []string{"#25", "#28", "#29", "#26"}; !reflect.DeepEqual(got, want) || s.Timed || x.TimeRanked != 30 {
+		t.Errorf("without timing columns: by time %v of %d, want %v of 30", got, x.TimeRanked, want)
+	}
+	if x.TimeNS.MaxAt.Label != "#25" {
+		t.Errorf("without timing columns: time max at %s, want #25", x.TimeNS.MaxAt.Label)
+	}
+	md.Reset()
+	s.WriteMarkdown(&md)
+	for _, want := range []string{"By time, unconfirmed (30 measured units, each timed once):",
+		"Times are unconfirmed: results.csv has no timing columns"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("summary.md of a run without timing columns has no %q:\n%s", want, md.String())
+		}
+	}
+
+	// No time confirmed: an empty list, and no max.
+	res := &Results{Corpora: []string{"c.txt"}}
+	for id := range 3 {
+		res.Add("z", Entry{ID: int32(id), Status: solvers.StatusSolved, NS: 10, Calls: 1, Timing: Timed})
+	}
+	s = Summarize(res, SummaryOptions{})
+	if z := s.Strategies[0]; len(z.ByTime) != 0 || z.TimeRanked != 0 || z.TimeNS.MaxAt.Label != "" {
+		t.Errorf("no confirmed time: by time %v, %d ranked, max at %q", z.ByTime, z.TimeRanked, z.TimeNS.MaxAt.Label)
+	}
+	md.Reset()
+	s.WriteMarkdown(&md)
+	if !strings.Contains(md.String(), "No unit was re-timed.") || !strings.Contains(md.String(), "| time max | – |") {
+		t.Errorf("summary.md with no confirmed time:\n%s", md.String())
+	}
+}

@@ -50,8 +50,11 @@ var pageTemplate string
 
 var pageTmpl = template.Must(template.New("page").Parse(pageTemplate))
 
-// WritePage writes dir/index.html: the summary table, the hardest lists
-// (each puzzle links to its row in the puzzle table, which shows its
+// WritePage writes dir/index.html: the summary table (each time figure
+// with its spread, the interval on hover), what -unique found, how the
+// times were measured (the noise figure), the highlighted puzzles (and
+// those not in the run), the hardest lists (by time: confirmed times
+// only; each puzzle links to its row in the puzzle table, which shows its
 // grid), the puzzles hard for several strategies, and every chart. It is
 // one static file with relative links to the charts, readable offline;
 // every text that comes from the input (file names, lines, messages) is
@@ -71,9 +74,15 @@ type page struct {
 	Title     string
 	Summary   *Summary
 	Run       *RunSummary
-	Table     [][]string
+	Head      []string // strategy names
+	Table     []pageRow
 	Censored  int
 	Note      string
+	Spread    bool // the table shows spreads
+	Timing    []pageRow
+	Unstable  []string // per strategy with unstable units: "norvig 2 (#3, #9)"
+	Missing   string   // highlighted ids not in the run: "#99, #100"
+	Solutions string   // what -unique found, a sentence; "" when not counted
 	Hardest   []pageHardest
 	Several   []pageSeveral
 	Solvers   []string
@@ -93,6 +102,36 @@ type pageUnit struct {
 type pageHardest struct {
 	Solver          string
 	ByCalls, ByTime []pageUnit
+	TimeNote        string // which units the list by time ranks
+}
+
+// pageRow is a row of a summary table: a label and a cell per column.
+type pageRow struct {
+	Label string
+	Cells []pageCell
+}
+
+// pageCell is a figure, with its spread and the interval the spread is
+// of (shown on hover) when it has one.
+type pageCell struct {
+	Value, Spread, Interval string
+}
+
+// pageRows returns rows for the page.
+func pageRows(rows []tableRow) []pageRow {
+	out := make([]pageRow, len(rows))
+	for i, r := range rows {
+		out[i].Label = r.Label
+		for j, v := range r.Cells {
+			c := pageCell{Value: v}
+			if r.Spread != nil {
+				c.Spread = r.Spread[j]
+				c.Interval = "95% confidence interval: " + r.Interval[j]
+			}
+			out[i].Cells = append(out[i].Cells, c)
+		}
+	}
+	return out
 }
 
 type pageSeveral struct {
@@ -127,13 +166,23 @@ func pageUnitOf(u RankedUnit, rank int) pageUnit {
 }
 
 func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt PageOptions) error {
+	head, table := s.mainTable()
 	p := page{
 		Title:    fmt.Sprintf("sudokubatch: %s, %s", s.Corpus, s.countsLine()),
 		Summary:  s,
 		Run:      s.Run,
-		Table:    s.mainTable(),
+		Head:     head,
+		Table:    pageRows(table),
 		Censored: s.censored(),
 		Note:     CensoringNote,
+		Spread:   s.anyMeasured(),
+		Timing:   pageRows(s.timingRows(true)),
+		Missing:  idList(s.HighlightsMissing),
+	}
+	p.Unstable = s.unstable()
+	if c := s.Solutions; c != nil {
+		p.Solutions = fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
+			plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))
 	}
 	refs := map[PuzzleRef]bool{}
 	var order []PuzzleRef
@@ -150,9 +199,15 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 			h.ByCalls = append(h.ByCalls, pageUnitOf(u, i+1))
 			ref(u.Puzzle)
 		}
-		for i, u := range st.ByTime {
-			h.ByTime = append(h.ByTime, pageUnitOf(u, i+1))
+		for i, rank := range listRanks(st.ByTime) {
+			u := st.ByTime[i]
+			h.ByTime = append(h.ByTime, pageUnitOf(u, rank))
 			ref(u.Puzzle)
+		}
+		if s.Timed {
+			h.TimeNote = fmt.Sprintf("re-timed units only: %d of %d measured units", st.TimeRanked, st.Measured)
+		} else {
+			h.TimeNote = "times unconfirmed (each measured once)"
 		}
 		p.Hardest = append(p.Hardest, h)
 	}

@@ -15,7 +15,7 @@ import (
 func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 	// A corpus name and an error message with markup, as a hostile input file would have.
 	csv := strings.Join([]string{
-		strings.Join(rundir.Header, ","),
+		strings.Join(rundir.Header[:15], ","),
 		`0,1,norvig,solved,1000,1,0,0,64,17,,1,,,"<script>alert(1)</script>.txt"`,
 		`1,2,norvig,invalid,0,0,0,0,0,0,,1,,"x.txt:2: bad symbol ""<b>""","<script>alert(1)</script>.txt"`,
 		`2,3,norvig,solved,5000,9,8,3,64,17,,1,,,"<script>alert(1)</script>.txt"`,
@@ -59,7 +59,7 @@ func TestWritePageWithGrids(t *testing.T) {
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "c.txt")
 	os.WriteFile(corpus, []byte("000000010400000000020000000000050407008000300001090000300400200050100000000806000\n"), 0o644)
-	csv := strings.Join(rundir.Header, ",") + "\n0,1,dlx,solved,1000,65,64,0,64,17,,1,,," + corpus + "\n"
+	csv := strings.Join(rundir.Header[:15], ",") + "\n0,1,dlx,solved,1000,65,64,0,64,17,,1,,," + corpus + "\n"
 	res, err := ReadResults(context.Background(), strings.NewReader(csv), "results.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -74,5 +74,43 @@ func TestWritePageWithGrids(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "| . . . | . . . | . 1 . |") {
 		t.Errorf("the puzzle's grid is not on the page:\n%s", page)
+	}
+}
+
+// TestPageShowsSummaryNews: the spreads, the noise figure, the ranking by
+// confirmed times, highlighted ids not in the run and -unique's finds.
+func TestPageShowsSummaryNews(t *testing.T) {
+	res := timedRun(true)
+	p, _ := res.puzzleAt(0, 4)
+	res.setSolutions(p, 2)
+	s := Summarize(res, SummaryOptions{Top: 3, Highlight: []int{3, 99}})
+	var b bytes.Buffer
+	if err := renderPage(context.Background(), &b, res, s, PageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<td>time median</td><td>14.0µs<br><small class="spread" title="95% confidence interval: 9.00µs – 20.0µs">±43%</small></td>`,
+		`<td>time trimmed mean</td>`,
+		`<h2 id="timing">Timing</h2>`,
+		`<tr><td>time retimed slow</td><td>1</td><td>0</td><td>1</td></tr>`,
+		`<b>Unstable units:</b> x 1 (#3); y 2 (#7, #12).`,
+		`<caption class="note">re-timed units only: 3 of 30 measured units</caption>`,
+		`<b>Highlighted but not in this run: #99.</b>`,
+		`<b>Solutions counted (-unique) for 1 puzzle: 1 has two or more solutions (#4).</b>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	b.Reset()
+	res = timedRun(false)
+	if err := renderPage(context.Background(), &b, res, Summarize(res, SummaryOptions{}), PageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page = b.String()
+	if strings.Contains(page, `id="timing"`) || !strings.Contains(page, "Times are unconfirmed") ||
+		!strings.Contains(page, "times unconfirmed (each measured once)") {
+		t.Errorf("page of a run without timing columns does not say its times are unconfirmed")
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,8 +35,18 @@ type Summary struct {
 	Puzzles    int                `json:"puzzles"` // distinct (corpus, id) pairs
 	Rows       int                `json:"rows"`
 	Top        int                `json:"top"`
+	Confidence float64            `json:"confidence"` // the level of every interval: Confidence
+	Trim       float64            `json:"trim"`       // the share a trimmed mean drops at each end: TrimShare
 	Run        *RunSummary        `json:"run,omitempty"`
 	Strategies []*StrategySummary `json:"strategies"` // in Results order
+
+	// Timed says results.csv has the timing columns (Results.Timed):
+	// lists by time rank confirmed times only. Without them every time
+	// was measured once, and is unconfirmed.
+	Timed bool `json:"timed"`
+	// Timing is the run's noise figure over every strategy; nil when
+	// not Timed.
+	Timing *TimingSummary `json:"timing,omitempty"`
 
 	// Several lists the puzzles hard for two strategies or more (see
 	// hard.go), at most Top of them; SeveralTotal counts them all.
@@ -43,11 +54,76 @@ type Summary struct {
 	SeveralTotal int          `json:"hard_for_several_total"`
 
 	Highlights []Highlight `json:"highlights,omitempty"`
+	// HighlightsMissing are the ids of Highlights with no row in the run,
+	// in the order asked.
+	HighlightsMissing []int `json:"highlights_missing,omitempty"`
+
+	// Solutions is what -unique found: nil when no puzzle's solutions
+	// were counted.
+	Solutions *SolutionCounts `json:"solutions,omitempty"`
 
 	// Hard holds the rows of hard.csv: per strategy, every unit above the
 	// strategy's p99 of calls or stopped by a limit, hardest first.
 	Hard []RankedUnit `json:"-"`
 }
+
+// TimingSummary is how the times of a strategy (or of a run) were
+// measured, from the timing columns of results.csv: the run's noise
+// figure. Every row counts, measured or not.
+type TimingSummary struct {
+	Units     int `json:"units"`
+	Confirmed int `json:"confirmed"` // time measured more than once (repeated in the sweep, or re-timed)
+	// Retimed units were timed again, alone, at the end of the run: the
+	// outliers (far slower than their calls predict) and each strategy's
+	// slowest units. Of them, RetimedSlow are outliers confirmed slow,
+	// RetimedNoise had a sweep time that was not confirmed (their time is
+	// the re-timed one), and RetimedConfirmed are slowest units whose
+	// time was confirmed: Retimed = RetimedSlow + RetimedNoise +
+	// RetimedConfirmed.
+	Retimed          int `json:"retimed"`
+	RetimedSlow      int `json:"retimed_slow"`
+	RetimedNoise     int `json:"retimed_noise"`
+	RetimedConfirmed int `json:"retimed_confirmed"`
+	// Unstable units had runs that disagreed on status or counters: none
+	// for a deterministic strategy. UnstableAt lists the first
+	// UnstableListed of them, in file order (per strategy; empty in the
+	// run's total).
+	Unstable   int         `json:"unstable"`
+	UnstableAt []PuzzleRef `json:"unstable_at,omitempty"`
+	// NotRetimed (in the run's total only) counts the units the
+	// re-timing would have timed again but did not: the time allowed for
+	// it was spent (run.json's segments, rundir.Timing.Left).
+	NotRetimed int `json:"not_retimed,omitempty"`
+}
+
+// UnstableListed is how many unstable units a TimingSummary names.
+const UnstableListed = 10
+
+// add adds o's counts to t (not its list).
+func (t *TimingSummary) add(o *TimingSummary) {
+	t.Units += o.Units
+	t.Confirmed += o.Confirmed
+	t.Retimed += o.Retimed
+	t.RetimedSlow += o.RetimedSlow
+	t.RetimedNoise += o.RetimedNoise
+	t.RetimedConfirmed += o.RetimedConfirmed
+	t.Unstable += o.Unstable
+}
+
+// SolutionCounts is what -unique found about the puzzles of a run: how
+// many had their solutions counted, how many have none or two or more,
+// and the first SolutionsListed of each, in corpus and id order.
+type SolutionCounts struct {
+	Counted   int         `json:"counted"`
+	None      int         `json:"none"`
+	Several   int         `json:"several"` // two or more
+	NoneAt    []PuzzleRef `json:"none_at"`
+	SeveralAt []PuzzleRef `json:"several_at"`
+}
+
+// SolutionsListed is how many puzzles with no or several solutions a
+// summary names.
+const SolutionsListed = 20
 
 // RunSummary is the part of run.json a summary repeats: what decides the
 // rows and where they were measured, but no time of day.
@@ -83,21 +159,57 @@ type StrategySummary struct {
 
 	Hard    int          `json:"hard"` // rows of this strategy in hard.csv
 	ByCalls []RankedUnit `json:"hardest_by_calls"`
-	ByTime  []RankedUnit `json:"hardest_by_time"`
+	// ByTime ranks the TimeRanked units: the measured units whose time
+	// is confirmed, or every measured unit in a run without the timing
+	// columns (Summary.Timed). Their RankTime is among all measured
+	// units, like every rank.
+	ByTime     []RankedUnit `json:"hardest_by_time"`
+	TimeRanked int          `json:"time_ranked"`
+
+	// Timing is the strategy's noise figure; nil when the run has no
+	// timing columns.
+	Timing *TimingSummary `json:"timing,omitempty"`
+
+	// Bench holds the samples of summary.bench: the measured units in
+	// BenchGroups fixed groups of puzzles.
+	Bench []BenchSample `json:"-"`
 }
 
 // Count returns the number of units with status st.
 func (s *StrategySummary) Count(st solvers.Status) int { return s.Statuses[st] }
 
 // Distribution summarises one measure (time in ns, or calls) over a
-// strategy's measured units. Quantiles are values of actual units.
+// strategy's measured units. The robust figures come first: quantiles
+// (values of actual units), then the trimmed mean (TrimShare dropped at
+// each end), then the mean; each with its Confidence interval (see
+// robust.go). The max has none: it is one unit, not an estimate.
+//
+// For time in a run with the timing columns (Results.Timed), Max and
+// MaxAt are those of the units whose time is confirmed (measured more than
+// once): an unconfirmed longest time is as likely noise as a slow puzzle.
+// MaxAt is then zero (an empty Label) when no unit is confirmed.
 type Distribution struct {
-	Mean   Estimate  `json:"mean"`
-	Median Estimate  `json:"median"`
-	P90    Estimate  `json:"p90"`
-	P99    Estimate  `json:"p99"`
-	Max    Estimate  `json:"max"`
-	MaxAt  PuzzleRef `json:"max_at"` // the first unit, in file order, with the max
+	Median        Estimate  `json:"median"`
+	MedianCI      Interval  `json:"median_ci"`
+	P90           Estimate  `json:"p90"`
+	P90CI         Interval  `json:"p90_ci"`
+	P99           Estimate  `json:"p99"`
+	P99CI         Interval  `json:"p99_ci"`
+	TrimmedMean   Estimate  `json:"trimmed_mean"`
+	TrimmedMeanCI Interval  `json:"trimmed_mean_ci"`
+	Mean          Estimate  `json:"mean"`
+	MeanCI        Interval  `json:"mean_ci"`
+	Max           Estimate  `json:"max"`
+	MaxAt         PuzzleRef `json:"max_at"` // the first unit, in file order, with the max
+}
+
+// roundNS rounds the means of a time distribution and their interval
+// ends to integer nanoseconds (the quantiles are values of units already).
+func (d *Distribution) roundNS() {
+	for _, e := range []*Estimate{&d.TrimmedMean, &d.TrimmedMeanCI.Lo, &d.TrimmedMeanCI.Hi,
+		&d.Mean, &d.MeanCI.Lo, &d.MeanCI.Hi} {
+		e.Value = math.Round(e.Value)
+	}
 }
 
 // Estimate is a statistic and whether units stopped by a limit may have
@@ -218,7 +330,10 @@ func newSummary(res *Results, top int, opt SummaryOptions) *Summary {
 		Puzzles:    res.Puzzles,
 		Rows:       res.Rows,
 		Top:        top,
+		Confidence: Confidence,
+		Trim:       TrimShare,
 		Run:        summarizeRun(opt.Manifest),
+		Timed:      res.Timed,
 		Strategies: []*StrategySummary{},
 	}
 }
@@ -255,7 +370,67 @@ func SummarizeContext(ctx context.Context, res *Results, opt SummaryOptions) (*S
 		return nil, err
 	}
 	s.Highlights = highlights(res, ranked, opt.Highlight)
+	for _, h := range s.Highlights {
+		if len(h.Units) == 0 {
+			s.HighlightsMissing = append(s.HighlightsMissing, h.ID)
+		}
+	}
+	if res.Timed {
+		s.Timing = &TimingSummary{}
+		for _, st := range s.Strategies {
+			s.Timing.add(st.Timing)
+		}
+		if m := opt.Manifest; m != nil {
+			for _, seg := range m.Segments {
+				if seg.Timing != nil {
+					s.Timing.NotRetimed += seg.Timing.Left
+				}
+			}
+		}
+	}
+	s.Solutions = solutionCounts(res)
 	return s, nil
+}
+
+// solutionCounts counts the puzzles whose solutions -unique counted, and
+// those with none or with two or more; nil when none was counted.
+func solutionCounts(res *Results) *SolutionCounts {
+	var c *SolutionCounts
+	var none, several []int32
+	for p := range int32(res.PuzzleCount()) {
+		n := res.Solutions(p)
+		if n < 0 {
+			continue
+		}
+		if c == nil {
+			c = &SolutionCounts{NoneAt: []PuzzleRef{}, SeveralAt: []PuzzleRef{}}
+		}
+		c.Counted++
+		switch {
+		case n == 0:
+			none = append(none, p)
+		case n >= 2:
+			several = append(several, p)
+		}
+	}
+	if c == nil {
+		return nil
+	}
+	c.None, c.Several = len(none), len(several)
+	refs := func(ps []int32) []PuzzleRef {
+		slices.SortFunc(ps, func(a, b int32) int {
+			ka, kb := res.puzzleOf(a), res.puzzleOf(b)
+			return cmp.Or(cmp.Compare(ka.corpus, kb.corpus), cmp.Compare(ka.id, kb.id))
+		})
+		out := []PuzzleRef{}
+		for _, p := range ps[:min(len(ps), SolutionsListed)] {
+			e := Entry{Corpus: res.tab.corpus[p], ID: res.tab.id[p], Line: res.tab.line[p]}
+			out = append(out, puzzleRef(res, &e))
+		}
+		return out
+	}
+	c.NoneAt, c.SeveralAt = refs(none), refs(several)
+	return c
 }
 
 func summarizeRun(ri *rundir.Manifest) *RunSummary {
@@ -282,6 +457,9 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 		ByCalls: []RankedUnit{}, ByTime: []RankedUnit{}}
 	for _, s := range solvers.Statuses() {
 		st.Statuses[s] = 0
+	}
+	if res.Timed {
+		st.Timing = seriesTiming(res, ser)
 	}
 	var guesses float64
 	noGuessOpen := false // a stopped unit had made no guess yet: it might end as a no-guess solve
@@ -310,10 +488,89 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	st.setRates(guesses, noGuessOpen)
 	var byTime, byCalls []float64
 	st.TimeNS, byTime = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
-	st.TimeNS.Mean.Value = math.Round(st.TimeNS.Mean.Value) // integer ns
+	st.TimeNS.roundNS() // integer ns
+	if res.Timed {
+		st.TimeNS.Max, st.TimeNS.MaxAt = confirmedMax(res, ser, st.Censored > 0)
+	}
 	st.Calls, byCalls = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
+	for range timeRankedRows(res, ser) {
+		st.TimeRanked++
+	}
 	rs.rank(st, byCalls, byTime, top, hard)
+	st.Bench = benchSamples(ser)
 	return st, rs
+}
+
+// timeRankedRows yields the rows of ser that lists by time rank, in file
+// order: the measured units that were re-timed alone at the end of the
+// run, or every measured unit when the run has no timing columns. The
+// run re-times each strategy's slowest units from the slowest down until
+// its 32 slowest re-timed times all exceed the sweep time of the next
+// unit, so the re-timed units hold its slowest, each timed the same way
+// (alone, the minimum of up to five runs); a unit repeated in the sweep
+// was timed beside the other worker and is not compared with them.
+func timeRankedRows(res *Results, ser *Series) iter.Seq[int32] {
+	if !res.Timed {
+		return measuredRows(ser)
+	}
+	return func(yield func(int32) bool) {
+		for i := range measuredRows(ser) {
+			if ser.Timing(int(i))&Retimed != 0 && !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// confirmedMax returns the longest confirmed time of ser and its unit
+// (the first in file order), a lower bound when a unit was stopped; zero
+// and no unit when no time is confirmed.
+func confirmedMax(res *Results, ser *Series, stopped bool) (Estimate, PuzzleRef) {
+	at := int32(-1)
+	for i := range timeRankedRows(res, ser) {
+		if at < 0 || ser.NS(int(i)) > ser.NS(int(at)) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return Estimate{}, PuzzleRef{}
+	}
+	e := ser.At(int(at))
+	longest := Estimate{float64(e.NS), BoundExact}
+	if stopped {
+		longest.Bound = BoundLower
+	}
+	return longest, puzzleRef(res, &e)
+}
+
+// seriesTiming counts how the times of ser were measured.
+func seriesTiming(res *Results, ser *Series) *TimingSummary {
+	t := &TimingSummary{Units: ser.Len()}
+	for i := range ser.Len() {
+		tm := ser.Timing(i)
+		if tm&Confirmed != 0 {
+			t.Confirmed++
+		}
+		if tm&Retimed != 0 {
+			t.Retimed++
+			switch {
+			case tm&Slow != 0:
+				t.RetimedSlow++
+			case tm&Noise != 0:
+				t.RetimedNoise++
+			default:
+				t.RetimedConfirmed++
+			}
+		}
+		if tm&Unstable != 0 {
+			t.Unstable++
+			if len(t.UnstableAt) < UnstableListed {
+				e := ser.At(i)
+				t.UnstableAt = append(t.UnstableAt, puzzleRef(res, &e))
+			}
+		}
+	}
+	return t
 }
 
 // setRates sets puzzles/s, guesses per puzzle and the no-guess share of
@@ -360,9 +617,11 @@ func seriesCalls(ser *Series) func(int32) float64 {
 //
 // Stopped units enter at their stopping value. A statistic is marked a
 // lower bound when it would change if every stopped unit had gone on
-// forever: it is computed again with those units at +Inf and compared.
-// The values with the stopped units at +Inf are not copied: their
-// quantile is the finished value of the same rank (finishedAt).
+// forever: it is computed again with those units at +Inf and compared;
+// so are the ends of the intervals (see Interval).
+// The quantiles with the stopped units at +Inf are read off the sorted
+// values (finishedAt); the means are computed again over a copy
+// (meanEstimates).
 func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value func(int32) float64) (Distribution, []float64) {
 	var d Distribution
 	vals := make([]float64, 0, n)
@@ -380,12 +639,6 @@ func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value 
 	}
 	slices.Sort(vals)
 	slices.Sort(cens)
-	mean := stat.Mean(vals, nil)
-	worstMean := mean
-	if len(cens) > 0 {
-		worstMean = math.Inf(1)
-	}
-	d.Mean = boundBy(mean, worstMean)
 	quantile := func(q float64) Estimate {
 		v := stat.Quantile(q, stat.Empirical, vals, nil)
 		if len(cens) == 0 {
@@ -393,9 +646,15 @@ func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value 
 		}
 		return boundBy(v, finishedAt(vals, cens, empiricalIndex(q, len(vals))))
 	}
-	d.Median = quantile(0.5)
-	d.P90 = quantile(0.9)
-	d.P99 = quantile(0.99)
+	d.Median, d.MedianCI = quantile(0.5), quantileInterval(vals, cens, 0.5)
+	d.P90, d.P90CI = quantile(0.9), quantileInterval(vals, cens, 0.9)
+	d.P99, d.P99CI = quantile(0.99), quantileInterval(vals, cens, 0.99)
+	var finished []float64
+	if len(cens) > 0 {
+		finished = finishedValues(vals, cens)
+	}
+	d.TrimmedMean, d.TrimmedMeanCI = meanEstimates(vals, cens, finished, trimCount(len(vals)))
+	d.Mean, d.MeanCI = meanEstimates(vals, cens, finished, 0)
 	d.Max = quantile(1)
 	e := ser.At(int(maxAt))
 	d.MaxAt = puzzleRef(res, &e)

@@ -19,9 +19,13 @@ const CensoringNote = "Units stopped by a timeout or a call limit are counted an
 	"(a lower bound; puzzles/s ≤, an upper bound), while invalid, unsupported and error units are " +
 	"counted but have no time statistics."
 
-// WriteMarkdown writes summary.md: the run, the main table, how stopped
-// units are treated, the hardest puzzles of each strategy, the puzzles
-// hard for several strategies and the highlighted puzzles.
+// WriteMarkdown writes summary.md: the run, the main table (robust
+// figures first, each time figure with its spread), how stopped units are
+// treated, the confidence intervals of the times, how the times were
+// measured (the noise figure, or that they are unconfirmed), the hardest
+// puzzles of each strategy (by time: confirmed times only), the puzzles
+// hard for several strategies, the highlighted puzzles (and those not in
+// the run) and what -unique found.
 //
 // Every text that comes from the rows or from run.json (corpus paths and
 // labels, strategy names, the run id and status, settings, machines) is
@@ -36,9 +40,11 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 		s.Run.writeMarkdown(&b)
 	}
 	s.writeMainTable(&b)
+	s.writeTiming(&b)
 	s.writeHardest(&b)
 	s.writeSeveral(&b)
 	s.writeHighlights(&b)
+	s.writeSolutions(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("writing summary.md: %w", err)
 	}
@@ -107,17 +113,29 @@ func (r *RunSummary) limits() string {
 
 func (s *Summary) writeMainTable(b *bytes.Buffer) {
 	b.WriteString("\n## Strategies\n\n")
-	rows := s.mainTable()
+	head, rows := s.mainTable()
+	var cells [][]string
 	for _, r := range rows {
-		for i := range r {
-			r[i] = mdText(r[i])
+		c := []string{r.Label}
+		for i, v := range r.Cells {
+			if r.Spread != nil && r.Spread[i] != "" {
+				v += " " + r.Spread[i]
+			}
+			c = append(c, v)
 		}
+		cells = append(cells, c)
 	}
-	writeMDTable(b, rows[0], rows[1:], "l"+strings.Repeat("r", len(rows[0])-1))
+	writeMDTable(b, mdRow("", head), mdRows(cells), "l"+strings.Repeat("r", len(head)))
 	fmt.Fprintf(b, "\n%s\n", CensoringNote)
 	b.WriteString("Times are the wall time of one Solve call; puzzles/s/core is the measured units over " +
 		"the sum of their times; quantiles are values of actual units (the median of an even count is " +
-		"the lower middle value); no guess is the share of measured units solved with no guess.\n")
+		"the lower middle value); the trimmed mean is the mean of the middle 80% (10% of the units " +
+		"dropped at each end); no guess is the share of measured units solved with no guess.\n")
+	if s.anyMeasured() {
+		b.WriteString("± is the spread of a time figure: the larger distance from it to an end of its " +
+			"95% confidence interval (below), relative to it; ±? when an end is not bounded by the units " +
+			"(too few of them for that quantile, or moved by stopped units).\n")
+	}
 	var zero []string
 	for _, status := range solvers.Statuses() {
 		if s.total(status) == 0 && status != solvers.StatusSolved {
@@ -155,6 +173,90 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 				plural(n, "unit", "units"))
 		}
 	}
+	if s.anyMeasured() {
+		writeIntervals(b, head, rows)
+	}
+}
+
+// writeIntervals writes the confidence intervals of the time figures of
+// the main table.
+func writeIntervals(b *bytes.Buffer, head []string, rows []tableRow) {
+	b.WriteString("\n### 95% confidence intervals of the times\n\n")
+	var cells [][]string
+	for _, r := range rows {
+		if r.Interval != nil {
+			cells = append(cells, append([]string{r.Label}, r.Interval...))
+		}
+	}
+	writeMDTable(b, mdRow("", head), mdRows(cells), "l"+strings.Repeat("r", len(head)))
+	b.WriteString("\nQuantiles: distribution-free, between two values of actual units whose ranks the binomial " +
+		"distribution gives (an end beyond the units is shown ≤ the smallest or ≥ the largest value). " +
+		"Means: t times the standard error (of the trimmed mean: Yuen's, from the winsorized variance). " +
+		"They treat the units as a sample of the puzzles the corpus stands for; summary.json has them " +
+		"for the calls too.\n")
+}
+
+// writeTiming writes how the times were measured: the noise figure of a
+// run with the timing columns, or that its times are unconfirmed.
+func (s *Summary) writeTiming(b *bytes.Buffer) {
+	if !s.anyMeasured() {
+		return
+	}
+	b.WriteString("\n## Timing\n\n")
+	if s.Timing == nil {
+		b.WriteString(unconfirmedNote + "\n")
+		return
+	}
+	b.WriteString("A unit's time is confirmed when it was measured more than once: cheap units are solved " +
+		"several times in the sweep, and the units far slower than their calls predict (outliers), with " +
+		"each strategy's slowest, are timed again alone at the end of the run (re-timed: the slowest from " +
+		"the slowest down, until the 32 slowest re-timed times all exceed the sweep time of the next unit). " +
+		"The lists of the hardest puzzles by time rank re-timed units only, each timed the same way.\n\n")
+	head := []string{}
+	for _, st := range s.Strategies {
+		head = append(head, st.Solver)
+	}
+	var cells [][]string
+	for _, r := range s.timingRows(true) {
+		cells = append(cells, append([]string{r.Label}, r.Cells...))
+	}
+	writeMDTable(b, mdRow("", append(head, "all")), mdRows(cells), "l"+strings.Repeat("r", len(head)+1))
+	b.WriteString("\ntime confirmed: the share of measured units whose time is confirmed; time retimed: the " +
+		"units re-timed, of which slow (an outlier confirmed slow), noise (the sweep time was not " +
+		"confirmed: the time is the re-timed one) and ok (one of the slowest, its time confirmed); " +
+		"unstable: units whose runs disagreed on status or counters, none for a deterministic strategy.\n")
+	if n := s.Timing.NotRetimed; n > 0 {
+		fmt.Fprintf(b, "%d %s would have been re-timed but %s not: the time allowed for re-timing was spent.\n",
+			n, plural(n, "unit", "units"), plural(n, "was", "were"))
+	}
+	if u := s.unstable(); len(u) > 0 {
+		fmt.Fprintf(b, "\n**Unstable units**: %s. Their runs disagreed: the strategy is not deterministic "+
+			"on these puzzles.\n", mdText(strings.Join(u, "; ")))
+	}
+}
+
+// unconfirmedNote says that a run without the timing columns has
+// unconfirmed times.
+const unconfirmedNote = "Times are unconfirmed: results.csv has no timing columns (it was written before " +
+	"them), so each time was measured once, and the lists by time rank those single measurements."
+
+// mdRow returns label and cells escaped for a Markdown table.
+func mdRow(label string, cells []string) []string {
+	out := []string{mdText(label)}
+	for _, c := range cells {
+		out = append(out, mdText(c))
+	}
+	return out
+}
+
+// mdRows returns rows escaped for a Markdown table (each a label then
+// cells).
+func mdRows(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = mdRow(r[0], r[1:])
+	}
+	return out
 }
 
 func (s *Summary) writeHardest(b *bytes.Buffer) {
@@ -162,7 +264,13 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		"× median is the multiple of the strategy's median. %s lists, per strategy, every unit "+
 		"above its p99 of calls or stopped by a limit. Calls do not depend on the machine; times do "+
 		"(garbage collection, scheduling, a cold start), so a long time with ordinary calls is "+
-		"usually noise.\n", s.Top, rundir.HardCSV)
+		"usually noise", s.Top, rundir.HardCSV)
+	if s.Timed {
+		b.WriteString(": the lists by time rank re-timed units only (see Timing), and the time max of the " +
+			"table above is the longest re-timed time.\n")
+	} else {
+		b.WriteString(". Times are unconfirmed (see Timing).\n")
+	}
 	for _, st := range s.Strategies {
 		fmt.Fprintf(b, "\n### %s\n\n", mdText(st.Solver))
 		if st.Measured == 0 {
@@ -190,15 +298,54 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 				unitValue(u, float64(u.NS), fmtNS), u.Status.String()})
 		}
 		writeMDTable(b, []string{"rank", "puzzle", "calls", "× median", "time", "status"}, rows, "rlrrrl")
-		b.WriteString("\nBy time:\n\n")
+		if s.Timed {
+			fmt.Fprintf(b, "\nBy time, re-timed units only (%d of %d measured %s ranked):\n\n", st.TimeRanked,
+				st.Measured, plural(st.Measured, "unit", "units"))
+		} else {
+			fmt.Fprintf(b, "\nBy time, unconfirmed (%d measured %s):\n\n", st.Measured,
+				plural(st.Measured, "unit, timed once", "units, each timed once"))
+		}
+		if len(st.ByTime) == 0 {
+			b.WriteString("No unit was re-timed.\n")
+			continue
+		}
 		rows = rows[:0]
-		for _, u := range st.ByTime {
-			rows = append(rows, []string{strconv.Itoa(u.RankTime), mdText(u.Puzzle.Label),
+		for i, rank := range listRanks(st.ByTime) {
+			u := st.ByTime[i]
+			rows = append(rows, []string{strconv.Itoa(rank), mdText(u.Puzzle.Label),
 				unitValue(u, float64(u.NS), fmtNS), unitValue(u, u.XMedianTime, fmtMultiple),
 				unitValue(u, float64(u.Calls), fmtCount), u.Status.String()})
 		}
 		writeMDTable(b, []string{"rank", "puzzle", "time", "× median", "calls", "status"}, rows, "rlrrrl")
 	}
+}
+
+// listRanks returns the ranks by time of a list of the longest times,
+// longest first: 1 + the number of units listed before with a longer
+// time, which is their rank among the units ranked (equal times share
+// the best rank).
+func listRanks(units []RankedUnit) []int {
+	ranks := make([]int, len(units))
+	for i, u := range units {
+		ranks[i] = i + 1
+		if i > 0 && u.NS == units[i-1].NS {
+			ranks[i] = ranks[i-1]
+		}
+	}
+	return ranks
+}
+
+// writeSolutions writes what -unique found: the puzzles with two or
+// more solutions, and those with none.
+func (s *Summary) writeSolutions(b *bytes.Buffer) {
+	c := s.Solutions
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n## Solutions\n\nSolutions counted (`-unique`) for %d %s: %s.\n", c.Counted,
+		plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string {
+			return mdText(refList(refs, total))
+		}))
 }
 
 // unitValue formats a value of one unit, a lower bound when it was stopped.

@@ -367,25 +367,30 @@ func TestSingleStrategy(t *testing.T) {
 	}
 	wantText := `a.txt: 3 puzzles, 1 strategy, 3 rows
 
-                  norvig
-  puzzles              3
-  solved               2
-  unsolvable           1
-  puzzles/s/core   23.6k
-  time mean       42.3µs
-  time median     41.0µs
-  time p90        50.0µs
-  time p99        50.0µs
-  time max        50.0µs
-  time max at         #2
-  calls mean        4.33
-  calls median         3
-  calls p90            9
-  calls p99            9
-  calls max            9
-  calls max at        #2
-  no guess         33.3%
-  guesses/puzzle    3.33
+                           norvig
+  puzzles                       3
+  solved                        2
+  unsolvable                    1
+  puzzles/s/core            23.6k
+  time median           41.0µs ±?
+  time p90              50.0µs ±?
+  time p99              50.0µs ±?
+  time trimmed mean   42.3µs ±42%
+  time mean           42.3µs ±42%
+  time max                 50.0µs
+  time max at                  #2
+  calls median                  3
+  calls p90                     9
+  calls p99                     9
+  calls trimmed mean         4.33
+  calls mean                 4.33
+  calls max                     9
+  calls max at                 #2
+  no guess                  33.3%
+  guesses/puzzle             3.33
+
+±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.
+times unconfirmed: results.csv has no timing columns (each time was measured once).
 `
 	if txt.String() != wantText {
 		t.Errorf("text table:\n%s", golden.Diff(wantText, txt.String()))
@@ -443,7 +448,7 @@ func TestNotMeasured(t *testing.T) {
 	s.WriteText(&txt)
 	s.WriteMarkdown(&md)
 	s.WriteBench(&bench)
-	if !strings.Contains(txt.String(), "\n  time median            –  900ns\n") {
+	if !strings.Contains(txt.String(), "\n  time median                –  900ns ±?\n") {
 		t.Errorf("text table has no dash for bitboard:\n%s", txt.String())
 	}
 	if !strings.Contains(md.String(), "No measured unit: its 2 units are invalid, unsupported or errors.") {
@@ -466,7 +471,176 @@ func TestSummaryJSONRoundTrip(t *testing.T) {
 	}
 	want := *s
 	want.Hard = nil // not in summary.json
+	for _, st := range want.Strategies {
+		st.Bench = nil // nor are the samples of summary.bench
+	}
 	if !reflect.DeepEqual(&back, &want) {
 		t.Errorf("summary.json does not decode to the summary:\n%+v\nwant\n%+v", back, want)
+	}
+}
+
+// TestTimingSummary checks the noise figure of timedRun (hard_test.go),
+// per strategy and in all, and where each output shows it.
+func TestTimingSummary(t *testing.T) {
+	s := Summarize(timedRun(true), SummaryOptions{})
+	x, y := s.Strategies[0].Timing, s.Strategies[1].Timing
+	want := TimingSummary{Units: 30, Confirmed: 23, Retimed: 3, RetimedSlow: 1, RetimedNoise: 1, RetimedConfirmed: 1,
+		Unstable: 1, UnstableAt: []PuzzleRef{{Corpus: "c.txt", ID: 3, Line: 4, Label: "#3"}}}
+	if x == nil || !reflect.DeepEqual(*x, want) {
+		t.Errorf("x: %+v, want %+v", x, want)
+	}
+	if y == nil || y.Confirmed != 30 || y.Retimed != 0 || y.Unstable != 2 || len(y.UnstableAt) != 2 || y.UnstableAt[1].Label != "#12" {
+		t.Errorf("y: %+v", y)
+	}
+	all := TimingSummary{Units: 60, Confirmed: 53, Retimed: 3, RetimedSlow: 1, RetimedNoise: 1, RetimedConfirmed: 1, Unstable: 3}
+	if s.Timing == nil || !reflect.DeepEqual(*s.Timing, all) {
+		t.Errorf("in all: %+v, want %+v", s.Timing, all)
+	}
+
+	var txt, md, js bytes.Buffer
+	for _, w := range []func() error{
+		func() error { return s.WriteText(&txt) },
+		func() error { return s.WriteMarkdown(&md) },
+		func() error { return s.WriteJSON(&js) },
+	} {
+		if err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{
+		"\n  time confirmed            76.7%       100.0%\n",
+		"\n  time retimed noise            1            0\n",
+		"\n  unstable                      1            2\n",
+		"\n  time retimed in all: 3 units (slow 1, noise 1, ok 1)\n",
+		"\nunstable (runs disagreed on status or counters): x 1 (#3); y 2 (#7, #12).\n",
+	} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text has no %q:\n%s", want, txt.String())
+		}
+	}
+	for _, want := range []string{
+		"\n## Timing\n",
+		"\n| time confirmed | 76.7% | 100.0% | 88.3% |\n",
+		"\n| time retimed | 3 | 0 | 3 |\n",
+		"\n| time retimed slow | 1 | 0 | 1 |\n",
+		"\n| time retimed noise | 1 | 0 | 1 |\n",
+		"\n| time retimed ok | 1 | 0 | 1 |\n",
+		"\n| unstable | 1 | 2 | 3 |\n",
+		"**Unstable units**: x 1 (#3); y 2 (#7, #12).",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("summary.md has no %q:\n%s", want, md.String())
+		}
+	}
+	var back Summary
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if !back.Timed || back.Timing == nil || back.Timing.RetimedNoise != 1 || back.Strategies[0].TimeRanked != 3 ||
+		back.Strategies[0].Timing.UnstableAt[0].Label != "#3" {
+		t.Errorf("summary.json: timed %v, timing %+v", back.Timed, back.Timing)
+	}
+
+	// run.json's count of units the re-timing did not reach.
+	m := &rundir.Manifest{Segments: []rundir.Segment{{Timing: &rundir.Timing{Left: 4}}, {Timing: &rundir.Timing{Left: 1}}, {}}}
+	s = Summarize(timedRun(true), SummaryOptions{Manifest: m})
+	md.Reset()
+	s.WriteMarkdown(&md)
+	if s.Timing.NotRetimed != 5 || !strings.Contains(md.String(), "5 units would have been re-timed but were not") {
+		t.Errorf("not re-timed: %d\n%s", s.Timing.NotRetimed, md.String())
+	}
+
+	// A run without the timing columns has no noise figure, and says why.
+	s = Summarize(timedRun(false), SummaryOptions{})
+	md.Reset()
+	txt.Reset()
+	s.WriteMarkdown(&md)
+	s.WriteText(&txt)
+	if s.Timing != nil || s.Strategies[0].Timing != nil || strings.Contains(md.String(), "time retimed") ||
+		!strings.Contains(md.String(), "## Timing\n\nTimes are unconfirmed") ||
+		!strings.Contains(txt.String(), "times unconfirmed") || strings.Contains(txt.String(), "retimed") {
+		t.Errorf("without timing columns: %+v\n%s\n%s", s.Timing, md.String(), txt.String())
+	}
+}
+
+// TestMissing: what was asked but is not there: highlighted ids with no
+// row, puzzles with no or several solutions under -unique.
+func TestMissing(t *testing.T) {
+	res := mkResults(values("x", make([]float64, 30)...)...)
+	// -unique counted 25 puzzles: ids 1, 6, ... two or more, 2, 7, ... none.
+	for id := range 25 {
+		p, _ := res.puzzleAt(0, id)
+		res.setSolutions(p, []int{1, 2, 0, 1, 5}[id%5])
+	}
+	s := Summarize(res, SummaryOptions{Highlight: []int{3, 99, 120, 99}})
+	if !reflect.DeepEqual(s.HighlightsMissing, []int{99, 120}) {
+		t.Errorf("missing highlights %v, want [99 120]", s.HighlightsMissing)
+	}
+	c := s.Solutions
+	if c == nil || c.Counted != 25 || c.Several != 10 || c.None != 5 || len(c.SeveralAt) != 10 || c.NoneAt[0].Label != "#2" {
+		t.Fatalf("solutions %+v", c)
+	}
+	var txt, md bytes.Buffer
+	s.WriteText(&txt)
+	s.WriteMarkdown(&md)
+	for _, want := range []string{
+		"highlighted but not in this run: #99, #120.\n",
+		"solutions counted (-unique) for 25 puzzles: 10 have two or more solutions (#1, #4, #6, #9, #11, #14, #16, #19, #21, #24); " +
+			"5 have no solution (#2, #7, #12, #17, #22).\n",
+	} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text has no %q:\n%s", want, txt.String())
+		}
+	}
+	for _, want := range []string{"Not in this run: #99, #120.\n", "\n## Solutions\n\nSolutions counted (`-unique`) for 25 puzzles: 10 have two"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("summary.md has no %q:\n%s", want, md.String())
+		}
+	}
+
+	// More than SolutionsListed: the first, in corpus and id order, and
+	// how many more.
+	res = mkResults(values("x", make([]float64, 30)...)...)
+	for id := 29; id >= 0; id-- {
+		p, _ := res.puzzleAt(0, id)
+		res.setSolutions(p, 2)
+	}
+	s = Summarize(res, SummaryOptions{})
+	if c := s.Solutions; c.Several != 30 || len(c.SeveralAt) != SolutionsListed || c.SeveralAt[0].Label != "#0" || c.SeveralAt[19].Label != "#19" {
+		t.Errorf("solutions %+v", c)
+	}
+	md.Reset()
+	s.WriteMarkdown(&md)
+	if !strings.Contains(md.String(), "#18, #19, and 10 more)") {
+		t.Errorf("summary.md does not say how many more:\n%s", md.String())
+	}
+	// Not counted: nothing said.
+	s = Summarize(mkResults(values("x", 1, 2)...), SummaryOptions{})
+	txt.Reset()
+	s.WriteText(&txt)
+	if s.Solutions != nil || strings.Contains(txt.String(), "solutions") {
+		t.Errorf("solutions not counted: %+v\n%s", s.Solutions, txt.String())
+	}
+}
+
+// TestSummaryTimedGolden renders the summary of a run with the timing
+// columns (timedRun), -unique's counts and a highlighted id not in the
+// run, so that the golden files show every part a run of today has.
+func TestSummaryTimedGolden(t *testing.T) {
+	res := timedRun(true)
+	for id := range 25 {
+		p, _ := res.puzzleAt(0, id)
+		res.setSolutions(p, []int{1, 1, 2, 1, 0}[id%5])
+	}
+	m := miniOptions(t).Manifest // testdata/mini's run.json, over this run's corpus, with -unique and re-timing
+	m.Corpora[0].Path, m.Corpora[0].Puzzles, m.Corpora[0].Invalid, m.Settings.Unique = "c.txt", 30, 0, true
+	m.Segments[0].Timing = &rundir.Timing{Left: 2}
+	s := Summarize(res, SummaryOptions{Top: 3, Highlight: []int{3, 99}, Manifest: m})
+	for name, w := range map[string]func(io.Writer) error{"summary.md": s.WriteMarkdown, "summary.txt": s.WriteText} {
+		var b bytes.Buffer
+		if err := w(&b); err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, filepath.Join("testdata", "timed.golden", name), b.Bytes())
 	}
 }

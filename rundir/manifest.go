@@ -96,6 +96,7 @@ type Timing struct {
 	Confirmed  int     `json:"confirmed"` // slowest units confirmed
 	Left       int     `json:"left"`      // candidates not re-timed (time allowed spent)
 	RetimeNS   int64   `json:"retime_ns"`
+	RetimeErr  string  `json:"retime_error,omitempty"` // the rows could not be amended: they keep their sweep times
 	GCCycles   uint64  `json:"gc_cycles"`
 	GCPauseNS  int64   `json:"gc_pause_ns"`
 	GCCPUShare float64 `json:"gc_cpu_share"`

@@ -113,7 +113,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	dir.Manifest.UpdateCorpora(stats.Corpora)
 	dir.SetTiming(rundir.Timing{TimerNS: stats.TimerNS, Unstable: stats.Unstable,
 		Retimed: stats.Retime.Retimed, Slow: stats.Retime.Slow, Noise: stats.Retime.Noise,
-		Confirmed: stats.Retime.Confirmed, Left: stats.Retime.Left, RetimeNS: stats.Retime.NS,
+		Confirmed: stats.Retime.Confirmed, Left: stats.Retime.Left, RetimeNS: stats.Retime.NS, RetimeErr: stats.Retime.Error,
 		GCCycles: stats.GC.Cycles, GCPauseNS: stats.GC.PauseNS, GCCPUShare: stats.GC.CPUShare})
 	corpusErrs := stats.CorpusErrors()
 	status, msg := rundir.Finished, ""
@@ -259,7 +259,9 @@ func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time
 		fmt.Fprintf(w, ", %d already done", st.Skipped)
 	}
 	fmt.Fprintln(w, peakNote())
-	if r := st.Retime; r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
+	if r := st.Retime; r.Error != "" {
+		fmt.Fprintf(w, "timing: the re-timing could not be recorded, the rows keep their sweep times: %s\n", r.Error)
+	} else if r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
 		fmt.Fprintf(w, "timing: %d units re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
 			r.Retimed, time.Duration(r.NS).Round(time.Millisecond), r.Slow, r.Noise, r.Confirmed)
 		if r.Left > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,4 +120,66 @@ func cpuTime(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rowSink keeps the rows of one strategy.
+type rowSink struct {
+	solver string
+	ns     []int64
+	runs   int
+}
+
+func (s *rowSink) Write(r *rundir.Row) error {
+	if r.Solver == s.solver {
+		s.ns = append(s.ns, r.NS)
+		s.runs += r.Runs
+	}
+	return nil
+}
+func (s *rowSink) Flush() error { return nil }
+
+// BenchmarkTimingMethod measures what the timing method is for: the time
+// a fast strategy gets should not depend on what runs beside it. It
+// times bitboard over the first 1000 puzzles alone and beside backtrack
+// (stopped after 300,000 steps: up to about 1 ms a puzzle, a slow
+// neighbour on the same core), one worker, and reports
+// bitboard's median ns of each and their ratio (beside/alone: 1 when the
+// neighbour does not matter; 3 to 4 when units were scheduled one by one,
+// before the strategy blocks), and the mean runs per bitboard unit (the
+// repeats). Compare two builds with benchstat on the metrics.
+func BenchmarkTimingMethod(b *testing.B) {
+	src, err := os.ReadFile("../data/sudoku17.txt")
+	if err != nil {
+		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")[:1000]
+	path := filepath.Join(b.TempDir(), "c.txt")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bb, _ := solvers.Lookup("bitboard")
+	bt, _ := solvers.Lookup("backtrack")
+	median := func(ss []solvers.Solver) (float64, float64) {
+		sink := &rowSink{solver: "bitboard"}
+		if _, err := Run(context.Background(), Config{Corpora: []string{path}, Solvers: ss, Workers: 1,
+			MaxCalls: 300000, Sink: sink}); err != nil {
+			b.Fatal(err)
+		}
+		slices.Sort(sink.ns)
+		return float64(sink.ns[len(sink.ns)/2]), float64(sink.runs) / float64(len(sink.ns))
+	}
+	var alone, beside, runs float64
+	n := 0
+	for b.Loop() {
+		// Interleaved: alone, beside, alone, beside...
+		a, r := median([]solvers.Solver{bb})
+		s, _ := median([]solvers.Solver{bt, bb})
+		alone, beside, runs = alone+a, beside+s, runs+r
+		n++
+	}
+	b.ReportMetric(alone/float64(n), "alone-median-ns")
+	b.ReportMetric(beside/float64(n), "beside-median-ns")
+	b.ReportMetric(beside/alone, "beside/alone")
+	b.ReportMetric(runs/float64(n), "runs/unit")
+	b.ReportMetric(0, "ns/op")
 }

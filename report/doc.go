@@ -51,7 +51,27 @@
 // of an actual unit (integer ns and calls stay integers, and there is a
 // puzzle behind every figure) and is right at small n: the only value for
 // n = 1, the middle one for odd n, the lower middle one for even n.
-// (stat.LinInterp gives 1.5 as the median of 1, 2, 3.)
+// (stat.LinInterp gives 1.5 as the median of 1, 2, 3.) Robust figures
+// lead: median, p90, p99 and a 10% trimmed mean (the middle 80%), then
+// the mean and the max; each time figure has a 95% interval
+// (robust.go): distribution-free from order statistics for the
+// quantiles (binomial ranks, so its ends are values of units), Yuen's t
+// for the trimmed mean, t·s/√n for the mean.
+//
+// Timing columns. A run written since the timing columns says how each
+// time was measured (Entry.Timing): repeated in the sweep, re-timed
+// alone at the end (slow, noise or confirmed), unstable. The lists and
+// the max by time rank re-timed units only, each timed the same way; a
+// run without the columns ranks every measured unit and says its times
+// are unconfirmed. The summary's noise figure counts them per strategy.
+//
+// Paired comparison (compare.go, paired.go). Compare joins two runs puzzle
+// by puzzle; per strategy it gives the ratio of median times NEW/OLD with
+// a percentile bootstrap interval over the puzzles (2000 resamples, a
+// fixed seed) and the Wilcoxon signed-rank test of the log ratios of
+// times and of calls; a change is called only when the interval lies
+// beyond CompareOptions.Noise (×1.10 by default: two runs of the same
+// build differ by more than the interval's width on a shared machine).
 //
 // Censoring. A unit stopped by a timeout or a call limit is never dropped:
 // it is counted under its status, listed in hard.csv, and enters the time
@@ -67,6 +87,10 @@
 // upper bound. The no-guess share counts units solved with no guess among
 // the measured units; it is a lower bound only if a stopped unit had not
 // guessed yet.
+//
+// Finished units. Only solved and unsolvable units finished: the charts
+// draw stuck and wrong units as having given up and timeouts and limits
+// as censored, never as finished (report/chart).
 //
 // Hard puzzles. A unit is hard for its strategy, and is a row of
 // hard.csv, when its calls are above the strategy's p99 of calls (its top

@@ -1,6 +1,9 @@
 package rundir
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,29 +12,46 @@ import (
 
 // Amend rewrites results.csv with the rows that fix changes: fix is
 // called for every row, in order, and returns whether it changed it (the
-// pipeline's re-timing at the end of a run sets NS and Retimed). The file
-// is rewritten through a temporary file, synced and renamed over it, so
-// that a process killed while it amends leaves results.csv as it was
-// (and a temporary file that a new run in the directory ignores). The
-// directory stays open for more rows. Amend returns the number of rows
-// changed; it changes nothing when a row cannot be read.
+// pipeline's re-timing at the end of a run sets NS and Retimed). Rows it
+// leaves alone are copied byte for byte; a changed row is read whole and
+// written again. fix is first called on the row without its solution
+// and error text, and, when it changes it, again on the whole row. The
+// file is rewritten through a temporary file, synced and renamed over
+// it, so that a process killed while it amends leaves results.csv as it
+// was (and a temporary file that a new run in the directory ignores).
+// The directory stays open for more rows. Amend returns the number of
+// rows changed; it changes nothing when a row cannot be read.
 func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 	if err := d.w.Flush(); err != nil {
 		return 0, err
 	}
 	path := filepath.Join(d.Path, ResultsFile)
+	fail := func(err error) (int, error) { return 0, fmt.Errorf("amending %s: %w", path, err) }
+	// Two readers of the file in step: rows, without their text, to
+	// decide; lines, to copy. The writer puts every row on one line.
 	in, err := os.Open(path)
 	if err != nil {
-		return 0, fmt.Errorf("amending %s: %w", path, err)
+		return fail(err)
 	}
 	defer in.Close()
+	raw, err := os.Open(path)
+	if err != nil {
+		return fail(err)
+	}
+	defer raw.Close()
 	rd, err := NewReader(in, path)
 	if err != nil {
-		return 0, fmt.Errorf("amending: %w", err)
+		return fail(err)
+	}
+	rd.OmitText()
+	lines := bufio.NewReaderSize(raw, 64<<10)
+	head, err := lines.ReadBytes('\n')
+	if err != nil {
+		return fail(err)
 	}
 	tmp, err := os.CreateTemp(d.Path, "."+ResultsFile+".*")
 	if err != nil {
-		return 0, fmt.Errorf("amending %s: %w", path, err)
+		return fail(err)
 	}
 	done := false
 	defer func() {
@@ -40,31 +60,50 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	w := NewWriter(tmp)
+	out := bufio.NewWriterSize(tmp, 64<<10)
+	w := NewWriter(out)
 	w.SetColumns(d.w.cols)
-	if err := w.WriteHeader(); err != nil {
-		return 0, fmt.Errorf("amending %s: %w", path, err)
-	}
+	out.Write(head)
 	changed := 0
 	for rd.Scan() {
+		line, err := lines.ReadBytes('\n')
+		if err != nil && !(err == io.EOF && len(line) > 0) {
+			return fail(fmt.Errorf("line %d: %w", rd.Line(), err))
+		}
 		row, err := rd.Row()
 		if err != nil {
-			return 0, fmt.Errorf("amending: %w", err)
+			return fail(err)
 		}
-		if fix(row) {
-			changed++
+		lean := *row
+		if !fix(&lean) {
+			out.Write(line)
+			continue
 		}
-		if err := w.Write(row); err != nil {
-			return 0, fmt.Errorf("amending %s: %w", path, err)
+		// The whole row, text included, from its line.
+		full, err := NewReader(io.MultiReader(bytes.NewReader(head), bytes.NewReader(line)), path)
+		if err != nil || !full.Scan() {
+			return fail(errors.Join(err, fmt.Errorf("line %d: cannot be read again", rd.Line())))
 		}
+		whole, err := full.Row()
+		if err != nil {
+			return fail(err)
+		}
+		fix(whole)
+		if err := w.Write(whole); err != nil {
+			return fail(err)
+		}
+		if err := w.Flush(); err != nil { // into out, in order with the copied lines
+			return fail(err)
+		}
+		changed++
 	}
 	if err := rd.Err(); err != nil {
-		return 0, fmt.Errorf("amending: %w", err)
+		return fail(err)
 	}
 	if changed == 0 {
 		return 0, nil
 	}
-	err = w.Flush()
+	err = out.Flush()
 	if err == nil {
 		err = tmp.Chmod(0o644)
 	}
@@ -78,7 +117,7 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("amending %s: %w", path, err)
+		return fail(err)
 	}
 	done = true
 	// Go on appending to the new file.

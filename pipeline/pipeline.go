@@ -224,7 +224,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	amender, _ := cfg.Sink.(Amender)
 	if cfg.Retime && amender != nil {
 		cfg.retime = newRetimer(&cfg)
-		cfg.retime.timerNS = w.overhead
+		cfg.retime.epoch, cfg.retime.timerNS = start, w.overhead
 	}
 	gc0 := readGC()
 	var wg sync.WaitGroup

@@ -137,6 +137,7 @@ type candidate struct {
 // writes rows.
 type retimer struct {
 	cfg     *Config
+	epoch   time.Time // times are read as durations since it (the run's start)
 	timerNS int64
 	groups  [][65]*group   // per solver, per octave of calls
 	cands   [][]*candidate // per solver: possible outliers
@@ -344,19 +345,8 @@ func kthBest(cs []*candidate, k int) int64 {
 
 // time runs candidate c once more.
 func (rt *retimer) time(ctx context.Context, c *candidate) {
-	cfg := rt.cfg
-	s := cfg.Solvers[c.solver]
-	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: c.seed}
-	t0 := time.Now()
-	if cfg.Timeout > 0 {
-		lim.Deadline = t0.Add(cfg.Timeout)
-	}
 	var res solvers.Result
-	safeSolve(ctx, s, &c.puzzle, lim, &res)
-	if slowdownBuild {
-		slowdown(t0, 0)
-	}
-	ns := max(time.Since(t0).Nanoseconds()-rt.timerNS, 0)
+	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &c.puzzle, c.seed, rt.epoch, rt.timerNS, &res)
 	if c.n == 0 || ns < c.best {
 		c.best = ns
 	}

@@ -149,10 +149,9 @@ func (w *workers) work(ctx context.Context) error {
 	}
 }
 
-// solve runs one unit into row (a zero Row) the first time: times Solve,
-// recovers a panic, checks the answer, and records the run in rs. Times
-// are read on the monotonic clock as durations since epoch, one clock
-// read before Solve and one after, less the timer's overhead.
+// solve runs one unit into row (a zero Row) the first time: times Solve
+// (timeSolve), recovers a panic, checks the answer, and records the run
+// in rs.
 func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, row *rundir.Row, rs *runs) {
 	ent, s := u.ent, cfg.Solvers[u.solver]
 	*row = rundir.Row{
@@ -174,17 +173,8 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		})
 		row.Solutions = ent.solutions
 	}
-	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: ent.seed}
-	t0 := time.Since(epoch)
-	if cfg.Timeout > 0 {
-		lim.Deadline = epoch.Add(t0 + cfg.Timeout)
-	}
 	var res solvers.Result
-	panicked := safeSolve(ctx, s, &ent.e.Puzzle, lim, &res)
-	if slowdownBuild {
-		slowdown(epoch, t0)
-	}
-	ns := max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0)
+	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.seed, epoch, overhead, &res)
 	rs.add(ns)
 	row.NS = ns
 	row.Status = res.Status
@@ -218,24 +208,32 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 // status or counters differ from the first marks the unit unstable (the
 // strategies are deterministic for a given seed), and ends its repeats.
 func rerun(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) {
-	ent, s := u.ent, cfg.Solvers[u.solver]
-	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: ent.seed}
-	t0 := time.Since(epoch)
-	if cfg.Timeout > 0 {
-		lim.Deadline = epoch.Add(t0 + cfg.Timeout)
-	}
 	var res solvers.Result
-	panicked := safeSolve(ctx, s, &ent.e.Puzzle, lim, &res)
-	if slowdownBuild {
-		slowdown(epoch, t0)
-	}
-	ns := max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0)
+	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, overhead, &res)
 	rs.add(ns)
 	f := &rs.first
 	if panicked || res.Status != f.Status || res.Calls != f.Calls || res.Guesses != f.Guesses ||
 		res.Backtracks != f.Backtracks || res.Filled != f.Filled {
 		rs.unstable, rs.repeat = true, false
 	}
+}
+
+// timeSolve solves p with s once, within cfg's limits, into *res, and
+// returns the time it took, read on the monotonic clock as durations
+// since epoch, one clock read before Solve and one after, less the
+// timer's overhead; and whether Solve panicked.
+func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Puzzle, seed uint64,
+	epoch time.Time, overhead int64, res *solvers.Result) (ns int64, panicked bool) {
+	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: seed}
+	t0 := time.Since(epoch)
+	if cfg.Timeout > 0 {
+		lim.Deadline = epoch.Add(t0 + cfg.Timeout)
+	}
+	panicked = safeSolve(ctx, s, p, lim, res)
+	if slowdownBuild {
+		slowdown(epoch, t0)
+	}
+	return max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0), panicked
 }
 
 // timerOverhead returns the cost of timing nothing as solve times a

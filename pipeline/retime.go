@@ -55,7 +55,7 @@ const (
 	topUnits         = 256 // the slowest units kept per strategy, to re-time until confirmTop are sure
 	confirmTop       = 32
 	retimeChunk      = 16
-	maxCandidates    = 4096 // per strategy: outliers kept, the largest ratios first
+	maxCandidates    = 2048 // per strategy: possible outliers kept (a few hundred bytes each)
 	retimeRuns       = 5
 	retimeUnitBudget = 100 * time.Millisecond
 	retimeShare      = 0.05
@@ -120,7 +120,8 @@ func (g *group) median() int64 {
 type candidate struct {
 	solver  int
 	key     rundir.Key
-	puzzle  solvers.Puzzle
+	box     int    // the puzzle's box size
+	cells   []byte // and its cells (81 for a 9x9), not a whole Puzzle (256 cells)
 	seed    uint64
 	ns      int64 // the sweep's time
 	calls   uint64
@@ -175,7 +176,8 @@ func (rt *retimer) observe(r *result) {
 	var c *candidate
 	mk := func() *candidate {
 		if c == nil {
-			c = &candidate{solver: si, key: row.Key(), puzzle: r.ent.e.Puzzle, seed: r.ent.seed,
+			p := &r.ent.e.Puzzle
+			c = &candidate{solver: si, key: row.Key(), box: p.Box, cells: slices.Clone(p.Cells[:p.Len()]), seed: r.ent.seed,
 				ns: row.NS, calls: row.Calls, group: g}
 		}
 		return c
@@ -346,7 +348,9 @@ func kthBest(cs []*candidate, k int) int64 {
 // time runs candidate c once more.
 func (rt *retimer) time(ctx context.Context, c *candidate) {
 	var res solvers.Result
-	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &c.puzzle, c.seed, rt.epoch, rt.timerNS, &res)
+	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
+	copy(p.Cells[:], c.cells)
+	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.seed, rt.epoch, rt.timerNS, &res)
 	if c.n == 0 || ns < c.best {
 		c.best = ns
 	}

@@ -78,7 +78,7 @@ func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []
 	for i := range cfg.Solvers {
 		// Repeated as a run repeats cheap units, in a row here: there is
 		// one puzzle.
-		var rs runs
+		rs := runs{limit: runsOf(cfg.Runs)}
 		u := unit{ent: ent, solver: i}
 		solve(ctx, &cfg, u, epoch, overhead, &rows[i], &rs)
 		for rs.more() {

@@ -144,6 +144,18 @@ func TestRepeatsCheapUnits(t *testing.T) {
 		t.Errorf("stats: %d unstable, want 1", st.Unstable)
 	}
 
+	// Runs: 1 times each unit once.
+	f = &counterFake{ids: ids, flaky: func(int) bool { return false }, status: solvers.StatusSolved}
+	_, sink, err = run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2, Runs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sink.rows {
+		if r.Runs != 1 || r.NS != r.NSMin {
+			t.Fatalf("Runs 1: a row with %d runs, ns %d, min %d", r.Runs, r.NS, r.NSMin)
+		}
+	}
+
 	// Timeouts are not repeated (their outcome depends on the clock).
 	f = &counterFake{ids: ids, flaky: func(int) bool { return false }, status: solvers.StatusTimeout}
 	_, sink, err = run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2})

@@ -22,9 +22,17 @@ import (
 // strategy, not on the puzzle. The row records the number of runs, their
 // minimum and their median; ns is nsOf of them.
 const (
-	maxRuns      = 5
+	maxRuns      = rundir.MaxRuns // Config.Runs's default and upper bound
 	repeatBudget = 50 * time.Microsecond
 )
+
+// runsOf returns the most runs of a cheap unit for Config.Runs n.
+func runsOf(n int) int {
+	if n <= 0 || n > maxRuns {
+		return maxRuns
+	}
+	return n
+}
 
 // nsOf is the time a row reports for its runs (ns): the median. Both
 // figures are recorded; the median of up to five runs is robust to one
@@ -40,6 +48,7 @@ type workers struct {
 	batches  <-chan *unitBatch
 	results  chan<- *resultBatch
 	meanNS   []atomic.Int64 // per solver, the running mean unit time, for batchSize
+	runs     int            // the most runs of a cheap unit (Config.Runs, 1 to maxRuns)
 	nextMu   sync.Mutex
 }
 
@@ -62,6 +71,7 @@ func (w *workers) next() (*unitBatch, bool) {
 // runs are the timed runs of one unit.
 type runs struct {
 	n        int
+	limit    int // the most runs (Config.Runs)
 	ns       [maxRuns]int64
 	total    int64
 	repeat   bool           // the unit may be solved again (deterministic outcome, not refused)
@@ -71,7 +81,7 @@ type runs struct {
 
 // more reports whether the unit is to be solved again.
 func (r *runs) more() bool {
-	return r.repeat && r.n < maxRuns && r.total < int64(repeatBudget)
+	return r.repeat && r.n < r.limit && r.total < int64(repeatBudget)
 }
 
 func (r *runs) add(ns int64) {
@@ -106,7 +116,7 @@ func (w *workers) work(ctx context.Context) error {
 		out := rb.r
 		for i, u := range batch {
 			out[i].seq, out[i].solver, out[i].ent, out[i].last = u.seq, u.solver, u.ent, u.last
-			rs[i] = runs{}
+			rs[i] = runs{limit: w.runs}
 			solve(ctx, w.cfg, u, w.epoch, w.overhead, &out[i].row, &rs[i])
 			if i == len(batch)-1 {
 				out[i].batch = rb

@@ -65,7 +65,13 @@ type Settings struct {
 	Shard     string   `json:"shard,omitempty"` // "k/n"
 	Unique    bool     `json:"unique"`
 	Corpora   []string `json:"corpora"`
+	// Runs is how many times at most a cheap unit is timed (-runs);
+	// 0 in a run.json written before it: the default, MaxRuns.
+	Runs int `json:"runs,omitempty"`
 }
+
+// MaxRuns is the most timed runs of a cheap unit, and -runs's default.
+const MaxRuns = 5
 
 // Segment is one invocation that wrote rows into the run (the first run,
 // each -resume, or a merged shard).

@@ -45,6 +45,9 @@ func (s *Settings) Validate() error {
 	if s.Limit < 0 {
 		return fmt.Errorf("settings.limit: %d, want a number >= 0", s.Limit)
 	}
+	if s.Runs < 0 || s.Runs > MaxRuns {
+		return fmt.Errorf("settings.runs: %d, want 1 to %d (0: %d)", s.Runs, MaxRuns, MaxRuns)
+	}
 	if s.Shard != "" {
 		if _, _, err := ParseShard(s.Shard); err != nil {
 			return fmt.Errorf("settings.shard: %w", err)

@@ -36,6 +36,7 @@ type runFlags struct {
 	resume    bool
 	out       string
 	unique    bool
+	runs      int
 	quiet     bool
 	highlight string
 	svg       bool
@@ -74,6 +75,7 @@ func runMain(e *env, args []string) error {
 	fs.StringVar(&f.shard, "shard", "", "only ids with id % n == k, for shard `k/n`")
 	fs.BoolVar(&f.resume, "resume", false, "finish the run in -out (default: results/latest), with its settings")
 	fs.StringVar(&f.out, "out", "", "run `directory` (default: results/<run-id>)")
+	fs.IntVar(&f.runs, "runs", rundir.MaxRuns, fmt.Sprintf("timed runs at most of a unit under 50µs (1 to %d): the row's ns is their median; 1 times each unit once, for throughput", rundir.MaxRuns))
 	fs.BoolVar(&f.unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949")
@@ -116,8 +118,11 @@ func runMain(e *env, args []string) error {
 
 // settingsFromFlags turns the flags into the settings recorded in run.json.
 func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
+	if f.runs < 1 || f.runs > rundir.MaxRuns {
+		return rundir.Settings{}, usageErr("-runs %d: want 1 to %d", f.runs, rundir.MaxRuns)
+	}
 	s := rundir.Settings{TimeoutNS: int64(f.timeout), Timeout: f.timeout.String(), MaxCalls: f.maxCalls,
-		Seed: f.seed, Range: f.rng, Limit: f.limit, Shard: f.shard, Unique: f.unique, Corpora: corpora}
+		Seed: f.seed, Range: f.rng, Limit: f.limit, Shard: f.shard, Unique: f.unique, Corpora: corpora, Runs: f.runs}
 	if f.timeout < 0 {
 		return s, usageErr("-timeout %s: want a duration >= 0", f.timeout)
 	}
@@ -271,6 +276,7 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 		{"limit", flags.Limit == s.Limit},
 		{"shard", flags.Shard == s.Shard},
 		{"unique", flags.Unique == s.Unique},
+		{"runs", flags.Runs == s.Runs || (s.Runs == 0 && flags.Runs == rundir.MaxRuns)},
 	}
 	for _, c := range conflicts {
 		if set[c.flag] && !c.same {

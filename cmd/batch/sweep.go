@@ -23,7 +23,7 @@ import (
 func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.Time) error {
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
-		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true}
+		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs}
 	for _, n := range s.Solvers {
 		sv, _ := solvers.Lookup(n)
 		cfg.Solvers = append(cfg.Solvers, sv.Solver)

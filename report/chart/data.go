@@ -131,9 +131,6 @@ type point struct {
 	out outcome // censored: v is a lower bound
 }
 
-// censored reports whether p was stopped by a limit.
-func (p point) censored() bool { return p.out == outCensored }
-
 // column is one series prepared for one measure: not its values,
 // which would cost 24 bytes a row for every chart, but what the charts
 // draw of them, computed in one pass over the sorted values: counts,

@@ -286,6 +286,16 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	return stats, err
 }
 
+// Timing returns how the run timed its units, as run.json records it
+// for the run's segment.
+func (s *Stats) Timing() rundir.Timing {
+	r := s.Retime
+	return rundir.Timing{TimerNS: s.TimerNS, Unstable: s.Unstable,
+		Retimed: r.Retimed, Slow: r.Slow, Noise: r.Noise, Confirmed: r.Confirmed, Left: r.Left,
+		RetimeNS: r.NS, RetimeErr: r.Error,
+		GCCycles: s.GC.Cycles, GCPauseNS: s.GC.PauseNS, GCCPUShare: s.GC.CPUShare}
+}
+
 // Complete reports whether the run did all it was asked: every corpus
 // read to its end, no unit left out, and not interrupted.
 func (s *Stats) Complete() bool {

@@ -80,8 +80,8 @@ func (r *reader) flush(ctx context.Context) error {
 		for k < len(us) && k < size && us[k].solver == si {
 			k++
 		}
-		batch := getUnits(k)
-		copy(batch.u, us[:k])
+		batch := unitPool.get(k)
+		copy(batch.s, us[:k])
 		us = us[k:]
 		select {
 		case r.batches <- batch:

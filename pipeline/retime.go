@@ -64,13 +64,12 @@ const (
 
 // RetimeStats is what the re-timing at the end of a run did.
 type RetimeStats struct {
-	Candidates int   `json:"candidates"` // outliers and slowest units to re-time
-	Retimed    int   `json:"retimed"`
-	Slow       int   `json:"slow"`      // outliers confirmed slow
-	Noise      int   `json:"noise"`     // sweep times not confirmed
-	Confirmed  int   `json:"confirmed"` // slowest units confirmed
-	Left       int   `json:"left"`      // not re-timed: the time allowed was spent
-	NS         int64 `json:"ns"`        // time spent re-timing
+	Retimed   int   `json:"retimed"`
+	Slow      int   `json:"slow"`      // outliers confirmed slow
+	Noise     int   `json:"noise"`     // sweep times not confirmed
+	Confirmed int   `json:"confirmed"` // slowest units confirmed
+	Left      int   `json:"left"`      // not re-timed: the time allowed was spent
+	NS        int64 `json:"ns"`        // time spent re-timing
 	// Error: the rows could not be amended (a full disk): they keep
 	// their sweep times, and the counts above are zero.
 	Error string `json:"error,omitempty"`
@@ -81,6 +80,8 @@ type RetimeStats struct {
 type group struct {
 	n    int
 	bins [64 * 4]uint32
+	med  int64 // running's median, computed when n reached...
+	next int   // ...this count less a sixteenth
 }
 
 // timeBin returns the quarter-octave bin of ns.
@@ -105,6 +106,16 @@ func binLow(b int) int64 {
 	return int64(4+frac) << (l - 3)
 }
 
+// running returns the group's median as the writer goes, computed again
+// only when the group has grown by a sixteenth: a walk over its bins for
+// every row would cost the writer up to 256 steps a unit.
+func (g *group) running() int64 {
+	if g.n >= g.next {
+		g.med, g.next = g.median(), g.n+max(g.n/16, 1)
+	}
+	return g.med
+}
+
 // median returns the lower edge of the bin that holds the group's median.
 func (g *group) median() int64 {
 	half, seen := uint32((g.n+1)/2), uint32(0)
@@ -124,10 +135,8 @@ type candidate struct {
 	cells   []byte // and its cells (81 for a 9x9), not a whole Puzzle (256 cells)
 	seed    uint64
 	ns      int64 // the sweep's time
-	calls   uint64
 	group   *group
 	outlier bool
-	top     bool
 	// the re-timing
 	n     int
 	total int64
@@ -178,11 +187,11 @@ func (rt *retimer) observe(r *result) {
 		if c == nil {
 			p := &r.ent.e.Puzzle
 			c = &candidate{solver: si, key: row.Key(), box: p.Box, cells: slices.Clone(p.Cells[:p.Len()]), seed: r.ent.seed,
-				ns: row.NS, calls: row.Calls, group: g}
+				ns: row.NS, group: g}
 		}
 		return c
 	}
-	if g.n <= minGroup || row.NS > outlierFactor*g.median() {
+	if g.n <= minGroup || row.NS > outlierFactor*g.running() {
 		if len(rt.cands[si]) < maxCandidates {
 			rt.cands[si] = append(rt.cands[si], mk())
 		} else {
@@ -254,7 +263,6 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 		tops := slices.Clone(rt.tops[si])
 		slices.SortFunc(tops, func(a, b *candidate) int { return cmp.Compare(b.ns, a.ns) })
 		for _, c := range tops {
-			c.top = true
 			if !seen[c] {
 				w.tops = append(w.tops, c)
 			}
@@ -300,7 +308,6 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 			rt.Stats.Left += len(tops) // the time ran out before the rule held
 		}
 		for _, c := range done {
-			rt.Stats.Candidates++
 			if c.n == 0 {
 				rt.Stats.Left++
 				continue

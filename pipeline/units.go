@@ -40,55 +40,45 @@ type result struct {
 	batch *resultBatch
 }
 
-// unitBatch and resultBatch hold a batch; their pools keep them by size
-// class (a power of two up to maxBatch), so that the memory in flight is
-// that of the units in flight, whatever the batch sizes: the window may
-// hold thousands of one-unit batches (a slow strategy, or any strategy
-// before its mean time is known).
-type unitBatch struct{ u []unit }
+// batch holds a batch of units or of results; a batchPool keeps them by
+// size class (a power of two up to maxBatch), so that the memory in
+// flight is that of the units in flight, whatever the batch sizes: the
+// window may hold thousands of one-unit batches (a slow strategy, or any
+// strategy before its mean time is known).
+type batch[T any] struct{ s []T }
 
-type resultBatch struct{ r []result }
+type (
+	unitBatch   = batch[unit]
+	resultBatch = batch[result]
+)
 
 const sizeClasses = 8 // 1, 2, 4, ..., 128 = maxBatch
 
+type batchPool[T any] [sizeClasses]sync.Pool
+
 var (
-	unitPools   [sizeClasses]sync.Pool
-	resultPools [sizeClasses]sync.Pool
+	unitPool   batchPool[unit]
+	resultPool batchPool[result]
 )
 
 // sizeClass returns the pool of batches of n units (1 <= n <= maxBatch).
 func sizeClass(n int) int { return bits.Len(uint(n - 1)) }
 
-// getUnits returns a batch of n units.
-func getUnits(n int) *unitBatch {
+// get returns a batch of n elements.
+func (p *batchPool[T]) get(n int) *batch[T] {
 	c := sizeClass(n)
-	b, _ := unitPools[c].Get().(*unitBatch)
+	b, _ := p[c].Get().(*batch[T])
 	if b == nil {
-		b = &unitBatch{u: make([]unit, 1<<c)}
+		b = &batch[T]{s: make([]T, 1<<c)}
 	}
-	b.u = b.u[:n]
+	b.s = b.s[:n]
 	return b
 }
 
-func putUnits(b *unitBatch) {
-	clear(b.u)
-	unitPools[sizeClass(cap(b.u))].Put(b)
-}
-
-// getResults returns a batch of n results.
-func getResults(n int) *resultBatch {
-	c := sizeClass(n)
-	b, _ := resultPools[c].Get().(*resultBatch)
-	if b == nil {
-		b = &resultBatch{r: make([]result, 1<<c)}
-	}
-	b.r = b.r[:n]
-	return b
-}
-
-func putResults(b *resultBatch) {
-	clear(b.r)
-	resultPools[sizeClass(cap(b.r))].Put(b)
+// put clears b and keeps it for another get.
+func (p *batchPool[T]) put(b *batch[T]) {
+	clear(b.s)
+	p[sizeClass(cap(b.s))].Put(b)
 }
 
 // Recycling, so that a sweep allocates little per unit (about 500 bytes

@@ -74,9 +74,22 @@ type runs struct {
 	limit    int // the most runs (Config.Runs)
 	ns       [maxRuns]int64
 	total    int64
-	repeat   bool           // the unit may be solved again (deterministic outcome, not refused)
-	first    solvers.Result // the first run's status and counters (no solution)
+	repeat   bool    // the unit may be solved again (deterministic outcome, not refused)
+	first    outcome // the first run's status and counters
 	unstable bool
+}
+
+// outcome is what must be the same in every run of a unit: its status
+// and counters (a Result without its solution, a few words rather than
+// 300 bytes per unit).
+type outcome struct {
+	status                     solvers.Status
+	calls, guesses, backtracks uint64
+	filled                     int
+}
+
+func outcomeOf(r *solvers.Result) outcome {
+	return outcome{r.Status, r.Calls, r.Guesses, r.Backtracks, r.Filled}
 }
 
 // more reports whether the unit is to be solved again.
@@ -111,9 +124,9 @@ func (w *workers) work(ctx context.Context) error {
 		if !ok {
 			return nil
 		}
-		batch := ub.u
-		rb := getResults(len(batch))
-		out := rb.r
+		batch := ub.s
+		rb := resultPool.get(len(batch))
+		out := rb.s
 		for i, u := range batch {
 			out[i].seq, out[i].solver, out[i].ent, out[i].last = u.seq, u.solver, u.ent, u.last
 			rs[i] = runs{limit: w.runs}
@@ -150,7 +163,7 @@ func (w *workers) work(ctx context.Context) error {
 			mean = old + (mean-old)/4
 		}
 		m.Store(mean)
-		putUnits(ub)
+		unitPool.put(ub)
 		select {
 		case w.results <- rb:
 		case <-ctx.Done():
@@ -210,8 +223,7 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		// the other statuses refused the puzzle or failed.
 		rs.repeat = true
 	}
-	rs.first = solvers.Result{Status: res.Status, Calls: res.Calls, Guesses: res.Guesses,
-		Backtracks: res.Backtracks, Filled: res.Filled}
+	rs.first = outcomeOf(&res)
 }
 
 // rerun solves the unit again and records the run in rs; a run whose
@@ -221,9 +233,7 @@ func rerun(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 	var res solvers.Result
 	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, overhead, &res)
 	rs.add(ns)
-	f := &rs.first
-	if panicked || res.Status != f.Status || res.Calls != f.Calls || res.Guesses != f.Guesses ||
-		res.Backtracks != f.Backtracks || res.Filled != f.Filled {
+	if panicked || outcomeOf(&res) != rs.first {
 		rs.unstable, rs.repeat = true, false
 	}
 }

@@ -25,7 +25,7 @@ func write(ctx context.Context, cfg *Config, results <-chan *resultBatch, slots 
 			if !ok {
 				return cfg.Sink.Flush()
 			}
-			rs := rb.r
+			rs := rb.s
 			if cfg.Progress != nil {
 				cfg.Progress.Add(len(rs))
 			}
@@ -52,7 +52,7 @@ func write(ctx context.Context, cfg *Config, results <-chan *resultBatch, slots 
 				}
 				if b := p.batch; b != nil {
 					// The batch's last row: the batch is written.
-					putResults(b) // clears p too
+					resultPool.put(b) // clears p too
 				}
 			}
 		case <-tick.C:

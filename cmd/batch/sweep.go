@@ -111,10 +111,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	end := time.Now()
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
-	dir.SetTiming(rundir.Timing{TimerNS: stats.TimerNS, Unstable: stats.Unstable,
-		Retimed: stats.Retime.Retimed, Slow: stats.Retime.Slow, Noise: stats.Retime.Noise,
-		Confirmed: stats.Retime.Confirmed, Left: stats.Retime.Left, RetimeNS: stats.Retime.NS, RetimeErr: stats.Retime.Error,
-		GCCycles: stats.GC.Cycles, GCPauseNS: stats.GC.PauseNS, GCCPUShare: stats.GC.CPUShare})
+	dir.SetTiming(stats.Timing())
 	corpusErrs := stats.CorpusErrors()
 	status, msg := rundir.Finished, ""
 	switch {

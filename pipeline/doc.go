@@ -25,11 +25,13 @@
 //     lines, puzzle lines, invalid ones and skipped ones (blank, comment,
 //     count header), and a file is read to its end even when the
 //     selection ends before (a stream is not: it may not end).
-//  2. Units go to the workers in batches sized from the running mean unit
-//     time (about 1ms of work, at most 128 units; slow units one by one),
-//     so that channel operations cost little per unit. Before a batch, the
-//     reader takes one of Window/128 slots, so memory is bounded by the
-//     window, not by the corpus. The channels have room for every batch
+//  2. Units go to the workers in batches of one strategy, sized from the
+//     running mean time of a unit's first run (about 16ms of work, at most
+//     a block of 256 units; slow units one by one; see units.go), so that
+//     each strategy runs warm and channel operations cost little per
+//     unit. Before a block, the reader takes one of its window slots
+//     (Window units), so memory is bounded by the window, not by the
+//     corpus. The channels have room for every batch
 //     the slots let out, so that the workers do not run dry while the
 //     reader waits for a P.
 //  3. A worker runs each unit with Limits{Deadline: start+Timeout,

@@ -8,7 +8,6 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -151,13 +150,16 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if len(cfg.Solvers) > 64 {
 		return &Stats{}, fmt.Errorf("%d strategies: at most 64 run at once", len(cfg.Solvers))
 	}
+	block := blockPuzzles * max(len(cfg.Solvers), 1) // the units of a block, at most
 	window := cfg.Window
 	if window <= 0 {
-		window = max(32*maxBatch, 2*maxBatch*nworkers)
+		// Four blocks at least, so that a block's slow unit does not leave
+		// the workers idle while the reader waits for its slot.
+		window = max(16*maxBatch, 2*maxBatch*nworkers, 4*block)
 	}
-	block := blockPuzzles * max(len(cfg.Solvers), 1) // the units of a block, at most
-	window = max(window, 2*block)                    // room for two blocks at least
-	window = 1 << bits.Len(uint(window-1))           // a power of two: the writer's ring is indexed with a mask
+	window = max(window, 2*block) // room for two blocks at least
+
+	window = 1 << bits.Len(uint(window-1)) // a power of two: the writer's ring is indexed with a mask
 	if cfg.Counter == nil {
 		cfg.Counter = solvers.CountSolutions
 	}
@@ -191,9 +193,9 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	slots := make(chan struct{}, window/block) // blocks between the reader and the writer
 	batches := make(chan *unitBatch, window)
 	results := make(chan *resultBatch, window)
-	meanNS := make([]atomic.Int64, len(cfg.Solvers)) // per solver, the running mean unit time, for batchSize
+	pc := newPace(len(cfg.Solvers))
 	r := &reader{cfg: &cfg, batches: batches, slots: slots, ents: make([]entry, window+blockPuzzles),
-		meanNS: meanNS, stats: stats, halt: halt}
+		pace: pc, issued: make([]int64, len(cfg.Solvers)), stats: stats, halt: halt}
 	// A resumed stream is compared with its copy before any row is
 	// written: a different input stops the run here.
 	streams := cfg.Streams
@@ -221,7 +223,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		}
 		return err
 	})
-	w := &workers{cfg: &cfg, epoch: start, batches: batches, results: results, meanNS: meanNS,
+	w := &workers{cfg: &cfg, epoch: start, batches: batches, results: results, pace: pc,
 		overhead: timerOverhead(start), runs: runsOf(cfg.Runs)}
 	stats.TimerNS = w.overhead
 	amender, _ := cfg.Sink.(Amender)

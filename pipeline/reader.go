@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -24,7 +23,8 @@ type reader struct {
 	slots   chan struct{}
 	ents    []entry // the ring of entries (see units.go)
 	nextEnt int
-	meanNS  []atomic.Int64 // per solver, the running mean unit time, for batchSize
+	pace    *pace
+	issued  []int64 // per solver, the batches issued
 	stats   *Stats
 	halt    <-chan struct{} // interrupts a read that waits on a stream
 	pre     []*corpusFile   // per corpus, a stream opened (and checked) before the run: Config.Streams
@@ -75,7 +75,10 @@ func (r *reader) flush(ctx context.Context) error {
 	r.block = r.block[:0]
 	for us := r.units; len(us) > 0; {
 		si := us[0].solver
-		size := batchSize(r.meanNS[si].Load())
+		if err := r.waitMean(ctx, si); err != nil {
+			return err
+		}
+		size := batchSize(r.pace.meanNS[si].Load())
 		k := 0
 		for k < len(us) && k < size && us[k].solver == si {
 			k++
@@ -87,6 +90,23 @@ func (r *reader) flush(ctx context.Context) error {
 		case r.batches <- batch:
 		case <-ctx.Done():
 			return ctx.Err()
+		}
+		r.issued[si]++
+	}
+	return nil
+}
+
+// waitMean waits, while the mean time of solver si is unknown, until
+// the units of si issued so far are solved (see pace). After the first
+// Ctrl-C it does not wait: the workers drop the batches still queued.
+func (r *reader) waitMean(ctx context.Context, si int) error {
+	for r.pace.meanNS[si].Load() == 0 && r.pace.finished[si].Load() < r.issued[si] {
+		select {
+		case <-r.pace.ping:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-r.cfg.Stop:
+			return nil
 		}
 	}
 	return nil

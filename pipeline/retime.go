@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"time"
 
@@ -33,12 +34,17 @@ import (
 // left could rank among them, and the lists ranked by time (which rank
 // re-timed units only) hold each strategy's true slowest.
 //
-// Each unit is re-timed in passes over the units of its strategy (as
-// the sweep repeats cheap units: never twice in a row), up to
+// Each unit is re-timed in passes over the units of its strategy, up to
 // retimeRuns runs or retimeUnitBudget of time, with the garbage
 // collector off, and its re-timed time is the minimum of those runs: on
 // a machine that only adds delays, the minimum is the closest to the
-// strategy's own time. Its outcome:
+// strategy's own time. As in the sweep's repeats (see minPass), a
+// puzzle solved again after only a few others runs faster than it did
+// the first time (the branch predictors learned its path): each pass
+// starts with untimed solves of filler puzzles of the strategy (its
+// first cheap units of the run), so that a pass covers blockPuzzles
+// puzzles; the first pass's fillers also warm the strategy up after the
+// one re-timed before it. Its outcome:
 //   - an outlier still above outlierFactor times its group's median is
 //     confirmed slow (rundir.RetimedSlow);
 //   - a unit re-timed below half its sweep time was noise
@@ -60,6 +66,12 @@ const (
 	retimeUnitBudget = 100 * time.Millisecond
 	retimeShare      = 0.05
 	retimeFloor      = 2 * time.Second
+	fillerMaxNS      = 100_000 // a filler's sweep time, at most
+	// retimeHeapGrowth is how much the heap may grow while the collector
+	// is off: past it, a pass starts with a collection. The fillers of a
+	// strategy that allocates (dlx) made the default sweep's peak memory
+	// 100 MB instead of 33 without it.
+	retimeHeapGrowth = 8 << 20
 )
 
 // RetimeStats is what the re-timing at the end of a run did.
@@ -152,12 +164,16 @@ type retimer struct {
 	groups  [][65]*group   // per solver, per octave of calls
 	cands   [][]*candidate // per solver: possible outliers
 	tops    [][]*candidate // per solver: the slowest units, a min-heap by ns
+	fillers [][]*candidate // per solver: up to blockPuzzles cheap units, solved untimed between passes
+	heap    [1]metrics.Sample
+	heapAt  uint64 // the bytes allocated at the last collection
 	Stats   RetimeStats
 }
 
 func newRetimer(cfg *Config) *retimer {
 	n := len(cfg.Solvers)
-	return &retimer{cfg: cfg, groups: make([][65]*group, n), cands: make([][]*candidate, n), tops: make([][]*candidate, n)}
+	return &retimer{cfg: cfg, groups: make([][65]*group, n), cands: make([][]*candidate, n), tops: make([][]*candidate, n),
+		fillers: make([][]*candidate, n)}
 }
 
 // finished reports whether a unit with status st ran to an outcome that
@@ -190,6 +206,9 @@ func (rt *retimer) observe(r *result) {
 				ns: row.NS, group: g}
 		}
 		return c
+	}
+	if len(rt.fillers[si]) < blockPuzzles && row.NS <= fillerMaxNS {
+		rt.fillers[si] = append(rt.fillers[si], mk())
 	}
 	if g.n <= minGroup || row.NS > outlierFactor*g.running() {
 		if len(rt.cands[si]) < maxCandidates {
@@ -242,13 +261,14 @@ func (c *candidate) predicted() int64 {
 func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Duration) map[rundir.Key]*candidate {
 	start := time.Now()
 	type work struct {
+		si       int          // the strategy
 		outliers []*candidate // the largest ratios first
 		tops     []*candidate // the slowest first, outliers left out
 		cost     int64
 	}
 	var all []work
 	for si := range rt.cfg.Solvers {
-		var w work
+		w := work{si: si}
 		seen := map[*candidate]bool{}
 		for _, c := range rt.cands[si] {
 			if p := c.predicted(); p > 0 && c.ns > outlierFactor*p {
@@ -280,7 +300,8 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 	// would pay the collector's assists in its re-timed runs (the sweep
 	// measured up to a few percent of CPU). The re-timing allocates at
 	// most what its few hundred units allocate.
-	runtime.GC()
+	rt.heap[0].Name = "/gc/heap/allocs:bytes"
+	rt.collect()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	out := map[rundir.Key]*candidate{}
 	for k, w := range all {
@@ -288,7 +309,7 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 		deadline := time.Now().Add(share)
 		over := func() bool { return ctx.Err() != nil || stopped(stop) || time.Now().After(deadline) }
 		var done []*candidate
-		rt.timeAll(ctx, w.outliers, over)
+		rt.timeAll(ctx, w.si, w.outliers, over)
 		done = append(done, w.outliers...)
 		// The slowest units, a chunk at a time, until the confirmTop
 		// slowest re-timed times are all at least the sweep time of the
@@ -298,7 +319,7 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 		for len(tops) > 0 && !over() {
 			chunk := tops[:min(len(tops), retimeChunk)]
 			tops = tops[len(chunk):]
-			rt.timeAll(ctx, chunk, over)
+			rt.timeAll(ctx, w.si, chunk, over)
 			done = append(done, chunk...)
 			if len(tops) > 0 && kthBest(done, confirmTop) >= tops[0].ns {
 				tops = nil
@@ -320,10 +341,24 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 	return out
 }
 
-// timeAll times the units cs, in passes (never one twice in a row), up
-// to retimeRuns each or retimeUnitBudget of time, until over.
-func (rt *retimer) timeAll(ctx context.Context, cs []*candidate, over func() bool) {
+// timeAll times the units cs of strategy si, in passes that the filler
+// puzzles make blockPuzzles long, up to retimeRuns each or
+// retimeUnitBudget of time, until over.
+func (rt *retimer) timeAll(ctx context.Context, si int, cs []*candidate, over func() bool) {
+	if len(cs) == 0 {
+		return
+	}
+	fill := rt.fillers[si]
 	for pass := 0; pass < retimeRuns; pass++ {
+		if rt.allocated()-rt.heapAt > retimeHeapGrowth {
+			rt.collect()
+		}
+		for k := 0; k < blockPuzzles-len(cs) && len(fill) > 0; k++ {
+			if k%16 == 0 && over() {
+				return
+			}
+			rt.solve(ctx, fill[k%len(fill)])
+		}
 		for _, c := range cs {
 			if over() {
 				return
@@ -354,15 +389,36 @@ func kthBest(cs []*candidate, k int) int64 {
 
 // time runs candidate c once more.
 func (rt *retimer) time(ctx context.Context, c *candidate) {
-	var res solvers.Result
-	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
-	copy(p.Cells[:], c.cells)
-	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.seed, rt.epoch, rt.timerNS, &res)
+	ns := rt.solve(ctx, c)
 	if c.n == 0 || ns < c.best {
 		c.best = ns
 	}
 	c.n++
 	c.total += ns
+}
+
+// allocated returns the bytes allocated on the heap so far.
+func (rt *retimer) allocated() uint64 {
+	metrics.Read(rt.heap[:])
+	if rt.heap[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return rt.heap[0].Value.Uint64()
+}
+
+// collect runs the collector, and notes when.
+func (rt *retimer) collect() {
+	runtime.GC()
+	rt.heapAt = rt.allocated()
+}
+
+// solve solves c's puzzle once and returns the time it took.
+func (rt *retimer) solve(ctx context.Context, c *candidate) int64 {
+	var res solvers.Result
+	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
+	copy(p.Cells[:], c.cells)
+	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.seed, rt.epoch, rt.timerNS, &res)
+	return ns
 }
 
 // outcome returns the retimed value of a re-timed unit.

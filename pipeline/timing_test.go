@@ -106,12 +106,16 @@ func (f *counterFake) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.L
 	return r
 }
 
-// TestRepeatsCheapUnits: a cheap unit is solved maxRuns times and its
-// row records the runs, their minimum and median; a unit whose counters
-// change from run to run is flagged unstable; a timeout is not repeated;
-// a unit over the repeat budget runs once.
+// TestRepeatsCheapUnits: a cheap unit of a batch of minPass units or
+// more is solved maxRuns times and its row records the runs, their
+// minimum and median; a unit of a smaller batch (the strategy's first
+// unit, before its mean time is known; the end of the range) is timed
+// once; a unit whose counters change from run to run is flagged
+// unstable; a timeout is not repeated; a unit over the repeat budget
+// runs once.
 func TestRepeatsCheapUnits(t *testing.T) {
-	path, ids := corpus4(t, 40, nil)
+	const n = 2*blockPuzzles + 88 // the last block is too small to repeat
+	path, ids := corpus4(t, n, nil)
 	f := &counterFake{ids: ids, flaky: func(id int) bool { return id == 7 }, status: solvers.StatusSolved}
 	st, sink, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 2})
 	if err != nil {
@@ -119,9 +123,15 @@ func TestRepeatsCheapUnits(t *testing.T) {
 	}
 	full := 0
 	for _, r := range sink.rows {
-		if r.ID == 7 {
+		switch {
+		case r.ID == 7:
 			if !r.Unstable || r.Runs != 2 {
 				t.Errorf("flaky unit: runs %d unstable %v, want 2 runs (the second differs) and unstable", r.Runs, r.Unstable)
+			}
+			continue
+		case r.ID == 0 || r.ID >= 2*blockPuzzles:
+			if r.Runs != 1 {
+				t.Errorf("id %d: %d runs, want 1 (a batch of fewer than %d units)", r.ID, r.Runs, minPass)
 			}
 			continue
 		}
@@ -137,8 +147,8 @@ func TestRepeatsCheapUnits(t *testing.T) {
 			t.Errorf("id %d: ns %d, min %d, median %d", r.ID, r.NS, r.NSMin, r.NSMedian)
 		}
 	}
-	if full < 30 {
-		t.Errorf("%d of 39 cheap units ran %d times", full, maxRuns)
+	if want := 2*blockPuzzles - 2; full < want*3/4 {
+		t.Errorf("%d of %d cheap units ran %d times", full, want, maxRuns)
 	}
 	if st.Unstable != 1 {
 		t.Errorf("stats: %d unstable, want 1", st.Unstable)
@@ -188,12 +198,17 @@ type spiky struct {
 	seen  sync.Map
 	noisy func(id int) bool
 	slow  func(id int) bool
+	mu    sync.Mutex
+	log   []int // the ids solved, in order
 }
 
 func (f *spiky) Name() string { return "spiky" }
 
 func (f *spiky) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) solvers.Result {
 	id := f.ids[p.Grid]
+	f.mu.Lock()
+	f.log = append(f.log, id)
+	f.mu.Unlock()
 	_, again := f.seen.LoadOrStore(id, true)
 	d := 60 * time.Microsecond
 	if (f.noisy(id) && !again) || f.slow(id) {
@@ -207,6 +222,9 @@ func (f *spiky) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits)
 // TestRetimeOutliers: a unit far slower than its calls predict is timed
 // again at the end of the run; when the re-timing is fast, the row keeps
 // the re-timed time and says noise; when it is still slow, it says slow.
+// Between two of its re-timed runs, the strategy solves blockPuzzles-1
+// other puzzles (fillers), so that it is not timed on a path that the
+// branch predictors learned.
 func TestRetimeOutliers(t *testing.T) {
 	path, ids := corpus4(t, 200, nil)
 	f := &spiky{ids: ids, noisy: func(id int) bool { return id == 50 }, slow: func(id int) bool { return id == 120 }}
@@ -224,6 +242,20 @@ func TestRetimeOutliers(t *testing.T) {
 	}
 	if st.Retime.Slow < 1 || st.Retime.Noise < 1 || st.Retime.Retimed < 2 {
 		t.Errorf("stats %+v: want the slow and the noisy unit counted", st.Retime)
+	}
+	var at []int // where id 50 was solved: once in the sweep, then re-timed
+	for i, id := range f.log {
+		if id == 50 {
+			at = append(at, i)
+		}
+	}
+	if len(at) < 3 {
+		t.Fatalf("id 50 solved %d times, want the sweep's run and re-timed runs", len(at))
+	}
+	for k := 2; k < len(at); k++ {
+		if gap := at[k] - at[k-1] - 1; gap < blockPuzzles-1 {
+			t.Errorf("re-timed runs %d and %d of id 50: %d other solves between, want %d at least", k-1, k, gap, blockPuzzles-1)
+		}
 	}
 	// Without Retime, nothing is re-timed.
 	f = &spiky{ids: ids, noisy: func(id int) bool { return id == 50 }, slow: func(int) bool { return false }}

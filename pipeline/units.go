@@ -3,6 +3,7 @@ package pipeline
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sudokubatch/rundir"
@@ -52,7 +53,7 @@ type (
 	resultBatch = batch[result]
 )
 
-const sizeClasses = 8 // 1, 2, 4, ..., 128 = maxBatch
+const sizeClasses = 9 // 1, 2, 4, ..., 256 = maxBatch
 
 type batchPool[T any] [sizeClasses]sync.Pool
 
@@ -101,22 +102,65 @@ func (p *batchPool[T]) put(b *batch[T]) {
 // its own code and data in the caches and its own branches in the
 // predictors (timed right after a slow strategy on the same core, a fast
 // one looked 3 to 4 times slower). A batch holds about batchTarget of
-// work, judged from the mean time of the strategy's units so far
-// (repeats included), and at most maxBatch units; units that take a
-// millisecond or more go one by one. A worker always finishes the batch
-// it took: after the first Ctrl-C that is at most about batchTarget of
-// work, or one unit. Batches make the channel operations cost little per
-// unit when units take microseconds; each batch's send wakes the writer,
-// so smaller batches of the microsecond strategies cost more CPU per
-// unit (BenchmarkSweep).
+// work, judged from the mean time of the first runs of the strategy's
+// units so far, and at most maxBatch units: the strategies of tens of
+// microseconds a unit or less go a whole block at a time, which their
+// repeats need (see minPass), even when the mean is that of the first
+// unit, which runs cold (20-40 µs for norvig and dlx); units that take
+// 16 ms or more go one by one. A worker always finishes the batch it
+// took: after the first Ctrl-C that is at most about batchTarget of
+// work (plus 50 µs a unit of repeats), or one unit. Batches make the channel operations
+// cost little per unit when units take microseconds; each batch's send
+// wakes the writer, so smaller batches of the microsecond strategies
+// cost more CPU per unit (BenchmarkSweep).
 const (
-	maxBatch     = 128
+	maxBatch     = 256
 	blockPuzzles = maxBatch
-	batchTarget  = time.Millisecond
+	batchTarget  = 16 * time.Millisecond
 )
 
+// pace is what the reader learns from the workers to size batches.
+//
+// Until a strategy's mean is known, its units go one at a time, and the
+// reader waits for each to be solved before it issues the next: it
+// would otherwise issue a whole block or more of one-unit batches (too
+// small to repeat, see minPass) in the time a worker takes to solve the
+// first. The wait is one unit per strategy at the start of a run (one
+// more for each unit that did not run, an entry that is not a puzzle).
+type pace struct {
+	meanNS   []atomic.Int64 // per solver, the running mean time of a unit's first run (0: unknown)
+	finished []atomic.Int64 // per solver, the batches solved
+	ping     chan struct{}  // a batch was solved (capacity 1: a ping waits for the reader)
+}
+
+func newPace(nsolvers int) *pace {
+	return &pace{meanNS: make([]atomic.Int64, nsolvers), finished: make([]atomic.Int64, nsolvers), ping: make(chan struct{}, 1)}
+}
+
+// solved records a solved batch of solver si whose n units that ran
+// (n may be 0) took sum in all in their first runs.
+func (p *pace) solved(si int, sum int64, n int) {
+	if n > 0 {
+		// The running mean moves once per batch, not per unit: a word that
+		// every worker wrote per unit would go from core to core at each
+		// write. Workers may overwrite each other's update: good enough to
+		// size batches.
+		m := &p.meanNS[si]
+		mean := max(sum/int64(n), 1)
+		if old := m.Load(); old > 0 {
+			mean = old + (mean-old)/4
+		}
+		m.Store(mean)
+	}
+	p.finished[si].Add(1)
+	select {
+	case p.ping <- struct{}{}:
+	default:
+	}
+}
+
 // batchSize returns the number of units of the next batch, given the
-// running mean unit time (0 when unknown).
+// running mean time of a first run (0 when unknown).
 func batchSize(meanNS int64) int {
 	if meanNS <= 0 {
 		return 1

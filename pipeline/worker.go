@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"sudokubatch/rundir"
@@ -16,14 +15,23 @@ import (
 // is solved again, up to maxRuns runs, so that its time does not rest on
 // one reading of the clock (a 3 µs solve preempted once reads as
 // milliseconds). The repeats are further passes over the batch, not runs
-// in a row: between two runs of a puzzle the worker solves the batch's
-// other puzzles, so the branch predictors cannot learn the one puzzle's
-// path, and the repeats are timed like the first run, warm on the
-// strategy, not on the puzzle. The row records the number of runs, their
-// minimum and their median; ns is nsOf of them.
+// in a row, and only over a batch of minPass units or more: the branch
+// predictors learn the paths of the puzzles solved again and again, and
+// a puzzle's repeats must be as slow as its first run. Measured over the
+// first puzzles of the corpus (docs/PERFORMANCE.md, "The timing
+// method"): the median of five runs of norvig in passes over 16 puzzles
+// is a third below its first run, over 64 puzzles 7-10% below, over 128
+// 4-5%, over 256 1.5%; dlx's 17%, 6%, 2% and 1%. The strategies of tens
+// of microseconds a unit or less go in batches of a whole block
+// (blockPuzzles), so their repeats are passes over 256 puzzles; a unit
+// of a smaller batch (a strategy's first unit, before its mean time is
+// known; the end of a range; a strategy of slower units) is timed once.
+// The row records the number of runs, their minimum and their median;
+// ns is nsOf of them.
 const (
 	maxRuns      = rundir.MaxRuns // Config.Runs's default and upper bound
 	repeatBudget = 50 * time.Microsecond
+	minPass      = blockPuzzles / 2
 )
 
 // runsOf returns the most runs of a cheap unit for Config.Runs n.
@@ -47,8 +55,8 @@ type workers struct {
 	overhead int64     // the timer's own cost, subtracted from each run (timerOverhead)
 	batches  <-chan *unitBatch
 	results  chan<- *resultBatch
-	meanNS   []atomic.Int64 // per solver, the running mean unit time, for batchSize
-	runs     int            // the most runs of a cheap unit (Config.Runs, 1 to maxRuns)
+	pace     *pace
+	runs     int // the most runs of a cheap unit (Config.Runs, 1 to maxRuns)
 	nextMu   sync.Mutex
 }
 
@@ -136,7 +144,7 @@ func (w *workers) work(ctx context.Context) error {
 			}
 		}
 		// The repeats, as passes over the batch.
-		for pass := 1; pass < maxRuns && ctx.Err() == nil; pass++ {
+		for pass := 1; pass < maxRuns && len(batch) >= minPass && ctx.Err() == nil; pass++ {
 			again := false
 			for i, u := range batch {
 				if rs[i].more() {
@@ -149,20 +157,15 @@ func (w *workers) work(ctx context.Context) error {
 			}
 		}
 		var sum int64
+		ran := 0
 		for i := range batch {
+			if rs[i].n > 0 {
+				sum += rs[i].ns[0]
+				ran++
+			}
 			rs[i].finish(&out[i].row)
-			sum += rs[i].total
 		}
-		// The running mean moves once per batch, not per unit: a word that
-		// every worker wrote per unit would go from core to core at each
-		// write. Workers may overwrite each other's update: good enough to
-		// size batches.
-		m := &w.meanNS[batch[0].solver]
-		mean := max(sum/int64(len(batch)), 1)
-		if old := m.Load(); old > 0 {
-			mean = old + (mean-old)/4
-		}
-		m.Store(mean)
+		w.pace.solved(batch[0].solver, sum, ran)
 		unitPool.put(ub)
 		select {
 		case w.results <- rb:
@@ -251,7 +254,7 @@ func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Pu
 	}
 	panicked = safeSolve(ctx, s, p, lim, res)
 	if slowdownBuild {
-		slowdown(epoch, t0)
+		slowdown(epoch, t0, overhead)
 	}
 	return max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0), panicked
 }

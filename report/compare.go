@@ -156,10 +156,12 @@ type StrategyDiff struct {
 	TotalRatio  Ratio    `json:"total_ratio"` // NEW/OLD
 
 	// Paired by puzzle, over the Timed units: the 95% bootstrap interval
-	// of MedianRatio, from Resamples resamples of the puzzles, and the
-	// signed-rank test of log(NEW/OLD time) per unit.
+	// of MedianRatio, from Resamples resamples of the Blocks timing blocks
+	// (see medianRatioCI; 0: of the puzzles), and the signed-rank test of
+	// log(NEW/OLD time) per unit.
 	TimeCI    RatioCI    `json:"time_ci"`
 	Resamples int        `json:"resamples"`
+	Blocks    int        `json:"blocks"`
 	TimeTest  SignedRank `json:"time_test"`
 	Verdict   string     `json:"verdict"` // VerdictSame, VerdictSlower, VerdictFaster or VerdictUndecided; "" when Timed is 0
 	// WithinNoise: the Verdict is VerdictSame, but the interval excludes 1
@@ -262,7 +264,8 @@ func Compare(ctx context.Context, oldRun, newRun *Run, opt CompareOptions) (*Com
 		if nser == nil {
 			continue
 		}
-		d, err := compareSeries(ctx, oldRun.Results, newRun.Results, oser, nser, newToOld, top, c.TimesConfirmed, noise)
+		d, err := compareSeries(ctx, oldRun.Results, newRun.Results, oser, nser, newToOld, top, c.TimesConfirmed, noise,
+			[2]int{shardsOf(oldRun.Manifest), shardsOf(newRun.Manifest)})
 		if err != nil {
 			return nil, err
 		}
@@ -438,7 +441,7 @@ func orNone(s string, ns int64) string {
 // compares them; confirmed: rank the time regressions over confirmed
 // times only; noise: Comparison.Noise.
 func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Series, newToOld []int, top int,
-	confirmed bool, noise float64) (*StrategyDiff, error) {
+	confirmed bool, noise float64, shards [2]int) (*StrategyDiff, error) {
 	d := &StrategyDiff{Solver: oser.Solver, OnlyOldPuzzles: []PuzzleRef{}, OnlyNewPuzzles: []PuzzleRef{}, Largest: []UnitChange{},
 		Regressions: []TimeChange{}}
 	rowOf := make([]int32, oldRes.PuzzleCount()) // OLD's row of each of its puzzles, -1 if none
@@ -572,18 +575,82 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 		d.TotalRatio = ratio(total(d.TotalNewNS, d.StoppedNew), total(d.TotalOldNS, d.StoppedOld))
 
 		oldNS, newNS, timeLog := make([]float64, d.Timed), make([]float64, d.Timed), make([]float64, d.Timed)
+		blocks := timingBlocks{byKey: map[[5]int32]int32{}}
+		block := make([]int32, d.Timed)
 		for k := range d.Timed {
 			oldNS[k], newNS[k] = float64(oser.NS(int(timedOld[k]))), float64(nser.NS(int(timedNew[k])))
 			timeLog[k] = math.Log(max(newNS[k], 1) / max(oldNS[k], 1)) // equal ratios tie exactly
+			block[k] = blocks.of(oldRes.puzzleOf(oser.Puzzle(int(timedOld[k]))), newRes.puzzleOf(nser.Puzzle(int(timedNew[k]))), shards)
+		}
+		if blockCount(block) > 0 {
+			d.Blocks = len(blocks.byKey)
 		}
 		var err error
-		if d.TimeCI, d.Resamples, err = medianRatioCI(ctx, oldNS, newNS); err != nil {
+		if d.TimeCI, d.Resamples, err = medianRatioCI(ctx, oldNS, newNS, block); err != nil {
 			return nil, err
 		}
 		d.TimeTest = signedRank(timeLog)
 		d.Verdict, d.WithinNoise = timeVerdict(d.MedianRatio, d.TimeCI, d.TimeTest, noise)
 	}
 	return d, nil
+}
+
+// timingBlock is the number of puzzles of a timing block: the units of
+// a run's block of 256 puzzles (pipeline's blockPuzzles) are timed one
+// strategy at a time, within milliseconds of each other.
+const timingBlock = 256
+
+// timingBlocks numbers the timing blocks of compared units. A unit's
+// block in a run is (corpus, shard, the shard's block of timingBlock
+// puzzles in id order), the shard being id mod the run's number of
+// shards (shardsOf); a pair's block is the pair of its blocks in OLD
+// and NEW.
+type timingBlocks struct {
+	byKey map[[5]int32]int32
+}
+
+func (t *timingBlocks) of(o, n puzzleID, shards [2]int) int32 {
+	so, sn := int32(max(shards[0], 1)), int32(max(shards[1], 1))
+	key := [5]int32{o.corpus, o.id % so, o.id / so / timingBlock, n.id % sn, n.id / sn / timingBlock}
+	b, ok := t.byKey[key]
+	if !ok {
+		b = int32(len(t.byKey))
+		t.byKey[key] = b
+	}
+	return b
+}
+
+// shardsOf returns the number of shards n of a run whose every segment
+// ran with -shard k/n (a shard, or shards merged), else 1: units of
+// different shards were timed by different processes.
+func shardsOf(m *rundir.Manifest) int {
+	if m == nil || len(m.Segments) == 0 {
+		return 1
+	}
+	n := 0
+	for _, seg := range m.Segments {
+		sn := 0
+		for i, arg := range seg.Command {
+			if !strings.HasPrefix(arg, "-") {
+				continue
+			}
+			name, v, hasV := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+			if name != "shard" {
+				continue
+			}
+			if !hasV && i+1 < len(seg.Command) {
+				v = seg.Command[i+1]
+			}
+			if _, k, err := rundir.ParseShard(v); err == nil {
+				sn = k
+			}
+		}
+		if sn < 2 || (n != 0 && sn != n) {
+			return 1
+		}
+		n = sn
+	}
+	return n
 }
 
 // unitRatio is a unit's time ratio NEW/OLD, with its rows in OLD and NEW.

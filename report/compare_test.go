@@ -231,7 +231,7 @@ func TestCompareNoise(t *testing.T) {
 		withinNoise bool
 	}{
 		{0, VerdictSame, true}, // DefaultNoise
-		{1.04, VerdictSame, true},
+		{1.06, VerdictSame, true},
 		{1.02, VerdictSlower, false},
 		{1, VerdictSlower, false},
 	} {
@@ -358,7 +358,7 @@ func TestComparePaired(t *testing.T) {
 	var b bytes.Buffer
 	check(1.2, 0, VerdictSlower, names).WriteText(&b)
 	for _, want := range []string{
-		"  norvig    time ×1.223 [1.176, 1.247]  p<0.001  slower  calls =\n",
+		"  norvig    time ×1.223 [1.176, 1.242]  p<0.001  slower  calls =\n",
 		"Slower than ×1.1 (the 95% interval of the median time NEW/OLD lies above it): norvig ×1.2",
 		"among the units finished in\nboth runs whose times are confirmed in both",
 	} {
@@ -624,5 +624,33 @@ func TestLoadRun(t *testing.T) {
 		if _, err := LoadRun(context.Background(), path); err == nil || !strings.Contains(err.Error(), "reading run "+path) {
 			t.Errorf("LoadRun(context.Background(), %s): %v", path, err)
 		}
+	}
+}
+
+// TestShardsOf: a run's units were timed by as many processes as it had
+// shards when every segment ran with the same -shard k/n.
+func TestShardsOf(t *testing.T) {
+	seg := func(args ...string) rundir.Segment {
+		return rundir.Segment{Command: append([]string{"batch"}, args...)}
+	}
+	for _, c := range []struct {
+		segs []rundir.Segment
+		want int
+	}{
+		{nil, 1},
+		{[]rundir.Segment{seg("-limit", "300")}, 1},
+		{[]rundir.Segment{seg("-shard", "3/10")}, 10},
+		{[]rundir.Segment{seg("-shard=0/4"), seg("--shard", "1/4"), seg("-quiet", "-shard", "3/4")}, 4},
+		{[]rundir.Segment{seg("-shard", "0/4"), seg("-limit", "10")}, 1},  // a segment of all the puzzles
+		{[]rundir.Segment{seg("-shard", "0/4"), seg("-shard", "1/5")}, 1}, // shards of different strides
+		{[]rundir.Segment{seg("-shard", "0/1")}, 1},                       // one shard: the whole
+		{[]rundir.Segment{seg("-out", "shard"), seg("-shard", "x/y")}, 1}, // not a shard flag
+	} {
+		if got := shardsOf(&rundir.Manifest{Segments: c.segs}); got != c.want {
+			t.Errorf("%v: %d shards, want %d", c.segs, got, c.want)
+		}
+	}
+	if shardsOf(nil) != 1 {
+		t.Error("no manifest: want 1")
 	}
 }

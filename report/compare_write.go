@@ -169,7 +169,8 @@ func (c *Comparison) WriteText(w io.Writer) error {
 func (c *Comparison) writeVerdicts(b *bytes.Buffer) {
 	noise := "×" + strconv.FormatFloat(c.Noise, 'f', -1, 64)
 	b.WriteString("\nNEW/OLD paired by puzzle: the ratio of median times with its 95% interval (bootstrap over\n" +
-		"the puzzles) and the Wilcoxon signed-rank test of the times, then of the calls, puzzle by puzzle.\n")
+		"timing blocks of 256 puzzles, so that the machine's drift is in it; over puzzles when there are\n" +
+		"fewer than 8) and the Wilcoxon signed-rank test of the times, then of the calls, puzzle by puzzle.\n")
 	if c.Noise > 1 {
 		fmt.Fprintf(b, "Slower or faster: the interval lies beyond %s either way, the speed of a machine between two\n"+
 			"runs (-noise); a smaller change the test finds is within noise:\n\n", noise)

@@ -67,7 +67,8 @@
 //
 // Paired comparison (compare.go, paired.go). Compare joins two runs puzzle
 // by puzzle; per strategy it gives the ratio of median times NEW/OLD with
-// a percentile bootstrap interval over the puzzles (2000 resamples, a
+// a percentile bootstrap interval over timing blocks (a shard's puzzles
+// 256 at a time, timed together; see medianRatioCI; 2000 resamples, a
 // fixed seed) and the Wilcoxon signed-rank test of the log ratios of
 // times and of calls; a change is called only when the interval lies
 // beyond CompareOptions.Noise (×1.10 by default: two runs of the same

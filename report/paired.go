@@ -108,18 +108,48 @@ func (iv RatioCI) Covers(x float64) bool { return iv.Lo <= x && x <= iv.Hi }
 
 // medianRatioCI returns the percentile bootstrap interval, at level
 // pairedConfidence, of median(newV)/median(oldV) over the n pairs (oldV[i],
-// newV[i]), and the number of resamples (bootstrapResamples(n)): each
-// resample draws n pairs with replacement (a puzzle keeps its two times
-// together), and the interval is the middle 95% of the resamples'
-// ratios. Medians are the lower middle value, as in the summary
-// (stat.Empirical); a median below 1 is taken as 1, as in ratio. The
-// work is shared by GOMAXPROCS goroutines; the result does not depend on
-// how many (see bootstrapSeed). The error is ctx.Err() when ctx is
-// canceled (checked between resamples). oldV and newV are not changed.
-func medianRatioCI(ctx context.Context, oldV, newV []float64) (RatioCI, int, error) {
+// newV[i]), and the number of resamples (bootstrapResamples(n)).
+//
+// The resamples draw timing blocks, not single puzzles: block[i] is the
+// block of pair i (see timingBlocks), and a resample draws as many
+// blocks as there are, with replacement, each with all its pairs (a
+// puzzle keeps its two times together). The units of a block were timed
+// within milliseconds of each other in one process, and share the
+// machine's speed at that moment: drawn puzzle by puzzle, the interval
+// took them for independent and was as narrow as if the machine held
+// still (±1% over 3000 puzzles, while two runs of the same build moved
+// by 1-3% here). Drawn by block, the machine's drift from block to
+// block (and from shard to shard of a merged run) is in the interval.
+// With fewer than minBlocks blocks, or block nil, the resamples draw
+// puzzles.
+//
+// The interval is the middle 95% of the resamples' ratios. Medians are
+// the lower middle value, as in the summary (stat.Empirical); a median
+// below 1 is taken as 1, as in ratio. The work is shared by GOMAXPROCS
+// goroutines; the result does not depend on how many (see
+// bootstrapSeed). The error is ctx.Err() when ctx is canceled (checked
+// between resamples). oldV, newV and block are not changed.
+func medianRatioCI(ctx context.Context, oldV, newV []float64, block []int32) (RatioCI, int, error) {
 	b := bootstrapResamples(len(oldV))
-	iv, err := bootstrapMedianRatio(ctx, oldV, newV, b, runtime.GOMAXPROCS(0))
+	iv, err := bootstrapMedianRatio(ctx, oldV, newV, block, b, runtime.GOMAXPROCS(0))
 	return iv, b, err
+}
+
+// minBlocks is the fewest timing blocks a bootstrap draws; with fewer,
+// it draws puzzles.
+const minBlocks = 8
+
+// blockCount returns the number of blocks of block (their numbers are
+// 0..n-1), or 0 when it is too few to draw blocks.
+func blockCount(block []int32) int {
+	n := 0
+	for _, b := range block {
+		n = max(n, int(b)+1)
+	}
+	if n < minBlocks {
+		return 0
+	}
+	return n
 }
 
 // bootstrapMedianRatio is medianRatioCI with resamples resamples over
@@ -128,13 +158,14 @@ func medianRatioCI(ctx context.Context, oldV, newV []float64) (RatioCI, int, err
 // A resample's medians are found without sorting or selecting its
 // values. The pairs are numbered in the order of their OLD values, so
 // that a pair's number is its OLD rank, and NEW's rank of each pair is
-// computed once. A resample draws n pair numbers and counts how many
-// times it drew each OLD rank and each NEW rank; its median is the value
-// of the first rank at which the running count reaches ceil(n/2). That
-// is n draws (two per 64-bit PCG output) and two increments each, plus a
-// walk over half the counts: about a sixth of the cost of a quickselect
-// on a copy of the resample (see BenchmarkBootstrap).
-func bootstrapMedianRatio(ctx context.Context, oldV, newV []float64, resamples, workers int) (RatioCI, error) {
+// computed once. A resample draws pair numbers (or blocks, and their
+// pairs' numbers) and counts how many times it drew each OLD rank and
+// each NEW rank; its median is the value of the first rank at which the
+// running count reaches half the draws. That is n draws (two per 64-bit
+// PCG output) and two increments each, plus a walk over half the counts:
+// about a sixth of the cost of a quickselect on a copy of the resample
+// (see BenchmarkBootstrap).
+func bootstrapMedianRatio(ctx context.Context, oldV, newV []float64, block []int32, resamples, workers int) (RatioCI, error) {
 	n := len(oldV)
 	if n == 0 || len(newV) != n || resamples < 1 {
 		return RatioCI{}, nil
@@ -145,17 +176,26 @@ func bootstrapMedianRatio(ctx context.Context, oldV, newV []float64, resamples, 
 	for i, r := range rankOld {
 		rankNew[r] = rankNewOf[i]
 	}
+	// The pairs of each block, by OLD rank.
+	var members [][]int32
+	if nb := blockCount(block); nb > 0 && len(block) == n {
+		members = make([][]int32, nb)
+		for i, b := range block {
+			members[b] = append(members[b], rankOld[i])
+		}
+	}
 	ratios := make([]float64, resamples)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, min(workers, resamples)) {
 		wg.Go(func() {
-			// Counts of 16 bits hold up to 65535 draws: enough for any n up to
-			// that, and the smaller arrays stay in cache.
-			if n <= math.MaxUint16 {
-				countResamples[uint16](ctx, &next, resamples, sortedOld, sortedNew, rankNew, ratios)
+			// Counts of 16 bits hold up to 65535 draws of a pair: enough
+			// for up to that many pairs (or blocks), and the smaller arrays
+			// stay in cache.
+			if max(n, len(members)) <= math.MaxUint16 {
+				countResamples[uint16](ctx, &next, resamples, sortedOld, sortedNew, rankNew, members, ratios)
 			} else {
-				countResamples[int32](ctx, &next, resamples, sortedOld, sortedNew, rankNew, ratios)
+				countResamples[int32](ctx, &next, resamples, sortedOld, sortedNew, rankNew, members, ratios)
 			}
 		})
 	}
@@ -172,13 +212,16 @@ func bootstrapMedianRatio(ctx context.Context, oldV, newV []float64, resamples, 
 
 // countResamples computes resamples, taking their numbers from next,
 // until there are none left or ctx is canceled: it stores the ratio of
-// medians of resample b in ratios[b]. See bootstrapMedianRatio.
+// medians of resample b in ratios[b]. members nil draws pairs, otherwise
+// blocks of pairs. See bootstrapMedianRatio.
 func countResamples[C uint16 | int32](ctx context.Context, next *atomic.Int64, resamples int,
-	sortedOld, sortedNew []float64, rankNew []int32, ratios []float64) {
+	sortedOld, sortedNew []float64, rankNew []int32, members [][]int32, ratios []float64) {
 	n := len(sortedOld)
-	half := int32((n + 1) / 2) // draws at or below a median: the lower middle one
 	countOld, countNew := make([]C, n), make([]C, n)
 	draws := make([]int32, n)
+	if members != nil {
+		draws = make([]int32, len(members))
+	}
 	var pcg rand.PCG
 	for ctx.Err() == nil {
 		b := next.Add(1) - 1
@@ -187,10 +230,23 @@ func countResamples[C uint16 | int32](ctx context.Context, next *atomic.Int64, r
 		}
 		pcg.Seed(bootstrapSeed, uint64(b))
 		drawIndexes(&pcg, draws)
-		for _, i := range draws {
-			countOld[i]++
-			countNew[rankNew[i]]++
+		total := len(draws)
+		if members == nil {
+			for _, i := range draws {
+				countOld[i]++
+				countNew[rankNew[i]]++
+			}
+		} else {
+			total = 0
+			for _, d := range draws {
+				for _, i := range members[d] {
+					countOld[i]++
+					countNew[rankNew[i]]++
+				}
+				total += len(members[d])
+			}
 		}
+		half := int32((total + 1) / 2) // draws at or below a median: the lower middle one
 		mo, mn := sortedOld[rankAt(countOld, half)], sortedNew[rankAt(countNew, half)]
 		ratios[b] = max(mn, 1) / max(mo, 1)
 		clear(countOld)

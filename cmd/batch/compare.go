@@ -24,10 +24,11 @@ func compareMain(e *env, args []string) error {
 			"  - time: NEW/OLD ratios of the median and of the total time over the units measured in both.\n"+
 			"    A unit stopped by a timeout or a call limit enters at the time it had reached, a lower\n"+
 			"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side);\n"+
-			"  - paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over the\n"+
-			"    puzzles, with a fixed seed), and a Wilcoxon signed-rank test of the times, and of the\n"+
-			"    calls, puzzle by puzzle. The interval is over the puzzles: it cannot see a machine that\n"+
-			"    ran one run faster than the other (another process on its cores, its clock), which moves\n"+
+			"  - paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing\n"+
+			"    blocks: each shard's puzzles 256 at a time, timed together, so the machine's drift between\n"+
+			"    blocks and shards is in it; with a fixed seed), and a Wilcoxon signed-rank test of the\n"+
+			"    times, and of the calls, puzzle by puzzle. The interval cannot see a machine that ran one\n"+
+			"    whole run faster than the other (another process on its cores, its clock), which moves\n"+
 			"    every time alike. A strategy is \"slower\" when the interval lies above -noise and the\n"+
 			"    test agrees (p < 0.05), \"faster\" when it lies below 1/-noise, else \"no change\"\n"+
 			"    (\"within noise\" if the interval excludes ×1; \"undecided\" when stopped units make the\n"+

@@ -298,10 +298,11 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 	slices.SortStableFunc(all, func(a, b work) int { return cmp.Compare(a.cost, b.cost) })
 	// No collection while units are re-timed: a strategy that allocates
 	// would pay the collector's assists in its re-timed runs (the sweep
-	// measured up to a few percent of CPU). The re-timing allocates at
-	// most what its few hundred units allocate.
+	// measured up to a few percent of CPU). The collector is off from here
+	// (SetGCPercent waits for a cycle in progress to end); a pass starts
+	// with a collection once retimeHeapGrowth has been allocated.
 	rt.heap[0].Name = "/gc/heap/allocs:bytes"
-	rt.collect()
+	rt.heapAt = rt.allocated()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	out := map[rundir.Key]*candidate{}
 	for k, w := range all {
@@ -342,22 +343,34 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 }
 
 // timeAll times the units cs of strategy si, in passes that the filler
-// puzzles make blockPuzzles long, up to retimeRuns each or
+// puzzles make up to blockPuzzles long, up to retimeRuns each or
 // retimeUnitBudget of time, until over.
 func (rt *retimer) timeAll(ctx context.Context, si int, cs []*candidate, over func() bool) {
 	if len(cs) == 0 {
 		return
 	}
-	fill := rt.fillers[si]
+	// The fillers: other puzzles than those timed, each once a pass (a
+	// filler solved again and again, or one of the units timed, would be
+	// the very puzzle the predictors learn).
+	timed := make(map[*candidate]bool, len(cs))
+	for _, c := range cs {
+		timed[c] = true
+	}
+	var fill []*candidate
+	for _, f := range rt.fillers[si] {
+		if len(fill) < blockPuzzles-len(cs) && !timed[f] {
+			fill = append(fill, f)
+		}
+	}
 	for pass := 0; pass < retimeRuns; pass++ {
 		if rt.allocated()-rt.heapAt > retimeHeapGrowth {
 			rt.collect()
 		}
-		for k := 0; k < blockPuzzles-len(cs) && len(fill) > 0; k++ {
+		for k, f := range fill {
 			if k%16 == 0 && over() {
 				return
 			}
-			rt.solve(ctx, fill[k%len(fill)])
+			rt.solve(ctx, f)
 		}
 		for _, c := range cs {
 			if over() {

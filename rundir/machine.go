@@ -3,7 +3,6 @@ package rundir
 import (
 	"bufio"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -22,8 +21,10 @@ func ThisMachine() Machine {
 
 // toolVersion is the VCS revision from the build info ("+dirty" when the
 // tree had changes). Builds without VCS stamping (go run, -buildvcs=false)
-// fall back to asking git, marked "(git)", but only in a checkout of this
-// tool (see gitVersion); otherwise "unknown".
+// fall back to the commit of the checkout the tool runs in, read from
+// its git files, marked " (checkout)", but only in a checkout of this
+// tool (see checkoutVersion); otherwise "unknown". No git command runs:
+// two of them took most of a one-puzzle run's start-up.
 func toolVersion() string {
 	module := "sudokubatch"
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -45,30 +46,89 @@ func toolVersion() string {
 			module = bi.Main.Path
 		}
 	}
-	return gitVersion(".", module)
+	return checkoutVersion(".", module)
 }
 
-// gitVersion returns the commit of the git work tree that holds the
-// module whose go.mod is found from dir upwards (as the go command finds
-// it), "+dirty" when tracked files have changes, and " (git)"; or
-// "unknown" when that go.mod is not the given module's or git has no
-// answer. Asking git in any directory would record the commit of whatever
-// repository a run was started in (a repository of corpora, say) as the
-// tool's version.
-func gitVersion(dir, module string) string {
+// checkoutVersion returns the commit checked out in the git work tree
+// that holds the module whose go.mod is found from dir upwards (as the go
+// command finds it), followed by " (checkout)"; or "unknown" when that
+// go.mod is not the given module's or its git files do not say. It reads
+// .git (a directory, or a file naming it, as in a linked work tree),
+// HEAD, and the branch's ref, loose or packed; it cannot tell whether the
+// work tree has changes (a build with VCS stamping can: "+dirty"). Asking
+// in any directory would record the commit of whatever repository a run
+// was started in (a repository of corpora, say) as the tool's version.
+func checkoutVersion(dir, module string) string {
 	root, ok := moduleRoot(dir, module)
 	if !ok {
 		return "unknown"
 	}
-	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	gitDir := filepath.Join(root, ".git")
+	if st, err := os.Stat(gitDir); err != nil {
+		return "unknown"
+	} else if !st.IsDir() {
+		data, err := os.ReadFile(gitDir)
+		path, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+		if err != nil || !ok {
+			return "unknown"
+		}
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		gitDir = path
+	}
+	// A linked work tree keeps its HEAD in its own directory and the refs
+	// in the common one.
+	common := gitDir
+	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return "unknown"
 	}
-	v := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(st) > 0 {
-		v += "+dirty"
+	rev := strings.TrimSpace(string(head))
+	if ref, ok := strings.CutPrefix(rev, "ref: "); ok {
+		rev = readRef(common, ref)
 	}
-	return v + " (git)"
+	if !isCommitID(rev) {
+		return "unknown"
+	}
+	return rev + " (checkout)"
+}
+
+// readRef returns the commit of ref (refs/heads/main, say) in the git
+// directory gitDir: its loose file, else its line in packed-refs.
+func readRef(gitDir, ref string) string {
+	if data, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
+		return strings.TrimSpace(string(data))
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "packed-refs"))
+	if err != nil {
+		return ""
+	}
+	for line := range strings.Lines(string(data)) {
+		if id, name, ok := strings.Cut(strings.TrimSpace(line), " "); ok && name == ref {
+			return id
+		}
+	}
+	return ""
+}
+
+// isCommitID reports whether s is a full commit id (SHA-1 or SHA-256, in hex).
+func isCommitID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // moduleRoot returns the directory of the first go.mod found from dir

@@ -8,10 +8,12 @@ import (
 	"testing"
 )
 
-// TestGitVersion builds throwaway repositories: the fallback version is
-// the commit of a checkout of the module, from any directory inside it,
-// and "unknown" in a repository of another module or of no module.
-func TestGitVersion(t *testing.T) {
+// TestCheckoutVersion builds throwaway repositories: the fallback
+// version is the commit of a checkout of the module, from any directory
+// inside it, read from git's files as git itself reads it (a branch's
+// loose or packed ref, a detached HEAD, a linked work tree), and
+// "unknown" in a repository of another module or of no module.
+func TestCheckoutVersion(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git on this machine")
 	}
@@ -45,26 +47,34 @@ func TestGitVersion(t *testing.T) {
 	}
 
 	own := repo("// a comment\nmodule sudokubatch\n\ngo 1.26\n")
-	rev := git(own, "rev-parse", "HEAD")
-	for _, dir := range []string{own, filepath.Join(own, "data")} {
-		if got, want := gitVersion(dir, "sudokubatch"), rev+" (git)"; got != want {
-			t.Errorf("gitVersion(%s) = %q, want %q", dir, got, want)
+	check := func(what, dir string) {
+		t.Helper()
+		if got, want := checkoutVersion(dir, "sudokubatch"), git(dir, "rev-parse", "HEAD")+" (checkout)"; got != want {
+			t.Errorf("%s: checkoutVersion(%s) = %q, want %q", what, dir, got, want)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(own, "data", "README.md"), []byte("changed\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := gitVersion(own, "sudokubatch"), rev+"+dirty (git)"; got != want {
-		t.Errorf("with a changed tracked file: gitVersion = %q, want %q", got, want)
-	}
+	check("a branch", own)
+	check("a branch, from a subdirectory", filepath.Join(own, "data"))
+	git(own, "commit", "-q", "--allow-empty", "-m", "second")
+	git(own, "pack-refs", "--all")
+	check("a packed ref", own)
+	git(own, "commit", "-q", "--allow-empty", "-m", "third")
+	check("a loose ref beside a packed one", own)
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(own, "worktree", "add", "-q", "-b", "other", wt)
+	git(wt, "commit", "-q", "--allow-empty", "-m", "in the work tree")
+	check("a linked work tree", wt)
+	check("the main work tree beside it", own)
+	git(own, "checkout", "-q", "--detach", "HEAD~1")
+	check("a detached HEAD", own)
 
 	for _, gomod := range []string{"module example.com/corpora\n", ""} {
 		other := repo(gomod)
 		if _, this := moduleRoot(other, "sudokubatch"); gomod == "" && this {
 			continue // the temporary directory is inside a checkout of this module
 		}
-		if got := gitVersion(filepath.Join(other, "data"), "sudokubatch"); got != "unknown" {
-			t.Errorf("in a repository with go.mod %q: gitVersion = %q, want unknown", gomod, got)
+		if got := checkoutVersion(filepath.Join(other, "data"), "sudokubatch"); got != "unknown" {
+			t.Errorf("in a repository with go.mod %q: checkoutVersion = %q, want unknown", gomod, got)
 		}
 	}
 }

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# bitboard beside tdoku (github.com/t-dillon/tdoku, the fastest published
+# Sudoku solver), measured side by side on this machine (issue 18):
+#
+#   - each solver timed in process around each solve, as sudokubatch times a
+#     unit, over the whole corpus after an untimed pass
+#     (scripts/tdoku/tdoku_time.c, scripts/tdoku/bbtime), for the first
+#     solution and for counting to two solutions; the mean over each side's
+#     fastest 99% of puzzles (a preempted solve does not decide it), over all
+#     puzzles and over the puzzles where tdoku guesses and where it does not;
+#   - the whole process: CPU time of `batch -solvers bitboard -workers 1
+#     -report=false` and of tdoku's example `solve` over the same file, and
+#     batch with its report; the wall time of a one-puzzle run of each
+#     (start-up); batch's peak memory;
+#   - bitboard's search nodes beside tdoku's guesses on the puzzles where
+#     either guesses.
+#
+# The pairs run interleaved (tdoku, bitboard, tdoku, bitboard, ...), so the
+# machine's drift falls on both; the ratios (bitboard / tdoku) are printed
+# as the median and range over the pairs.
+#
+#   scripts/tdoku-bench.sh TDOKU_DIR [PAIRS [OUT]]   (PAIRS defaults to 5)
+#
+# TDOKU_DIR is a checkout of tdoku: `git clone https://github.com/t-dillon/tdoku`
+# (its data.zip is not needed and not copied). tdoku is built here with
+# clang -O3 -march=native, as its README does. Needs clang, cmake, python3
+# and /usr/bin/time (Debian: apt-get install clang cmake python3 time).
+# Takes about 2 minutes a pair on a 2-vCPU machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 1 ] || [ ! -f "$1/include/tdoku.h" ]; then
+  echo "usage: scripts/tdoku-bench.sh TDOKU_DIR [PAIRS [OUT]]  (TDOKU_DIR: git clone https://github.com/t-dillon/tdoku)" >&2
+  exit 2
+fi
+src=$1
+pairs=${2:-5}
+out=${3:-$(mktemp -d)}
+mkdir -p "$out/tdoku-src"
+
+echo "building tdoku and the timers in $out" >&2
+(cd "$src" && tar --exclude=./data.zip --exclude=./.git --exclude=./build -cf - .) | (cd "$out/tdoku-src" && tar xf -)
+CC=clang CXX=clang++ cmake -S "$out/tdoku-src" -B "$out/tdoku-build" -DOPT=O3 -DARCH=native >"$out/build.log"
+make -C "$out/tdoku-build" tdoku_static >>"$out/build.log"
+lib="$out/tdoku-build/libtdoku_static.a"
+clang -O3 -march=native -I "$out/tdoku-src/include" scripts/tdoku/tdoku_time.c "$lib" -lstdc++ -lm -o "$out/tdoku_time"
+clang -O3 -march=native "$out/tdoku-src/example/solve.c" "$lib" -lstdc++ -lm -o "$out/solve"
+go build -o "$out/bbtime" ./scripts/tdoku/bbtime
+go build -o "$out/batch" ./cmd/batch
+# tdoku reads '.' for an empty cell (a '0' gives silent garbage); batch reads both.
+tr 0 . <data/sudoku17.txt >"$out/corpus.txt"
+head -n 1 "$out/corpus.txt" >"$out/one.txt"
+
+clock() { /usr/bin/time -f "%e %U %S %M" -o "$1" "${@:2}"; }
+for k in $(seq 1 "$pairs"); do
+  echo "pair $k of $pairs" >&2
+  for mode in first count2; do
+    "$out/tdoku_time" "$mode" <"$out/corpus.txt" >"$out/t-$mode-$k.txt" 2>/dev/null
+    "$out/bbtime" "$mode" <"$out/corpus.txt" >"$out/b-$mode-$k.txt" 2>/dev/null
+  done
+  clock "$out/pt-$k.txt" "$out/solve" <"$out/corpus.txt" >/dev/null
+  clock "$out/pb-$k.txt" "$out/batch" -solvers bitboard -workers 1 -report=false -quiet -out "$out/run-$k" "$out/corpus.txt" >/dev/null
+  clock "$out/pt1-$k.txt" "$out/solve" <"$out/corpus.txt" >/dev/null
+  clock "$out/pr-$k.txt" "$out/batch" -solvers bitboard -workers 1 -quiet -out "$out/runr-$k" "$out/corpus.txt" >/dev/null
+  for j in 1 2 3; do
+    clock "$out/st-$k-$j.txt" "$out/solve" <"$out/one.txt" >/dev/null
+    clock "$out/sb-$k-$j.txt" "$out/batch" -solvers bitboard -workers 1 -report=false -quiet -out "$out/one-$k-$j" "$out/one.txt" >/dev/null
+  done
+done
+
+python3 - "$out" "$pairs" <<'PY'
+import statistics as st, sys
+out, pairs = sys.argv[1], int(sys.argv[2])
+
+def load(path):
+    rows = []
+    for line in open(path):
+        ns, g, c = line.split()
+        rows.append((int(ns), int(g), int(c)))
+    return rows
+
+def trimmed_mean(v):
+    v = sorted(v)
+    return st.mean(v[: max(1, len(v) * 99 // 100)])
+
+def proc(path):
+    e, u, s, m = open(path).read().split()[-4:]
+    return float(e), float(u) + float(s), int(m)
+
+def span(v, fmt="{:.3f}"):
+    return f"{fmt.format(st.median(v))} [{fmt.format(min(v))}, {fmt.format(max(v))}]"
+
+ratios, rates = {}, {"bitboard no-guess": [], "tdoku no-guess": []}
+for k in range(1, pairs + 1):
+    for mode in ["first", "count2"]:
+        t, b = load(f"{out}/t-{mode}-{k}.txt"), load(f"{out}/b-{mode}-{k}.txt")
+        assert len(t) == len(b), (len(t), len(b))
+        guess = [i for i in range(len(t)) if t[i][1] > 0]
+        noguess = [i for i in range(len(t)) if t[i][1] == 0]
+        for name, idx in [("all", range(len(t))), ("tdoku guesses", guess), ("tdoku does not guess", noguess)]:
+            tm = trimmed_mean([t[i][0] for i in idx])
+            bm = trimmed_mean([b[i][0] for i in idx])
+            ratios.setdefault((mode, name), []).append(bm / tm)
+            ratios.setdefault((mode, name, "ns"), []).append((bm, tm))
+        if mode == "first":
+            rates["bitboard no-guess"].append(sum(1 for r in b if r[1] == 0) / len(b))
+            rates["tdoku no-guess"].append(sum(1 for r in t if r[1] == 0) / len(t))
+            if any(b[i][2] != 1 for i in range(len(b))) or any(t[i][2] != 1 for i in range(len(t))):
+                print(f"pair {k}: a puzzle not solved by one side", file=sys.stderr)
+
+print(f"bitboard / tdoku, {pairs} interleaved pairs: median [min, max] of the pairs' ratios")
+print(f"(mean time per puzzle over each side's fastest 99%; subsets by tdoku's guesses)\n")
+print(f"| measure | ratio | bitboard, tdoku (µs, median pair) |")
+print(f"|---|---:|---|")
+for mode in ["first", "count2"]:
+    for name in ["all", "tdoku guesses", "tdoku does not guess"]:
+        v = ratios[(mode, name)]
+        ns = sorted(ratios[(mode, name, "ns")], key=lambda x: x[0] / x[1])[len(v) // 2]
+        label = {"first": "first solution", "count2": "count to 2"}[mode]
+        print(f"| {label}, {name} | {span(v)} | {ns[0]/1000:.3f}, {ns[1]/1000:.3f} |")
+for name, v in rates.items():
+    print(f"| {name} | {span([x*100 for x in v], '{:.1f}%')} | |")
+
+cpu, cpur, start, mem, memr = [], [], [], [], []
+for k in range(1, pairs + 1):
+    _, tc, tm = proc(f"{out}/pt-{k}.txt")
+    _, tc1, _ = proc(f"{out}/pt1-{k}.txt")
+    _, bc, bm = proc(f"{out}/pb-{k}.txt")
+    _, rc, rm = proc(f"{out}/pr-{k}.txt")
+    cpu.append(bc / tc)
+    cpur.append(rc / tc1)
+    mem.append(bm / 1024)
+    memr.append(rm / 1024)
+    for j in (1, 2, 3):
+        start.append(proc(f"{out}/sb-{k}-{j}.txt")[0] / max(proc(f"{out}/st-{k}-{j}.txt")[0], 0.001))
+print(f"| whole process CPU, batch -report=false / solve | {span(cpu)} | |")
+print(f"| whole process CPU, batch with the report / solve | {span(cpur)} | |")
+print(f"| start-up, one puzzle, wall (time's 10 ms resolution) | {span(start)} | |")
+print(f"| peak memory of the bitboard sweep, MB | {span(mem, '{:.1f}')} | tdoku's solve: {proc(f'{out}/pt-1.txt')[2]/1024:.1f} MB |")
+print(f"| peak memory with the report, MB | {span(memr, '{:.1f}')} | |")
+
+# Search: bitboard's nodes and guesses beside tdoku's guesses (last pair).
+t, b = load(f"{out}/t-first-{pairs}.txt"), load(f"{out}/b-first-{pairs}.txt")
+either = [i for i in range(len(t)) if t[i][1] > 0 or b[i][1] > 0]
+more = sorted(either, key=lambda i: b[i][1] - t[i][1], reverse=True)
+print(f"\nguesses on the {len(either)} puzzles where either guesses: bitboard {st.mean(b[i][1] for i in either):.2f}, "
+      f"tdoku {st.mean(t[i][1] for i in either):.2f} a puzzle; bitboard guesses more on "
+      f"{sum(1 for i in either if b[i][1] > t[i][1])}, fewer on {sum(1 for i in either if b[i][1] < t[i][1])}; "
+      f"it guesses where tdoku does not on {sum(1 for i in either if b[i][1] > 0 and t[i][1] == 0)}")
+print("largest differences (line: bitboard guesses, tdoku guesses):",
+      ", ".join(f"{i+1}: {b[i][1]}, {t[i][1]}" for i in more[:10]))
+print(f"\nfiles in {out}")
+PY

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/bits"
+	"sync"
 )
 
 // bitboard is this project's fast solver (DESIGN.md's table: bit masks,
@@ -80,8 +81,9 @@ var errBitboardSize = errors.New("bitboard solves 9x9 grids only")
 
 const bbAll = 1<<27 - 1 // every cell of a band
 
-// Tables, built once at package initialisation from their definitions and
-// never written afterwards. A "shrink" is a 9-bit mask of mini-rows, bit
+// Tables, built once from their definitions when bitboard first solves
+// (bbTables; not at start, which every run of the tool pays) and never
+// written afterwards. A "shrink" is a 9-bit mask of mini-rows, bit
 // 3*row+box; a "column set" is a 9-bit mask of the columns of a band.
 var (
 	bbShrink     [512]uint32 // 9 cells of a row -> 3-bit mask of its non-empty mini-rows
@@ -94,7 +96,10 @@ var (
 	bbFull       [27]uint32  // every mask full
 )
 
-func init() {
+// bbTables builds the tables once (bbInitTables).
+var bbTables sync.Once
+
+func bbInitTables() {
 	minirow := func(row, box int) uint32 { return 7 << (9*row + 3*box) }
 	perms := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	for c := 0; c < 9; c++ {
@@ -392,6 +397,7 @@ func (*bitboard) solve(ctx context.Context, p *Puzzle, lim Limits, want int) (Re
 		}
 		return Result{Status: StatusUnsupported, Err: errBitboardSize}, 0
 	}
+	bbTables.Do(bbInitTables)
 	root, empty, placed := bbRoot(p)
 	if !placed {
 		if err := p.validate(); err != nil {

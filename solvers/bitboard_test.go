@@ -123,6 +123,7 @@ func TestBitboardTables(t *testing.T) {
 		}
 		return m
 	}
+	bbTables.Do(bbInitTables)
 	tests := []struct {
 		name      string
 		got, want uint32

@@ -1,9 +1,12 @@
 package solvers
 
+import "sync"
+
 // geometry holds the unit tables of one grid size, shared read-only by the
-// strategies (never by Check). The tables are built once at package
-// initialisation and never written afterwards, so they are safe for
-// concurrent use.
+// strategies (never by Check). The tables of a size are built once, when
+// a strategy first asks for them (not at start: a run of 9x9 puzzles
+// needs none of the 4x4 and 16x16 ones, and bitboard none at all), and
+// never written afterwards, so they are safe for concurrent use.
 type geometry struct {
 	box, side, cells int
 	row, col, blk    [MaxCells]uint8     // unit index of each cell within its kind
@@ -13,14 +16,18 @@ type geometry struct {
 	npeers           int                 // number of peers of any cell
 }
 
-var geometries = [5]*geometry{2: newGeometry(2), 3: newGeometry(3), 4: newGeometry(4)}
+var geometries = [5]func() *geometry{
+	2: sync.OnceValue(func() *geometry { return newGeometry(2) }),
+	3: sync.OnceValue(func() *geometry { return newGeometry(3) }),
+	4: sync.OnceValue(func() *geometry { return newGeometry(4) }),
+}
 
 // geometryOf returns the tables for box size box, or nil if unsupported.
 func geometryOf(box int) *geometry {
 	if box < 2 || box > 4 {
 		return nil
 	}
-	return geometries[box]
+	return geometries[box]()
 }
 
 func newGeometry(n int) *geometry {

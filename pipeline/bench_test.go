@@ -23,6 +23,21 @@ func (noop) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) sol
 	return solvers.Result{Status: solvers.StatusStuck, Calls: 1}
 }
 
+// corpusHead writes the first n puzzles of the 17-clue corpus to a file
+// and returns its path.
+func corpusHead(b *testing.B, n int) string {
+	src, err := os.ReadFile("../data/sudoku17.txt")
+	if err != nil {
+		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")[:n]
+	path := filepath.Join(b.TempDir(), "c.txt")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
 // discard is a Sink that encodes rows like results.csv and drops them.
 type discard struct{ w *rundir.Writer }
 
@@ -34,15 +49,7 @@ func (d discard) Flush() error              { return d.w.Flush() }
 // strategy that does nothing, over 20000 puzzles of the corpus: wall time
 // and CPU time per unit, as BenchmarkSweep.
 func BenchmarkPipeline(b *testing.B) {
-	src, err := os.ReadFile("../data/sudoku17.txt")
-	if err != nil {
-		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
-	}
-	lines := strings.SplitAfter(string(src), "\n")[:20000]
-	path := filepath.Join(b.TempDir(), "c.txt")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path := corpusHead(b, 20000)
 	for _, workers := range []int{1, 2} {
 		for _, n := range []int{1, 3} {
 			b.Run(fmt.Sprintf("workers=%d/solvers=%d", workers, n), func(b *testing.B) {
@@ -148,15 +155,7 @@ func (s *rowSink) Flush() error { return nil }
 // before the strategy blocks), and the mean runs per bitboard unit (the
 // repeats). Compare two builds with benchstat on the metrics.
 func BenchmarkTimingMethod(b *testing.B) {
-	src, err := os.ReadFile("../data/sudoku17.txt")
-	if err != nil {
-		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
-	}
-	lines := strings.SplitAfter(string(src), "\n")[:1000]
-	path := filepath.Join(b.TempDir(), "c.txt")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	path := corpusHead(b, 1000)
 	bb, _ := solvers.Lookup("bitboard")
 	bt, _ := solvers.Lookup("backtrack")
 	median := func(ss []solvers.Solver) (float64, float64) {

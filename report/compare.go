@@ -582,8 +582,8 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 			timeLog[k] = math.Log(max(newNS[k], 1) / max(oldNS[k], 1)) // equal ratios tie exactly
 			block[k] = blocks.of(oldRes.puzzleOf(oser.Puzzle(int(timedOld[k]))), newRes.puzzleOf(nser.Puzzle(int(timedNew[k]))), shards)
 		}
-		if blockCount(block) > 0 {
-			d.Blocks = len(blocks.byKey)
+		if n := len(blocks.byKey); n >= minBlocks {
+			d.Blocks = n // the bootstrap draws blocks (see medianRatioCI)
 		}
 		var err error
 		if d.TimeCI, d.Resamples, err = medianRatioCI(ctx, oldNS, newNS, block); err != nil {
@@ -620,37 +620,21 @@ func (t *timingBlocks) of(o, n puzzleID, shards [2]int) int32 {
 	return b
 }
 
-// shardsOf returns the number of shards n of a run whose every segment
-// ran with -shard k/n (a shard, or shards merged), else 1: units of
-// different shards were timed by different processes.
+// shardsOf returns the number of shards of a run: n for a shard k/n,
+// the count a merged run records (rundir.Manifest.Shards), else 1. Units
+// of different shards were timed by different processes.
 func shardsOf(m *rundir.Manifest) int {
-	if m == nil || len(m.Segments) == 0 {
+	switch {
+	case m == nil:
 		return 1
-	}
-	n := 0
-	for _, seg := range m.Segments {
-		sn := 0
-		for i, arg := range seg.Command {
-			if !strings.HasPrefix(arg, "-") {
-				continue
-			}
-			name, v, hasV := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-			if name != "shard" {
-				continue
-			}
-			if !hasV && i+1 < len(seg.Command) {
-				v = seg.Command[i+1]
-			}
-			if _, k, err := rundir.ParseShard(v); err == nil {
-				sn = k
-			}
+	case m.Settings.Shard != "":
+		if _, n, err := rundir.ParseShard(m.Settings.Shard); err == nil {
+			return n
 		}
-		if sn < 2 || (n != 0 && sn != n) {
-			return 1
-		}
-		n = sn
+	case m.Shards > 1:
+		return m.Shards
 	}
-	return n
+	return 1
 }
 
 // unitRatio is a unit's time ratio NEW/OLD, with its rows in OLD and NEW.

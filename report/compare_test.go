@@ -628,29 +628,23 @@ func TestLoadRun(t *testing.T) {
 }
 
 // TestShardsOf: a run's units were timed by as many processes as it had
-// shards when every segment ran with the same -shard k/n.
+// shards: a shard k/n's, or a merged run's count.
 func TestShardsOf(t *testing.T) {
-	seg := func(args ...string) rundir.Segment {
-		return rundir.Segment{Command: append([]string{"batch"}, args...)}
-	}
 	for _, c := range []struct {
-		segs []rundir.Segment
+		m    *rundir.Manifest
 		want int
 	}{
 		{nil, 1},
-		{[]rundir.Segment{seg("-limit", "300")}, 1},
-		{[]rundir.Segment{seg("-shard", "3/10")}, 10},
-		{[]rundir.Segment{seg("-shard=0/4"), seg("--shard", "1/4"), seg("-quiet", "-shard", "3/4")}, 4},
-		{[]rundir.Segment{seg("-shard", "0/4"), seg("-limit", "10")}, 1},  // a segment of all the puzzles
-		{[]rundir.Segment{seg("-shard", "0/4"), seg("-shard", "1/5")}, 1}, // shards of different strides
-		{[]rundir.Segment{seg("-shard", "0/1")}, 1},                       // one shard: the whole
-		{[]rundir.Segment{seg("-out", "shard"), seg("-shard", "x/y")}, 1}, // not a shard flag
+		{&rundir.Manifest{}, 1},
+		{&rundir.Manifest{Settings: rundir.Settings{Limit: 300}}, 1},
+		{&rundir.Manifest{Settings: rundir.Settings{Shard: "3/10"}}, 10},
+		{&rundir.Manifest{Shards: 4}, 4},
+		{&rundir.Manifest{Settings: rundir.Settings{Shard: "0/1"}}, 1}, // one shard: the whole
+		{&rundir.Manifest{Shards: 1}, 1},
+		{&rundir.Manifest{Settings: rundir.Settings{Shard: "x/y"}}, 1}, // not a shard
 	} {
-		if got := shardsOf(&rundir.Manifest{Segments: c.segs}); got != c.want {
-			t.Errorf("%v: %d shards, want %d", c.segs, got, c.want)
+		if got := shardsOf(c.m); got != c.want {
+			t.Errorf("%+v: %d shards, want %d", c.m, got, c.want)
 		}
-	}
-	if shardsOf(nil) != 1 {
-		t.Error("no manifest: want 1")
 	}
 }

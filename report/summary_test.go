@@ -355,16 +355,7 @@ func TestSingleStrategy(t *testing.T) {
 	if len(s.Strategies) != 1 || s.SeveralTotal != 0 || s.Several == nil {
 		t.Fatalf("strategies %d, hard for several %d (%v): want 1, 0, []", len(s.Strategies), s.SeveralTotal, s.Several)
 	}
-	var txt, md, js bytes.Buffer
-	for _, w := range []func() error{
-		func() error { return s.WriteText(&txt) },
-		func() error { return s.WriteMarkdown(&md) },
-		func() error { return s.WriteJSON(&js) },
-	} {
-		if err := w(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	txt, md, js := writeAll(t, s)
 	wantText := `a.txt: 3 puzzles, 1 strategy, 3 rows
 
                            norvig
@@ -497,16 +488,7 @@ func TestTimingSummary(t *testing.T) {
 		t.Errorf("in all: %+v, want %+v", s.Timing, all)
 	}
 
-	var txt, md, js bytes.Buffer
-	for _, w := range []func() error{
-		func() error { return s.WriteText(&txt) },
-		func() error { return s.WriteMarkdown(&md) },
-		func() error { return s.WriteJSON(&js) },
-	} {
-		if err := w(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	txt, md, js := writeAll(t, s)
 	for _, want := range []string{
 		"\n  time confirmed            76.7%       100.0%\n",
 		"\n  time retimed noise            1            0\n",
@@ -643,4 +625,19 @@ func TestSummaryTimedGolden(t *testing.T) {
 		}
 		golden.Check(t, filepath.Join("testdata", "timed.golden", name), b.Bytes())
 	}
+}
+
+// writeAll writes s as text, Markdown and JSON.
+func writeAll(t *testing.T, s *Summary) (txt, md, js bytes.Buffer) {
+	t.Helper()
+	for _, w := range []func() error{
+		func() error { return s.WriteText(&txt) },
+		func() error { return s.WriteMarkdown(&md) },
+		func() error { return s.WriteJSON(&js) },
+	} {
+		if err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return txt, md, js
 }

@@ -122,6 +122,10 @@ type Manifest struct {
 	Rows       int          `json:"rows"` // rows in results.csv
 	Segments   []Segment    `json:"segments"`
 	Highlight  []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
+	// Shards: a run merged from shards (Merge) joins this many, each
+	// swept by its own processes (shard k holds the ids k mod Shards);
+	// 0 otherwise. The settings of a merged run have no shard.
+	Shards int `json:"shards,omitempty"`
 }
 
 // The statuses of a run and of its segments. A run is finished only when
@@ -214,6 +218,9 @@ func (m *Manifest) Validate() error {
 		case s.Rows < 0 || s.Workers < 0 || s.DurationNS < 0:
 			return fmt.Errorf("%s: a negative count", field)
 		}
+	}
+	if m.Shards < 0 || (m.Shards > 0 && m.Settings.Shard != "") {
+		return fmt.Errorf("shards: %d, with settings.shard %q: want a count >= 0, and no shard of a merged run", m.Shards, m.Settings.Shard)
 	}
 	for i, id := range m.Highlight {
 		if id < 0 {

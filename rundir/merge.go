@@ -137,6 +137,7 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 		}
 		return nil, fmt.Errorf("merge: missing shard %s", strings.Join(missing, ", "))
 	}
+	m.Shards = n
 	m.sumDurations()
 	return m, nil
 }

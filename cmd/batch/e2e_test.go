@@ -267,8 +267,8 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(info.Segments) != 3 || info.Settings.Shard != "" || info.Rows != 240 {
-		t.Errorf("merged run.json: %d segments, shard %q, %d rows", len(info.Segments), info.Settings.Shard, info.Rows)
+	if len(info.Segments) != 3 || info.Settings.Shard != "" || info.Rows != 240 || info.Shards != 3 {
+		t.Errorf("merged run.json: %d segments, shard %q, %d rows, %d shards", len(info.Segments), info.Settings.Shard, info.Rows, info.Shards)
 	}
 	// A missing shard and a shard given twice are refused.
 	if r := batch(t, root, "merge", "-o", tmp+"/m2", shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "missing shard 2/3") {

@@ -313,14 +313,18 @@ func (c *column) unfinished() int { return c.gaveUp() + c.censored() }
 
 // gaveWord names the rows that gave up: "stuck", "wrong" or
 // "stuck/wrong".
-func (c *column) gaveWord() string {
+func (c *column) gaveWord() string { return kindsWord(c.stuck, "stuck", c.wrong, "wrong") }
+
+// kindsWord names rows of two kinds, a of the first and b of the second:
+// the first's word, the second's when there are only those, or both.
+func kindsWord(a int, aWord string, b int, bWord string) string {
 	switch {
-	case c.stuck > 0 && c.wrong > 0:
-		return "stuck/wrong"
-	case c.wrong > 0:
-		return "wrong"
+	case a > 0 && b > 0:
+		return aWord + "/" + bWord
+	case b > 0:
+		return bWord
 	default:
-		return "stuck"
+		return aWord
 	}
 }
 
@@ -385,16 +389,7 @@ func percent(k, n int) string {
 
 // censorWord names the censored rows: "timeout", "limit" or
 // "timeout/limit".
-func (c *column) censorWord() string {
-	switch {
-	case c.timeouts > 0 && c.limits > 0:
-		return "timeout/limit"
-	case c.limits > 0:
-		return "limit"
-	default:
-		return "timeout"
-	}
-}
+func (c *column) censorWord() string { return kindsWord(c.timeouts, "timeout", c.limits, "limit") }
 
 // censorCount says how many rows are censored: "394 timeouts",
 // "1 limit", "3 timeouts, 2 limits".

@@ -131,26 +131,41 @@ type pace struct {
 	meanNS   []atomic.Int64 // per solver, the running mean time of a unit's first run (0: unknown)
 	finished []atomic.Int64 // per solver, the batches solved
 	ping     chan struct{}  // a batch was solved (capacity 1: a ping waits for the reader)
+
+	mu     sync.Mutex
+	weight []int64 // per solver, the units behind meanNS, at most paceMemory
 }
 
+// paceMemory is the number of units the running mean stands for: a
+// batch moves the mean in proportion to its units, so that the first
+// unit, which runs cold (on a loaded machine or under the race detector
+// 10 to 100 times the later ones), weighs as one unit and the batches
+// reach their size within a block; the cap lets the mean follow a
+// strategy whose puzzles grow harder along the corpus.
+const paceMemory = 4 * blockPuzzles
+
 func newPace(nsolvers int) *pace {
-	return &pace{meanNS: make([]atomic.Int64, nsolvers), finished: make([]atomic.Int64, nsolvers), ping: make(chan struct{}, 1)}
+	return &pace{
+		meanNS:   make([]atomic.Int64, nsolvers),
+		finished: make([]atomic.Int64, nsolvers),
+		ping:     make(chan struct{}, 1),
+		weight:   make([]int64, nsolvers),
+	}
 }
 
 // solved records a solved batch of solver si whose n units that ran
 // (n may be 0) took sum in all in their first runs.
 func (p *pace) solved(si int, sum int64, n int) {
 	if n > 0 {
-		// The running mean moves once per batch, not per unit: a word that
-		// every worker wrote per unit would go from core to core at each
-		// write. Workers may overwrite each other's update: good enough to
-		// size batches.
-		m := &p.meanNS[si]
-		mean := max(sum/int64(n), 1)
-		if old := m.Load(); old > 0 {
-			mean = old + (mean-old)/4
-		}
-		m.Store(mean)
+		// The mean moves once per batch, not per unit (a word that every
+		// worker wrote per unit would go from core to core at each write),
+		// under a lock taken once per batch.
+		p.mu.Lock()
+		w := p.weight[si]
+		mean := max((p.meanNS[si].Load()*w+sum)/(w+int64(n)), 1)
+		p.weight[si] = min(w+int64(n), paceMemory)
+		p.meanNS[si].Store(mean)
+		p.mu.Unlock()
 	}
 	p.finished[si].Add(1)
 	select {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -165,13 +166,17 @@ func TestCompare(t *testing.T) {
 // ×1.06 in most pairs), which the verdicts allow for up to -noise
 // (×1.10 by default). A run that shares its cores with another heavy
 // process can be slowed more than that (×1.1 to ×1.5 in about one pair
-// in ten there), so the test makes up to three pairs of runs and fails
-// only if every pair differs beyond the noise: a change of the code, or a
-// machine too busy to time anything on.
+// in ten there; in CI, while the other packages' tests run beside this
+// one, three pairs in a row), so the test makes up to five pairs of runs,
+// waiting longer after each (2, 5, 10, 20 s: the other packages' tests
+// end within seconds), and fails only if every pair differs beyond the
+// noise: a change of the code, or a machine too busy to time anything on
+// for most of a minute.
 func TestCompareSameCommit(t *testing.T) {
 	root := repoRoot(t)
 	args := append([]string{"-solvers", "dlx,bitboard", "-limit", "500", "-report=false"}, deterministic...)
 	var a string
+	pauses := []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Second, 20 * time.Second}
 	for attempt := 1; ; attempt++ {
 		tmp := t.TempDir()
 		a = tmp + "/a"
@@ -203,10 +208,11 @@ func TestCompareSameCommit(t *testing.T) {
 			}
 			break
 		}
-		if attempt == 3 {
-			t.Fatalf("three pairs of runs of the same code, each with a strategy slower or faster than -noise ×1.1: %s\n%s",
-				strings.Join(got, "; "), r.stderr)
+		if attempt == len(pauses)+1 {
+			t.Fatalf("%d pairs of runs of the same code, each with a strategy slower or faster than -noise ×1.1: %s\n%s",
+				attempt, strings.Join(got, "; "), r.stderr)
 		}
+		time.Sleep(pauses[attempt-1])
 	}
 
 	// A deliberate 20% slowdown of dlx.

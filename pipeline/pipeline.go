@@ -41,8 +41,9 @@ type Config struct {
 	Seed     uint64           // run seed; each puzzle's seed derives from it
 	Select   Selection
 	Unique   bool // count solutions (up to 2) once per puzzle
-	// Runs is how many times at most a unit is timed while its runs take
-	// under 50 µs in all (see worker.go); 0: rundir.MaxRuns; 1: once.
+	// Runs is how many times at most a unit whose first run reads slow is
+	// timed while its runs take under 50 µs in all (see worker.go); 0:
+	// rundir.MaxRuns; 1: once, and no unit is solved again to check it.
 	Runs int
 
 	// Window bounds the units in flight between the reader and the writer

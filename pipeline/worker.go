@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"time"
@@ -11,27 +12,50 @@ import (
 	"sudokubatch/solvers"
 )
 
-// Repeats: a unit whose runs so far took less than repeatBudget in all
-// is solved again, up to maxRuns runs, so that its time does not rest on
-// one reading of the clock (a 3 µs solve preempted once reads as
-// milliseconds). The repeats are further passes over the batch, not runs
-// in a row, and only over a batch of minPass units or more: the branch
+// Repeats: a cheap unit whose first run reads slow for its strategy is
+// solved again, up to maxRuns runs while its runs take less than
+// repeatBudget in all, so that its time does not rest on one reading of
+// the clock (a 3 µs solve preempted once reads as milliseconds). A first
+// run reads slow (a suspect) when it is above suspectFactor times the
+// median first run of the units of its strategy with calls of the same
+// octave (1, 2-3, 4-7, ...) that the worker solved so far, or when that
+// group has fewer than minGroup units to judge by. The other units are
+// timed once: over the default sweep about 1 unit in 300 of bitboard's
+// reads slow, and repeating every cheap unit made the whole sweep cost
+// five times its solving (docs/PERFORMANCE.md), while the median of five
+// runs of a unit that did not read slow is within 2% of its first run.
+//
+// The repeats are further passes over the batch's suspects, not runs in
+// a row, and only in a batch of minPass units or more: the branch
 // predictors learn the paths of the puzzles solved again and again, and
 // a puzzle's repeats must be as slow as its first run. Measured over the
 // first puzzles of the corpus (docs/PERFORMANCE.md, "The timing
 // method"): the median of five runs of norvig in passes over 16 puzzles
 // is a third below its first run, over 64 puzzles 7-10% below, over 128
-// 4-5%, over 256 1.5%; dlx's 17%, 6%, 2% and 1%. The strategies of tens
-// of microseconds a unit or less go in batches of a whole block
-// (blockPuzzles), so their repeats are passes over 256 puzzles; a unit
-// of a smaller batch (a strategy's first unit, before its mean time is
-// known; the end of a range; a strategy of slower units) is timed once.
-// The row records the number of runs, their minimum and their median;
-// ns is nsOf of them.
+// 4-5%, over 256 1.5%; dlx's 17%, 6%, 2% and 1%. A suspect's repeats
+// follow only the batch's other suspects, so they may read faster than
+// a cold solve: the median of the runs is a bound from below, the first
+// run one from above, and the row keeps both (ns_min, ns_median, and the
+// first run is the maximum unless a repeat was preempted too); a unit
+// still slow is re-timed at the end with the branch predictors taken
+// elsewhere (retime.go). The strategies of tens of microseconds a unit or
+// less go in batches of a whole block (blockPuzzles); a unit of a smaller
+// batch (a strategy's first unit, before its mean time is known; the end
+// of a range; a strategy of slower units) is timed once.
+//
+// Every checkEvery-th unit of such a batch that is not a suspect is
+// solved once more, untimed, and its status and counters compared with
+// its first run's, so that a strategy that is not deterministic is
+// caught (Row.Unstable) without the cost of repeating every unit.
+//
+// The row records the number of timed runs, their minimum and their
+// median; ns is nsOf of them.
 const (
-	maxRuns      = rundir.MaxRuns // Config.Runs's default and upper bound
-	repeatBudget = 50 * time.Microsecond
-	minPass      = blockPuzzles / 2
+	maxRuns       = rundir.MaxRuns // Config.Runs's default and upper bound
+	repeatBudget  = 50 * time.Microsecond
+	minPass       = blockPuzzles / 2
+	suspectFactor = 2
+	checkEvery    = 64
 )
 
 // runsOf returns the most runs of a cheap unit for Config.Runs n.
@@ -83,6 +107,7 @@ type runs struct {
 	ns       [maxRuns]int64
 	total    int64
 	repeat   bool    // the unit may be solved again (deterministic outcome, not refused)
+	suspect  bool    // its first run reads slow (judge): it is timed again
 	first    outcome // the first run's status and counters
 	unstable bool
 }
@@ -102,7 +127,33 @@ func outcomeOf(r *solvers.Result) outcome {
 
 // more reports whether the unit is to be solved again.
 func (r *runs) more() bool {
-	return r.repeat && r.n < r.limit && r.total < int64(repeatBudget)
+	return r.repeat && r.suspect && r.n < r.limit && r.total < int64(repeatBudget)
+}
+
+// judge marks the suspects among a batch's units of one strategy (rs,
+// with their rows in out): it adds each first run of a unit that may be
+// repeated to gs, the worker's groups of the strategy's first runs by
+// octave of calls, then marks a unit whose first run is above
+// suspectFactor times its group's median, or whose group is under
+// minGroup units.
+func judge(gs *[65]*group, out []result, rs []runs) {
+	for i := range rs {
+		if rs[i].repeat {
+			oct := bits.Len64(out[i].row.Calls)
+			if gs[oct] == nil {
+				gs[oct] = new(group)
+			}
+			g := gs[oct]
+			g.n++
+			g.bins[timeBin(rs[i].ns[0])]++
+		}
+	}
+	for i := range rs {
+		if rs[i].repeat {
+			g := gs[bits.Len64(out[i].row.Calls)]
+			rs[i].suspect = g.n < minGroup || rs[i].ns[0] > suspectFactor*g.running()
+		}
+	}
 }
 
 func (r *runs) add(ns int64) {
@@ -127,12 +178,18 @@ func (r *runs) finish(row *rundir.Row) {
 // each batch of results to the writer.
 func (w *workers) work(ctx context.Context) error {
 	var rs [maxBatch]runs
+	groups := make([][65]*group, len(w.cfg.Solvers)) // per strategy, its first runs by octave of calls (judge)
+	last := -1                                       // the strategy of the worker's last batch
 	for {
 		ub, ok := w.next()
 		if !ok {
 			return nil
 		}
 		batch := ub.s
+		if si := batch[0].solver; si != last && len(batch) >= minPass {
+			warmUp(ctx, w.cfg, batch[len(batch)-warmUnits:], w.epoch)
+		}
+		last = batch[0].solver
 		rb := resultPool.get(len(batch))
 		out := rb.s
 		for i, u := range batch {
@@ -143,7 +200,16 @@ func (w *workers) work(ctx context.Context) error {
 				out[i].batch = rb
 			}
 		}
-		// The repeats, as passes over the batch.
+		// The repeats, as passes over the batch's suspects, and the
+		// stability checks.
+		if len(batch) >= minPass && w.runs > 1 {
+			judge(&groups[batch[0].solver], out, rs[:len(batch)])
+			for i := 0; i < len(batch) && ctx.Err() == nil; i += checkEvery {
+				if rs[i].repeat && !rs[i].suspect {
+					check(ctx, w.cfg, batch[i], w.epoch, &rs[i])
+				}
+			}
+		}
 		for pass := 1; pass < maxRuns && len(batch) >= minPass && ctx.Err() == nil; pass++ {
 			again := false
 			for i, u := range batch {
@@ -236,6 +302,34 @@ func rerun(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 	var res solvers.Result
 	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, overhead, &res)
 	rs.add(ns)
+	if panicked || outcomeOf(&res) != rs.first {
+		rs.unstable, rs.repeat = true, false
+	}
+}
+
+// warmUnits is how many units a worker solves untimed before a batch of
+// a strategy other than its last one's: the first units timed after the
+// switch read 8-11% slow (the first four of a block, by median, in a
+// sweep of three strategies with one worker), the later ones not.
+const warmUnits = 8
+
+// warmUp solves units untimed: the last units of the batch about to be
+// timed, whose timed runs come a whole batch later, when the branch
+// predictors have seen minPass puzzles or more since (see minPass).
+func warmUp(ctx context.Context, cfg *Config, units []unit, epoch time.Time) {
+	for _, u := range units {
+		if u.ent.e.Err == nil && ctx.Err() == nil {
+			var res solvers.Result
+			timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, 0, &res)
+		}
+	}
+}
+
+// check solves the unit again, untimed, and marks it unstable if the
+// status or counters differ from its first run's.
+func check(ctx context.Context, cfg *Config, u unit, epoch time.Time, rs *runs) {
+	var res solvers.Result
+	_, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, 0, &res)
 	if panicked || outcomeOf(&res) != rs.first {
 		rs.unstable, rs.repeat = true, false
 	}

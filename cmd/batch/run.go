@@ -75,7 +75,7 @@ func runMain(e *env, args []string) error {
 	fs.StringVar(&f.shard, "shard", "", "only ids with id % n == k, for shard `k/n`")
 	fs.BoolVar(&f.resume, "resume", false, "finish the run in -out (default: results/latest), with its settings")
 	fs.StringVar(&f.out, "out", "", "run `directory` (default: results/<run-id>)")
-	fs.IntVar(&f.runs, "runs", rundir.MaxRuns, fmt.Sprintf("timed runs at most of a unit under 50µs (1 to %d): the row's ns is their median; 1 times each unit once, for throughput", rundir.MaxRuns))
+	fs.IntVar(&f.runs, "runs", rundir.MaxRuns, fmt.Sprintf("timed runs at most of a unit under 50µs whose first run reads slow (1 to %d): the row's ns is their median; 1 times each unit once and checks none for stability", rundir.MaxRuns))
 	fs.BoolVar(&f.unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949")

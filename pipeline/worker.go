@@ -20,10 +20,9 @@ import (
 // median first run of the units of its strategy with calls of the same
 // octave (1, 2-3, 4-7, ...) that the worker solved so far, or when that
 // group has fewer than minGroup units to judge by. The other units are
-// timed once: over the default sweep about 1 unit in 300 of bitboard's
-// reads slow, and repeating every cheap unit made the whole sweep cost
-// five times its solving (docs/PERFORMANCE.md), while the median of five
-// runs of a unit that did not read slow is within 2% of its first run.
+// timed once: in a bitboard sweep of the corpus 0.6% of the units read
+// slow, and repeating every cheap unit made the sweep cost 2.3 times its
+// CPU (docs/PERFORMANCE.md).
 //
 // The repeats are further passes over the batch's suspects, not runs in
 // a row, and only in a batch of minPass units or more: the branch

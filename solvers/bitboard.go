@@ -24,29 +24,52 @@ import (
 //     digit takes one mini-row (three cells of a row inside a box) in each
 //     row and in each box, i.e. a permutation from rows to boxes. The mask
 //     is reduced to the mini-rows used by some permutation compatible with
-//     it (this is locked candidates, pointing and claiming, and the hidden
-//     singles of rows and boxes; a hidden single of a column is not looked
-//     for as such); none is a contradiction. A box of the band that keeps
-//     a single possible column c claims c: d is removed from column c in
-//     the two other bands. A row whose mini-row is in every compatible
-//     permutation and whose box has a single column holds d in one known
-//     cell (these are exactly the rows of the reduced mask with a single
-//     cell, which is how they are found): that cell is solved and removed
-//     from the eight other digits.
+//     it (this is locked candidates by rows and boxes, and the hidden
+//     singles of rows and boxes); none is a contradiction. Then the
+//     columns, from the column sets of the three reduced masks (the
+//     columns where d may go in each band): a column where d may go in no
+//     band is a contradiction; a box of a band that keeps a single possible
+//     column c claims c (d leaves column c in the two other bands); a
+//     column where d may go in a single band claims its box in that band
+//     (d leaves the box's two other columns there; two such columns in one
+//     box leave the box empty, a contradiction the next update of the
+//     digit finds). This is locked candidates by columns and, with the
+//     reduction, the hidden singles of columns. A row whose mini-row is in
+//     every compatible permutation and whose box has a single column holds
+//     d in one known cell (these are exactly the rows of the reduced mask
+//     with a single cell, which is how they are found): that cell is
+//     solved and removed from the eight other digits.
 //  2. Naked singles: for each band, cells are counted by number of
 //     candidates (bit-sliced over the nine digits); a cell with none is a
 //     contradiction; each unsolved cell with one candidate is placed (its
 //     digit is removed from the cell's row and box in the band, and the band
 //     update does the rest). If any was placed, go back to 1.
+//  3. At the root only, triads (they let more puzzles be solved without
+//     guessing; at deeper nodes they cost more than the nodes they save).
+//     The three cells of a mini-row, and of a mini-column (three cells of
+//     a column inside a box), hold exactly three digits. For each band,
+//     each triad's possible digits are counted, and its locked digits (for
+//     a mini-row, the digits whose row has no other mini-row; for a
+//     mini-column, those whose box has no other column), bit-sliced over
+//     the nine digits. Fewer than three possible or more than three locked
+//     digits is a contradiction. When three are locked, the other digits
+//     leave the triad's cells (hidden triple); when only three are
+//     possible, they leave the rest of the triad's row and box, or column
+//     and box (naked triple; triads removes them from the rest of the row,
+//     or from the box's other columns, and the band update does the rest).
+//     Only triads with an unsolved cell are used. If anything changed, go
+//     back to 1.
 //
 // Search: each node propagates; a contradiction is a dead end; if every cell
-// is solved the grid is the answer. Otherwise it branches on the first cell
-// in row-major order with the fewest candidates (a bivalue cell when there
-// is one, which the naked-single count gives for free) and tries its
-// candidates in increasing order, each on a copy of the state in the frame
-// of the recursive call; after a failed candidate it is removed from the
-// parent state, so the next copy inherits that knowledge. The first
-// solution is returned. The search is deterministic.
+// is solved the grid is the answer. Otherwise it branches on a bivalue cell
+// (the naked-single count gives them for free): the one with the most
+// unsolved cells among its 20 peers, the first in row-major order on a
+// tie, as its two digits then constrain the most; without a bivalue cell,
+// on the first cell in row-major order with the fewest candidates. It
+// tries the cell's candidates in increasing order, each on a copy of the
+// state in the frame of the recursive call; after a failed candidate it is
+// removed from the parent state, so the next copy inherits that knowledge.
+// The first solution is returned. The search is deterministic.
 //
 // Counters:
 //   - Calls: search nodes, each entry into the search including the root
@@ -70,7 +93,7 @@ var _ Solver = (*bitboard)(nil)
 func (*bitboard) Name() string { return "bitboard" }
 
 func (*bitboard) Describe() string {
-	return "per-digit band bit masks, locked candidates and singles, MRV guessing (9x9 only); " +
+	return "per-digit band bit masks, locked candidates and singles, triads at the root, MRV guessing (9x9 only); " +
 		"calls = search nodes, guesses = candidates tried, backtracks = dead ends"
 }
 
@@ -90,6 +113,12 @@ var (
 	bbPermCells  [512]uint32 // shrink -> cells of the mini-rows of every compatible permutation (0: none)
 	bbOtherBands [512]uint32 // column set -> band mask without the columns that a box claims alone
 	bbRowSingle  [512]uint32 // 9 cells of a row -> the same if exactly one, else 0
+	bbColClaim   [512]uint32 // column set -> band mask without the boxes' other columns (see update)
+	bbColCells   [512]uint32 // column set -> its cells in a band
+	bbTriad      [512]uint32 // 3x3 bit matrix -> the same, and <<16 its bits alone in their group of three
+	bbMiniCells  [512]uint32 // shrink -> the cells of its mini-rows
+	bbRowRest    [512]uint32 // shrink -> the cells of the rows of its mini-rows, but not of these
+	bbBoxOthers  [512]uint32 // column set -> cells of the other columns of their boxes
 	bbSelf       [27]uint32  // cell -> band mask without its row and box, but with the cell itself
 	bbColumn     [9]uint32   // column -> its three cells in a band
 	bbNotColumn  [27]uint32  // cell -> every cell of a band but those of its column
@@ -124,6 +153,40 @@ func bbInitTables() {
 		}
 		if bits.OnesCount32(uint32(x)) == 1 {
 			bbRowSingle[x] = uint32(x)
+		}
+		for c := 0; c < 9; c++ {
+			if x>>c&1 != 0 {
+				bbColCells[x] |= bbColumn[c]
+				bbBoxOthers[x] |= (bbColumn[c/3*3] | bbColumn[c/3*3+1] | bbColumn[c/3*3+2]) &^ bbColumn[c]
+			}
+		}
+		bbTriad[x] = uint32(x)
+		for j := 0; j < 3; j++ {
+			if r := uint32(x>>(3*j)) & 7; bits.OnesCount32(r) == 1 {
+				bbTriad[x] |= r << (3*j + 16)
+			}
+		}
+		var rows uint32
+		for i := 0; i < 9; i++ {
+			if x>>i&1 != 0 {
+				bbMiniCells[x] |= minirow(i/3, i%3)
+				rows |= 0o777 << (9 * (i / 3))
+			}
+		}
+		bbRowRest[x] = rows &^ bbMiniCells[x]
+		// x: the columns where a digit may go in this band only. In a box
+		// with one of them the digit is in that column; with two or three,
+		// nowhere (the digit cannot be in two columns of one box).
+		bbColClaim[x] = bbAll
+		for j := 0; j < 3; j++ {
+			switch cols := uint32(x>>(3*j)) & 7; bits.OnesCount32(cols) {
+			case 0:
+			case 1:
+				c := 3*j + bits.TrailingZeros32(cols)
+				bbColClaim[x] &^= (bbColumn[3*j] | bbColumn[3*j+1] | bbColumn[3*j+2]) &^ bbColumn[c]
+			default:
+				bbColClaim[x] &^= bbColumn[3*j] | bbColumn[3*j+1] | bbColumn[3*j+2]
+			}
 		}
 		bbOtherBands[x] = bbAll
 		for j := 0; j < 3; j++ {
@@ -213,10 +276,12 @@ func bbNonZero(b []uint8) uint32 {
 // independent chains of table lookups that the processor overlaps, where
 // one mask per step would make each step wait for the one before (it reads
 // the masks that step wrote). Then each band keeps the columns that the
-// boxes of the other two claim, a band that this changed is dirty again,
-// and the cells solved in any band leave the other digits. Every change to
-// a mask sets its bit (bbFlag), so the fixpoint is the one that the rules
-// reach in any order: the counters do not depend on the order.
+// boxes of the other two claim and loses the other columns of the boxes
+// that its own columns claim (bbColClaim, indexed by the columns where the
+// digit may go in this band only), a band that this changed is dirty
+// again, and the cells solved in any band leave the other digits. Every
+// change to a mask sets its bit (bbFlag), so the fixpoint is the one that
+// the rules reach in any order: the counters do not depend on the order.
 func (st *bbState) update() bool {
 	dirty := st.dirty
 	for dirty != 0 {
@@ -232,10 +297,15 @@ func (st *bbState) update() bool {
 			st.dirty = dirty | 7<<d3
 			return false
 		}
-		o0 := bbOtherBands[(r0|r0>>9|r0>>18)&0o777]
-		o1 := bbOtherBands[(r1|r1>>9|r1>>18)&0o777]
-		o2 := bbOtherBands[(r2|r2>>9|r2>>18)&0o777]
-		n0, n1, n2 := r0&o1&o2, r1&o0&o2, r2&o0&o1
+		c0, c1, c2 := (r0|r0>>9|r0>>18)&0o777, (r1|r1>>9|r1>>18)&0o777, (r2|r2>>9|r2>>18)&0o777
+		if c0|c1|c2 != 0o777 { // a column where the digit has no place
+			st.dirty = dirty | 7<<d3
+			return false
+		}
+		o0, o1, o2 := bbOtherBands[c0], bbOtherBands[c1], bbOtherBands[c2]
+		n0 := r0 & o1 & o2 & bbColClaim[c0&^(c1|c2)]
+		n1 := r1 & o0 & o2 & bbColClaim[c1&^(c0|c2)]
+		n2 := r2 & o0 & o1 & bbColClaim[c2&^(c0|c1)]
 		g[0], g[1], g[2] = n0, n1, n2
 		dirty |= (bbFlag(r0^n0) | bbFlag(r1^n1)<<1 | bbFlag(r2^n2)<<2) << d3
 		s0 := (bbRowSingle[r0&0o777] | bbRowSingle[r0>>9&0o777]<<9 | bbRowSingle[r0>>18&0o777]<<18) & st.unsolved[0]
@@ -317,9 +387,74 @@ func (st *bbState) singles() (placed, ok bool) {
 	return placed, true
 }
 
-// propagate alternates band updates and naked singles until neither
-// changes anything. It reports false on a contradiction.
-func (st *bbState) propagate() bool {
+// triads applies the triad rules (see the package doc) to every band. It
+// reports whether it changed a mask, and false in ok on a contradiction.
+// propagate calls it after an update, when every mask is reduced.
+//
+// For a digit in a band, one 64-bit word holds: bits 0-8, its shrink (the
+// mini-rows where it may go, bit 3*row+box); bits 16-24, those alone in
+// their row (the digit is locked to them); bits 32-40, the columns where
+// it may go (its mini-columns); bits 48-56, those alone in their box. The
+// nine words are added up bit-sliced (c1..c4: at least 1..4 digits), so
+// c3 &^ c4 is exactly three.
+func (st *bbState) triads() (changed, ok bool) {
+	const occ = 0o777 | 0o777<<32
+	const lock = occ << 16
+	for b := 0; b < 3; b++ {
+		h := (*[25]uint32)(st.f[b:]) // band b: h[3*d] is digit d
+		var t [9]uint64
+		var c1, c2, c3, c4 uint64
+		for d := 0; d < 9; d++ {
+			x := h[3*d]
+			sh := (bbShrink[x&0o777] | bbShrink[x>>9&0o777]<<3 | bbShrink[x>>18&0o777]<<6) & 0o777
+			w := uint64(bbTriad[sh]) | uint64(bbTriad[(x|x>>9|x>>18)&0o777])<<32
+			t[d] = w
+			c4, c3, c2, c1 = c4|c3&w, c3|c2&w, c2|c1&w, c1|w
+		}
+		if c3&occ != occ || c4&lock != 0 {
+			return false, false
+		}
+		u := st.unsolved[b]
+		// The triads with an unsolved cell.
+		us := uint64((bbShrink[u&0o777]|bbShrink[u>>9&0o777]<<3|bbShrink[u>>18&0o777]<<6)&0o777) | uint64((u|u>>9|u>>18)&0o777)<<32
+		ex := c3 &^ c4
+		// Hidden triples: the triads with three locked digits lose the others.
+		if hl := ex >> 16 & occ & us; hl != 0 {
+			for d := 0; d < 9; d++ {
+				w := t[d]
+				if rm := hl &^ (w >> 16) & w; rm != 0 {
+					h[3*d] &^= bbMiniCells[rm&0o777] | bbColCells[rm>>32&0o777]
+					st.dirty |= 1 << (3*d + b)
+					changed = true
+				}
+			}
+		}
+		// Naked triples: the three possible digits of a triad are in it.
+		// They leave the rest of the rows of the mini-rows (the band update
+		// then clears the rest of their boxes) and the other columns of the
+		// boxes of the mini-columns (the band update then clears the rest
+		// of the columns).
+		e := ex & occ & us
+		if e == 0 {
+			continue
+		}
+		for d := 0; d < 9; d++ {
+			l := e & t[d]
+			rm := bbRowRest[l&0o777] | bbBoxOthers[l>>32&0o777]
+			if x := h[3*d]; x&rm != 0 {
+				h[3*d] = x &^ rm
+				st.dirty |= 1 << (3*d + b)
+				changed = true
+			}
+		}
+	}
+	return changed, true
+}
+
+// propagate alternates band updates and naked singles, and with triads the
+// triad rules, until none changes anything. It reports false on a
+// contradiction.
+func (st *bbState) propagate(triads bool) bool {
 	for {
 		if !st.update() {
 			return false
@@ -332,19 +467,40 @@ func (st *bbState) propagate() bool {
 			return false
 		}
 		if !placed {
-			return true
+			if !triads {
+				return true
+			}
+			placed, ok = st.triads()
+			if !ok {
+				return false
+			}
+			if !placed {
+				return true
+			}
 		}
 	}
 }
 
-// branchCell returns the band and cell (within the band) of the first
-// unsolved cell in row-major order with the fewest candidates. It must be
-// called after a propagation that left unsolved cells.
+// branchCell returns the band and cell (within the band) to branch on:
+// the bivalue cell with the most unsolved peers, else the unsolved cell
+// with the fewest candidates, the first in row-major order on a tie. It
+// must be called after a propagation that left unsolved cells.
 func (st *bbState) branchCell() (b, k int) {
-	for b := 0; b < 3; b++ {
-		if p := st.pairs[b]; p != 0 {
-			return b, bits.TrailingZeros32(p)
+	if st.pairs[0]|st.pairs[1]|st.pairs[2] != 0 {
+		best := -1
+		for band := 0; band < 3; band++ {
+			for p := st.pairs[band]; p != 0; p &= p - 1 {
+				cell := bits.TrailingZeros32(p)
+				// Unsolved peers: in the row and box (bbSelf has neither but
+				// the cell itself), and in the column in the other bands.
+				sc := bits.OnesCount32(st.unsolved[band]&^bbSelf[cell]) +
+					bits.OnesCount32((st.unsolved[bbNext[band]]|st.unsolved[bbNext[band+1]])&bbColumn[cell%9])
+				if sc > best {
+					best, b, k = sc, band, cell
+				}
+			}
 		}
+		return b, k
 	}
 	best := 10
 	for band := 0; band < 3; band++ {
@@ -449,7 +605,7 @@ func (st *bbState) unsolvedCells() int {
 // tried on a copy of st in this call's frame.
 func (s *bbSearch) search(b *budget, st *bbState) bool {
 	s.calls++
-	if !st.propagate() {
+	if !st.propagate(s.calls == 1) { // the root is the first node
 		s.backtracks++
 		return false
 	}

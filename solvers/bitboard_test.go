@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// bitboardHardest is corpus puzzle #46671, the one on which bitboard needs
-// the most search nodes (1326).
-const bitboardHardest = "020700000000640000000000400406300000000000082500000000000050029300000600000001000"
+// bitboardHardest is corpus puzzle #42298, the one on which bitboard needs
+// the most search nodes (227).
+const bitboardHardest = "901000000000040700000000000100002050040700300000000000000680001200000090050400000"
 
 func TestBitboardCorpus(t *testing.T) { solveCorpus(t, &bitboard{}) }
 
@@ -27,9 +27,10 @@ func TestBitboardCounters(t *testing.T) {
 		{"corpus-0", knownByName(t, "corpus-0").puzzle, counters{1, 0, 0}},
 		{"corpus-2018", knownByName(t, "corpus-2018").puzzle, counters{1, 0, 0}},
 		{"corpus-8145", knownByName(t, "corpus-8145").puzzle, counters{1, 0, 0}},
-		{"corpus-39949", knownByName(t, "corpus-39949").puzzle, counters{3, 2, 0}},
+		{"corpus-39949", knownByName(t, "corpus-39949").puzzle, counters{4, 3, 1}},
 		{"langer-hard", knownByName(t, "langer-hard").puzzle, counters{1, 0, 0}},
-		{"corpus-46671", MustParse(bitboardHardest), counters{1326, 1325, 662}},
+		{"corpus-42298", MustParse(bitboardHardest), counters{227, 226, 113}},
+		{"corpus-46671", MustParse("020700000000640000000000400406300000000000082500000000000050029300000600000001000"), counters{71, 70, 34}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +140,16 @@ func TestBitboardTables(t *testing.T) {
 		{"perm all", bbPermCells[0o777], bbAll},
 		// Columns 0 (alone in box 0), 3 and 4 (box 1), 8 (alone in box 2).
 		{"other bands", bbOtherBands[1<<0|1<<3|1<<4|1<<8], cells(".xxxxxxx.", ".xxxxxxx.", ".xxxxxxx.")},
+		// Columns 1 and 2 (two in box 0: none of it), 4 (box 1: not 3 and 5).
+		{"col claim", bbColClaim[1<<1|1<<2|1<<4], cells("....x.xxx", "....x.xxx", "....x.xxx")},
+		{"col cells", bbColCells[1<<0|1<<8], cells("x.......x", "x.......x", "x.......x")},
+		// Column 1 (box 0) and 8 (box 2).
+		{"box others", bbBoxOthers[1<<1|1<<8], cells("x.x...xx.", "x.x...xx.", "x.x...xx.")},
+		// Groups 0b011 (two), 0b100 (one: bit 8), 0 (none).
+		{"triad", bbTriad[0b100_000_011], 0b100_000_011 | 0b100_000_000<<16},
+		// Mini-rows r0b2 and r2b0.
+		{"mini-row cells", bbMiniCells[1<<2|1<<6], cells("......xxx", ".........", "xxx......")},
+		{"row rest", bbRowRest[1<<2|1<<6], cells("xxxxxx...", ".........", "...xxxxxx")},
 		{"row single", bbRowSingle[0b000_010_000], 0b000_010_000},
 		{"row not single", bbRowSingle[0b000_010_001], 0},
 		{"row empty", bbRowSingle[0], 0},
@@ -252,5 +263,45 @@ func TestBitboardInvalidGivens(t *testing.T) {
 			p.Cells[rng.IntN(81)] = uint8(1 + rng.IntN(9))
 		}
 		check(p)
+	}
+}
+
+// TestBitboardTriadsSound checks on corpus puzzles that the root's
+// propagation with the triad rules keeps every digit of the solution
+// (the rules only remove candidates that cannot be) and that the rules
+// do remove candidates somewhere.
+func TestBitboardTriadsSound(t *testing.T) {
+	step := corpusStep()
+	if testing.Short() {
+		step = 97
+	}
+	bbTables.Do(bbInitTables)
+	fired := 0
+	eachCorpus(t, func(e Entry) bool {
+		if e.ID%step != 0 {
+			return true
+		}
+		r := (&bitboard{}).Solve(context.Background(), e.Puzzle, Limits{})
+		if r.Status != StatusSolved {
+			t.Fatalf("corpus #%d: %v", e.ID, r.Status)
+		}
+		root, _, placed := bbRoot(&e.Puzzle)
+		plain := root
+		if !placed || !plain.propagate(false) || !root.propagate(true) {
+			t.Fatalf("corpus #%d: propagation fails", e.ID)
+		}
+		for i, v := range r.Solution.Cells[:81] {
+			b, k := i/27, uint(i%27)
+			if root.f[3*int(v-1)+b]>>k&1 == 0 {
+				t.Fatalf("corpus #%d: cell %d lost its digit %d", e.ID, i, v)
+			}
+		}
+		if root.f != plain.f {
+			fired++
+		}
+		return true
+	})
+	if fired == 0 {
+		t.Error("the triad rules never removed a candidate")
 	}
 }

@@ -96,6 +96,22 @@ type group struct {
 	next int   // ...this count less a sixteenth
 }
 
+// groupOf returns the group of gs (a strategy's groups, by octave of
+// calls) for a unit of calls, made when first needed.
+func groupOf(gs *[65]*group, calls uint64) *group {
+	oct := bits.Len64(calls)
+	if gs[oct] == nil {
+		gs[oct] = new(group)
+	}
+	return gs[oct]
+}
+
+// add counts a unit of time ns in the group.
+func (g *group) add(ns int64) {
+	g.n++
+	g.bins[timeBin(ns)]++
+}
+
 // timeBin returns the quarter-octave bin of ns.
 func timeBin(ns int64) int {
 	if ns <= 1 {
@@ -190,14 +206,8 @@ func (rt *retimer) observe(r *result) {
 		return
 	}
 	si := r.solver
-	oct := bits.Len64(row.Calls)
-	g := rt.groups[si][oct]
-	if g == nil {
-		g = new(group)
-		rt.groups[si][oct] = g
-	}
-	g.n++
-	g.bins[timeBin(row.NS)]++
+	g := groupOf(&rt.groups[si], row.Calls)
+	g.add(row.NS)
 	var c *candidate
 	mk := func() *candidate {
 		if c == nil {

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sync"
 	"time"
@@ -138,18 +137,12 @@ func (r *runs) more() bool {
 func judge(gs *[65]*group, out []result, rs []runs) {
 	for i := range rs {
 		if rs[i].repeat {
-			oct := bits.Len64(out[i].row.Calls)
-			if gs[oct] == nil {
-				gs[oct] = new(group)
-			}
-			g := gs[oct]
-			g.n++
-			g.bins[timeBin(rs[i].ns[0])]++
+			groupOf(gs, out[i].row.Calls).add(rs[i].ns[0])
 		}
 	}
 	for i := range rs {
 		if rs[i].repeat {
-			g := gs[bits.Len64(out[i].row.Calls)]
+			g := groupOf(gs, out[i].row.Calls)
 			rs[i].suspect = g.n < minGroup || rs[i].ns[0] > suspectFactor*g.running()
 		}
 	}
@@ -199,26 +192,26 @@ func (w *workers) work(ctx context.Context) error {
 				out[i].batch = rb
 			}
 		}
-		// The repeats, as passes over the batch's suspects, and the
-		// stability checks.
+		// The stability checks (untimed), and the repeats, as passes over
+		// the batch's suspects.
 		if len(batch) >= minPass && w.runs > 1 {
 			judge(&groups[batch[0].solver], out, rs[:len(batch)])
 			for i := 0; i < len(batch) && ctx.Err() == nil; i += checkEvery {
 				if rs[i].repeat && !rs[i].suspect {
-					check(ctx, w.cfg, batch[i], w.epoch, &rs[i])
+					solveAgain(ctx, w.cfg, batch[i], w.epoch, 0, &rs[i])
 				}
 			}
-		}
-		for pass := 1; pass < maxRuns && len(batch) >= minPass && ctx.Err() == nil; pass++ {
-			again := false
-			for i, u := range batch {
-				if rs[i].more() {
-					again = true
-					rerun(ctx, w.cfg, u, w.epoch, w.overhead, &rs[i])
+			for pass := 1; pass < maxRuns && ctx.Err() == nil; pass++ {
+				again := false
+				for i, u := range batch {
+					if rs[i].more() {
+						again = true
+						rs[i].add(solveAgain(ctx, w.cfg, u, w.epoch, w.overhead, &rs[i]))
+					}
 				}
-			}
-			if !again {
-				break
+				if !again {
+					break
+				}
 			}
 		}
 		var sum int64
@@ -294,16 +287,16 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 	rs.first = outcomeOf(&res)
 }
 
-// rerun solves the unit again and records the run in rs; a run whose
+// solveAgain solves the unit once more and returns its time; a run whose
 // status or counters differ from the first marks the unit unstable (the
 // strategies are deterministic for a given seed), and ends its repeats.
-func rerun(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) {
+func solveAgain(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) int64 {
 	var res solvers.Result
 	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, overhead, &res)
-	rs.add(ns)
 	if panicked || outcomeOf(&res) != rs.first {
 		rs.unstable, rs.repeat = true, false
 	}
+	return ns
 }
 
 // warmUnits is how many units a worker solves untimed before a batch of
@@ -321,16 +314,6 @@ func warmUp(ctx context.Context, cfg *Config, units []unit, epoch time.Time) {
 			var res solvers.Result
 			timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, 0, &res)
 		}
-	}
-}
-
-// check solves the unit again, untimed, and marks it unstable if the
-// status or counters differ from its first run's.
-func check(ctx context.Context, cfg *Config, u unit, epoch time.Time, rs *runs) {
-	var res solvers.Result
-	_, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, 0, &res)
-	if panicked || outcomeOf(&res) != rs.first {
-		rs.unstable, rs.repeat = true, false
 	}
 }
 

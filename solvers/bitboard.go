@@ -125,6 +125,15 @@ var (
 	bbFull       [27]uint32  // every mask full
 )
 
+// bbShrinkOf returns the shrink of the band mask x: bit 3*row+box for
+// each mini-row of x with a cell.
+func bbShrinkOf(x uint32) uint32 {
+	return (bbShrink[x&0o777] | bbShrink[x>>9&0o777]<<3 | bbShrink[x>>18&0o777]<<6) & 0o777
+}
+
+// bbCols returns the columns of the cells of the band mask x.
+func bbCols(x uint32) uint32 { return (x | x>>9 | x>>18) & 0o777 }
+
 // bbTables builds the tables once (bbInitTables).
 var bbTables sync.Once
 
@@ -134,6 +143,7 @@ func bbInitTables() {
 	for c := 0; c < 9; c++ {
 		bbColumn[c] = 0o001001001 << c
 	}
+	boxColumns := func(j int) uint32 { return bbColumn[3*j] | bbColumn[3*j+1] | bbColumn[3*j+2] } // a band's cells in box j's columns
 	for x := 0; x < 512; x++ {
 		for j := 0; j < 3; j++ {
 			if x>>(3*j)&7 != 0 {
@@ -157,13 +167,7 @@ func bbInitTables() {
 		for c := 0; c < 9; c++ {
 			if x>>c&1 != 0 {
 				bbColCells[x] |= bbColumn[c]
-				bbBoxOthers[x] |= (bbColumn[c/3*3] | bbColumn[c/3*3+1] | bbColumn[c/3*3+2]) &^ bbColumn[c]
-			}
-		}
-		bbTriad[x] = uint32(x)
-		for j := 0; j < 3; j++ {
-			if r := uint32(x>>(3*j)) & 7; bits.OnesCount32(r) == 1 {
-				bbTriad[x] |= r << (3*j + 16)
+				bbBoxOthers[x] |= boxColumns(c/3) &^ bbColumn[c]
 			}
 		}
 		var rows uint32
@@ -174,24 +178,23 @@ func bbInitTables() {
 			}
 		}
 		bbRowRest[x] = rows &^ bbMiniCells[x]
-		// x: the columns where a digit may go in this band only. In a box
-		// with one of them the digit is in that column; with two or three,
-		// nowhere (the digit cannot be in two columns of one box).
-		bbColClaim[x] = bbAll
+		// By groups of three bits: for bbTriad, the bits alone in their
+		// group; for bbOtherBands and bbColClaim, x is a column set and a
+		// group a box's columns. bbColClaim's x is the columns where a
+		// digit may go in this band only: in a box with one of them the
+		// digit is in that column; with two or three, nowhere (the digit
+		// cannot be in two columns of one box).
+		bbTriad[x], bbOtherBands[x], bbColClaim[x] = uint32(x), bbAll, bbAll
 		for j := 0; j < 3; j++ {
 			switch cols := uint32(x>>(3*j)) & 7; bits.OnesCount32(cols) {
 			case 0:
 			case 1:
-				c := 3*j + bits.TrailingZeros32(cols)
-				bbColClaim[x] &^= (bbColumn[3*j] | bbColumn[3*j+1] | bbColumn[3*j+2]) &^ bbColumn[c]
+				col := bbColumn[3*j+bits.TrailingZeros32(cols)]
+				bbTriad[x] |= cols << (3*j + 16)
+				bbOtherBands[x] &^= col
+				bbColClaim[x] &^= boxColumns(j) &^ col
 			default:
-				bbColClaim[x] &^= bbColumn[3*j] | bbColumn[3*j+1] | bbColumn[3*j+2]
-			}
-		}
-		bbOtherBands[x] = bbAll
-		for j := 0; j < 3; j++ {
-			if cols := uint32(x>>(3*j)) & 7; bits.OnesCount32(cols) == 1 {
-				bbOtherBands[x] &^= bbColumn[3*j+bits.TrailingZeros32(cols)]
+				bbColClaim[x] &^= boxColumns(j)
 			}
 		}
 	}
@@ -290,14 +293,14 @@ func (st *bbState) update() bool {
 		dirty &^= 7 << d3
 		g := (*[3]uint32)(st.f[d3 : d3+3]) // digit i/3 in the three bands
 		a0, a1, a2 := g[0], g[1], g[2]
-		r0 := a0 & bbPermCells[(bbShrink[a0&0o777]|bbShrink[a0>>9&0o777]<<3|bbShrink[a0>>18&0o777]<<6)&0o777]
-		r1 := a1 & bbPermCells[(bbShrink[a1&0o777]|bbShrink[a1>>9&0o777]<<3|bbShrink[a1>>18&0o777]<<6)&0o777]
-		r2 := a2 & bbPermCells[(bbShrink[a2&0o777]|bbShrink[a2>>9&0o777]<<3|bbShrink[a2>>18&0o777]<<6)&0o777]
+		r0 := a0 & bbPermCells[bbShrinkOf(a0)]
+		r1 := a1 & bbPermCells[bbShrinkOf(a1)]
+		r2 := a2 & bbPermCells[bbShrinkOf(a2)]
 		if bbFlag(r0)&bbFlag(r1)&bbFlag(r2) == 0 { // a band where the digit has no place
 			st.dirty = dirty | 7<<d3
 			return false
 		}
-		c0, c1, c2 := (r0|r0>>9|r0>>18)&0o777, (r1|r1>>9|r1>>18)&0o777, (r2|r2>>9|r2>>18)&0o777
+		c0, c1, c2 := bbCols(r0), bbCols(r1), bbCols(r2)
 		if c0|c1|c2 != 0o777 { // a column where the digit has no place
 			st.dirty = dirty | 7<<d3
 			return false
@@ -406,8 +409,8 @@ func (st *bbState) triads() (changed, ok bool) {
 		var c1, c2, c3, c4 uint64
 		for d := 0; d < 9; d++ {
 			x := h[3*d]
-			sh := (bbShrink[x&0o777] | bbShrink[x>>9&0o777]<<3 | bbShrink[x>>18&0o777]<<6) & 0o777
-			w := uint64(bbTriad[sh]) | uint64(bbTriad[(x|x>>9|x>>18)&0o777])<<32
+			sh := bbShrinkOf(x)
+			w := uint64(bbTriad[sh]) | uint64(bbTriad[bbCols(x)])<<32
 			t[d] = w
 			c4, c3, c2, c1 = c4|c3&w, c3|c2&w, c2|c1&w, c1|w
 		}
@@ -416,7 +419,7 @@ func (st *bbState) triads() (changed, ok bool) {
 		}
 		u := st.unsolved[b]
 		// The triads with an unsolved cell.
-		us := uint64((bbShrink[u&0o777]|bbShrink[u>>9&0o777]<<3|bbShrink[u>>18&0o777]<<6)&0o777) | uint64((u|u>>9|u>>18)&0o777)<<32
+		us := uint64(bbShrinkOf(u)) | uint64(bbCols(u))<<32
 		ex := c3 &^ c4
 		// Hidden triples: the triads with three locked digits lose the others.
 		if hl := ex >> 16 & occ & us; hl != 0 {

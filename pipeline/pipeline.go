@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/bits"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -80,6 +81,13 @@ type Config struct {
 	// are timed again, alone, and their rows amended (see retime.go);
 	// the Sink must implement Amender.
 	Retime bool
+
+	// GCPercent, when above 0, is the collector's GOGC from the run's
+	// second block of puzzles to its end, when Run puts back the GOGC it
+	// found. A run of one block ends before it needs a collection, and
+	// setting it at the start would collect the start-up's garbage at
+	// once (1.3 ms of a one-puzzle run here).
+	GCPercent int
 
 	Sink     Sink
 	Progress Progress      // nil: none
@@ -155,8 +163,11 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	window := cfg.Window
 	if window <= 0 {
 		// Four blocks at least, so that a block's slow unit does not leave
-		// the workers idle while the reader waits for its slot.
-		window = max(16*maxBatch, 2*maxBatch*nworkers, 4*block)
+		// the workers idle while the reader waits for its slot, and two
+		// of the largest batches per worker. (A floor of 16 batches,
+		// 4096 units, held 1.5 MB of entries for a one-strategy run and
+		// cost it 1.9 MB of its peak for no speed: docs/PERFORMANCE.md.)
+		window = max(2*maxBatch*nworkers, 4*block)
 	}
 	window = max(window, 2*block) // room for two blocks at least
 
@@ -284,6 +295,9 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		}
 		stats.Retime = cfg.retime.Stats
 		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
+	}
+	if r.gcPercent != 0 {
+		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again
 	}
 	stats.Elapsed = time.Since(start)
 	return stats, err

@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 
 	"sudokubatch/rundir"
@@ -31,6 +32,10 @@ type reader struct {
 	seq     uint64
 	block   []*entry // the puzzles of the block being gathered
 	units   []unit   // scratch: the units of a block, strategy by strategy
+	blocks  int      // the blocks issued
+	// gcPercent is the GOGC found when the reader set Config.GCPercent
+	// (at its second block), for Run to put back; 0 until then.
+	gcPercent int
 }
 
 // flush issues the block gathered so far: it takes a window slot,
@@ -48,6 +53,9 @@ func (r *reader) flush(ctx context.Context) error {
 		return ctx.Err()
 	case <-r.cfg.Stop:
 		return errStopped
+	}
+	if r.blocks++; r.blocks == 2 && r.cfg.GCPercent > 0 {
+		r.gcPercent = debug.SetGCPercent(r.cfg.GCPercent)
 	}
 	nsolvers := len(r.cfg.Solvers)
 	// The first number of each puzzle's units: unit (i, s) is

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -362,5 +363,49 @@ func TestPaceRamp(t *testing.T) {
 	}
 	if n := batchSize(p.meanNS[0].Load()); n > 2*batchSize(500_000) {
 		t.Errorf("after units of 500 µs a batch is %d units, want about %d", n, batchSize(500_000))
+	}
+}
+
+// gcProbe records the GOGC each solve sees.
+type gcProbe struct {
+	mu   sync.Mutex
+	seen map[int]int // GOGC -> solves
+}
+
+func (g *gcProbe) Name() string { return "gcprobe" }
+
+func (g *gcProbe) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) solvers.Result {
+	g.mu.Lock()
+	v := debug.SetGCPercent(-1) // read it: put back at once, under the lock
+	debug.SetGCPercent(v)
+	g.seen[v]++
+	g.mu.Unlock()
+	return solvers.Result{Status: solvers.StatusSolved, Solution: solution4}
+}
+
+// TestGCPercent: Config.GCPercent is the GOGC from the second block on,
+// never in a run of one block, and Run puts back the GOGC it found.
+func TestGCPercent(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(orig)
+	for _, tc := range []struct {
+		puzzles, percent int
+		lowered          bool
+	}{
+		{3 * blockPuzzles, 37, true},
+		{blockPuzzles, 37, false}, // one block
+		{3 * blockPuzzles, 0, false},
+	} {
+		path, _ := corpus4(t, tc.puzzles, nil)
+		probe := &gcProbe{seen: map[int]int{}}
+		if _, _, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{probe}, Workers: 1, GCPercent: tc.percent}); err != nil {
+			t.Fatal(err)
+		}
+		if got := probe.seen[37] > 0; got != tc.lowered || probe.seen[100] == 0 {
+			t.Errorf("%d puzzles, GCPercent %d: solves by GOGC %v; want some at 100 and, at 37, %v", tc.puzzles, tc.percent, probe.seen, tc.lowered)
+		}
+		if v := debug.SetGCPercent(100); v != 100 {
+			t.Errorf("%d puzzles, GCPercent %d: GOGC %d after the run, want 100 put back", tc.puzzles, tc.percent, v)
+		}
 	}
 }

@@ -65,8 +65,18 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 	w.SetColumns(d.w.cols)
 	out.Write(head)
 	changed := 0
+	var lean Row    // one copy for fix to change, reused: a default sweep has 294,906 rows
+	var long []byte // a line longer than the buffer of lines
 	for rd.Scan() {
-		line, err := lines.ReadBytes('\n')
+		line, err := lines.ReadSlice('\n') // valid until the next read: used before it
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = lines.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
 		if err != nil && !(err == io.EOF && len(line) > 0) {
 			return fail(fmt.Errorf("line %d: %w", rd.Line(), err))
 		}
@@ -74,7 +84,7 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 		if err != nil {
 			return fail(err)
 		}
-		lean := *row
+		lean = *row
 		if !fix(&lean) {
 			out.Write(line)
 			continue

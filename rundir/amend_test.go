@@ -21,8 +21,12 @@ func TestAmend(t *testing.T) {
 		t.Fatal(err)
 	}
 	row := func(id int) *Row {
+		msg := "a, \"quoted\" message"
+		if id == 1 || id == 2 { // lines longer than Amend's buffer (64 KB), one copied and one changed
+			msg = strings.Repeat("x, ", 30000) + msg
+		}
 		return &Row{ID: id, Line: id + 1, Solver: "norvig", Status: solvers.StatusSolved, NS: int64(1000 + id),
-			Calls: 3, Solutions: -1, Solution: "123", Error: "a, \"quoted\" message", Corpus: "c,=1",
+			Calls: 3, Solutions: -1, Solution: "123", Error: msg, Corpus: "c,=1",
 			Runs: 5, NSMin: 900, NSMedian: int64(1000 + id)}
 	}
 	for id := range 5 {

@@ -86,7 +86,7 @@ type Config struct {
 	// second block of puzzles to its end, when Run puts back the GOGC it
 	// found. A run of one block ends before it needs a collection, and
 	// setting it at the start would collect the start-up's garbage at
-	// once (1.3 ms of a one-puzzle run here).
+	// once, a cost of the run's own start-up.
 	GCPercent int
 
 	Sink     Sink
@@ -164,9 +164,8 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if window <= 0 {
 		// Four blocks at least, so that a block's slow unit does not leave
 		// the workers idle while the reader waits for its slot, and two
-		// of the largest batches per worker. (A floor of 16 batches,
-		// 4096 units, held 1.5 MB of entries for a one-strategy run and
-		// cost it 1.9 MB of its peak for no speed: docs/PERFORMANCE.md.)
+		// of the largest batches per worker. No more: the reader holds an
+		// entry (a puzzle) per unit of the window.
 		window = max(2*maxBatch*nworkers, 4*block)
 	}
 	window = max(window, 2*block) // room for two blocks at least
@@ -296,7 +295,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		stats.Retime = cfg.retime.Stats
 		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
 	}
-	if r.gcPercent != 0 {
+	if r.gcLowered() {
 		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again
 	}
 	stats.Elapsed = time.Since(start)

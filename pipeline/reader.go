@@ -34,9 +34,13 @@ type reader struct {
 	units   []unit   // scratch: the units of a block, strategy by strategy
 	blocks  int      // the blocks issued
 	// gcPercent is the GOGC found when the reader set Config.GCPercent
-	// (at its second block), for Run to put back; 0 until then.
+	// (see gcLowered), for Run to put back.
 	gcPercent int
 }
+
+// gcLowered reports whether the reader has set Config.GCPercent: at its
+// second block.
+func (r *reader) gcLowered() bool { return r.cfg.GCPercent > 0 && r.blocks >= 2 }
 
 // flush issues the block gathered so far: it takes a window slot,
 // numbers the block's units in (puzzle, solver) order, and sends them to
@@ -54,7 +58,7 @@ func (r *reader) flush(ctx context.Context) error {
 	case <-r.cfg.Stop:
 		return errStopped
 	}
-	if r.blocks++; r.blocks == 2 && r.cfg.GCPercent > 0 {
+	if r.blocks++; r.blocks == 2 && r.gcLowered() {
 		r.gcPercent = debug.SetGCPercent(r.cfg.GCPercent)
 	}
 	nsolvers := len(r.cfg.Solvers)

@@ -23,8 +23,8 @@ import (
 // sweepGCPercent is the GOGC of the sweep (pipeline.Config.GCPercent).
 // The sweep's live heap is a few MB (the window of units, the tables),
 // below the collector's minimum goal at the default GOGC (4 MB): at 50
-// a bitboard sweep of the corpus peaks at 14.6-14.9 MB instead of
-// 16.3-16.6, for the same CPU time (docs/PERFORMANCE.md).
+// the heap stays nearer what is live, for the same CPU time (measured in
+// docs/PERFORMANCE.md, "bitboard beside tdoku").
 const sweepGCPercent = 50
 
 // sweep runs the pipeline into dir and prints the summary.
@@ -312,7 +312,6 @@ func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
 // in one write (a tabwriter writes each cell and padding on its own).
 func printStatusTable(w io.Writer, st *pipeline.Stats) {
 	var b bytes.Buffer
-	defer func() { w.Write(b.Bytes()) }()
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
 	statuses := solvers.Statuses()
 	fmt.Fprint(tw, "strategy\tunits\t")
@@ -332,4 +331,5 @@ func printStatusTable(w io.Writer, st *pipeline.Stats) {
 		fmt.Fprintf(tw, "%s\t\n", mean)
 	}
 	tw.Flush()
+	w.Write(b.Bytes())
 }

@@ -19,11 +19,10 @@ const DefaultCompareTop = 10
 
 // DefaultNoise is the change of a machine's speed between two runs that
 // a comparison's verdicts ignore when CompareOptions.Noise is not set:
-// ×1.10 either way. Two runs of the same code on a 2-core machine with
-// other work on it measured median times ×0.95 to ×1.06 apart in most
-// pairs, and up to ×1.5 in a few (a run that shared its cores with
-// another process); the puzzles' interval cannot see that (see
-// Comparison).
+// ×1.10 either way. A machine shared with other work runs the same code
+// faster or slower from one run to the next, which moves every time of a
+// run alike; the interval, drawn within the runs, cannot see that (see
+// Comparison; docs/TIMING.md has the figures).
 const DefaultNoise = 1.10
 
 // CompareOptions say what a comparison checks and lists.

@@ -64,7 +64,7 @@ func runsOf(n int) int {
 // nsOf is the time a row reports for its runs (ns): the median. Both
 // figures are recorded; the median of up to five runs is robust to one
 // preempted run, and unlike the minimum it is not biased low by the
-// luckiest of the runs (see docs/PERFORMANCE.md, "Timing method").
+// luckiest of the runs (see docs/TIMING.md).
 func nsOf(min, median int64) int64 { return median }
 
 // workers is what the worker goroutines of a run share.

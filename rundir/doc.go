@@ -15,7 +15,7 @@
 //	summary.md, summary.json, summary.bench, hard.csv, index.html, charts/
 //	               the report, rebuilt from results.csv alone by `batch report`
 //
-// results.csv has the columns of DESIGN.md in their order, then `corpus`:
+// results.csv has the columns of docs/DESIGN.md in their order, then `corpus`:
 // the corpus file as given on the command line. Ids restart at 0 in each
 // corpus file of a run, so (corpus, id) names a puzzle; a run over a
 // single file has the same corpus on every row. Error messages are kept

@@ -23,8 +23,8 @@ import (
 // sweepGCPercent is the GOGC of the sweep (pipeline.Config.GCPercent).
 // The sweep's live heap is a few MB (the window of units, the tables),
 // below the collector's minimum goal at the default GOGC (4 MB): at 50
-// the heap stays nearer what is live, for the same CPU time (measured in
-// docs/PERFORMANCE.md, "bitboard beside tdoku").
+// the heap stays nearer what is live, for the same CPU time
+// (docs/PERFORMANCE.md, "Memory").
 const sweepGCPercent = 50
 
 // sweep runs the pipeline into dir and prints the summary.

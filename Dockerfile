@@ -5,7 +5,8 @@
 #   podman run --rm -v "$PWD/results:/results" sudokubatch -limit 200 -out /results/first
 #
 # Dockerfile.host builds the same image from a binary built on the host,
-# where golang:1.26 cannot be pulled.
+# where golang:1.26 cannot be pulled. Built from a clone (.git a
+# directory), the binary carries its commit (batch version, run.json).
 FROM docker.io/library/golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./

@@ -35,6 +35,10 @@ var (
 	ErrNotEmpty = errors.New("directory is not empty and holds no run")
 	// ErrNoRun: Resume found no run.json.
 	ErrNoRun = errors.New("no run to resume")
+	// ErrInsideRun: Create was asked for a directory inside another run's.
+	ErrInsideRun = errors.New("a run directory cannot be inside another run's")
+	// ErrMerged: Resume found a merged run, which it does not resume.
+	ErrMerged = errors.New("it is a run merged")
 )
 
 // NewRunID returns a run id for a run started at t (UTC, to the second),
@@ -57,7 +61,8 @@ var createStep = func(step string) {}
 // running), then results.csv with its header. It refuses a directory that
 // holds a run (ErrExists: finish it with Resume) or anything else
 // (ErrNotEmpty), but for a lock file and the temporary files of an
-// earlier creation that was killed.
+// earlier creation that was killed, and a directory inside another run's
+// (ErrInsideRun).
 //
 // A process killed at any instant of Create leaves dir reusable by a new
 // Create (nothing but those files yet) or resumable: run.json is written
@@ -66,6 +71,9 @@ var createStep = func(step string) {}
 func Create(dir string, m *Manifest) (*Dir, error) {
 	if err := m.Settings.Validate(); err != nil {
 		return nil, fmt.Errorf("creating run %s: %w", dir, err)
+	}
+	if run := EnclosingRun(dir); run != "" {
+		return nil, fmt.Errorf("creating run %s: %w: %s holds a run (%s); choose a directory outside it", dir, ErrInsideRun, run, ManifestFile)
 	}
 	_, statErr := os.Lstat(dir)
 	made := errors.Is(statErr, fs.ErrNotExist)
@@ -116,6 +124,25 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 	return d, nil
 }
 
+// EnclosingRun returns the run directory that dir would be inside (a
+// parent directory that holds a run.json), or "". A run inside another
+// would be rows and reports inside its directory, which a report or a
+// merge of the outer run does not expect.
+func EnclosingRun(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for p := filepath.Dir(abs); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(filepath.Join(p, ManifestFile)); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+		if filepath.Dir(p) == p {
+			return ""
+		}
+	}
+}
+
 // checkReusable refuses a directory that holds a run or other files. Its
 // lock file and the temporary files of a killed WriteFile do not count.
 func checkReusable(dir string) error {
@@ -160,7 +187,9 @@ func isTempFile(name string) bool {
 // row may hold.
 type CorpusCheck func(m *Manifest) (puzzles []int, err error)
 
-// Resume opens the run in dir to finish it. It takes the lock, reads and
+// Resume opens the run in dir to finish it. It refuses a merged run
+// (ErrMerged): its units belong to its shards, which are resumed and
+// merged again. It takes the lock, reads and
 // validates run.json, checks that this build has the run's strategies,
 // calls check on the corpora, then reads results.csv as a stream: it
 // refuses a row that is not a unit of the run (corpus, strategy, or id
@@ -194,6 +223,10 @@ func resume(dir string, check CorpusCheck) (*Dir, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume: %w", err)
+	}
+	if m.Shards > 0 {
+		return nil, fmt.Errorf("cannot resume %s: %w from %d shards (%s) by batch merge, and its units belong to them: "+
+			"resume an unfinished shard (batch -resume -out SHARD), then merge the shards again", dir, ErrMerged, m.Shards, strings.Join(m.shardDirs(), ", "))
 	}
 	if err := m.Settings.CheckSolvers(); err != nil {
 		return nil, fmt.Errorf("cannot resume: %s: %w", filepath.Join(dir, ManifestFile), err)
@@ -345,12 +378,23 @@ func (d *Dir) Write(r *Row) error {
 func (d *Dir) Flush() error { return d.w.Flush() }
 
 // Close flushes the rows, closes results.csv, ends this process's
-// segment if Begin started one (its end, wall time, rows and status; msg,
-// if any, says why it failed), records the run's status in run.json
-// (failed if the rows could not be written), and releases the directory.
+// segment if Begin started one (its end, wall time, CPU time, rows and
+// status; msg, if any, says why it failed), records the run's status in
+// run.json (failed if the rows could not be written), and releases the
+// directory.
 func (d *Dir) Close(status, msg string) error {
 	defer d.lock.Unlock()
+	return d.finish(status, msg, false)
+}
+
+// finish is Close but for the lock, which the caller keeps. With sync,
+// results.csv is synced before it is closed (Merge renames the directory
+// next: the name must not point at a file whose data is not there).
+func (d *Dir) finish(status, msg string, sync bool) error {
 	err := d.w.Flush()
+	if err == nil && sync {
+		err = d.file.Sync()
+	}
 	if cerr := d.file.Close(); err == nil {
 		err = cerr
 	}
@@ -363,6 +407,7 @@ func (d *Dir) Close(status, msg string) error {
 		s := &d.Manifest.Segments[d.seg]
 		s.end(now, status)
 		s.Rows, s.Error = d.segRows, msg
+		s.CPUNS = processCPU()
 		d.Manifest.End = now
 	}
 	d.Manifest.Status = status
@@ -372,6 +417,14 @@ func (d *Dir) Close(status, msg string) error {
 		err = werr
 	}
 	return err
+}
+
+// remove deletes the directory that Create made for a merge and all it
+// holds, and releases it.
+func (d *Dir) remove() {
+	d.file.Close()
+	os.RemoveAll(d.Path)
+	d.lock.Unlock()
 }
 
 // Release closes the directory without writing anything (a resume

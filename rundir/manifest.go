@@ -78,7 +78,8 @@ const MaxRuns = 5
 type Segment struct {
 	Start      time.Time `json:"start"`
 	End        time.Time `json:"end,omitzero"`
-	DurationNS int64     `json:"duration_ns"` // wall time, End - Start
+	DurationNS int64     `json:"duration_ns"`      // wall time, End - Start
+	CPUNS      int64     `json:"cpu_ns,omitempty"` // CPU time of the process (user and system), when it closed the segment
 	Command    []string  `json:"command"`
 	Workers    int       `json:"workers"`
 	Rows       int       `json:"rows"`            // rows this segment wrote
@@ -110,18 +111,25 @@ type Timing struct {
 
 // Manifest is run.json: the provenance of a run directory.
 type Manifest struct {
-	Tool       string       `json:"tool"`
-	RunID      string       `json:"run_id"`
-	Status     string       `json:"status"` // running, finished, interrupted, failed
-	Start      time.Time    `json:"start"`
-	End        time.Time    `json:"end,omitzero"`
-	DurationNS int64        `json:"duration_ns"` // wall time of all segments
-	Duration   string       `json:"duration"`
-	Settings   Settings     `json:"settings"`
-	Corpora    []CorpusInfo `json:"corpora"`
-	Rows       int          `json:"rows"` // rows in results.csv
-	Segments   []Segment    `json:"segments"`
-	Highlight  []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
+	Tool   string    `json:"tool"`
+	RunID  string    `json:"run_id"`
+	Status string    `json:"status"` // running, finished, interrupted, failed
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end,omitzero"`
+	// DurationNS is the run's wall time: the sum of its segments' (the
+	// time its processes ran, without the gaps between a kill and a
+	// resume); of a merged run, the span from the first shard's start to
+	// the last one's end, the shards running side by side.
+	DurationNS int64  `json:"duration_ns"`
+	Duration   string `json:"duration"`
+	// CPUNS is the CPU time of the segments that recorded theirs (of a
+	// merged run, the work of every shard's machines).
+	CPUNS     int64        `json:"cpu_ns,omitempty"`
+	Settings  Settings     `json:"settings"`
+	Corpora   []CorpusInfo `json:"corpora"`
+	Rows      int          `json:"rows"` // rows in results.csv
+	Segments  []Segment    `json:"segments"`
+	Highlight []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
 	// Shards: a run merged from shards (Merge) joins this many, each
 	// swept by its own processes (shard k holds the ids k mod Shards);
 	// 0 otherwise. The settings of a merged run have no shard.
@@ -189,8 +197,8 @@ func (m *Manifest) Validate() error {
 	if !slices.Contains([]string{Running, Finished, Interrupted, Failed}, m.Status) {
 		return fmt.Errorf("status: %q is not a run status", m.Status)
 	}
-	if m.Rows < 0 || m.DurationNS < 0 {
-		return errors.New("rows, duration_ns: negative")
+	if m.Rows < 0 || m.DurationNS < 0 || m.CPUNS < 0 {
+		return errors.New("rows, duration_ns, cpu_ns: negative")
 	}
 	if len(m.Corpora) != 0 && len(m.Corpora) != len(m.Settings.Corpora) {
 		return fmt.Errorf("corpora: %d corpora, but settings.corpora has %d", len(m.Corpora), len(m.Settings.Corpora))
@@ -215,7 +223,7 @@ func (m *Manifest) Validate() error {
 		switch {
 		case !slices.Contains([]string{Running, Finished, Interrupted, Failed, Killed}, s.Status):
 			return fmt.Errorf("%s.status: %q is not a segment status", field, s.Status)
-		case s.Rows < 0 || s.Workers < 0 || s.DurationNS < 0:
+		case s.Rows < 0 || s.Workers < 0 || s.DurationNS < 0 || s.CPUNS < 0:
 			return fmt.Errorf("%s: a negative count", field)
 		}
 	}
@@ -285,15 +293,20 @@ func (m *Manifest) closeKilled(last time.Time, rows int) bool {
 	return len(killed) > 0
 }
 
-// sumDurations sets the run's wall time from its segments'.
+// sumDurations sets the run's wall time and CPU time from its segments'
+// (see DurationNS).
 func (m *Manifest) sumDurations() {
-	m.DurationNS = 0
+	m.DurationNS, m.CPUNS = 0, 0
 	for _, s := range m.Segments {
 		d := s.DurationNS
 		if d == 0 && !s.End.IsZero() {
 			d = s.End.Sub(s.Start).Nanoseconds() // a run.json from before segments had their own
 		}
 		m.DurationNS += max(d, 0)
+		m.CPUNS += max(s.CPUNS, 0)
+	}
+	if m.Shards > 0 && !m.End.IsZero() {
+		m.DurationNS = max(m.End.Sub(m.Start).Nanoseconds(), 0)
 	}
 	m.Duration = time.Duration(m.DurationNS).Round(time.Millisecond).String()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,22 +18,31 @@ import (
 var ErrWrite = errors.New("write error")
 
 // Merge joins the shard runs in ins (run directories written with
-// -shard k/n) into a new run in out, created as Create creates one:
-// results.csv with every row in (corpus, id, solver) order, as a
-// single-machine run writes it, and run.json with the shards' segments
-// (each names its machine).
+// -shard k/n) into a new run in out: results.csv with every row in
+// (corpus, id, solver) order, as a single-machine run writes it, and
+// run.json with the shards' segments (each names its machine and its
+// shard directory).
 //
-// The shards must share their settings (solvers, limits, seed, corpora)
-// and the size and SHA-256 of every corpus, recorded in their run.json,
-// and cover every shard k of the same n exactly once. Each shard is
-// locked while it is read, so that no process writes it meanwhile. A row
-// that is not a unit of its shard, or a unit that appears twice, is an
-// error that names the shard and the line. Rows are streamed: memory does
-// not grow with the corpus. The merged run is finished when every shard
-// is; otherwise it is interrupted, and `batch -resume` on it runs the
-// missing units.
+// The shards must be finished (an interrupted or killed shard is
+// finished with -resume first: the merged run cannot be resumed, its
+// units belong to the shards), share their settings (solvers, limits,
+// seed, runs, selection, corpora) and the size and SHA-256 of every
+// corpus, recorded in their run.json, and cover every shard k of the
+// same n exactly once. Each shard is locked while it is read, so that no
+// process writes it meanwhile. A row that is not a unit of its shard, or
+// a unit that appears twice, is an error that names the shard and the
+// line. Rows are streamed: memory does not grow with the corpus.
 //
-// On an error or when ctx is canceled, the output is removed. Every
+// The merge is atomic: the run is built whole in a temporary directory
+// next to out (MergeTemp), then renamed into place, so that out is
+// either absent (or the empty directory it was) or the whole merged run,
+// whenever the process ends. A temporary directory left by a merge that
+// was killed is removed by the next merge into out, which builds the run
+// again: running the same merge again gives the run an unkilled merge
+// gives. out may be absent or an empty directory; one that holds a run
+// or other files is refused.
+//
+// On an error or when ctx is canceled, nothing is left behind. Every
 // error names the shard it comes from; errors writing the output wrap
 // ErrWrite.
 func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
@@ -67,20 +77,132 @@ func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	status := merged.Status // Create records running until Close
-	d, err := Create(out, merged)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	if err := mergeRows(ctx, d, ins, infos); err != nil {
-		d.Discard()
+	if err := checkMergeOut(out); err != nil {
 		return nil, err
 	}
-	if err := d.Close(status, ""); err != nil {
-		d.Discard()
+	tmp := MergeTemp(out)
+	if err := clearMergeTemp(tmp, out); err != nil {
+		return nil, err
+	}
+	d, err := Create(tmp, merged)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	mergeStep("created")
+	if err := mergeRows(ctx, d, ins, infos); err != nil {
+		d.remove()
+		return nil, err
+	}
+	// run.json says finished before the rename: the run that appears at
+	// out is whole. The lock is kept until it is in place.
+	if err := d.finish(Finished, "", true); err != nil {
+		d.remove()
 		return nil, fmt.Errorf("merge: %w: %w", ErrWrite, err)
 	}
+	mergeStep("built")
+	if err := renameMerged(tmp, out); err != nil {
+		d.remove()
+		return nil, err
+	}
+	mergeStep("renamed")
+	d.lock.Unlock()
 	return merged, nil
+}
+
+// mergeStep is called after each step of Merge; the tests make it end
+// the process there, as a kill -9 would.
+var mergeStep = func(step string) {}
+
+// mergeStepRows is the row after which Merge calls mergeStep("rows").
+const mergeStepRows = 1000
+
+// MergeTemp is the temporary directory in which Merge builds the run it
+// renames to out: a hidden directory beside out.
+func MergeTemp(out string) string {
+	clean := filepath.Clean(out)
+	if abs, err := filepath.Abs(clean); err == nil {
+		clean = abs
+	}
+	return filepath.Join(filepath.Dir(clean), "."+filepath.Base(clean)+".merging")
+}
+
+// checkMergeOut refuses an output inside another run's directory, or
+// one that holds a run or other files (a lock file and the temporary
+// files of a killed creation do not count).
+func checkMergeOut(out string) error {
+	if run := EnclosingRun(out); run != "" {
+		return fmt.Errorf("merge: output %s: %w: %s holds a run (%s); choose a directory outside it", out, ErrInsideRun, run, ManifestFile)
+	}
+	st, err := os.Stat(out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("merge: output %s: %w", out, err)
+	case !st.IsDir():
+		return fmt.Errorf("merge: output %s is not a directory", out)
+	}
+	if err := checkReusable(out); err != nil {
+		if errors.Is(err, ErrExists) {
+			status := "unknown"
+			if m, err := ReadManifest(out); err == nil {
+				status = m.Status
+			}
+			return fmt.Errorf("merge: %s: %w (status %s): choose another -o, or remove it to merge again", out, ErrExists, status)
+		}
+		return fmt.Errorf("merge: %w", err)
+	}
+	return nil
+}
+
+// clearMergeTemp removes what a merge into out that was killed left in
+// tmp. A merge still running holds its lock: it is refused with its pid.
+func clearMergeTemp(tmp, out string) error {
+	if _, err := os.Lstat(tmp); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	lock, err := LockDir(tmp)
+	if err != nil {
+		if errors.Is(err, ErrLocked) {
+			return fmt.Errorf("merge: another merge into %s is under way: %w", out, err)
+		}
+		return fmt.Errorf("merge: removing the temporary run of an earlier merge: %w", err)
+	}
+	defer lock.Unlock()
+	if err := os.RemoveAll(tmp); err != nil {
+		return fmt.Errorf("merge: removing the temporary run of an earlier merge, %s: %w", tmp, err)
+	}
+	return nil
+}
+
+// renameMerged puts the merged run built in tmp at out. An out that
+// exists must be reusable (checkMergeOut); its lock and temporary files
+// are removed, under its lock, so that the rename can replace it.
+func renameMerged(tmp, out string) error {
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		lock, err := LockDir(out)
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		defer lock.Unlock()
+		if err := checkMergeOut(out); err != nil {
+			return err
+		}
+		entries, err := os.ReadDir(out)
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		for _, e := range entries {
+			if err := os.Remove(filepath.Join(out, e.Name())); err != nil {
+				return fmt.Errorf("merge: clearing %s: %w", out, err)
+			}
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("merge: %w: putting the merged run in place: %w", ErrWrite, err)
+	}
+	return nil
 }
 
 func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
@@ -114,7 +236,12 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 			return nil, err
 		}
 		if ri.Status != Finished {
-			m.Status = Interrupted
+			status := "status " + ri.Status
+			if ri.Status == Running {
+				status = "killed while it ran" // this merge holds its lock: no process writes it
+			}
+			return nil, fmt.Errorf("merge: shard %s is not finished (%s): finish it with batch -resume -out %s, then merge again",
+				ins[i], status, ins[i])
 		}
 		if m.Start.IsZero() || ri.Start.Before(m.Start) {
 			m.Start = ri.Start
@@ -183,6 +310,8 @@ func settingsDiff(a, b Settings) string {
 		return "puzzle selection"
 	case a.Unique != b.Unique:
 		return "unique"
+	case a.runs() != b.runs():
+		return fmt.Sprintf("runs %d vs %d", a.runs(), b.runs())
 	case !slices.Equal(a.Corpora, b.Corpora):
 		return fmt.Sprintf("corpora %v vs %v", a.Corpora, b.Corpora)
 	}
@@ -323,6 +452,9 @@ func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) err
 			return fmt.Errorf("merge: %w: %w", ErrWrite, err)
 		}
 		n++
+		if n == mergeStepRows {
+			mergeStep("rows")
+		}
 		ok, err := advance(c)
 		if err != nil {
 			return err
@@ -344,4 +476,16 @@ func sameDir(a, b string) bool {
 	sa, erra := os.Stat(a)
 	sb, errb := os.Stat(b)
 	return erra == nil && errb == nil && os.SameFile(sa, sb)
+}
+
+// shardDirs returns the shard directories a merged run was merged from,
+// as its segments record them, each once.
+func (m *Manifest) shardDirs() []string {
+	var dirs []string
+	for _, s := range m.Segments {
+		if s.Source != "" && !slices.Contains(dirs, s.Source) {
+			dirs = append(dirs, s.Source)
+		}
+	}
+	return dirs
 }

@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -401,6 +402,11 @@ func (d *Dir) finish(status, msg string, sync bool) error {
 	if err != nil {
 		status = Failed
 		msg = err.Error()
+		// Rows counted may not have reached the file: count those that did.
+		if n, cerr := countRows(filepath.Join(d.Path, ResultsFile)); cerr == nil && n < d.rows {
+			d.segRows = max(d.segRows-(d.rows-n), 0)
+			d.rows = n
+		}
 	}
 	if d.seg >= 0 {
 		now := time.Now().UTC()
@@ -417,6 +423,31 @@ func (d *Dir) finish(status, msg string, sync bool) error {
 		err = werr
 	}
 	return err
+}
+
+// countRows returns the number of whole rows in the results file at
+// path: its complete lines but the header.
+func countRows(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	good, err := completeLines(f)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	buf := make([]byte, 64<<10)
+	for off := int64(0); off < good; {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), good-off)], off)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		off += int64(k)
+		if err != nil && off < good {
+			return 0, err
+		}
+	}
+	return max(n-1, 0), nil
 }
 
 // remove deletes the directory that Create made for a merge and all it

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 )
 
@@ -352,13 +353,50 @@ func (m *Manifest) UpdateCorpora(read []CorpusInfo) {
 }
 
 // WriteManifest writes dir/run.json atomically (a temporary file renamed),
-// so that a crash never leaves half a run.json.
+// so that a crash never leaves half a run.json. On a full disk, where
+// the temporary file cannot be written, it overwrites run.json in place
+// when the new one fits in the space the old one holds (a run stopped by
+// a full disk is then recorded failed, not left running).
 func WriteManifest(dir string, ri *Manifest) error {
 	b, err := json.MarshalIndent(ri, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'))
+	path := filepath.Join(dir, ManifestFile)
+	b = append(b, '\n')
+	err = WriteFile(path, b)
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		if overwriteInPlace(path, b) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// overwriteInPlace writes data over the file at path, if the blocks the
+// file holds can take it: no block is asked of a full disk, and the
+// file is not changed when they cannot.
+func overwriteInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok || int64(len(data)) > sys.Blocks*512 {
+		return errors.New("the new file does not fit in the old one's blocks")
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // WriteFile writes path through a temporary file in the same directory

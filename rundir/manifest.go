@@ -74,6 +74,13 @@ type Settings struct {
 // MaxRuns is the most timed runs of a cheap unit, and -runs's default.
 const MaxRuns = 5
 
+// TimingBlock is the number of puzzles of a timing block: the pipeline
+// reads the selected puzzles of a shard in blocks of TimingBlock and
+// times the block's units one strategy at a time, within milliseconds of
+// each other, so that a comparison of two runs (report's compare) can
+// pair the units timed under the same conditions by their block.
+const TimingBlock = 256
+
 // Segment is one invocation that wrote rows into the run (the first run,
 // each -resume, or a merged shard).
 type Segment struct {

@@ -9,10 +9,13 @@ import (
 
 func mergeMain(e *env, args []string) error {
 	fs := newFlagSet(e, "merge", "-o DIR IN ...",
-		"Merge shard runs (directories written with -shard k/n) into one run in DIR:\n"+
-			"rows in the order of a single-machine run, run.json with every shard's machine.",
+		"Merge finished shard runs (directories written with -shard k/n) into one run in DIR:\n"+
+			"rows in the order of a single-machine run, run.json with every shard's machine.\n"+
+			"The run is built beside DIR and renamed into place: a merge that is stopped leaves\n"+
+			"no DIR, and the same merge run again builds it. A merged run is not resumed: resume\n"+
+			"an unfinished shard, then merge again.",
 		"  batch merge -o results/full results/shard-0 results/shard-1 results/shard-2\n")
-	out := fs.String("o", "", "output run `directory` (must not hold a results.csv)")
+	out := fs.String("o", "", "output run `directory` (absent or empty, and not inside another run)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // ErrWrite is wrapped by the errors of Merge that come from writing the
@@ -199,8 +200,10 @@ func renameMerged(tmp, out string) error {
 			}
 		}
 	}
-	if err := os.Rename(tmp, out); err != nil {
-		return fmt.Errorf("merge: %w: putting the merged run in place: %w", ErrWrite, err)
+	// rename(2) replaces an empty directory in one step (os.Rename
+	// refuses any directory).
+	if err := syscall.Rename(tmp, out); err != nil {
+		return fmt.Errorf("merge: %w: putting the merged run in place: %w", ErrWrite, &os.LinkError{Op: "rename", Old: tmp, New: out, Err: err})
 	}
 	return nil
 }

@@ -154,3 +154,41 @@ func TestMergeKilledThenMergedAgainIsWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeIntoAnEmptyDirectory: the output may be an empty directory,
+// or one that holds only the lock of a killed creation, as for a run;
+// a directory with other files is refused and left as it was.
+func TestMergeIntoAnEmptyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	ins := []string{filepath.Join(dir, "s0"), filepath.Join(dir, "s1")}
+	writeShard(t, ins[0], 0, 2, Finished, nil)
+	writeShard(t, ins[1], 1, 2, Finished, nil)
+	for name, files := range map[string][]string{"empty": nil, "lock": {LockFile}, "other": {"notes.txt"}} {
+		out := filepath.Join(dir, name)
+		if err := os.Mkdir(out, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(out, f), []byte("1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := Merge(context.Background(), out, ins)
+		if name == "other" {
+			if !errors.Is(err, ErrNotEmpty) {
+				t.Errorf("merge into a directory with other files: %v, want ErrNotEmpty", err)
+			}
+			if _, serr := os.Stat(filepath.Join(out, "notes.txt")); serr != nil {
+				t.Errorf("the refused merge changed %s: %v", out, serr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("merge into a directory holding %v: %v", files, err)
+			continue
+		}
+		if m, err := ReadManifest(out); err != nil || m.Rows != 2*shardPuzzles {
+			t.Errorf("merge into a directory holding %v: %v, %+v", files, err, m)
+		}
+	}
+}

@@ -87,8 +87,10 @@ func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 	}
 	d, err := Create(tmp, merged)
 	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("merge: %w", err)
+		if !errors.Is(err, ErrLocked) { // else another merge's
+			os.RemoveAll(tmp)
+		}
+		return nil, fmt.Errorf("merge: output %s: %w", out, err)
 	}
 	mergeStep("created")
 	if err := mergeRows(ctx, d, ins, infos); err != nil {

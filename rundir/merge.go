@@ -258,89 +258,111 @@ func (h *cursorHeap) Pop() any {
 	return x
 }
 
+// mergeOrder gives each row its place in the merged run: the indices of
+// its corpus and strategy in the run's settings.
+type mergeOrder struct {
+	corpus, solver map[string]int
+}
+
+func newMergeOrder(s Settings) *mergeOrder {
+	o := &mergeOrder{corpus: make(map[string]int, len(s.Corpora)), solver: make(map[string]int, len(s.Solvers))}
+	for i, c := range s.Corpora {
+		o.corpus[c] = i
+	}
+	for i, n := range s.Solvers {
+		o.solver[n] = i
+	}
+	return o
+}
+
+// advance reads the next row of c: false at the end of its rows. A row
+// that is not a unit of c's shard, or that is not after the one before,
+// is an error naming the shard and the line.
+func (o *mergeOrder) advance(c *shardCursor) (bool, error) {
+	if !c.rd.Scan() {
+		c.file.Close()
+		if err := c.rd.Err(); err != nil {
+			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
+		}
+		return false, nil
+	}
+	row, err := c.rd.Row()
+	if err != nil {
+		c.file.Close()
+		return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
+	}
+	ci, okc := o.corpus[row.Corpus]
+	k, oks := o.solver[row.Solver]
+	var bad string
+	switch {
+	case !okc || !oks:
+		bad = "not one of the run's corpora and strategies"
+	case row.ID < 0 || (c.max[ci] >= 0 && row.ID >= c.max[ci]):
+		bad = fmt.Sprintf("id out of range: the corpus has %d puzzles", c.max[ci])
+	case row.ID%c.n != c.k:
+		bad = fmt.Sprintf("not a puzzle of shard %d/%d", c.k, c.n)
+	}
+	ord := [3]int{ci, row.ID, k}
+	if bad == "" && slices.Compare(ord[:], c.ord[:]) <= 0 {
+		bad = "rows out of order (or a unit twice)"
+	}
+	if bad != "" {
+		c.file.Close()
+		return false, fmt.Errorf("merge: shard %s: %s:%d: row (%s, %d, %s): %s",
+			c.dir, c.file.Name(), c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
+	}
+	c.row, c.ord = *row, ord
+	return true, nil
+}
+
+// openShard opens the rows of the shard in dir, whose run.json is info.
+func openShard(dir string, info *Manifest) (*shardCursor, error) {
+	path := filepath.Join(dir, ResultsFile)
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+	}
+	// Complete lines only, as Resume reads them: a shard killed
+	// mid-write ends with a torn line, which is no row.
+	good, err := completeLines(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+	}
+	rd, err := NewReader(io.NewSectionReader(f, 0, good), path)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+	}
+	c := &shardCursor{dir: dir, rd: rd, file: f, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
+	if sh := info.Settings.Shard; sh != "" {
+		c.k, c.n, _ = ParseShard(sh)
+	}
+	for _, ci := range info.Corpora {
+		if ci.Complete {
+			c.max = append(c.max, ci.Puzzles)
+		} else {
+			c.max = append(c.max, -1)
+		}
+	}
+	return c, nil
+}
+
 // mergeRows k-way merges the shards' rows into d.
 func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) error {
-	s := d.Manifest.Settings
-	corpus := make(map[string]int, len(s.Corpora))
-	for i, c := range s.Corpora {
-		corpus[c] = i
-	}
-	solver := make(map[string]int, len(s.Solvers))
-	for i, n := range s.Solvers {
-		solver[n] = i
-	}
+	o := newMergeOrder(d.Manifest.Settings)
 	var h cursorHeap
 	defer func() {
 		for _, c := range h {
 			c.file.Close()
 		}
 	}()
-	advance := func(c *shardCursor) (bool, error) {
-		if !c.rd.Scan() {
-			c.file.Close()
-			if err := c.rd.Err(); err != nil {
-				return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
-			}
-			return false, nil
-		}
-		row, err := c.rd.Row()
-		if err != nil {
-			c.file.Close()
-			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
-		}
-		ci, okc := corpus[row.Corpus]
-		k, oks := solver[row.Solver]
-		var bad string
-		switch {
-		case !okc || !oks:
-			bad = "not one of the run's corpora and strategies"
-		case row.ID < 0 || (c.max[ci] >= 0 && row.ID >= c.max[ci]):
-			bad = fmt.Sprintf("id out of range: the corpus has %d puzzles", c.max[ci])
-		case row.ID%c.n != c.k:
-			bad = fmt.Sprintf("not a puzzle of shard %d/%d", c.k, c.n)
-		}
-		ord := [3]int{ci, row.ID, k}
-		if bad == "" && slices.Compare(ord[:], c.ord[:]) <= 0 {
-			bad = "rows out of order (or a unit twice)"
-		}
-		if bad != "" {
-			c.file.Close()
-			return false, fmt.Errorf("merge: shard %s: %s:%d: row (%s, %d, %s): %s",
-				c.dir, c.file.Name(), c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
-		}
-		c.row, c.ord = *row, ord
-		return true, nil
-	}
 	for i, dir := range ins {
-		path := filepath.Join(dir, ResultsFile)
-		f, err := OpenRegular(path)
+		c, err := openShard(dir, infos[i])
 		if err != nil {
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
+			return err
 		}
-		// Complete lines only, as Resume reads them: a shard killed
-		// mid-write ends with a torn line, which is no row.
-		good, err := completeLines(f)
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
-		}
-		rd, err := NewReader(io.NewSectionReader(f, 0, good), path)
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
-		}
-		c := &shardCursor{dir: dir, rd: rd, file: f, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
-		if sh := infos[i].Settings.Shard; sh != "" {
-			c.k, c.n, _ = ParseShard(sh)
-		}
-		for _, ci := range infos[i].Corpora {
-			if ci.Complete {
-				c.max = append(c.max, ci.Puzzles)
-			} else {
-				c.max = append(c.max, -1)
-			}
-		}
-		ok, err := advance(c)
+		ok, err := o.advance(c)
 		if err != nil {
 			return err
 		}
@@ -368,7 +390,7 @@ func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) err
 		if n == mergeStepRows {
 			mergeStep("rows")
 		}
-		ok, err := advance(c)
+		ok, err := o.advance(c)
 		if err != nil {
 			return err
 		}

@@ -362,8 +362,9 @@ func (m *Manifest) UpdateCorpora(read []CorpusInfo) {
 // WriteManifest writes dir/run.json atomically (a temporary file renamed),
 // so that a crash never leaves half a run.json. On a full disk, where
 // the temporary file cannot be written, it overwrites run.json in place
-// when the new one fits in the space the old one holds (a run stopped by
-// a full disk is then recorded failed, not left running).
+// when the new one (indented, or else compact) fits in the space the old
+// one holds (a run stopped by a full disk is then recorded failed, not
+// left running).
 func WriteManifest(dir string, ri *Manifest) error {
 	b, err := json.MarshalIndent(ri, "", "  ")
 	if err != nil {
@@ -374,6 +375,10 @@ func WriteManifest(dir string, ri *Manifest) error {
 	err = WriteFile(path, b)
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
 		if overwriteInPlace(path, b) == nil {
+			return nil
+		}
+		// Without the indentation, a third smaller.
+		if compact, cerr := json.Marshal(ri); cerr == nil && overwriteInPlace(path, append(compact, '\n')) == nil {
 			return nil
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"sudokubatch/rundir"
 )
@@ -33,5 +34,10 @@ func mergeMain(e *env, args []string) error {
 		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
 	fmt.Fprintf(e.stdout, "merged %d runs into %s: %d rows (status %s)\n", fs.NArg(), *out, ri.Rows, ri.Status)
+	fmt.Fprintf(e.stdout, "wall time %s, from the first shard's start to the last one's end", time.Duration(ri.DurationNS).Round(time.Millisecond))
+	if ri.CPUNS > 0 {
+		fmt.Fprintf(e.stdout, "; CPU time %s, the shards' processes together", time.Duration(ri.CPUNS).Round(time.Millisecond))
+	}
+	fmt.Fprintln(e.stdout)
 	return nil
 }

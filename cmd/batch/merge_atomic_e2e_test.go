@@ -168,7 +168,11 @@ func TestMergedWallTimeIsTheSpan(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "m")
-	mustOK(t, mainIn(t, "merge", "-o", out, shards[0], shards[1]))
+	r := mainIn(t, "merge", "-o", out, shards[0], shards[1])
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "wall time 11s, from the first shard's start to the last one's end; CPU time ") {
+		t.Errorf("merge does not print the span and the CPU time:\n%s", r.stdout)
+	}
 	m := manifest(t, out)
 	if m.DurationNS != int64(11*time.Second) || m.Duration != "11s" {
 		t.Errorf("merged wall time %d ns (%s), want the span 11s", m.DurationNS, m.Duration)

@@ -114,8 +114,8 @@ func (p *batchPool[T]) put(b *batch[T]) {
 // wakes the writer, so smaller batches of the microsecond strategies
 // cost more CPU per unit (BenchmarkSweep).
 const (
-	maxBatch     = 256
-	blockPuzzles = maxBatch
+	blockPuzzles = rundir.TimingBlock
+	maxBatch     = blockPuzzles
 	batchTarget  = 16 * time.Millisecond
 )
 

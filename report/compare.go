@@ -594,13 +594,8 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 	return d, nil
 }
 
-// timingBlock is the number of puzzles of a timing block: the units of
-// a run's block of 256 puzzles (pipeline's blockPuzzles) are timed one
-// strategy at a time, within milliseconds of each other.
-const timingBlock = 256
-
 // timingBlocks numbers the timing blocks of compared units. A unit's
-// block in a run is (corpus, shard, the shard's block of timingBlock
+// block in a run is (corpus, shard, the shard's block of rundir.TimingBlock
 // puzzles in id order), the shard being id mod the run's number of
 // shards (shardsOf); a pair's block is the pair of its blocks in OLD
 // and NEW.
@@ -610,7 +605,7 @@ type timingBlocks struct {
 
 func (t *timingBlocks) of(o, n puzzleID, shards [2]int) int32 {
 	so, sn := int32(max(shards[0], 1)), int32(max(shards[1], 1))
-	key := [5]int32{o.corpus, o.id % so, o.id / so / timingBlock, n.id % sn, n.id / sn / timingBlock}
+	key := [5]int32{o.corpus, o.id % so, o.id / so / rundir.TimingBlock, n.id % sn, n.id / sn / rundir.TimingBlock}
 	b, ok := t.byKey[key]
 	if !ok {
 		b = int32(len(t.byKey))

@@ -129,6 +129,10 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		status = rundir.Interrupted
 	case len(corpusErrs) > 0:
 		status, msg = rundir.Failed, strings.Join(corpusErrs, "; ")
+	case stats.Retime.Error != "":
+		// Every row is there, with its sweep time: the run is finished,
+		// and its segment says why the times are unconfirmed.
+		msg = retimeNotRecorded + stats.Retime.Error
 	}
 
 	// A new run whose selection matched no puzzle leaves nothing behind:
@@ -200,9 +204,15 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, results)}
 	case reportErr != nil:
 		return reportErr
+	case stats.Retime.Error != "":
+		return &exitError{exitWrong, fmt.Errorf("%s%s (every row is in %s, with its sweep time: the times are unconfirmed)", retimeNotRecorded, stats.Retime.Error, results)}
 	}
 	return nil
 }
+
+// retimeNotRecorded begins the error of a run whose re-timing could not
+// be written into results.csv.
+const retimeNotRecorded = "the re-timing could not be recorded: "
 
 // writeReportOf writes the report of the run in dir at the end of a
 // sweep. Its errors say how to build it again: the rows are safe.

@@ -480,7 +480,7 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 		ov := oser.At(j)
 		o := &ov
 		d.Common++
-		if measured(o.Status) && measured(n.Status) {
+		if o.Status.Measured() && n.Status.Measured() {
 			d.Timed++
 			timedOld, timedNew = append(timedOld, int32(j)), append(timedNew, int32(ni))
 			d.TotalOldNS += o.NS
@@ -562,8 +562,8 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 	d.CallsVerdict = callsVerdict(d.Changed.Calls, d.CallsTest)
 
 	if d.Timed > 0 {
-		oldDist, _ := distribution(oldRes, oser, slices.Values(timedOld), len(timedOld), seriesNS(oser))
-		newDist, _ := distribution(newRes, nser, slices.Values(timedNew), len(timedNew), seriesNS(nser))
+		oldDist, _, _ := distribution(oldRes, oser, slices.Values(timedOld), len(timedOld), seriesNS(oser))
+		newDist, _, _ := distribution(newRes, nser, slices.Values(timedNew), len(timedNew), seriesNS(nser))
 		d.MedianOldNS, d.MedianNewNS = oldDist.Median, newDist.Median
 		d.MedianRatio = ratio(d.MedianNewNS, d.MedianOldNS)
 		total := func(v int64, stopped int) Estimate {

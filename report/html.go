@@ -166,8 +166,8 @@ func anchor(r PuzzleRef) string {
 func pageUnitOf(u RankedUnit, rank int) pageUnit {
 	return pageUnit{
 		Label: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Status: u.Status.String(), Rank: rank,
-		Calls: fmtCount(float64(u.Calls)), Time: fmtNS(float64(u.NS)),
-		XCalls: fmtMultiple(u.XMedianCalls), XTime: fmtMultiple(u.XMedianTime),
+		Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
+		XCalls: unitValue(u, u.XMedianCalls, fmtMultiple), XTime: unitValue(u, u.XMedianTime, fmtMultiple),
 	}
 }
 
@@ -201,17 +201,16 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	for _, st := range s.Strategies {
 		p.Solvers = append(p.Solvers, st.Solver)
 		h := pageHardest{Solver: st.Solver}
-		for i, u := range st.ByCalls {
-			h.ByCalls = append(h.ByCalls, pageUnitOf(u, i+1))
+		for _, u := range st.ByCalls {
+			h.ByCalls = append(h.ByCalls, pageUnitOf(u, u.RankCalls))
 			ref(u.Puzzle)
 		}
-		for i, rank := range listRanks(st.ByTime) {
-			u := st.ByTime[i]
-			h.ByTime = append(h.ByTime, pageUnitOf(u, rank))
+		for _, u := range st.ByTime {
+			h.ByTime = append(h.ByTime, pageUnitOf(u, u.RankTime))
 			ref(u.Puzzle)
 		}
 		if s.Timed {
-			h.TimeNote = fmt.Sprintf("re-timed units only: %d of %d measured units", st.TimeRanked, st.Measured)
+			h.TimeNote = timeListNote(st)
 		} else {
 			h.TimeNote = "times unconfirmed (each measured once)"
 		}

@@ -152,7 +152,7 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 	rows := [][]string{{"strategy", "status", "time", "calls", "guesses", "backtracks", "filled"}}
 	var notes []string
 	for _, u := range s.Units {
-		if !measured(u.Status) {
+		if !u.Status.Measured() {
 			rows = append(rows, []string{u.Solver, u.Status.String(), "–", "–", "–", "–", "–"})
 		} else {
 			mark := ""

@@ -157,14 +157,17 @@ type StrategySummary struct {
 	NoGuessPct       Estimate `json:"no_guess_pct"` // 100 * NoGuess / Measured
 	GuessesPerPuzzle Estimate `json:"guesses_per_puzzle"`
 
+	// ByCalls and ByTime are the strategy's ranking, the one the summary,
+	// hard.csv, the page and the charts' labels use: its Top measured
+	// units with the most calls and the longest times, ties in file
+	// order. A unit stopped by a limit ranks at the value where the limit
+	// stopped it (a lower bound, shown ≥). In a run with the timing
+	// columns, a listed time that was measured once, in the sweep, is
+	// marked (RankedUnit.Unconfirmed): the re-timing, which confirms the
+	// slowest first, ran out of time before it.
 	Hard    int          `json:"hard"` // rows of this strategy in hard.csv
 	ByCalls []RankedUnit `json:"hardest_by_calls"`
-	// ByTime ranks the TimeRanked units: the measured units whose time
-	// is confirmed, or every measured unit in a run without the timing
-	// columns (Summary.Timed). Their RankTime is among all measured
-	// units, like every rank.
-	ByTime     []RankedUnit `json:"hardest_by_time"`
-	TimeRanked int          `json:"time_ranked"`
+	ByTime  []RankedUnit `json:"hardest_by_time"`
 
 	// Timing is the strategy's noise figure; nil when the run has no
 	// timing columns.
@@ -184,10 +187,10 @@ func (s *StrategySummary) Count(st solvers.Status) int { return s.Statuses[st] }
 // each end), then the mean; each with its Confidence interval (see
 // robust.go). The max has none: it is one unit, not an estimate.
 //
-// For time in a run with the timing columns (Results.Timed), Max and
-// MaxAt are those of the units whose time is confirmed (measured more than
-// once): an unconfirmed longest time is as likely noise as a slow puzzle.
-// MaxAt is then zero (an empty Label) when no unit is confirmed.
+// Max is the largest value, so that Max >= P99 >= P90 >= Median always
+// holds; for time in a run with the timing columns (Results.Timed),
+// MaxUnconfirmed says the unit of the max was measured once, in the sweep
+// (the re-timing did not reach it), as its place in ByTime says.
 type Distribution struct {
 	Median        Estimate  `json:"median"`
 	MedianCI      Interval  `json:"median_ci"`
@@ -201,6 +204,8 @@ type Distribution struct {
 	MeanCI        Interval  `json:"mean_ci"`
 	Max           Estimate  `json:"max"`
 	MaxAt         PuzzleRef `json:"max_at"` // the first unit, in file order, with the max
+	// MaxUnconfirmed: the time of MaxAt was measured once (see above).
+	MaxUnconfirmed bool `json:"max_unconfirmed,omitempty"`
 }
 
 // roundNS rounds the means of a time distribution and their interval
@@ -298,24 +303,12 @@ func puzzleRef(res *Results, e *Entry) PuzzleRef {
 	return PuzzleRef{Corpus: res.Corpora[e.Corpus], ID: int(e.ID), Line: int(e.Line), Label: res.PuzzleLabel(e)}
 }
 
-// measured reports whether a unit with status st has a time worth
-// counting: its search ran (to the end, or until a limit stopped it).
-// Invalid and unsupported units were refused at once, and an error's
-// time (a panic, a canceled run) says nothing about the puzzle.
-func measured(st solvers.Status) bool {
-	switch st {
-	case solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError, solvers.StatusNone:
-		return false
-	}
-	return true
-}
-
 // measuredRows yields the rows of ser whose units are measured, in file
 // order.
 func measuredRows(ser *Series) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
 		for i := range ser.Len() {
-			if measured(ser.Status(i)) && !yield(int32(i)) {
+			if ser.Status(i).Measured() && !yield(int32(i)) {
 				return
 			}
 		}
@@ -466,7 +459,7 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	for i := range ser.Len() {
 		status := ser.Status(i)
 		st.Statuses[status]++
-		if !measured(status) {
+		if !status.Measured() {
 			continue
 		}
 		st.Measured++
@@ -487,60 +480,23 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	}
 	st.setRates(guesses, noGuessOpen)
 	var byTime, byCalls []float64
-	st.TimeNS, byTime = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
+	var maxRow int32
+	st.TimeNS, byTime, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
 	st.TimeNS.roundNS() // integer ns
-	if res.Timed {
-		st.TimeNS.Max, st.TimeNS.MaxAt = confirmedMax(res, ser, st.Censored > 0)
-	}
-	st.Calls, byCalls = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
-	for range timeRankedRows(res, ser) {
-		st.TimeRanked++
-	}
+	st.TimeNS.MaxUnconfirmed = unconfirmed(res, ser, int(maxRow))
+	st.Calls, byCalls, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
 	rs.rank(st, byCalls, byTime, top, hard)
 	st.Bench = benchSamples(ser)
 	return st, rs
 }
 
-// timeRankedRows yields the rows of ser that lists by time rank, in file
-// order: the measured units that were re-timed alone at the end of the
-// run, or every measured unit when the run has no timing columns. The
-// run re-times each strategy's slowest units from the slowest down until
-// its 32 slowest re-timed times all exceed the sweep time of the next
-// unit, so the re-timed units hold its slowest, each timed the same way
-// (alone, the minimum of up to five runs); a unit repeated in the sweep
-// was timed beside the other worker and is not compared with them.
-func timeRankedRows(res *Results, ser *Series) iter.Seq[int32] {
-	if !res.Timed {
-		return measuredRows(ser)
-	}
-	return func(yield func(int32) bool) {
-		for i := range measuredRows(ser) {
-			if ser.Timing(int(i))&Retimed != 0 && !yield(i) {
-				return
-			}
-		}
-	}
-}
-
-// confirmedMax returns the longest confirmed time of ser and its unit
-// (the first in file order), a lower bound when a unit was stopped; zero
-// and no unit when no time is confirmed.
-func confirmedMax(res *Results, ser *Series, stopped bool) (Estimate, PuzzleRef) {
-	at := int32(-1)
-	for i := range timeRankedRows(res, ser) {
-		if at < 0 || ser.NS(int(i)) > ser.NS(int(at)) {
-			at = i
-		}
-	}
-	if at < 0 {
-		return Estimate{}, PuzzleRef{}
-	}
-	e := ser.At(int(at))
-	longest := Estimate{float64(e.NS), BoundExact}
-	if stopped {
-		longest.Bound = BoundLower
-	}
-	return longest, puzzleRef(res, &e)
+// unconfirmed reports whether row i of ser has a time that the run
+// could have confirmed and did not: in a run with the timing columns, a
+// measured unit that finished (a stopped unit's time is a bound anyway)
+// and was timed once, in the sweep.
+func unconfirmed(res *Results, ser *Series, i int) bool {
+	st := ser.Status(i)
+	return res.Timed && st.Measured() && !st.Censored() && ser.Timing(i)&Confirmed == 0
 }
 
 // seriesTiming counts how the times of ser were measured.
@@ -608,7 +564,7 @@ func seriesCalls(ser *Series) func(int32) float64 {
 
 // distribution computes the statistics of value over the n rows of ser
 // that rows yields (n > 0), and returns them with the sorted values (for
-// the ranks).
+// the ranks) and the row of the max.
 // Quantiles use gonum's stat.Empirical estimator on the sorted values: the
 // q-quantile is the smallest value v with at least q*n values <= v,
 // always the value of an actual unit (so integer ns and calls stay
@@ -622,7 +578,7 @@ func seriesCalls(ser *Series) func(int32) float64 {
 // The quantiles with the stopped units at +Inf are read off the sorted
 // values (finishedAt); the means are computed again over a copy
 // (meanEstimates).
-func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value func(int32) float64) (Distribution, []float64) {
+func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value func(int32) float64) (Distribution, []float64, int32) {
 	var d Distribution
 	vals := make([]float64, 0, n)
 	var cens []float64 // the values of the stopped units
@@ -658,7 +614,7 @@ func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value 
 	d.Max = quantile(1)
 	e := ser.At(int(maxAt))
 	d.MaxAt = puzzleRef(res, &e)
-	return d, vals
+	return d, vals, maxAt
 }
 
 // empiricalIndex returns the index in n sorted values of their

@@ -210,8 +210,10 @@ func (s *Summary) writeTiming(b *bytes.Buffer) {
 	b.WriteString("A unit's time is confirmed when it was measured more than once: cheap units are solved " +
 		"several times in the sweep, and the units far slower than their calls predict (outliers), with " +
 		"each strategy's slowest, are timed again alone at the end of the run (re-timed: the slowest from " +
-		"the slowest down, until the 32 slowest re-timed times all exceed the sweep time of the next unit). " +
-		"The lists of the hardest puzzles by time rank re-timed units only, each timed the same way.\n\n")
+		"the slowest down, until the 32 slowest re-timed times all exceed the sweep time of the next unit, " +
+		"then the outliers). The slowest come first because the lists of the hardest puzzles by time show " +
+		"them: a listed time the re-timing did not reach (its allowance was spent) is marked " + UnconfirmedMark +
+		".\n\n")
 	head := []string{}
 	for _, st := range s.Strategies {
 		head = append(head, st.Solver)
@@ -265,9 +267,10 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		"above its p99 of calls or stopped by a limit. Calls do not depend on the machine; times do "+
 		"(garbage collection, scheduling, a cold start), so a long time with ordinary calls is "+
 		"usually noise", s.Top, rundir.HardCSV)
+	b.WriteString(". A unit stopped by a limit ranks at the value where the limit stopped it, shown ≥")
 	if s.Timed {
-		b.WriteString(": the lists by time rank re-timed units only (see Timing), and the time max of the " +
-			"table above is the longest re-timed time.\n")
+		b.WriteString("; " + UnconfirmedMark + " marks a time measured once, in the sweep, that the re-timing " +
+			"did not reach (see Timing).\n")
 	} else {
 		b.WriteString(". Times are unconfirmed (see Timing).\n")
 	}
@@ -299,25 +302,56 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		}
 		writeMDTable(b, []string{"rank", "puzzle", "calls", "× median", "time", "status"}, rows, "rlrrrl")
 		if s.Timed {
-			fmt.Fprintf(b, "\nBy time, re-timed units only (%d of %d measured %s ranked):\n\n", st.TimeRanked,
-				st.Measured, plural(st.Measured, "unit", "units"))
+			fmt.Fprintf(b, "\nBy time (%s):\n\n", timeListNote(st))
 		} else {
 			fmt.Fprintf(b, "\nBy time, unconfirmed (%d measured %s):\n\n", st.Measured,
 				plural(st.Measured, "unit, timed once", "units, each timed once"))
 		}
-		if len(st.ByTime) == 0 {
-			b.WriteString("No unit was re-timed.\n")
-			continue
-		}
 		rows = rows[:0]
-		for i, rank := range listRanks(st.ByTime) {
-			u := st.ByTime[i]
-			rows = append(rows, []string{strconv.Itoa(rank), mdText(u.Puzzle.Label),
-				unitValue(u, float64(u.NS), fmtNS), unitValue(u, u.XMedianTime, fmtMultiple),
+		for _, u := range st.ByTime {
+			rows = append(rows, []string{strconv.Itoa(u.RankTime), mdText(u.Puzzle.Label),
+				unitTime(u), unitValue(u, u.XMedianTime, fmtMultiple),
 				unitValue(u, float64(u.Calls), fmtCount), u.Status.String()})
 		}
 		writeMDTable(b, []string{"rank", "puzzle", "time", "× median", "calls", "status"}, rows, "rlrrrl")
 	}
+}
+
+// UnconfirmedMark follows a time measured once, in the sweep of a run
+// that confirms its slowest times, where the re-timing did not reach it
+// (RankedUnit.Unconfirmed, Distribution.MaxUnconfirmed).
+const UnconfirmedMark = "†"
+
+// unitTime formats the time of a listed unit: ≥ when a limit stopped
+// it, UnconfirmedMark when the re-timing did not reach it.
+func unitTime(u RankedUnit) string {
+	t := unitValue(u, float64(u.NS), fmtNS)
+	if u.Unconfirmed {
+		t += UnconfirmedMark
+	}
+	return t
+}
+
+// timeListNote says how the times of st's list by time were measured,
+// in a run with the timing columns: "every listed time confirmed", or
+// "3 of 20 listed times unconfirmed (†): the re-timing's allowance was
+// spent".
+func timeListNote(st *StrategySummary) string {
+	n, stopped := 0, false
+	for _, u := range st.ByTime {
+		if u.Unconfirmed {
+			n++
+		}
+		stopped = stopped || u.Status.Censored()
+	}
+	if n == 0 && stopped {
+		return "every listed time confirmed, or a bound (≥)"
+	}
+	if n == 0 {
+		return "every listed time confirmed"
+	}
+	return fmt.Sprintf("%d of %d listed %s unconfirmed (%s): measured once, the re-timing's allowance was spent",
+		n, len(st.ByTime), plural(len(st.ByTime), "time", "times"), UnconfirmedMark)
 }
 
 // listRanks returns the ranks by time of a list of the longest times,

@@ -262,7 +262,13 @@ func (s *Summary) WriteText(w io.Writer) error {
 	if s.Timed {
 		b.WriteString("time confirmed: measured more than once (repeated, or re-timed).\n" +
 			"time retimed: timed again alone at the end: slow (confirmed), noise (not confirmed) or ok;\n" +
-			"the hardest puzzles by time rank re-timed units only.\n")
+			"the slowest are re-timed first, then the outliers.\n")
+		for _, st := range s.Strategies {
+			if st.TimeNS.MaxUnconfirmed {
+				b.WriteString(UnconfirmedMark + ": a time measured once, in the sweep: the re-timing's allowance was spent before it.\n")
+				break
+			}
+		}
 		if u := s.unstable(); len(u) > 0 {
 			fmt.Fprintf(&b, "unstable (runs disagreed on status or counters): %s.\n", strings.Join(u, "; "))
 		}
@@ -436,8 +442,11 @@ func (s *Summary) mainTable() (head []string, rows []tableRow) {
 		}, fmean, spread)
 		figure(name+" mean", func(st *StrategySummary) (Estimate, Interval) { return d(st).Mean, d(st).MeanCI }, fmean, spread)
 		stat(name+" max", func(st *StrategySummary) string {
-			if d(st).MaxAt.Label == "" { // no confirmed time
+			if d(st).MaxAt.Label == "" { // nothing measured
 				return "–"
+			}
+			if d(st).MaxUnconfirmed {
+				return fmtEstimate(d(st).Max, f) + UnconfirmedMark
 			}
 			return fmtEstimate(d(st).Max, f)
 		})

@@ -257,7 +257,7 @@ func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, 
 			return nil, err
 		}
 		for i := range s.Len() {
-			if isPlotted(s.Status(i)) {
+			if s.Status(i).Measured() {
 				v := math.Max(valueOf(s, i, measureTime), measureTime.floor())
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
@@ -284,7 +284,7 @@ func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, 
 			set.baseV[p] = math.NaN()
 		}
 		for i := range base.Len() {
-			if st := base.Status(i); isPlotted(st) {
+			if st := base.Status(i); st.Measured() {
 				p := base.Puzzle(i)
 				set.baseV[p] = math.Max(valueOf(base, i, measureTime), measureTime.floor())
 				set.baseO[p] = outcomeOf(st)

@@ -80,17 +80,6 @@ func countText(v float64) string {
 	}
 }
 
-// isPlotted reports whether a row of this status has a measurement
-// worth drawing. Invalid, unsupported and error rows (and the zero
-// status) did not measure the strategy and are left out.
-func isPlotted(s solvers.Status) bool {
-	switch s {
-	case solvers.StatusNone, solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError:
-		return false
-	}
-	return true
-}
-
 // outcome is how a plotted row ended, as the charts draw it. Only a
 // finished row is a completed measurement of the strategy solving (or
 // refuting) a puzzle: the ECDF curves rise with finished rows alone, a
@@ -117,7 +106,7 @@ func outcomeOf(s solvers.Status) outcome {
 	switch {
 	case s.Censored():
 		return outCensored
-	case s == solvers.StatusStuck || s == solvers.StatusWrong:
+	case s.GaveUp():
 		return outGaveUp
 	}
 	return outFinished
@@ -177,7 +166,7 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 	var fin, gave, cen []float64
 	for i := range s.Len() {
 		st := s.Status(i)
-		if !isPlotted(st) {
+		if !st.Measured() {
 			col.skipped++
 			continue
 		}

@@ -106,7 +106,7 @@ func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter
 		xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
 	for i := range ys.Len() {
 		st := ys.Status(i)
-		if !isPlotted(st) {
+		if !st.Measured() {
 			continue
 		}
 		xv := set.baseV[ys.Puzzle(i)]
@@ -135,7 +135,7 @@ func (sc *scatter) each(fn func(x, y float64, xo, yo outcome)) {
 	ys, set := sc.ys, sc.set
 	for i := range ys.Len() {
 		st := ys.Status(i)
-		if !isPlotted(st) {
+		if !st.Measured() {
 			continue
 		}
 		p := ys.Puzzle(i)

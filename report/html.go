@@ -188,7 +188,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	p.Unstable = s.unstable()
 	if c := s.Solutions; c != nil {
 		p.Solutions = fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
-			plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))
+			Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))
 	}
 	refs := map[PuzzleRef]bool{}
 	var order []PuzzleRef

@@ -70,7 +70,7 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 		parts = append(parts, "ids in "+set.Range)
 	}
 	if set.Limit > 0 {
-		parts = append(parts, fmt.Sprintf("first %d puzzles", set.Limit))
+		parts = append(parts, "first "+Count(set.Limit, "puzzle", "puzzles"))
 	}
 	if set.Shard != "" {
 		parts = append(parts, "shard "+set.Shard)
@@ -81,7 +81,7 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "Settings: %s.\n", mdText(strings.Join(parts, ", ")))
 	for i, m := range r.Machines {
 		if i == 0 {
-			fmt.Fprintf(b, "Measured with %d %s on ", r.Workers, plural(r.Workers, "worker", "workers"))
+			fmt.Fprintf(b, "Measured with %d %s on ", r.Workers, Plural(r.Workers, "worker", "workers"))
 		} else {
 			b.WriteString("Also on ")
 		}
@@ -89,7 +89,7 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 			mdText(m.CPU), m.NumCPU, m.GOMAXPROCS, mdText(m.GoVersion), mdText(m.Version))
 	}
 	for _, c := range r.Corpora {
-		fmt.Fprintf(b, "Corpus %s: %d puzzles (%d invalid), SHA-256 %s", mdCode(c.Path), c.Puzzles, c.Invalid,
+		fmt.Fprintf(b, "Corpus %s: %s (%d invalid), SHA-256 %s", mdCode(c.Path), Count(c.Puzzles, "puzzle", "puzzles"), c.Invalid,
 			mdText(c.SHA256))
 		if c.Error != "" {
 			fmt.Fprintf(b, "; not read to its end: %s", mdText(c.Error))
@@ -106,7 +106,7 @@ func (r *RunSummary) limits() string {
 		parts[0] = "timeout " + set.Timeout + " per unit"
 	}
 	if set.MaxCalls > 0 {
-		parts[1] = fmt.Sprintf("at most %d calls per unit", set.MaxCalls)
+		parts[1] = "at most " + Count(int(set.MaxCalls), "call", "calls") + " per unit"
 	}
 	return strings.Join(parts, ", ")
 }
@@ -157,7 +157,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 			}
 		}
 		stopped = append(stopped, fmt.Sprintf("%s %d of %d measured %s (%s)", mdText(st.Solver),
-			st.Censored, st.Measured, plural(st.Measured, "unit", "units"), strings.Join(what, ", ")))
+			st.Censored, st.Measured, Plural(st.Measured, "unit", "units"), strings.Join(what, ", ")))
 	}
 	if len(stopped) > 0 {
 		b.WriteString("\n**Stopped by a limit**")
@@ -170,7 +170,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 	for _, status := range []solvers.Status{solvers.StatusWrong, solvers.StatusError} {
 		if n := s.total(status); n > 0 {
 			fmt.Fprintf(b, "\n**%d %s %s**: see the `error` column of results.csv.\n", n, status,
-				plural(n, "unit", "units"))
+				Plural(n, "unit", "units"))
 		}
 	}
 	if s.anyMeasured() {
@@ -229,7 +229,7 @@ func (s *Summary) writeTiming(b *bytes.Buffer) {
 		"unstable: units whose runs disagreed on status or counters, none for a deterministic strategy.\n")
 	if n := s.Timing.NotRetimed; n > 0 {
 		fmt.Fprintf(b, "%d %s would have been re-timed but %s not: the time allowed for re-timing was spent.\n",
-			n, plural(n, "unit", "units"), plural(n, "was", "were"))
+			n, Plural(n, "unit", "units"), Plural(n, "was", "were"))
 	}
 	if u := s.unstable(); len(u) > 0 {
 		fmt.Fprintf(b, "\n**Unstable units**: %s. Their runs disagreed: the strategy is not deterministic "+
@@ -278,11 +278,11 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		fmt.Fprintf(b, "\n### %s\n\n", mdText(st.Solver))
 		if st.Measured == 0 {
 			fmt.Fprintf(b, "No measured unit: its %d %s are invalid, unsupported or errors.\n",
-				st.Units, plural(st.Units, "unit", "units"))
+				st.Units, Plural(st.Units, "unit", "units"))
 			continue
 		}
 		fmt.Fprintf(b, "In %s: %d %s (stopped by a limit, or calls above the p99, %s).\n\n", rundir.HardCSV,
-			st.Hard, plural(st.Hard, "unit", "units"), fmtEstimate(st.Calls.P99, fmtCount))
+			st.Hard, Plural(st.Hard, "unit", "units"), fmtEstimate(st.Calls.P99, fmtCount))
 		stopped := 0
 		for _, u := range slices.Concat(st.ByCalls, st.ByTime) {
 			if u.Status.Censored() {
@@ -305,7 +305,7 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 			fmt.Fprintf(b, "\nBy time (%s):\n\n", timeListNote(st))
 		} else {
 			fmt.Fprintf(b, "\nBy time, unconfirmed (%d measured %s):\n\n", st.Measured,
-				plural(st.Measured, "unit, timed once", "units, each timed once"))
+				Plural(st.Measured, "unit, timed once", "units, each timed once"))
 		}
 		rows = rows[:0]
 		for _, u := range st.ByTime {
@@ -351,7 +351,7 @@ func timeListNote(st *StrategySummary) string {
 		return "every listed time confirmed"
 	}
 	return fmt.Sprintf("%d of %d listed %s unconfirmed (%s): measured once, the re-timing's allowance was spent",
-		n, len(st.ByTime), plural(len(st.ByTime), "time", "times"), UnconfirmedMark)
+		n, len(st.ByTime), Plural(len(st.ByTime), "time", "times"), UnconfirmedMark)
 }
 
 // listRanks returns the ranks by time of a list of the longest times,
@@ -377,7 +377,7 @@ func (s *Summary) writeSolutions(b *bytes.Buffer) {
 		return
 	}
 	fmt.Fprintf(b, "\n## Solutions\n\nSolutions counted (`-unique`) for %d %s: %s.\n", c.Counted,
-		plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string {
+		Plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string {
 			return mdText(refList(refs, total))
 		}))
 }
@@ -407,9 +407,9 @@ func (s *Summary) writeSeveral(b *bytes.Buffer) {
 		return
 	}
 	if s.SeveralTotal > len(s.Several) {
-		fmt.Fprintf(b, "%d puzzles; the first %d:\n\n", s.SeveralTotal, len(s.Several))
+		fmt.Fprintf(b, "%s; the first %d:\n\n", Count(s.SeveralTotal, "puzzle", "puzzles"), len(s.Several))
 	} else {
-		fmt.Fprintf(b, "%d %s:\n\n", s.SeveralTotal, plural(s.SeveralTotal, "puzzle", "puzzles"))
+		fmt.Fprintf(b, "%d %s:\n\n", s.SeveralTotal, Plural(s.SeveralTotal, "puzzle", "puzzles"))
 	}
 	head := []string{"puzzle", "hard for", "geo. mean"}
 	for _, st := range s.Strategies {

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 	"unicode/utf8"
 
 	"sudokubatch/rundir"
@@ -138,8 +137,8 @@ func (s *Summary) WriteBench(w io.Writer) error {
 			continue
 		}
 		if st.Censored > 0 {
-			fmt.Fprintf(&b, "# %s: %d of %d units stopped by a limit: its means are lower bounds\n",
-				oneLine(st.Solver), st.Censored, st.Measured)
+			fmt.Fprintf(&b, "# %s: %d of %s stopped by a limit: its means are lower bounds\n",
+				oneLine(st.Solver), st.Censored, Count(st.Measured, "unit", "units"))
 		}
 		for _, x := range st.Bench {
 			fmt.Fprintf(&b, "BenchmarkSolve/%s %d %d ns/puzzle %s calls/puzzle %s guesses/puzzle\n",
@@ -245,7 +244,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	b.WriteString(table)
 	if t := s.Timing; t != nil {
 		fmt.Fprintf(&b, "  time retimed in all: %d %s (slow %d, noise %d, ok %d)", t.Retimed,
-			plural(t.Retimed, "unit", "units"), t.RetimedSlow, t.RetimedNoise, t.RetimedConfirmed)
+			Plural(t.Retimed, "unit", "units"), t.RetimedSlow, t.RetimedNoise, t.RetimedConfirmed)
 		if t.NotRetimed > 0 {
 			fmt.Fprintf(&b, "; %d not re-timed (the time allowed was spent)", t.NotRetimed)
 		}
@@ -254,7 +253,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	b.WriteString("\n")
 	if n := s.censored(); n > 0 {
 		fmt.Fprintf(&b, "≥: lower bound, ≤: upper bound: %d %s stopped by a limit %s at %s stopping value.\n",
-			n, plural(n, "unit", "units"), plural(n, "enters", "enter"), plural(n, "its", "their"))
+			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"), Plural(n, "its", "their"))
 	}
 	if s.anyMeasured() {
 		b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.\n")
@@ -289,7 +288,7 @@ func (s *Summary) writeMissingText(b *bytes.Buffer) {
 		fmt.Fprintf(b, "highlighted but not in this run: %s.\n", idList(s.HighlightsMissing))
 	}
 	if c := s.Solutions; c != nil {
-		fmt.Fprintf(b, "solutions counted (-unique) for %d %s: %s.\n", c.Counted, plural(c.Counted, "puzzle", "puzzles"),
+		fmt.Fprintf(b, "solutions counted (-unique) for %d %s: %s.\n", c.Counted, Plural(c.Counted, "puzzle", "puzzles"),
 			c.sentence(refList))
 	}
 }
@@ -303,10 +302,10 @@ func (c *SolutionCounts) sentence(list func([]PuzzleRef, int) string) string {
 	var parts []string
 	if c.Several > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s two or more solutions (%s)", c.Several,
-			plural(c.Several, "has", "have"), list(c.SeveralAt, c.Several)))
+			Plural(c.Several, "has", "have"), list(c.SeveralAt, c.Several)))
 	}
 	if c.None > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s no solution (%s)", c.None, plural(c.None, "has", "have"),
+		parts = append(parts, fmt.Sprintf("%d %s no solution (%s)", c.None, Plural(c.None, "has", "have"),
 			list(c.NoneAt, c.None)))
 	}
 	return strings.Join(parts, "; ")
@@ -537,16 +536,6 @@ func (s *Summary) anyMeasured() bool {
 	return false
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
-
-// fmtPct formats a percentage with one decimal: 44.4%.
-func fmtPct(v float64) string { return fmt.Sprintf("%.1f%%", v) }
-
 // shownStatuses returns solved and every other status some unit has.
 func (s *Summary) shownStatuses() []solvers.Status {
 	var out []solvers.Status
@@ -575,92 +564,6 @@ func (s *Summary) censored() int {
 }
 
 func (s *Summary) countsLine() string {
-	return fmt.Sprintf("%d %s, %d %s, %d %s", s.Puzzles, plural(s.Puzzles, "puzzle", "puzzles"),
-		len(s.Strategies), plural(len(s.Strategies), "strategy", "strategies"), s.Rows, plural(s.Rows, "row", "rows"))
+	return fmt.Sprintf("%d %s, %d %s, %d %s", s.Puzzles, Plural(s.Puzzles, "puzzle", "puzzles"),
+		len(s.Strategies), Plural(len(s.Strategies), "strategy", "strategies"), s.Rows, Plural(s.Rows, "row", "rows"))
 }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// fmtEstimate formats e with f, marked "≥" or "≤" when it is a bound.
-func fmtEstimate(e Estimate, f func(float64) string) string {
-	switch e.Bound {
-	case BoundLower:
-		return "≥" + f(e.Value)
-	case BoundUpper:
-		return "≤" + f(e.Value)
-	}
-	return f(e.Value)
-}
-
-// round3 rounds v to three significant digits.
-func round3(v float64) float64 {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
-	return r
-}
-
-// fixed3 formats x, in [0, 1000) after rounding to three significant
-// digits, with as many decimals as three significant digits need.
-func fixed3(x float64) string {
-	switch ax := math.Abs(x); {
-	case ax == 0:
-		return "0"
-	case ax < 1: // 0.500, 0.0892
-		return strconv.FormatFloat(x, 'f', 2-int(math.Floor(math.Log10(ax))), 64)
-	case ax < 10:
-		return strconv.FormatFloat(x, 'f', 2, 64)
-	case ax < 100:
-		return strconv.FormatFloat(x, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 0, 64)
-}
-
-// fmtSig3 formats v with three significant digits and an SI suffix:
-// 0.5, 6.70, 530, 1.23k, 10.7M.
-func fmtSig3(v float64) string {
-	r := round3(v)
-	for _, p := range []struct {
-		scale  float64
-		suffix string
-	}{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if math.Abs(r) >= p.scale {
-			return fixed3(r/p.scale) + p.suffix
-		}
-	}
-	return fixed3(r)
-}
-
-// fmtCount formats a count: exact below 1000 when it is an integer,
-// fmtSig3 otherwise.
-func fmtCount(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return fmtSig3(v)
-}
-
-// fmtNS formats nanoseconds with three significant digits in ns, µs, ms
-// or s: 850ns, 36.7µs, 1.00ms, 102ms, 12.3s.
-func fmtNS(ns float64) string {
-	r := round3(ns)
-	switch a := math.Abs(r); {
-	case a >= 1e9:
-		return fixed3(r/1e9) + "s"
-	case a >= 1e6:
-		return fixed3(r/1e6) + "ms"
-	case a >= 1e3:
-		return fixed3(r/1e3) + "µs"
-	}
-	return fixed3(r) + "ns"
-}
-
-// FormatDuration formats d like the reports do: three significant digits
-// in ns, µs, ms or s.
-func FormatDuration(d time.Duration) string { return fmtNS(float64(d)) }
-
-// fmtMultiple formats a multiple of the median: ×1.00, ×530, ×1.23k.
-func fmtMultiple(x float64) string { return "×" + fmtSig3(x) }

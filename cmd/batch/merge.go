@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -29,6 +30,7 @@ func mergeMain(e *env, args []string) error {
 	default:
 		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
-	fmt.Fprintf(e.stdout, "merged %d runs into %s: %d rows (status %s)\n", fs.NArg(), *out, ri.Rows, ri.Status)
+	fmt.Fprintf(e.stdout, "merged %s into %s: %s (status %s)\n", report.Count(fs.NArg(), "run", "runs"), *out,
+		report.Count(ri.Rows, "row", "rows"), ri.Status)
 	return nil
 }

@@ -51,6 +51,11 @@ type Options struct {
 	// Title names the run in chart titles, e.g. "sudoku17.txt, run
 	// 20261121-230501"; empty means the corpus label of the results.
 	Title string
+	// Summary is the report's summary of the same results: the
+	// histograms label the units its ranking lists first
+	// (StrategySummary.ByTime, ByCalls). Nil: Write summarises the
+	// results itself (report.Summarize), with the same ranking.
+	Summary *report.Summary
 }
 
 // Chart geometry: 8x5 inches, 800x500 pixels in PNG.
@@ -238,6 +243,9 @@ type shared struct {
 	// its outcome, for the scatters' join.
 	baseV []float64
 	baseO []outcome
+	// ranking is the report's summary of each strategy, by name: its
+	// lists of the hardest by time and by calls label the histograms.
+	ranking map[string]*report.StrategySummary
 }
 
 func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, error) {
@@ -275,6 +283,17 @@ func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, 
 			return nil, err
 		}
 		set.calls = append(set.calls, newColumn(s, measureCalls, columnOptions{highlight: set.hl}))
+	}
+	sum := opt.Summary
+	if sum == nil {
+		var err error
+		if sum, err = report.SummarizeContext(ctx, res, report.SummaryOptions{Top: hardestTop + len(opt.Highlight)}); err != nil {
+			return nil, err
+		}
+	}
+	set.ranking = map[string]*report.StrategySummary{}
+	for _, st := range sum.Strategies {
+		set.ranking[st.Solver] = st
 	}
 	set.baseline = baselineOf(res, opt.Baseline)
 	if base := res.Solver(set.baseline); base != nil && len(res.Series) > 1 {
@@ -359,11 +378,53 @@ func (set *shared) jobs() []job {
 // title builds a chart title: "<strategy>: time per puzzle — sudoku17.txt,
 // 1000 puzzles".
 func (set *shared) title(what string, puzzles int) string {
-	return fmt.Sprintf("%s — %s, %s", what, set.label, pluralize(puzzles, "puzzle"))
+	return fmt.Sprintf("%s — %s, %s", what, set.label, report.Count(puzzles, "puzzle", "puzzles"))
 }
 
-// highlighted reports whether e is one of the highlighted puzzles.
-func (set *shared) highlighted(e *report.Entry) bool { return set.hl[e.ID] }
+// rankedLabel is a unit of the report's ranking labelled on a
+// histogram: its value (clamped to the floor) and its text.
+type rankedLabel struct {
+	v    float64
+	text string
+}
+
+// hardest returns the hardestTop units that the report's ranking of
+// col's strategy lists first for col's measure, highlighted puzzles left
+// out (they are marked apart): "#id", with its status when it did not
+// finish ("#62 (timeout)") and the report's mark when its time is
+// unconfirmed.
+func (set *shared) hardest(col *column) []rankedLabel {
+	st := set.ranking[col.solver]
+	if st == nil {
+		return nil
+	}
+	list := st.ByTime
+	if col.measure == measureCalls {
+		list = st.ByCalls
+	}
+	var out []rankedLabel
+	for _, u := range list {
+		if len(out) == hardestTop {
+			break
+		}
+		if set.hl[int32(u.Puzzle.ID)] {
+			continue
+		}
+		v := float64(u.NS) / 1e9
+		if col.measure == measureCalls {
+			v = float64(u.Calls)
+		}
+		text := u.Puzzle.Label
+		if !u.Status.Finished() {
+			text += " (" + u.Status.String() + ")"
+		}
+		if u.Unconfirmed && col.measure == measureTime {
+			text += report.UnconfirmedMark
+		}
+		out = append(out, rankedLabel{v: math.Max(v, col.measure.floor()), text: text})
+	}
+	return out
+}
 
 // anyHighlighted reports whether a column plots a highlighted puzzle.
 func (set *shared) anyHighlighted(cols ...*column) bool {

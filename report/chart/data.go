@@ -45,17 +45,17 @@ func (m measure) floor() float64 {
 // label formats a value of the measure for annotations.
 func (m measure) label(v float64) string {
 	if m == measureCalls {
-		return countText(v)
+		return report.FormatCountShort(v)
 	}
-	return durationLabel(v)
+	return report.FormatSecondsShort(v)
 }
 
 // ticker returns the axis ticker for the measure.
 func (m measure) ticker() logTicks {
 	if m == measureCalls {
-		return logTicks{Format: countLabel}
+		return logTicks{Format: report.FormatCountTick}
 	}
-	return logTicks{Format: durationLabel}
+	return logTicks{Format: report.FormatSecondsShort}
 }
 
 // axisLabel is the axis title, with its unit.
@@ -66,24 +66,10 @@ func (m measure) axisLabel() string {
 	return "time per puzzle (log scale)"
 }
 
-// countText formats a counter compactly: 950, 12.3k, 4.5M, 1.2G.
-func countText(v float64) string {
-	switch a := math.Abs(v); {
-	case a < 1e4:
-		return trimNumber(math.Round(v))
-	case a < 1e6:
-		return trimNumber(v/1e3) + "k"
-	case a < 1e9:
-		return trimNumber(v/1e6) + "M"
-	default:
-		return trimNumber(v/1e9) + "G"
-	}
-}
-
 // outcome is how a plotted row ended, as the charts draw it. Only a
 // finished row is a completed measurement of the strategy solving (or
 // refuting) a puzzle: the ECDF curves rise with finished rows alone, a
-// box summarises them alone, and only they are ranked as the hardest.
+// box summarises them alone.
 // The other rows are drawn as what they are, never as finished:
 //   - gave up (stuck, wrong): the strategy stopped by itself without a
 //     valid answer. Its value is exact (the time it took to give up), not
@@ -113,7 +99,7 @@ func outcomeOf(s solvers.Status) outcome {
 }
 
 // point is one plotted row of a series for one measure. Columns
-// keep only a few of them (the hardest and the highlighted puzzles).
+// keep only a few of them (the highlighted puzzles).
 type point struct {
 	e   *report.Entry
 	v   float64 // the measure, clamped to the floor
@@ -124,7 +110,8 @@ type point struct {
 // which would cost 24 bytes a row for every chart, but what the charts
 // draw of them, computed in one pass over the sorted values: counts,
 // range, histogram bins, the ECDF curve (thinned to ecdfPoints
-// quantiles), the box plot, the hardest and the highlighted rows.
+// quantiles), the box plot and the highlighted rows. The hardest rows
+// come from the report's ranking (shared.hardest).
 type column struct {
 	solver     string
 	measure    measure
@@ -147,9 +134,8 @@ type column struct {
 	ecdfX, ecdfY            []float64 // ECDF of the finished values over n (time only)
 	finMax                  float64   // largest finished value, when fin > 0
 	box                     boxStats  // the box plot, in log10 (time only)
-	top                     []point
-	marked                  []point // highlighted puzzles, by increasing (v, corpus, id)
-	markedLE                []int   // per marked point: finished values <= its value
+	marked                  []point   // highlighted puzzles, by increasing (v, corpus, id)
+	markedLE                []int     // per marked point: finished values <= its value
 }
 
 // columnOptions says what newColumn computes besides counts.
@@ -199,8 +185,6 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 		if len(opt.highlight) > 0 && opt.highlight[s.PuzzleID(i)] {
 			e := s.At(i)
 			col.marked = append(col.marked, point{e: &e, v: v, out: out})
-		} else if out == outFinished {
-			col.addTop(s, i, v)
 		}
 	}
 	slices.Sort(fin)
@@ -263,32 +247,6 @@ func countBins(edges, vs []float64) []float64 {
 // comparePoints orders points by value, then corpus and id.
 func comparePoints(a, b point) int {
 	return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.e.Corpus, b.e.Corpus), cmp.Compare(a.e.ID, b.e.ID))
-}
-
-// addTop keeps row i, finished and not highlighted, among the
-// hardestTop largest (by value, then corpus and id), largest first.
-func (c *column) addTop(s *report.Series, i int, v float64) {
-	c.addTopEntry(func() report.Entry { return s.At(i) }, v)
-}
-
-// addTopEntry is addTop for the row that entry returns.
-func (c *column) addTopEntry(entry func() report.Entry, v float64) {
-	if len(c.top) == hardestTop && v < c.top[len(c.top)-1].v {
-		return
-	}
-	e := entry()
-	p := point{e: &e, v: v}
-	k := len(c.top)
-	for k > 0 && comparePoints(c.top[k-1], p) < 0 {
-		k--
-	}
-	if k >= hardestTop {
-		return
-	}
-	c.top = slices.Insert(c.top, k, p)
-	if len(c.top) > hardestTop {
-		c.top = c.top[:hardestTop]
-	}
 }
 
 func (c *column) censored() int { return c.timeouts + c.limits }
@@ -385,10 +343,10 @@ func (c *column) censorWord() string { return kindsWord(c.timeouts, "timeout", c
 func (c *column) censorCount() string {
 	var parts []string
 	if c.timeouts > 0 {
-		parts = append(parts, pluralize(c.timeouts, "timeout"))
+		parts = append(parts, report.Count(c.timeouts, "timeout", "timeouts"))
 	}
 	if c.limits > 0 {
-		parts = append(parts, pluralize(c.limits, "limit"))
+		parts = append(parts, report.Count(c.limits, "limit", "limits"))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -398,24 +356,6 @@ func (c *column) censorCount() string {
 // there is any.
 func (c *column) censorPoint() (float64, bool) {
 	return c.censorAt, c.censored() > 0 && c.n > 0
-}
-
-// hardest returns up to n finished points with the largest values,
-// largest first, leaving out the ids in skip (the column keeps
-// hardestTop of them, highlighted puzzles left out). Censored rows
-// are not ranked (their values are only lower bounds), nor are the
-// rows that gave up (they did not solve the puzzle).
-func (c *column) hardest(n int, skip func(*report.Entry) bool) []point {
-	var out []point
-	for _, p := range c.top {
-		if len(out) == n {
-			break
-		}
-		if skip == nil || !skip(p.e) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // find returns the points of the highlighted puzzles in ids, in the
@@ -456,17 +396,9 @@ func (c *column) notes() []string {
 		out = append(out, fmt.Sprintf("%d %s drawn at %s", c.zeros, what, c.measure.label(c.measure.floor())))
 	}
 	if c.skipped > 0 {
-		out = append(out, fmt.Sprintf("%s not plotted (invalid, unsupported or error)", pluralize(c.skipped, "row")))
+		out = append(out, fmt.Sprintf("%s not plotted (invalid, unsupported or error)", report.Count(c.skipped, "row", "rows")))
 	}
 	return out
-}
-
-// plural returns "1 row", "2 rows".
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // valueRange returns the smallest and largest value over the columns,

@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"sudokubatch/report"
 )
 
 // The per-strategy histograms of log time and log calls. Time bins are
@@ -30,7 +32,8 @@ import (
 // up (exact, but not a solving time); then the censored rows (timeout,
 // limit), a segment hatched in near-black from bottom left to top
 // right, at the value where they were stopped (a lower bound). The
-// slowest finished puzzles are labelled with their id, and highlighted
+// slowest puzzles of the report's ranking are labelled with their id
+// (and their status when they did not finish), and highlighted
 // puzzles are marked in magenta wherever they fall (with their status
 // when they did not finish).
 
@@ -58,8 +61,12 @@ func (set *shared) histCaption(col *column, idx int) string {
 	}
 	main := fmt.Sprintf("Histogram of %s's %s on a log scale, %s: %s", col.solver, what, bins, height)
 	var extra []string
-	if n := len(col.hardest(hardestTop, set.highlighted)); n > 0 {
-		extra = append(extra, fmt.Sprintf("the %d %s finished puzzles are labelled #id", n, slow))
+	if labels := set.hardest(col); len(labels) > 0 {
+		extra = append(extra, fmt.Sprintf("the %s %s (first in the summary's list) %s labelled #id", slow,
+			report.Count(len(labels), "puzzle", "puzzles"), report.Plural(len(labels), "is", "are")))
+		if slices.ContainsFunc(labels, func(l rankedLabel) bool { return strings.HasSuffix(l.text, report.UnconfirmedMark) }) {
+			extra = append(extra, report.UnconfirmedMark+" marks a time measured once, in the sweep: the re-timing's allowance was spent before it")
+		}
 	}
 	unit := strings.TrimSuffix(what, " per puzzle")
 	switch {
@@ -67,7 +74,7 @@ func (set *shared) histCaption(col *column, idx int) string {
 		extra = append(extra, "it finished no puzzle (solved, or proved unsolvable): every bar is hatched")
 	case col.unfinished() > 0:
 		extra = append(extra, fmt.Sprintf("solid bars are the %s it finished (solved, or proved unsolvable); the hatched segments stacked on them are the puzzles it did not finish, not counted as finished",
-			pluralize(col.fin, "puzzle")))
+			report.Count(col.fin, "puzzle", "puzzles")))
 	}
 	if col.gaveUp() > 0 {
 		extra = append(extra, fmt.Sprintf("the pale segment hatched in its color is the %s, drawn at the %s the strategy took to give up without a solution (stuck: it stopped by itself and would never solve them)",
@@ -165,8 +172,8 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 	}
 
 	var labels []barLabel
-	for _, hp := range col.hardest(hardestTop, set.highlighted) {
-		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: set.res.PuzzleLabel(hp.e)})
+	for _, hp := range set.hardest(col) {
+		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: hp.text})
 	}
 	for k, hp := range col.find(set.opt.Highlight) {
 		if k == maxLabels {
@@ -230,7 +237,7 @@ type countLogTicks struct{}
 // Ticks implements plot.Ticker.
 func (countLogTicks) Ticks(min, max float64) []plot.Tick {
 	var out []plot.Tick
-	for _, t := range (log10Ticks{logTicks{Format: countLabel}}).Ticks(min, max) {
+	for _, t := range (log10Ticks{logTicks{Format: report.FormatCountTick}}).Ticks(min, max) {
 		if t.Value >= 0 {
 			out = append(out, t)
 		}

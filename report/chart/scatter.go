@@ -162,18 +162,18 @@ func (sc *scatter) caption() string {
 			which = append(which, "+ "+x+" gave up")
 		}
 		extra = append(extra, fmt.Sprintf("crosses are the %s on which a strategy gave up without a solution (stuck: it stopped by itself and would never solve them), drawn at the time it took to give up, not as finished (%s)",
-			pluralize(n, "puzzle"), strings.Join(which, ", ")))
+			report.Count(n, "puzzle", "puzzles"), strings.Join(which, ", ")))
 	}
 	if n := sc.censY + sc.censX + sc.censXY; n > 0 {
 		extra = append(extra, fmt.Sprintf("open triangles are the %s stopped by a timeout or limit, drawn at the time they were stopped and pointing where the true time lies (up: %s stopped, right: %s stopped)",
-			pluralize(n, "puzzle"), y, x))
+			report.Count(n, "puzzle", "puzzles"), y, x))
 	}
 	if len(sc.highlighted()) > 0 {
 		extra = append(extra, "highlighted puzzles are magenta dots")
 	}
 	extra = append(extra, sc.set.absentHighlights(sc.x, sc.y))
 	if sc.missing > 0 {
-		extra = append(extra, fmt.Sprintf("%s with no measured %s row left out", pluralize(sc.missing, "puzzle"), x))
+		extra = append(extra, fmt.Sprintf("%s with no measured %s row left out", report.Count(sc.missing, "puzzle", "puzzles"), x))
 	}
 	for _, col := range []*column{sc.y, sc.x} {
 		for _, n := range col.notes() {

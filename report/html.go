@@ -95,6 +95,7 @@ type page struct {
 	Charts    []pageChart
 	Puzzles   []pagePuzzle
 	Highlight []pagePuzzle
+	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
 }
 
 type pageUnit struct {
@@ -186,6 +187,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		Missing:  idList(s.HighlightsMissing),
 	}
 	p.Unstable = s.unstable()
+	p.Running = s.runningLines()
 	if c := s.Solutions; c != nil {
 		p.Solutions = fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
 			Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))

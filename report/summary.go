@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"time"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -135,7 +136,16 @@ type RunSummary struct {
 	Corpora    []rundir.CorpusInfo `json:"corpora"`
 	Workers    int                 `json:"workers"`  // of the first segment
 	Machines   []rundir.Machine    `json:"machines"` // distinct, in segment order
+	// ElapsedNS is, for a run still being written (Status running), the
+	// time from its start to this summary: DurationNS is set when it
+	// ends.
+	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
 }
+
+// Running reports whether the run was still being written (or was killed
+// before it could say otherwise) when it was summarized: its counts are
+// those of the rows written so far.
+func (r *RunSummary) Running() bool { return r != nil && r.Status == rundir.Running }
 
 // StrategySummary is the statistics of one strategy's units (its rows).
 // A unit is measured when it has a meaningful time: every status but
@@ -432,6 +442,9 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 	}
 	rs := &RunSummary{RunID: ri.RunID, Status: ri.Status, DurationNS: ri.DurationNS,
 		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}}
+	if rs.Running() && !ri.Start.IsZero() {
+		rs.ElapsedNS = max(time.Since(ri.Start).Nanoseconds(), 0)
+	}
 	for i, seg := range ri.Segments {
 		if i == 0 {
 			rs.Workers = seg.Workers

@@ -52,8 +52,13 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 }
 
 func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
-	fmt.Fprintf(b, "\nRun %s, %s, %s of wall time", mdCode(r.RunID), mdText(r.Status), fmtNS(float64(r.DurationNS)))
-	if r.Status != rundir.Finished {
+	if r.Running() {
+		fmt.Fprintf(b, "\nRun %s, **running** (started %s before this report): only the rows written so far are summarized",
+			mdCode(r.RunID), fmtNS(float64(r.ElapsedNS)))
+	} else {
+		fmt.Fprintf(b, "\nRun %s, %s, %s of wall time", mdCode(r.RunID), mdText(r.Status), fmtNS(float64(r.DurationNS)))
+	}
+	if r.Status != rundir.Finished && !r.Running() {
 		fmt.Fprintf(b, " (**%s**: only the rows written so far are summarized)", mdText(r.Status))
 	}
 	b.WriteString(".\n")
@@ -89,6 +94,11 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 			mdText(m.CPU), m.NumCPU, m.GOMAXPROCS, mdText(m.GoVersion), mdText(m.Version))
 	}
 	for _, c := range r.Corpora {
+		if r.Running() {
+			size, note := corpusSoFar(c)
+			fmt.Fprintf(b, "Corpus %s: %s, SHA-256 %s; %s.\n", mdCode(c.Path), mdText(size), mdText(c.SHA256), mdText(note))
+			continue
+		}
 		fmt.Fprintf(b, "Corpus %s: %s (%d invalid), SHA-256 %s", mdCode(c.Path), Count(c.Puzzles, "puzzle", "puzzles"), c.Invalid,
 			mdText(c.SHA256))
 		if c.Error != "" {

@@ -231,7 +231,11 @@ const textWidth = 100
 // not in the run, puzzles with no or several solutions.
 func (s *Summary) WriteText(w io.Writer) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s: %s\n\n", s.Corpus, s.countsLine())
+	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
+	for _, l := range s.runningLines() {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
+	b.WriteString("\n")
 	head, rows := s.mainTable()
 	rows = append(rows, s.timingRows(false)...)
 	table, err := textTable(head, rows, true)
@@ -563,7 +567,46 @@ func (s *Summary) censored() int {
 	return n
 }
 
+// countsLine says how many puzzles, strategies and rows the summary is
+// of: "49151 puzzles, 6 strategies, 294906 rows", and "... so far" for a
+// run still being written.
 func (s *Summary) countsLine() string {
-	return fmt.Sprintf("%d %s, %d %s, %d %s", s.Puzzles, Plural(s.Puzzles, "puzzle", "puzzles"),
-		len(s.Strategies), Plural(len(s.Strategies), "strategy", "strategies"), s.Rows, Plural(s.Rows, "row", "rows"))
+	line := Count(s.Puzzles, "puzzle", "puzzles") + ", " + Count(len(s.Strategies), "strategy", "strategies") +
+		", " + Count(s.Rows, "row", "rows")
+	if s.Run.Running() {
+		line += " written so far (the run is still running)"
+	}
+	return line
+}
+
+// runningLines says, for a run still being written, how long it has run
+// and what run.json knows of each corpus: its size, and its count of
+// puzzles once the run has read it to its end. Nil for any other run.
+func (s *Summary) runningLines() []string {
+	r := s.Run
+	if !r.Running() {
+		return nil
+	}
+	out := []string{fmt.Sprintf("run %s is running (started %s before this report): only the rows written so far are summarized",
+		r.RunID, fmtNS(float64(r.ElapsedNS)))}
+	for _, c := range r.Corpora {
+		size, note := corpusSoFar(c)
+		out = append(out, "corpus "+c.Path+": "+size+", "+note)
+	}
+	return out
+}
+
+// corpusSoFar says what run.json knows of a corpus of a running run: its
+// size ("4.03MB", with its puzzles once the run has read it to its end)
+// and a note ("not read to its end yet: its puzzles are counted when the
+// run reaches its end").
+func corpusSoFar(c rundir.CorpusInfo) (size, note string) {
+	size = fmtSig3(float64(c.Size)) + "B"
+	switch {
+	case c.Complete:
+		return fmt.Sprintf("%s (%d invalid), %s", Count(c.Puzzles, "puzzle", "puzzles"), c.Invalid, size), "read to its end"
+	case c.Error != "":
+		return size, "not read to its end: " + c.Error
+	}
+	return size, "not read to its end yet: its puzzles are counted when the run reaches its end"
 }

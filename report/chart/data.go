@@ -66,7 +66,7 @@ func (m measure) axisLabel() string {
 	return "time per puzzle (log scale)"
 }
 
-// outcome is how a plotted row ended, as the charts draw it. Only a
+// ending is how a plotted row ended, as the charts draw it. Only a
 // finished row is a completed measurement of the strategy solving (or
 // refuting) a puzzle: the ECDF curves rise with finished rows alone, a
 // box summarises them alone.
@@ -79,23 +79,23 @@ func (m measure) axisLabel() string {
 //     named "wrong", so that it shows and is never counted as solved.
 //   - censored (timeout, limit): stopped by a limit; its value is a lower
 //     bound on the strategy's time.
-type outcome uint8
+type ending uint8
 
 const (
-	outFinished outcome = iota // solved, or proved unsolvable
-	outGaveUp                  // stuck or wrong
-	outCensored                // timeout or limit
+	endFinished ending = iota // solved, or proved unsolvable
+	endGaveUp                 // stuck or wrong
+	endCensored               // timeout or limit
 )
 
-// outcomeOf returns the outcome of a plotted row of status s.
-func outcomeOf(s solvers.Status) outcome {
+// endingOf returns the ending of a plotted row of status s.
+func endingOf(s solvers.Status) ending {
 	switch {
 	case s.Censored():
-		return outCensored
+		return endCensored
 	case s.GaveUp():
-		return outGaveUp
+		return endGaveUp
 	}
-	return outFinished
+	return endFinished
 }
 
 // point is one plotted row of a series for one measure. Columns
@@ -103,7 +103,7 @@ func outcomeOf(s solvers.Status) outcome {
 type point struct {
 	e   *report.Entry
 	v   float64 // the measure, clamped to the floor
-	out outcome // censored: v is a lower bound
+	out ending  // censored: v is a lower bound
 }
 
 // column is one series prepared for one measure: not its values,
@@ -111,12 +111,12 @@ type point struct {
 // draw of them, computed in one pass over the sorted values: counts,
 // range, histogram bins, the ECDF curve (thinned to ecdfPoints
 // quantiles), the box plot and the highlighted rows. The hardest rows
-// come from the report's ranking (shared.hardest).
+// come from the report's ranking (chartSet.hardest).
 type column struct {
 	solver     string
 	measure    measure
 	n          int     // plotted rows
-	fin        int     // of which finished (solved or unsolvable: see outcome)
+	fin        int     // of which finished (solved or unsolvable: see ending)
 	lo, hi     float64 // smallest and largest plotted value, when n > 0
 	censorAt   float64 // smallest censored value, when censored() > 0
 	gaveAt     float64 // median value of the rows that gave up, when gaveUp() > 0
@@ -173,11 +173,11 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 		case solvers.StatusLimit:
 			col.limits++
 		}
-		out := outcomeOf(st)
+		out := endingOf(st)
 		switch out {
-		case outCensored:
+		case endCensored:
 			cen = append(cen, v)
-		case outGaveUp:
+		case endGaveUp:
 			gave = append(gave, v)
 		default:
 			fin = append(fin, v)

@@ -4,7 +4,7 @@
 // time against the baseline's, puzzle by puzzle (scatter, log-log).
 //
 // Data flow (Write):
-//  1. newShared prepares what the charts share, from the report.Results:
+//  1. newChartSet prepares what the charts share, from the report.Results:
 //     per strategy and measure a column (counts, range, histogram bins,
 //     the thinned ECDF curve, the box plot, the hardest and highlighted
 //     rows; not the values themselves), the time bins shared by every
@@ -16,7 +16,7 @@
 //     gonum/plot becomes an error for that chart alone.
 //
 // Only finished units (solved, or proved unsolvable) count as finished
-// (see outcome): an ECDF curve rises with them alone and ends at the
+// (see ending): an ECDF curve rises with them alone and ends at the
 // share of its strategy's units finished, and a box summarises them
 // alone. The other units are drawn as what they are, never dropped and
 // never as finished; captions and legends give their counts and shares:

@@ -24,7 +24,7 @@ import (
 // histogram spans its own range, with integer bin edges. Counts go on a
 // log axis when the tallest bar is 50 times the shortest (a long tail
 // of single puzzles would not show on a linear one). Finished rows
-// (solved, unsolvable: see outcome) are bars in the strategy's color;
+// (solved, unsolvable: see ending) are bars in the strategy's color;
 // the rows that did not finish are stacked on top, at their own value,
 // each kind named with its count in the legend: first the rows that
 // gave up (stuck, wrong), a pale segment hatched in the strategy's color
@@ -37,15 +37,15 @@ import (
 // puzzles are marked in magenta wherever they fall (with their status
 // when they did not finish).
 
-func (set *shared) histTitle(col *column) string {
+func (cs *chartSet) histTitle(col *column) string {
 	what := "time per puzzle"
 	if col.measure == measureCalls {
 		what = "calls per puzzle"
 	}
-	return set.title(col.solver+": "+what, col.rows)
+	return cs.title(col.solver+": "+what, col.rows)
 }
 
-func (set *shared) histCaption(col *column, idx int) string {
+func (cs *chartSet) histCaption(col *column, idx int) string {
 	what, slow := "time per puzzle", "slowest"
 	if col.measure == measureCalls {
 		what, slow = "calls per puzzle", "costliest"
@@ -55,13 +55,13 @@ func (set *shared) histCaption(col *column, idx int) string {
 		bins = "in bins of its own (what a call is depends on the strategy)"
 	}
 	height := "a bar's height is the number of puzzles in its bin"
-	_, fin, gave, cen := set.histBins(col, idx)
+	_, fin, gave, cen := cs.histBins(col, idx)
 	if logY, _ := logCounts(fin, gave, cen); logY {
 		height = "a bar's height is the number of puzzles in its bin, on a log scale so that bins of a single puzzle show"
 	}
 	main := fmt.Sprintf("Histogram of %s's %s on a log scale, %s: %s", col.solver, what, bins, height)
 	var extra []string
-	if labels := set.hardest(col); len(labels) > 0 {
+	if labels := cs.hardest(col); len(labels) > 0 {
 		extra = append(extra, fmt.Sprintf("the %s %s (first in the summary's list) %s labelled #id", slow,
 			report.Count(len(labels), "puzzle", "puzzles"), report.Plural(len(labels), "is", "are")))
 		if slices.ContainsFunc(labels, func(l rankedLabel) bool { return strings.HasSuffix(l.text, report.UnconfirmedMark) }) {
@@ -84,10 +84,10 @@ func (set *shared) histCaption(col *column, idx int) string {
 		extra = append(extra, fmt.Sprintf("the segment hatched in black is the %s, drawn at the %s where they were stopped (a lower bound)",
 			col.censorCount(), unit))
 	}
-	if len(col.find(set.opt.Highlight)) > 0 {
+	if len(col.find(cs.opt.Highlight)) > 0 {
 		extra = append(extra, "highlighted puzzles are marked in magenta")
 	}
-	extra = append(extra, set.absentHighlights(col))
+	extra = append(extra, cs.absentHighlights(col))
 	extra = append(extra, col.notes()...)
 	if col.n == 0 {
 		extra = append(extra, "no row of this strategy has a measurement to plot")
@@ -97,7 +97,7 @@ func (set *shared) histCaption(col *column, idx int) string {
 
 // histBins returns the bins of col's histogram and the finished,
 // gave-up and censored rows in each.
-func (set *shared) histBins(col *column, idx int) (edges, fin, gave, cen []float64) {
+func (cs *chartSet) histBins(col *column, idx int) (edges, fin, gave, cen []float64) {
 	edges, fin, gave, cen = col.edges, col.binFin, col.binGave, col.binCen
 	if len(edges) < 2 {
 		edges = []float64{1, 10}
@@ -122,8 +122,8 @@ func logCounts(fin, gave, cen []float64) (bool, float64) {
 }
 
 // histPlot draws the histogram of col, the idx-th strategy.
-func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
-	edges, fin, gave, cen := set.histBins(col, idx)
+func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
+	edges, fin, gave, cen := cs.histBins(col, idx)
 	nb := len(edges) - 1
 	lgEdges := log10s(edges) // the x axis holds log10 values
 
@@ -146,7 +146,7 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 		}
 	}
 
-	p := newPlot(set.histTitle(col), col.measure.axisLabel(), ylabel)
+	p := newPlot(cs.histTitle(col), col.measure.axisLabel(), ylabel)
 	setLogAxis(&p.X, edges[0], edges[nb], col.measure)
 	clr := seriesColor(idx)
 	finBars := &histBars{edges: lgEdges, lo: zero, hi: finTop, fill: clr,
@@ -172,15 +172,15 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 	}
 
 	var labels []barLabel
-	for _, hp := range set.hardest(col) {
+	for _, hp := range cs.hardest(col) {
 		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: hp.text})
 	}
-	for k, hp := range col.find(set.opt.Highlight) {
+	for k, hp := range col.find(cs.opt.Highlight) {
 		if k == maxLabels {
 			break // see maxLabels
 		}
-		text := set.res.PuzzleLabel(hp.e)
-		if hp.out != outFinished {
+		text := cs.res.PuzzleLabel(hp.e)
+		if hp.out != endFinished {
 			text += " (" + hp.e.Status.String() + ")"
 		}
 		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: text,
@@ -282,7 +282,7 @@ func (intTicks) Ticks(min, max float64) []plot.Tick {
 // histBars draws histogram bars: bin i spans [edges[i], edges[i+1]]
 // across and [lo[i], hi[i]] up, in axis units; bins with hi <= lo are
 // not drawn. Hatched bars (rows not finished) get diagonal lines over
-// their fill: rising to the right, or falling when back is set.
+// their fill: rising to the right, or falling when back is cs.
 type histBars struct {
 	edges  []float64
 	lo, hi []float64

@@ -17,13 +17,13 @@ import (
 func TestHistogramLabelsFollowReportRanking(t *testing.T) {
 	res := unfinishedResults()
 	sum := report.Summarize(res, report.SummaryOptions{Top: 20})
-	set, err := newShared(context.Background(), res, Options{Highlight: []int{1, 2, 4}, Summary: sum})
+	cs, err := newChartSet(context.Background(), res, Options{Highlight: []int{1, 2, 4}, Summary: sum})
 	if err != nil {
 		t.Fatal(err)
 	}
-	backtrack := set.time[1]
+	backtrack := cs.time[1]
 	var got []string
-	for _, l := range set.hardest(backtrack) {
+	for _, l := range cs.hardest(backtrack) {
 		got = append(got, l.text)
 	}
 	// backtrack's timeouts are its slowest: #37, #32, ... (#2 is highlighted).
@@ -40,16 +40,16 @@ func TestHistogramLabelsFollowReportRanking(t *testing.T) {
 	if !reflect.DeepEqual(list, want) {
 		t.Errorf("the summary lists %v first, the chart labels %v", list, want)
 	}
-	if c := set.histCaption(backtrack, 1); !strings.Contains(c, "the slowest 5 puzzles (first in the summary's list) are labelled #id") {
+	if c := cs.histCaption(backtrack, 1); !strings.Contains(c, "the slowest 5 puzzles (first in the summary's list) are labelled #id") {
 		t.Errorf("caption: %s", c)
 	}
 	// Without a summary, Write's own is the same ranking.
-	set, err = newShared(context.Background(), res, Options{Highlight: []int{1, 2, 4}})
+	cs, err = newChartSet(context.Background(), res, Options{Highlight: []int{1, 2, 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var again []string
-	for _, l := range set.hardest(set.time[1]) {
+	for _, l := range cs.hardest(cs.time[1]) {
 		again = append(again, l.text)
 	}
 	if !reflect.DeepEqual(again, want) {

@@ -17,7 +17,7 @@ import (
 // The scatter of one strategy's time (y) against the baseline's (x),
 // puzzle by puzzle, joined on (corpus, id), log-log with the diagonal
 // y = x and dotted lines at 10x either way. Pairs finished on both
-// sides (solved, unsolvable: see outcome) are dots in the strategy's
+// sides (solved, unsolvable: see ending) are dots in the strategy's
 // color; the others are drawn in near-black, never as dots. A pair with
 // a side that gave up (stuck, wrong) is a cross at the time it took to
 // give up: × when the strategy on y gave up, + when the baseline did,
@@ -32,10 +32,10 @@ type pointPair struct{ x, y point }
 
 // scatter is the scatter of column y (of series ys) against the
 // baseline x. It keeps no pair: the pairs are joined again, from the
-// series and the baseline's times by puzzle (shared.baseV), when the
+// series and the baseline's times by puzzle (chartSet.baseV), when the
 // chart is drawn.
 type scatter struct {
-	set     *shared
+	charts  *chartSet
 	ys      *report.Series
 	x, y    *column
 	idx     int // y's strategy index, for its color
@@ -53,33 +53,33 @@ type scatter struct {
 // sides), a stop mark (a side gave up) or a triangle (a side censored),
 // and on which side.
 type pairKind struct {
-	mark outcome // outFinished: a dot; outGaveUp: a stop mark; outCensored: a triangle
-	y, x bool    // the sides the mark is about
+	mark ending // endFinished: a dot; endGaveUp: a stop mark; endCensored: a triangle
+	y, x bool   // the sides the mark is about
 }
 
 // kindOf classifies a pair by the outcomes of its sides.
-func kindOf(xo, yo outcome) pairKind {
+func kindOf(xo, yo ending) pairKind {
 	switch {
-	case xo == outGaveUp || yo == outGaveUp:
-		return pairKind{mark: outGaveUp, y: yo == outGaveUp, x: xo == outGaveUp}
-	case xo == outCensored || yo == outCensored:
-		return pairKind{mark: outCensored, y: yo == outCensored, x: xo == outCensored}
+	case xo == endGaveUp || yo == endGaveUp:
+		return pairKind{mark: endGaveUp, y: yo == endGaveUp, x: xo == endGaveUp}
+	case xo == endCensored || yo == endCensored:
+		return pairKind{mark: endCensored, y: yo == endCensored, x: xo == endCensored}
 	}
 	return pairKind{}
 }
 
 // count adds a pair (xv, yv), with the outcomes xo and yo, to the
 // scatter's counts and range.
-func (sc *scatter) count(xv, yv float64, xo, yo outcome) {
+func (sc *scatter) count(xv, yv float64, xo, yo ending) {
 	sc.n++
 	sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
 	sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
 	k := kindOf(xo, yo)
 	var both, y, x *int
 	switch k.mark {
-	case outFinished:
+	case endFinished:
 		return
-	case outGaveUp:
+	case endGaveUp:
 		both, y, x = &sc.gaveXY, &sc.gaveY, &sc.gaveX
 	default:
 		both, y, x = &sc.censXY, &sc.censY, &sc.censX
@@ -101,23 +101,23 @@ func (sc *scatter) finished() int {
 
 // newScatter joins y (the column of ys) with the baseline x on
 // (corpus, id).
-func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter {
-	sc := &scatter{set: set, ys: ys, x: x, y: y, idx: idx,
+func (cs *chartSet) newScatter(ys *report.Series, y, x *column, idx int) *scatter {
+	sc := &scatter{charts: cs, ys: ys, x: x, y: y, idx: idx,
 		xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
 	for i := range ys.Len() {
 		st := ys.Status(i)
 		if !st.Measured() {
 			continue
 		}
-		xv := set.baseV[ys.Puzzle(i)]
+		xv := cs.baseV[ys.Puzzle(i)]
 		if math.IsNaN(xv) {
 			sc.missing++
 			continue
 		}
-		xo, yo := set.baseO[ys.Puzzle(i)], outcomeOf(st)
+		xo, yo := cs.baseO[ys.Puzzle(i)], endingOf(st)
 		yv := math.Max(valueOf(ys, i, measureTime), measureTime.floor())
 		sc.count(xv, yv, xo, yo)
-		if set.hl[ys.PuzzleID(i)] {
+		if cs.hl[ys.PuzzleID(i)] {
 			e := ys.At(i)
 			sc.marked = append(sc.marked, pointPair{x: point{e: &e, v: xv, out: xo}, y: point{e: &e, v: yv, out: yo}})
 		}
@@ -131,22 +131,22 @@ func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter
 
 // each calls fn with the values of every pair (x, y: seconds) and their
 // outcomes, in the order of the rows of y.
-func (sc *scatter) each(fn func(x, y float64, xo, yo outcome)) {
-	ys, set := sc.ys, sc.set
+func (sc *scatter) each(fn func(x, y float64, xo, yo ending)) {
+	ys, cs := sc.ys, sc.charts
 	for i := range ys.Len() {
 		st := ys.Status(i)
 		if !st.Measured() {
 			continue
 		}
 		p := ys.Puzzle(i)
-		if xv := set.baseV[p]; !math.IsNaN(xv) {
-			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), set.baseO[p], outcomeOf(st))
+		if xv := cs.baseV[p]; !math.IsNaN(xv) {
+			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), cs.baseO[p], endingOf(st))
 		}
 	}
 }
 
 func (sc *scatter) title() string {
-	return sc.set.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), sc.n)
+	return sc.charts.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), sc.n)
 }
 
 func (sc *scatter) caption() string {
@@ -171,7 +171,7 @@ func (sc *scatter) caption() string {
 	if len(sc.highlighted()) > 0 {
 		extra = append(extra, "highlighted puzzles are magenta dots")
 	}
-	extra = append(extra, sc.set.absentHighlights(sc.x, sc.y))
+	extra = append(extra, sc.charts.absentHighlights(sc.x, sc.y))
 	if sc.missing > 0 {
 		extra = append(extra, fmt.Sprintf("%s with no measured %s row left out", report.Count(sc.missing, "puzzle", "puzzles"), x))
 	}
@@ -258,21 +258,21 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
 	var grid densityGrid
 	spots := map[[3]int32]bool{}
-	sc.each(func(xv, yv float64, xo, yo outcome) {
+	sc.each(func(xv, yv float64, xo, yo ending) {
 		lx, ly := math.Log10(xv), math.Log10(yv)
 		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
 		grid.add(fx, fy)
 		k := kindOf(xo, yo)
-		if k.mark == outFinished {
+		if k.mark == endFinished {
 			return
 		}
 		t, kind := cy, int32(0)
 		switch {
-		case k.mark == outGaveUp && k.x && k.y:
+		case k.mark == endGaveUp && k.x && k.y:
 			t, kind = sxy, 5
-		case k.mark == outGaveUp && k.x:
+		case k.mark == endGaveUp && k.x:
 			t, kind = sx, 4
-		case k.mark == outGaveUp:
+		case k.mark == endGaveUp:
 			t, kind = sy, 3
 		case k.x && k.y:
 			t, kind = cxy, 2
@@ -295,8 +295,8 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 	fin := &dotPlotter{n: sc.finished(),
 		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
 		each: func(fn func(x, y float64)) {
-			sc.each(func(xv, yv float64, xo, yo outcome) {
-				if xo == outFinished && yo == outFinished {
+			sc.each(func(xv, yv float64, xo, yo ending) {
+				if xo == endFinished && yo == endFinished {
 					fn(math.Log10(xv), math.Log10(yv))
 				}
 			})
@@ -329,7 +329,7 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 			lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
 			hp.xs, hp.ys = append(hp.xs, lx), append(hp.ys, ly)
 			ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
-			ht.texts = append(ht.texts, sc.set.res.PuzzleLabel(pr.y.e))
+			ht.texts = append(ht.texts, sc.charts.res.PuzzleLabel(pr.y.e))
 		}
 		p.Add(hp, ht)
 		p.Legend.Add("highlighted", hp)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -36,64 +35,6 @@ import (
 // (and their status when they did not finish), and highlighted
 // puzzles are marked in magenta wherever they fall (with their status
 // when they did not finish).
-
-func (cs *chartSet) histTitle(col *column) string {
-	what := "time per puzzle"
-	if col.measure == measureCalls {
-		what = "calls per puzzle"
-	}
-	return cs.title(col.solver+": "+what, col.rows)
-}
-
-func (cs *chartSet) histCaption(col *column, idx int) string {
-	what, slow := "time per puzzle", "slowest"
-	if col.measure == measureCalls {
-		what, slow = "calls per puzzle", "costliest"
-	}
-	bins := "in bins shared by all strategies"
-	if col.measure == measureCalls {
-		bins = "in bins of its own (what a call is depends on the strategy)"
-	}
-	height := "a bar's height is the number of puzzles in its bin"
-	_, fin, gave, cen := cs.histBins(col, idx)
-	if logY, _ := logCounts(fin, gave, cen); logY {
-		height = "a bar's height is the number of puzzles in its bin, on a log scale so that bins of a single puzzle show"
-	}
-	main := fmt.Sprintf("Histogram of %s's %s on a log scale, %s: %s", col.solver, what, bins, height)
-	var extra []string
-	if labels := cs.hardest(col); len(labels) > 0 {
-		extra = append(extra, fmt.Sprintf("the %s %s (first in the summary's list) %s labelled #id", slow,
-			report.Count(len(labels), "puzzle", "puzzles"), report.Plural(len(labels), "is", "are")))
-		if slices.ContainsFunc(labels, func(l rankedLabel) bool { return strings.HasSuffix(l.text, report.UnconfirmedMark) }) {
-			extra = append(extra, report.UnconfirmedMark+" marks a time measured once, in the sweep: the re-timing's allowance was spent before it")
-		}
-	}
-	unit := strings.TrimSuffix(what, " per puzzle")
-	switch {
-	case col.unfinished() > 0 && col.fin == 0:
-		extra = append(extra, "it finished no puzzle (solved, or proved unsolvable): every bar is hatched")
-	case col.unfinished() > 0:
-		extra = append(extra, fmt.Sprintf("solid bars are the %s it finished (solved, or proved unsolvable); the hatched segments stacked on them are the puzzles it did not finish, not counted as finished",
-			report.Count(col.fin, "puzzle", "puzzles")))
-	}
-	if col.gaveUp() > 0 {
-		extra = append(extra, fmt.Sprintf("the pale segment hatched in its color is the %s, drawn at the %s the strategy took to give up without a solution (stuck: it stopped by itself and would never solve them)",
-			col.gaveCount(), unit))
-	}
-	if col.censored() > 0 {
-		extra = append(extra, fmt.Sprintf("the segment hatched in black is the %s, drawn at the %s where they were stopped (a lower bound)",
-			col.censorCount(), unit))
-	}
-	if len(col.find(cs.opt.Highlight)) > 0 {
-		extra = append(extra, "highlighted puzzles are marked in magenta")
-	}
-	extra = append(extra, cs.absentHighlights(col))
-	extra = append(extra, col.notes()...)
-	if col.n == 0 {
-		extra = append(extra, "no row of this strategy has a measurement to plot")
-	}
-	return sentence(main, extra...)
-}
 
 // histBins returns the bins of col's histogram and the finished,
 // gave-up and censored rows in each.

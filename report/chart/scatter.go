@@ -195,43 +195,10 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 	ylo, yhi := logAxisRange(sc.ylo, sc.yhi, 0.08)
 	lxlo, lxhi, lylo, lyhi := math.Log10(xlo), math.Log10(xhi), math.Log10(ylo), math.Log10(yhi)
 
-	var nx, ny []float64 // normalized points and guides, to place the legend
-
-	// Both axes hold log10 values. Guides: y = x, y = 10x, y = x/10,
-	// each labelled at 85% of its visible part.
-	guide := func(d float64, dashed bool, label string) error {
-		a, b := math.Max(lxlo, lylo-d), math.Min(lxhi, lyhi-d) // visible x range
-		if a >= b {
-			return nil
-		}
-		l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
-		if err != nil {
-			return err
-		}
-		l.Color = guideColor
-		l.Width = vg.Points(1)
-		if dashed {
-			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
-		}
-		p.Add(l)
-		gx, gy := densify([]float64{(a - lxlo) / (lxhi - lxlo), (b - lxlo) / (lxhi - lxlo)},
-			[]float64{(a + d - lylo) / (lyhi - lylo), (b + d - lylo) / (lyhi - lylo)}, 0.01)
-		nx, ny = append(nx, gx...), append(ny, gy...)
-		x := a + 0.85*(b-a)
-		st := textStyle(10, guideColor)
-		st.XAlign = draw.XRight
-		p.Add(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
-			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
-		return nil
-	}
-	for _, g := range []struct {
-		d      float64
-		dashed bool
-		label  string
-	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
-		if err := guide(g.d, g.dashed, g.label); err != nil {
-			return nil, err
-		}
+	// Normalized points and guides, to place the legend.
+	nx, ny, err := addGuides(p, lxlo, lxhi, lylo, lyhi)
+	if err != nil {
+		return nil, err
 	}
 
 	// Points: finished pairs first, censored on top, highlights last.
@@ -240,14 +207,7 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 	// (within labelSpot of the axes, a fifth of a pixel) are drawn once;
 	// the legend is placed by the points' density on a grid.
 	clr := seriesColor(sc.idx)
-	alpha, radius := 0.6, vg.Points(2)
-	if sc.n > 20000 {
-		alpha, radius = 0.2, vg.Points(1.2)
-	} else if sc.n > 5000 {
-		alpha, radius = 0.3, vg.Points(1.3)
-	} else if sc.n > 1000 {
-		alpha, radius = 0.45, vg.Points(1.6)
-	}
+	alpha, radius := dotStyle(sc.n)
 	tri := func(up, right bool) *pointPlotter {
 		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
 	}
@@ -286,12 +246,8 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		}
 	})
 	gx, gy, gw := grid.points()
+	nw := append(ones(len(nx)), gw...) // the guides weigh 1, the grid's points their density
 	nx, ny = append(nx, gx...), append(ny, gy...)
-	nw := make([]float64, len(nx))
-	for i := range nw {
-		nw[i] = 1
-	}
-	copy(nw[len(nw)-len(gw):], gw)
 	fin := &dotPlotter{n: sc.finished(),
 		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
 		each: func(fn func(x, y float64)) {
@@ -322,22 +278,97 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 			p.Legend.Add(c.text, c.pts)
 		}
 	}
-	if hs := sc.highlighted(); len(hs) > 0 {
-		hp := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}
-		ht := &pointLabels{style: textStyle(11, highlightColor), gap: vg.Points(7)}
-		for _, pr := range hs {
-			lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
-			hp.xs, hp.ys = append(hp.xs, lx), append(hp.ys, ly)
-			ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
-			ht.texts = append(ht.texts, sc.charts.res.PuzzleLabel(pr.y.e))
-		}
-		p.Add(hp, ht)
-		p.Legend.Add("highlighted", hp)
-	}
+	sc.addHighlights(p)
 	setLogAxis(&p.X, xlo, xhi, measureTime)
 	setLogAxis(&p.Y, ylo, yhi, measureTime)
 	legendCornerW(p, nx, ny, nw, false)
 	return p, nil
+}
+
+// dotStyle returns the opacity and radius of a scatter's dots for n
+// points: the more points, the smaller and paler, so that dense regions
+// still show their density.
+func dotStyle(n int) (alpha float64, radius vg.Length) {
+	switch {
+	case n > 20000:
+		return 0.2, vg.Points(1.2)
+	case n > 5000:
+		return 0.3, vg.Points(1.3)
+	case n > 1000:
+		return 0.45, vg.Points(1.6)
+	}
+	return 0.6, vg.Points(2)
+}
+
+// ones returns n ones.
+func ones(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+// addGuides draws the guides of a scatter whose axes hold log10 values
+// over [lxlo, lxhi] and [lylo, lyhi]: y = x, y = 10x and y = x/10, each
+// labelled at 85% of its visible part; it returns their points,
+// normalized to the axes, for the legend's placement.
+func addGuides(p *plot.Plot, lxlo, lxhi, lylo, lyhi float64) (nx, ny []float64, err error) {
+	// Both axes hold log10 values. Guides: y = x, y = 10x, y = x/10,
+	// each labelled at 85% of its visible part.
+	guide := func(d float64, dashed bool, label string) error {
+		a, b := math.Max(lxlo, lylo-d), math.Min(lxhi, lyhi-d) // visible x range
+		if a >= b {
+			return nil
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
+		if err != nil {
+			return err
+		}
+		l.Color = guideColor
+		l.Width = vg.Points(1)
+		if dashed {
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
+		}
+		p.Add(l)
+		gx, gy := densify([]float64{(a - lxlo) / (lxhi - lxlo), (b - lxlo) / (lxhi - lxlo)},
+			[]float64{(a + d - lylo) / (lyhi - lylo), (b + d - lylo) / (lyhi - lylo)}, 0.01)
+		nx, ny = append(nx, gx...), append(ny, gy...)
+		x := a + 0.85*(b-a)
+		st := textStyle(10, guideColor)
+		st.XAlign = draw.XRight
+		p.Add(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
+			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
+		return nil
+	}
+	for _, g := range []struct {
+		d      float64
+		dashed bool
+		label  string
+	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
+		if err := guide(g.d, g.dashed, g.label); err != nil {
+			return nil, nil, err
+		}
+	}
+	return nx, ny, nil
+}
+
+// addHighlights marks and labels the highlighted puzzles of the scatter.
+func (sc *scatter) addHighlights(p *plot.Plot) {
+	hs := sc.highlighted()
+	if len(hs) == 0 {
+		return
+	}
+	hp := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}
+	ht := &pointLabels{style: textStyle(11, highlightColor), gap: vg.Points(7)}
+	for _, pr := range hs {
+		lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
+		hp.xs, hp.ys = append(hp.xs, lx), append(hp.ys, ly)
+		ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
+		ht.texts = append(ht.texts, sc.charts.res.PuzzleLabel(pr.y.e))
+	}
+	p.Add(hp, ht)
+	p.Legend.Add("highlighted", hp)
 }
 
 // scatterSpots is how many spots across each axis censored marks are

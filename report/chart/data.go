@@ -139,53 +139,30 @@ type columnOptions struct {
 	edges     []float64      // histogram bins; nil: logBins over the column's own range
 	highlight map[int32]bool // highlighted ids
 	dist      bool           // the ECDF curve and the box plot
+	// The report's summary of the series: its counts by status, and its
+	// sorted values of the measure (ns for time, calls).
+	summary *report.StrategySummary
+	values  *report.SortedValues
 }
 
-// newColumn prepares s for measure m.
+// newColumn prepares s for measure m from the report's counts and sorted
+// values (opt.summary, opt.values): they are not sorted or classified
+// again here; only the highlighted puzzles are looked up in s's rows.
 func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 	col := &column{solver: s.Solver, measure: m, rows: s.Len()}
-	floor := m.floor()
-	var fin, gave, cen []float64
-	for i := range s.Len() {
-		st := s.Status(i)
-		if !st.Measured() {
-			col.skipped++
-			continue
-		}
-		v := valueOf(s, i, m)
-		if v < floor {
-			v = floor
-			col.zeros++
-		}
-		switch st {
-		case solvers.StatusUnsolvable:
-			col.unsolvable++
-		case solvers.StatusStuck:
-			col.stuck++
-		case solvers.StatusWrong:
-			col.wrong++
-		case solvers.StatusTimeout:
-			col.timeouts++
-		case solvers.StatusLimit:
-			col.limits++
-		}
-		out := endingOf(st)
-		switch out {
-		case endCensored:
-			cen = append(cen, v)
-		case endGaveUp:
-			gave = append(gave, v)
-		default:
-			fin = append(fin, v)
-		}
-		if len(opt.highlight) > 0 && opt.highlight[s.PuzzleID(i)] {
-			e := s.At(i)
-			col.marked = append(col.marked, point{e: &e, v: v, out: out})
+	st := opt.summary
+	col.skipped = st.Units - st.Measured
+	col.unsolvable, col.stuck, col.wrong = st.Count(solvers.StatusUnsolvable), st.Count(solvers.StatusStuck), st.Count(solvers.StatusWrong)
+	col.timeouts, col.limits = st.Count(solvers.StatusTimeout), st.Count(solvers.StatusLimit)
+	fin, gave, cen := col.plotted(opt.values.Finished), col.plotted(opt.values.GaveUp), col.plotted(opt.values.Censored)
+	if len(opt.highlight) > 0 {
+		for i := range s.Len() {
+			if st := s.Status(i); st.Measured() && opt.highlight[s.PuzzleID(i)] {
+				e := s.At(i)
+				col.marked = append(col.marked, point{e: &e, v: math.Max(valueOf(s, i, m), m.floor()), out: endingOf(st)})
+			}
 		}
 	}
-	slices.Sort(fin)
-	slices.Sort(gave)
-	slices.Sort(cen)
 	col.n, col.fin = len(fin)+len(gave)+len(cen), len(fin)
 	slices.SortFunc(col.marked, comparePoints)
 	for _, p := range col.marked {
@@ -220,6 +197,24 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 		col.box = computeBoxStats(fin, gave, cen)
 	}
 	return col
+}
+
+// plotted returns the sorted values vs of the column's measure as the
+// charts plot them (seconds for time), at least the axis floor, and
+// counts those drawn at the floor.
+func (c *column) plotted(vs []float64) []float64 {
+	out := make([]float64, len(vs))
+	for i, v := range vs {
+		if c.measure == measureTime {
+			v /= 1e9
+		}
+		if v < c.measure.floor() {
+			v = c.measure.floor()
+			c.zeros++
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // valueOf returns the measure of row i of s: seconds or calls,

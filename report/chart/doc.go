@@ -4,11 +4,16 @@
 // time against the baseline's, puzzle by puzzle (scatter, log-log).
 //
 // Data flow (Write):
-//  1. newChartSet prepares what the charts share, from the report.Results:
-//     per strategy and measure a column (counts, range, histogram bins,
-//     the thinned ECDF curve, the box plot, the hardest and highlighted
-//     rows; not the values themselves), the time bins shared by every
-//     strategy, and the baseline's time by puzzle for the scatters.
+//  1. newChartSet prepares what the charts share, from the
+//     report.Results and the report's Summary of them (Options.Summary,
+//     or one Write computes): per strategy and measure a column built
+//     from the summary's counts by status and sorted values
+//     (report.Views; the charts do not sort or classify the rows again:
+//     counts, range, histogram bins, the thinned ECDF curve, the box
+//     plot, the highlighted rows), the labels of the hardest from the
+//     summary's ranking (ByTime, ByCalls: the lists summary.md, hard.csv
+//     and the page show), the time bins shared by every strategy, and
+//     the baseline's time by puzzle for the scatters.
 //  2. jobs lists the charts in page order, each with its title, caption
 //     and a function that builds the plot.
 //  3. The jobs run concurrently (GOMAXPROCS at a time); each renders its

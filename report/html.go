@@ -283,7 +283,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		for k := range ser.Len() {
 			e := ser.At(k)
 			if i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]; ok {
-				rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)), Time: fmtNS(float64(e.NS))}
+				rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)) + " " + Plural(min(int(e.Calls), 2), "call", "calls"), Time: fmtNS(float64(e.NS))}
 			}
 		}
 	}

@@ -20,8 +20,8 @@ func mainIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 
 // TestOutputSaysOneInTheSingular: a sweep of one puzzle by one strategy
 // with one worker says "1 worker", "1 unit", "1 row", "1 chart" and,
-// stopped by a call limit, "1 unit stopped ... its row says", not
-// "1 workers" or "1 units".
+// stopped by a call limit, "1 unit stopped ... its row says", and the
+// page's highlighted puzzle "1 call", not "1 workers" or "1 units".
 func TestOutputSaysOneInTheSingular(t *testing.T) {
 	dir := t.TempDir()
 	hard := "000000000000003085001020000000507000004000100090000000500000073002010000000040009\n"
@@ -29,7 +29,7 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := mainIn(t, dir, "-solvers", "backtrack", "-workers", "1", "-max-calls", "1",
-		"-quiet", "-out", filepath.Join(dir, "run"), "one.txt")
+		"-quiet", "-highlight", "0", "-out", filepath.Join(dir, "run"), "one.txt")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
 	}
@@ -53,5 +53,12 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 		if strings.Contains(string(summary), bad) {
 			t.Errorf("summary.md says %q", bad)
 		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "run", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "<br>1 call<br>") || strings.Contains(string(page), "1 calls") {
+		t.Errorf("the page's highlighted puzzle does not say 1 call")
 	}
 }

@@ -63,8 +63,6 @@ type Summary struct {
 	// Hard holds the rows of hard.csv: per strategy, every unit above the
 	// strategy's p99 of calls or stopped by a limit, hardest first.
 	Hard []RankedUnit `json:"-"`
-
-	views map[string]*Views // by strategy (Views)
 }
 
 // TimingSummary is how the times of a strategy (or of a run) were
@@ -260,7 +258,6 @@ func newSummary(res *Results, top int, opt SummaryOptions) *Summary {
 		Run:        summarizeRun(opt.Manifest),
 		Timed:      res.Timed,
 		Strategies: []*StrategySummary{},
-		views:      map[string]*Views{},
 	}
 }
 
@@ -286,7 +283,6 @@ func SummarizeContext(ctx context.Context, res *Results, opt SummaryOptions) (*S
 		}
 		st, rs := summarizeSeries(res, ser, top, &s.Hard)
 		s.Strategies = append(s.Strategies, st)
-		s.views[ser.Solver] = seriesViews(ser)
 		ranked[i] = rs
 	}
 	if err := ctx.Err(); err != nil {

@@ -259,7 +259,7 @@ func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartS
 		}
 	}
 	sum := opt.Summary
-	if sum == nil || !summarizes(sum, res) {
+	if sum == nil {
 		var err error
 		if sum, err = report.SummarizeContext(ctx, res, report.SummaryOptions{Top: hardestTop + len(opt.Highlight)}); err != nil {
 			return nil, err
@@ -269,15 +269,16 @@ func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartS
 	for _, st := range sum.Strategies {
 		cs.ranking[st.Solver] = st
 	}
-	// The shared time bins need the range of every series first: the
-	// ends of the summary's sorted values.
+	// The shared time bins need the range of every series first.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range res.Series {
-		v := sum.Views(s.Solver).TimeNS
-		for _, vs := range [][]float64{v.Finished, v.GaveUp, v.Censored} {
-			if len(vs) > 0 {
-				lo = math.Min(lo, math.Max(vs[0]/1e9, measureTime.floor()))
-				hi = math.Max(hi, math.Max(vs[len(vs)-1]/1e9, measureTime.floor()))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i := range s.Len() {
+			if s.Status(i).Measured() {
+				v := math.Max(valueOf(s, i, measureTime), measureTime.floor())
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
 	}
@@ -288,7 +289,11 @@ func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartS
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		st, views := cs.ranking[s.Solver], sum.Views(s.Solver)
+		// One strategy's sorted values at a time (16 bytes a unit).
+		st, views := cs.ranking[s.Solver], report.SeriesViews(s)
+		if st == nil {
+			return nil, fmt.Errorf("writing charts: the summary has no strategy %s", s.Solver)
+		}
 		cs.time = append(cs.time, newColumn(s, measureTime, columnOptions{edges: cs.timeEdges, highlight: cs.hl, dist: true,
 			summary: st, values: &views.TimeNS}))
 		if err := ctx.Err(); err != nil {
@@ -312,17 +317,6 @@ func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartS
 		}
 	}
 	return cs, ctx.Err()
-}
-
-// summarizes reports whether sum has the sorted values of every series
-// of res (it is res's summary).
-func summarizes(sum *report.Summary, res *report.Results) bool {
-	for _, s := range res.Series {
-		if sum.Views(s.Solver) == nil {
-			return false
-		}
-	}
-	return true
 }
 
 // baselineOf picks the scatter baseline: want if present, else the

@@ -5,22 +5,27 @@ import "slices"
 // SortedValues is one measure of a strategy's measured units, ascending,
 // split by how each unit ended (solvers.Status): finished (solved, or
 // proved unsolvable), gave up (stuck, wrong) and censored (timeout,
-// limit; their values are lower bounds).
+// limit; their values are lower bounds). It is what the charts draw
+// (report/chart), sorted and classified here rather than again by each
+// reader.
 type SortedValues struct {
 	Finished, GaveUp, Censored []float64
 }
 
-// Views are a strategy's sorted values of time (ns) and of calls: what
-// the charts draw (report/chart), sorted and classified here rather than
-// again by each reader. They cost 16 bytes a measured unit: a reader
-// asks for one strategy's at a time and lets them go (the summary keeps
-// none).
-type Views struct {
-	TimeNS, Calls SortedValues
+// SortedTimes returns the times (ns) of the measured units of ser,
+// sorted by how they ended; SortedCalls their calls. Each costs 8 bytes a
+// measured unit, made when asked: a reader asks for one strategy's one
+// measure at a time and lets it go (the Summary keeps none).
+func SortedTimes(ser *Series) *SortedValues {
+	return sortedValues(ser, func(i int) float64 { return float64(ser.NS(i)) })
 }
 
-// SeriesViews sorts the measured units of ser by how they ended.
-func SeriesViews(ser *Series) *Views {
+// SortedCalls is SortedTimes for the calls.
+func SortedCalls(ser *Series) *SortedValues {
+	return sortedValues(ser, func(i int) float64 { return float64(ser.Calls(i)) })
+}
+
+func sortedValues(ser *Series, value func(int) float64) *SortedValues {
 	var fin, gave, cen int
 	for i := range ser.Len() {
 		switch st := ser.Status(i); {
@@ -33,23 +38,18 @@ func SeriesViews(ser *Series) *Views {
 			cen++
 		}
 	}
-	v := &Views{
-		TimeNS: SortedValues{make([]float64, 0, fin), make([]float64, 0, gave), make([]float64, 0, cen)},
-		Calls:  SortedValues{make([]float64, 0, fin), make([]float64, 0, gave), make([]float64, 0, cen)},
-	}
+	v := &SortedValues{make([]float64, 0, fin), make([]float64, 0, gave), make([]float64, 0, cen)}
 	for i := range measuredRows(ser) {
-		ns, calls := float64(ser.NS(int(i))), float64(ser.Calls(int(i)))
-		t, c := &v.TimeNS.Censored, &v.Calls.Censored
 		switch st := ser.Status(int(i)); {
 		case st.Finished():
-			t, c = &v.TimeNS.Finished, &v.Calls.Finished
+			v.Finished = append(v.Finished, value(int(i)))
 		case st.GaveUp():
-			t, c = &v.TimeNS.GaveUp, &v.Calls.GaveUp
+			v.GaveUp = append(v.GaveUp, value(int(i)))
+		default:
+			v.Censored = append(v.Censored, value(int(i)))
 		}
-		*t, *c = append(*t, ns), append(*c, calls)
 	}
-	for _, vs := range [][]float64{v.TimeNS.Finished, v.TimeNS.GaveUp, v.TimeNS.Censored,
-		v.Calls.Finished, v.Calls.GaveUp, v.Calls.Censored} {
+	for _, vs := range [][]float64{v.Finished, v.GaveUp, v.Censored} {
 		slices.Sort(vs)
 	}
 	return v

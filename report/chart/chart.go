@@ -289,17 +289,18 @@ func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartS
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// One strategy's sorted values at a time (16 bytes a unit).
-		st, views := cs.ranking[s.Solver], report.SeriesViews(s)
+		// One strategy's sorted values of one measure at a time (8 bytes
+		// a unit).
+		st := cs.ranking[s.Solver]
 		if st == nil {
 			return nil, fmt.Errorf("writing charts: the summary has no strategy %s", s.Solver)
 		}
 		cs.time = append(cs.time, newColumn(s, measureTime, columnOptions{edges: cs.timeEdges, highlight: cs.hl, dist: true,
-			summary: st, values: &views.TimeNS}))
+			summary: st, values: report.SortedTimes(s)}))
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		cs.calls = append(cs.calls, newColumn(s, measureCalls, columnOptions{highlight: cs.hl, summary: st, values: &views.Calls}))
+		cs.calls = append(cs.calls, newColumn(s, measureCalls, columnOptions{highlight: cs.hl, summary: st, values: report.SortedCalls(s)}))
 	}
 	cs.baseline = baselineOf(res, opt.Baseline)
 	if base := res.Solver(cs.baseline); base != nil && len(res.Series) > 1 {

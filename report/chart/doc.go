@@ -8,7 +8,7 @@
 //     report.Results and the report's Summary of them (Options.Summary,
 //     or one Write computes): per strategy and measure a column built
 //     from the summary's counts by status and the report's sorted values
-//     (report.SeriesViews, one strategy at a time; the charts do not
+//     (report.SortedTimes, SortedCalls, one at a time; the charts do not
 //     sort or classify the rows again:
 //     counts, range, histogram bins, the thinned ECDF curve, the box
 //     plot, the highlighted rows), the labels of the hardest from the

@@ -280,7 +280,9 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		// Every unit issued must have its row unless the run was
 		// stopped (the batches still queued at the first Ctrl-C are
 		// dropped): anything else is a bug, and the run is not finished.
-		err = fmt.Errorf("%d units were issued but %d rows written", stats.Issued, stats.Units)
+		err = fmt.Errorf("%d %s issued but %d %s written", stats.Issued,
+			map[bool]string{true: "unit was", false: "units were"}[stats.Issued == 1], stats.Units,
+			map[bool]string{true: "row", false: "rows"}[stats.Units == 1])
 	}
 	if err == nil && !stats.Interrupted && cfg.retime != nil {
 		budget := max(time.Duration(float64(time.Since(start))*retimeShare), retimeFloor)

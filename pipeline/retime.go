@@ -28,11 +28,13 @@ import (
 // minGroup units predicts nothing). The writer keeps, as it writes rows,
 // the units that may be outliers (above outlierFactor times the median
 // so far, or in a group too small to judge yet) and each strategy's
-// topUnits slowest, with their puzzles. The slowest are re-timed from the
-// slowest down until the confirmTop slowest re-timed times all exceed
-// the sweep time of the next unit: a delay only adds time, so no unit
-// left could rank among them, and the lists ranked by time (which rank
-// re-timed units only) hold each strategy's true slowest.
+// topUnits slowest, with their puzzles. The slowest come first, as the
+// lists ranked by time show them: they are re-timed from the slowest down
+// until the confirmTop slowest re-timed times all exceed the sweep time
+// of the next unit (a delay only adds time, so no unit left could rank
+// among them); then the outliers not among them, the largest ratios
+// first. When the time allowed runs out, the units the lists show are
+// the ones confirmed, and the lists mark the others (report).
 //
 // Each unit is re-timed in passes over the units of its strategy, up to
 // retimeRuns runs or retimeUnitBudget of time, with the garbage
@@ -192,18 +194,12 @@ func newRetimer(cfg *Config) *retimer {
 		fillers: make([][]*candidate, n)}
 }
 
-// finished reports whether a unit with status st ran to an outcome that
-// its calls describe.
-func finished(st solvers.Status) bool {
-	return st == solvers.StatusSolved || st == solvers.StatusUnsolvable || st == solvers.StatusStuck
-}
-
 // observe takes in the row of r as the writer writes it (before its
 // entry may be reused).
 func (rt *retimer) observe(r *result) {
 	row := &r.row
-	if !finished(row.Status) {
-		return
+	if st := row.Status; !st.Finished() && st != solvers.StatusStuck {
+		return // only a unit that ran to an outcome its calls describe predicts a time
 	}
 	si := r.solver
 	g := groupOf(&rt.groups[si], row.Calls)
@@ -272,36 +268,30 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 	start := time.Now()
 	type work struct {
 		si       int          // the strategy
+		tops     []*candidate // the slowest first, outliers among them included
 		outliers []*candidate // the largest ratios first
-		tops     []*candidate // the slowest first, outliers left out
 		cost     int64
 	}
 	var all []work
 	for si := range rt.cfg.Solvers {
 		w := work{si: si}
-		seen := map[*candidate]bool{}
 		for _, c := range rt.cands[si] {
 			if p := c.predicted(); p > 0 && c.ns > outlierFactor*p {
 				c.outlier = true
 				w.outliers = append(w.outliers, c)
-				seen[c] = true
 			}
 		}
 		slices.SortFunc(w.outliers, func(a, b *candidate) int {
 			return cmp.Compare(float64(b.ns)/float64(b.predicted()), float64(a.ns)/float64(a.predicted()))
 		})
-		tops := slices.Clone(rt.tops[si])
-		slices.SortFunc(tops, func(a, b *candidate) int { return cmp.Compare(b.ns, a.ns) })
-		for _, c := range tops {
-			if !seen[c] {
-				w.tops = append(w.tops, c)
+		w.tops = slices.Clone(rt.tops[si])
+		slices.SortFunc(w.tops, func(a, b *candidate) int { return cmp.Compare(b.ns, a.ns) })
+		costed := map[*candidate]bool{}
+		for _, c := range slices.Concat(w.tops[:min(len(w.tops), confirmTop)], w.outliers) {
+			if !costed[c] {
+				costed[c] = true
+				w.cost += c.ns
 			}
-		}
-		for _, c := range w.outliers {
-			w.cost += c.ns
-		}
-		for _, c := range w.tops[:min(len(w.tops), confirmTop)] {
-			w.cost += c.ns
 		}
 		all = append(all, w)
 	}
@@ -319,27 +309,7 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 		share := (budget - time.Since(start)) / time.Duration(len(all)-k)
 		deadline := time.Now().Add(share)
 		over := func() bool { return ctx.Err() != nil || stopped(stop) || time.Now().After(deadline) }
-		var done []*candidate
-		rt.timeAll(ctx, w.si, w.outliers, over)
-		done = append(done, w.outliers...)
-		// The slowest units, a chunk at a time, until the confirmTop
-		// slowest re-timed times are all at least the sweep time of the
-		// next unit (noise only adds time: no unit left can rank among
-		// them), or none is left.
-		tops := w.tops
-		for len(tops) > 0 && !over() {
-			chunk := tops[:min(len(tops), retimeChunk)]
-			tops = tops[len(chunk):]
-			rt.timeAll(ctx, w.si, chunk, over)
-			done = append(done, chunk...)
-			if len(tops) > 0 && kthBest(done, confirmTop) >= tops[0].ns {
-				tops = nil
-			}
-		}
-		if len(tops) > 0 {
-			rt.Stats.Left += len(tops) // the time ran out before the rule held
-		}
-		for _, c := range done {
+		for _, c := range rt.retimeStrategy(ctx, w.si, w.tops, w.outliers, over) {
 			if c.n == 0 {
 				rt.Stats.Left++
 				continue
@@ -350,6 +320,43 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 	}
 	rt.Stats.NS = time.Since(start).Nanoseconds()
 	return out
+}
+
+// retimeStrategy re-times the units of strategy si until over, and
+// returns those it took up (a unit the time did not reach has n == 0).
+// First the slowest units (tops, the slowest first), as the lists by
+// time show them, a chunk at a time, until the confirmTop slowest
+// re-timed times are all at least the sweep time of the next unit (noise
+// only adds time: no unit left can rank among them), or none is left;
+// then the outliers not re-timed yet, the largest ratios first.
+func (rt *retimer) retimeStrategy(ctx context.Context, si int, tops, outliers []*candidate, over func() bool) []*candidate {
+	var done []*candidate
+	taken := map[*candidate]bool{}
+	for len(tops) > 0 && !over() {
+		chunk := tops[:min(len(tops), retimeChunk)]
+		tops = tops[len(chunk):]
+		rt.timeAll(ctx, si, chunk, over)
+		done = append(done, chunk...)
+		for _, c := range chunk {
+			taken[c] = true
+		}
+		if len(tops) > 0 && kthBest(done, confirmTop) >= tops[0].ns {
+			tops = nil
+		}
+	}
+	for _, c := range tops {
+		if !c.outlier {
+			rt.Stats.Left++ // the time ran out before the rule held
+		}
+	}
+	var rest []*candidate
+	for _, c := range outliers {
+		if !taken[c] {
+			rest = append(rest, c)
+		}
+	}
+	rt.timeAll(ctx, si, rest, over)
+	return append(done, rest...)
 }
 
 // timeAll times the units cs of strategy si, in passes that the filler

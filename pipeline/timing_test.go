@@ -139,7 +139,7 @@ func TestRepeatsCheapUnits(t *testing.T) {
 	}
 	once, plain := 0, 0
 	for _, r := range sink.rows {
-		if r.NSMin > r.NSMedian || r.NS != nsOf(r.NSMin, r.NSMedian) {
+		if r.NSMin > r.NSMedian || r.NS != r.NSMedian {
 			t.Errorf("id %d: ns %d, min %d, median %d", r.ID, r.NS, r.NSMin, r.NSMedian)
 		}
 		switch {

@@ -44,7 +44,7 @@ import (
 // caught (Row.Unstable) without the cost of repeating every unit.
 //
 // The row records the number of timed runs, their minimum and their
-// median; ns is nsOf of them.
+// median; ns is the median (medianNS).
 const (
 	maxRuns       = rundir.MaxRuns // Config.Runs's default and upper bound
 	repeatBudget  = 50 * time.Microsecond
@@ -61,11 +61,11 @@ func runsOf(n int) int {
 	return n
 }
 
-// nsOf is the time a row reports for its runs (ns): the median. Both
-// figures are recorded; the median of up to five runs is robust to one
-// preempted run, and unlike the minimum it is not biased low by the
+// medianNS is the time a row reports for its runs (ns): their median.
+// The minimum is recorded too; the median of up to five runs is robust to
+// one preempted run, and unlike the minimum it is not biased low by the
 // luckiest of the runs (see docs/TIMING.md).
-func nsOf(min, median int64) int64 { return median }
+func medianNS(sorted []int64) int64 { return sorted[(len(sorted)-1)/2] }
 
 // workers is what the worker goroutines of a run share.
 type workers struct {
@@ -101,23 +101,23 @@ type runs struct {
 	limit    int // the most runs (Config.Runs)
 	ns       [maxRuns]int64
 	total    int64
-	repeat   bool    // the unit may be solved again (deterministic outcome, not refused)
-	suspect  bool    // its first run reads slow (judge): it is timed again
-	first    outcome // the first run's status and counters
+	repeat   bool           // the unit may be solved again (deterministic outcome, not refused)
+	suspect  bool           // its first run reads slow (judge): it is timed again
+	first    statusCounters // the first run's status and counters
 	unstable bool
 }
 
-// outcome is what must be the same in every run of a unit: its status
-// and counters (a Result without its solution, a few words rather than
-// 300 bytes per unit).
-type outcome struct {
+// statusCounters is what must be the same in every run of a unit: its
+// status and counters (a Result without its solution, a few words rather
+// than 300 bytes per unit).
+type statusCounters struct {
 	status                     solvers.Status
 	calls, guesses, backtracks uint64
 	filled                     int
 }
 
-func outcomeOf(r *solvers.Result) outcome {
-	return outcome{r.Status, r.Calls, r.Guesses, r.Backtracks, r.Filled}
+func statusCountersOf(r *solvers.Result) statusCounters {
+	return statusCounters{r.Status, r.Calls, r.Guesses, r.Backtracks, r.Filled}
 }
 
 // more reports whether the unit is to be solved again.
@@ -158,8 +158,8 @@ func (r *runs) finish(row *rundir.Row) {
 	}
 	v := r.ns[:r.n]
 	slices.Sort(v)
-	row.Runs, row.NSMin, row.NSMedian = r.n, v[0], v[(r.n-1)/2]
-	row.NS = nsOf(row.NSMin, row.NSMedian)
+	row.Runs, row.NSMin, row.NSMedian = r.n, v[0], medianNS(v)
+	row.NS = row.NSMedian
 	row.Unstable = r.unstable
 }
 
@@ -281,7 +281,7 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		// the other statuses refused the puzzle or failed.
 		rs.repeat = true
 	}
-	rs.first = outcomeOf(&res)
+	rs.first = statusCountersOf(&res)
 }
 
 // solveAgain solves the unit once more and returns its time; a run whose
@@ -290,7 +290,7 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 func solveAgain(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) int64 {
 	var res solvers.Result
 	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, overhead, &res)
-	if panicked || outcomeOf(&res) != rs.first {
+	if panicked || statusCountersOf(&res) != rs.first {
 		rs.unstable, rs.repeat = true, false
 	}
 	return ns

@@ -76,7 +76,7 @@ func fmtCalls(d *StrategyDiff) string {
 	if d.CallsVerdict != VerdictChanged {
 		what = d.CallsVerdict
 	}
-	return fmt.Sprintf("calls %s in %d %s, %s", what, d.Changed.Calls, plural(d.Changed.Calls, "unit", "units"), fmtP(d.CallsTest.P))
+	return fmt.Sprintf("calls %s in %d %s, %s", what, d.Changed.Calls, Plural(d.Changed.Calls, "unit", "units"), fmtP(d.CallsTest.P))
 }
 
 // WriteText writes the comparison for a terminal: the runs, the verdict
@@ -95,8 +95,8 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		if r.ref.RunID != "" {
 			fmt.Fprintf(&b, " run %s (%s),", r.ref.RunID, r.ref.Status)
 		}
-		fmt.Fprintf(&b, " %d %s of %s, %d %s\n", r.ref.Puzzles, plural(r.ref.Puzzles, "puzzle", "puzzles"),
-			strings.Join(r.ref.Corpora, ", "), r.ref.Rows, plural(r.ref.Rows, "row", "rows"))
+		fmt.Fprintf(&b, " %d %s of %s, %d %s\n", r.ref.Puzzles, Plural(r.ref.Puzzles, "puzzle", "puzzles"),
+			strings.Join(r.ref.Corpora, ", "), r.ref.Rows, Plural(r.ref.Rows, "row", "rows"))
 	}
 
 	c.writeVerdicts(&b)
@@ -319,11 +319,11 @@ func (c *Comparison) writeOnlyOne(b *bytes.Buffer) {
 	for _, d := range c.Strategies {
 		if d.OnlyOld > 0 {
 			lines = append(lines, fmt.Sprintf("%s: %d %s only in OLD: %s", d.Solver, d.OnlyOld,
-				plural(d.OnlyOld, "puzzle", "puzzles"), list(d.OnlyOldPuzzles, d.OnlyOld)))
+				Plural(d.OnlyOld, "puzzle", "puzzles"), list(d.OnlyOldPuzzles, d.OnlyOld)))
 		}
 		if d.OnlyNew > 0 {
 			lines = append(lines, fmt.Sprintf("%s: %d %s only in NEW: %s", d.Solver, d.OnlyNew,
-				plural(d.OnlyNew, "puzzle", "puzzles"), list(d.OnlyNewPuzzles, d.OnlyNew)))
+				Plural(d.OnlyNew, "puzzle", "puzzles"), list(d.OnlyNewPuzzles, d.OnlyNew)))
 		}
 	}
 	if len(lines) > 0 {

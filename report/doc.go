@@ -60,10 +60,17 @@
 //
 // Timing columns. A run written since the timing columns says how each
 // time was measured (Entry.Timing): repeated in the sweep, re-timed
-// alone at the end (slow, noise or confirmed), unstable. The lists and
-// the max by time rank re-timed units only, each timed the same way; a
-// run without the columns ranks every measured unit and says its times
-// are unconfirmed. The summary's noise figure counts them per strategy.
+// alone at the end (slow, noise or confirmed), unstable. Each strategy
+// has one ranking, by calls and by time (StrategySummary.ByCalls and
+// ByTime, with every unit's ranks in RankedUnit), that summary.md,
+// summary.json, hard.csv, the page and the charts' labels all use: every
+// measured unit ranks, a stopped one at the value where its limit
+// stopped it (shown ≥), and the time max is the max of the same values,
+// so max >= p99 >= p90 >= median. The re-timing confirms the slowest
+// first; a listed time it did not reach (its allowance spent) is marked
+// † (RankedUnit.Unconfirmed), not dropped. A run without the columns
+// says once that its times are unconfirmed. The summary's noise figure
+// counts them per strategy.
 //
 // Paired comparison (compare.go, paired.go). Compare joins two runs puzzle
 // by puzzle; per strategy it gives the ratio of median times NEW/OLD with

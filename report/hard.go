@@ -32,6 +32,9 @@ type RankedUnit struct {
 	// are 0 for a unit that is not measured (invalid, unsupported, error).
 	RankCalls int `json:"rank_calls"`
 	RankTime  int `json:"rank_time"`
+	// Unconfirmed: the run has the timing columns but this time was
+	// measured once, in the sweep; the re-timing did not reach it.
+	Unconfirmed bool `json:"unconfirmed,omitempty"`
 
 	// Multiples of the strategy's median (a median of 0 counts as 1);
 	// 0 for a unit that is not measured.
@@ -114,6 +117,7 @@ func (rs *rankedSeries) ranked(i int32, rankCalls, rankTime int32) RankedUnit {
 	e := rs.ser.At(int(i))
 	u := rankedUnit(rs.res, rs.solver, &e)
 	u.RankCalls, u.RankTime = int(rankCalls), int(rankTime)
+	u.Unconfirmed = unconfirmed(rs.res, rs.ser, int(i))
 	u.XMedianCalls = float64(e.Calls) / rs.medCalls
 	u.XMedianTime = float64(e.NS) / rs.medTime
 	return u
@@ -149,7 +153,7 @@ func (rs *rankedSeries) units(rows []int32) []RankedUnit {
 		rc[k], rt[k] = 1, 1
 	}
 	for j := range ser.Len() {
-		if !measured(ser.Status(j)) {
+		if !ser.Status(j).Measured() {
 			continue
 		}
 		c, t := float64(ser.Calls(j)), float64(ser.NS(j))
@@ -179,7 +183,7 @@ func (rs *rankedSeries) rowsOf(want map[int32]bool) map[int32]int32 {
 	}
 	ser := rs.ser
 	for j := range ser.Len() {
-		if p := ser.Puzzle(j); want[p] && measured(ser.Status(j)) {
+		if p := ser.Puzzle(j); want[p] && ser.Status(j).Measured() {
 			out[p] = int32(j)
 		}
 	}
@@ -201,7 +205,7 @@ func (rs *rankedSeries) rank(st *StrategySummary, byCalls, byTime []float64, top
 	for _, i := range topRows(measuredRows(ser), top, seriesCalls(ser)) {
 		st.ByCalls = append(st.ByCalls, unit(i))
 	}
-	for _, i := range topRows(timeRankedRows(rs.res, ser), top, seriesNS(ser)) {
+	for _, i := range topRows(measuredRows(ser), top, seriesNS(ser)) {
 		st.ByTime = append(st.ByTime, unit(i))
 	}
 	p99 := st.Calls.P99.Value

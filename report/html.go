@@ -95,6 +95,7 @@ type page struct {
 	Charts    []pageChart
 	Puzzles   []pagePuzzle
 	Highlight []pagePuzzle
+	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
 }
 
 type pageUnit struct {
@@ -166,8 +167,8 @@ func anchor(r PuzzleRef) string {
 func pageUnitOf(u RankedUnit, rank int) pageUnit {
 	return pageUnit{
 		Label: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Status: u.Status.String(), Rank: rank,
-		Calls: fmtCount(float64(u.Calls)), Time: fmtNS(float64(u.NS)),
-		XCalls: fmtMultiple(u.XMedianCalls), XTime: fmtMultiple(u.XMedianTime),
+		Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
+		XCalls: unitValue(u, u.XMedianCalls, fmtMultiple), XTime: unitValue(u, u.XMedianTime, fmtMultiple),
 	}
 }
 
@@ -186,9 +187,10 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		Missing:  idList(s.HighlightsMissing),
 	}
 	p.Unstable = s.unstable()
+	p.Running = s.runningLines()
 	if c := s.Solutions; c != nil {
 		p.Solutions = fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
-			plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))
+			Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))
 	}
 	refs := map[PuzzleRef]bool{}
 	var order []PuzzleRef
@@ -201,17 +203,16 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	for _, st := range s.Strategies {
 		p.Solvers = append(p.Solvers, st.Solver)
 		h := pageHardest{Solver: st.Solver}
-		for i, u := range st.ByCalls {
-			h.ByCalls = append(h.ByCalls, pageUnitOf(u, i+1))
+		for _, u := range st.ByCalls {
+			h.ByCalls = append(h.ByCalls, pageUnitOf(u, u.RankCalls))
 			ref(u.Puzzle)
 		}
-		for i, rank := range listRanks(st.ByTime) {
-			u := st.ByTime[i]
-			h.ByTime = append(h.ByTime, pageUnitOf(u, rank))
+		for _, u := range st.ByTime {
+			h.ByTime = append(h.ByTime, pageUnitOf(u, u.RankTime))
 			ref(u.Puzzle)
 		}
 		if s.Timed {
-			h.TimeNote = fmt.Sprintf("re-timed units only: %d of %d measured units", st.TimeRanked, st.Measured)
+			h.TimeNote = s.timeListNote(st)
 		} else {
 			h.TimeNote = "times unconfirmed (each measured once)"
 		}
@@ -282,7 +283,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		for k := range ser.Len() {
 			e := ser.At(k)
 			if i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]; ok {
-				rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)), Time: fmtNS(float64(e.NS))}
+				rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)) + " " + Plural(min(int(e.Calls), 2), "call", "calls"), Time: fmtNS(float64(e.NS))}
 			}
 		}
 	}

@@ -78,7 +78,8 @@ func TestWritePageWithGrids(t *testing.T) {
 }
 
 // TestPageShowsSummaryNews: the spreads, the noise figure, the ranking by
-// confirmed times, highlighted ids not in the run and -unique's finds.
+// time with its unconfirmed times marked, highlighted ids not in the run
+// and -unique's finds.
 func TestPageShowsSummaryNews(t *testing.T) {
 	res := timedRun(true)
 	p, _ := res.puzzleAt(0, 4)
@@ -95,7 +96,8 @@ func TestPageShowsSummaryNews(t *testing.T) {
 		`<h2 id="timing">Timing</h2>`,
 		`<tr><td>time retimed slow</td><td>1</td><td>0</td><td>1</td></tr>`,
 		`<b>Unstable units:</b> x 1 (#3); y 2 (#7, #12).`,
-		`<caption class="note">re-timed units only: 3 of 30 measured units</caption>`,
+		`<caption class="note">1 of 3 listed times unconfirmed (†): measured once, the re-timing&#39;s allowance was spent</caption>`,
+		`<td>9.00ms†</td>`,
 		`<b>Highlighted but not in this run: #99.</b>`,
 		`<b>Solutions counted (-unique) for 1 puzzle: 1 has two or more solutions (#4).</b>`,
 	} {

@@ -132,7 +132,7 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 	p := s.Entry.Puzzle
 	side := p.Side()
 	fmt.Fprintf(&b, "#%d of %s, line %d: %dx%d, %d %s", s.Entry.ID, s.Corpus, s.Entry.Line, side, side,
-		p.Clues(), plural(p.Clues(), "clue", "clues"))
+		p.Clues(), Plural(p.Clues(), "clue", "clues"))
 	switch {
 	case s.Solutions == 0:
 		b.WriteString(", no solution")
@@ -152,7 +152,7 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 	rows := [][]string{{"strategy", "status", "time", "calls", "guesses", "backtracks", "filled"}}
 	var notes []string
 	for _, u := range s.Units {
-		if !measured(u.Status) {
+		if !u.Status.Measured() {
 			rows = append(rows, []string{u.Solver, u.Status.String(), "–", "–", "–", "–", "–"})
 		} else {
 			mark := ""
@@ -212,7 +212,7 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
 		label = fmt.Sprintf("#%d of %s", s.Entry.ID, s.RunLabel)
 	}
 	if !found {
-		fmt.Fprintf(b, "\n%s is not in run %s (%d %s).\n", label, s.Run, s.RunSize, plural(s.RunSize, "puzzle", "puzzles"))
+		fmt.Fprintf(b, "\n%s is not in run %s (%d %s).\n", label, s.Run, s.RunSize, Plural(s.RunSize, "puzzle", "puzzles"))
 		return
 	}
 	fmt.Fprintf(b, "\nWhere %s ranks in run %s, per strategy among its measured units\n"+

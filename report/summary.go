@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/stat"
+	"time"
 
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -139,7 +137,16 @@ type RunSummary struct {
 	Corpora    []rundir.CorpusInfo `json:"corpora"`
 	Workers    int                 `json:"workers"`  // of the first segment
 	Machines   []rundir.Machine    `json:"machines"` // distinct, in segment order
+	// ElapsedNS is, for a run still being written (Status running), the
+	// time from its start to this summary: DurationNS is set when it
+	// ends.
+	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
 }
+
+// Running reports whether the run was still being written (or was killed
+// before it could say otherwise) when it was summarized: its counts are
+// those of the rows written so far.
+func (r *RunSummary) Running() bool { return r != nil && r.Status == rundir.Running }
 
 // StrategySummary is the statistics of one strategy's units (its rows).
 // A unit is measured when it has a meaningful time: every status but
@@ -161,14 +168,17 @@ type StrategySummary struct {
 	NoGuessPct       Estimate `json:"no_guess_pct"` // 100 * NoGuess / Measured
 	GuessesPerPuzzle Estimate `json:"guesses_per_puzzle"`
 
+	// ByCalls and ByTime are the strategy's ranking, the one the summary,
+	// hard.csv, the page and the charts' labels use: its Top measured
+	// units with the most calls and the longest times, ties in file
+	// order. A unit stopped by a limit ranks at the value where the limit
+	// stopped it (a lower bound, shown ≥). In a run with the timing
+	// columns, a listed time that was measured once, in the sweep, is
+	// marked (RankedUnit.Unconfirmed): the re-timing, which confirms the
+	// slowest first, ran out of time before it.
 	Hard    int          `json:"hard"` // rows of this strategy in hard.csv
 	ByCalls []RankedUnit `json:"hardest_by_calls"`
-	// ByTime ranks the TimeRanked units: the measured units whose time
-	// is confirmed, or every measured unit in a run without the timing
-	// columns (Summary.Timed). Their RankTime is among all measured
-	// units, like every rank.
-	ByTime     []RankedUnit `json:"hardest_by_time"`
-	TimeRanked int          `json:"time_ranked"`
+	ByTime  []RankedUnit `json:"hardest_by_time"`
 
 	// Timing is the strategy's noise figure; nil when the run has no
 	// timing columns.
@@ -181,81 +191,6 @@ type StrategySummary struct {
 
 // Count returns the number of units with status st.
 func (s *StrategySummary) Count(st solvers.Status) int { return s.Statuses[st] }
-
-// Distribution summarises one measure (time in ns, or calls) over a
-// strategy's measured units. The robust figures come first: quantiles
-// (values of actual units), then the trimmed mean (TrimShare dropped at
-// each end), then the mean; each with its Confidence interval (see
-// robust.go). The max has none: it is one unit, not an estimate.
-//
-// For time in a run with the timing columns (Results.Timed), Max and
-// MaxAt are those of the units whose time is confirmed (measured more than
-// once): an unconfirmed longest time is as likely noise as a slow puzzle.
-// MaxAt is then zero (an empty Label) when no unit is confirmed.
-type Distribution struct {
-	Median        Estimate  `json:"median"`
-	MedianCI      Interval  `json:"median_ci"`
-	P90           Estimate  `json:"p90"`
-	P90CI         Interval  `json:"p90_ci"`
-	P99           Estimate  `json:"p99"`
-	P99CI         Interval  `json:"p99_ci"`
-	TrimmedMean   Estimate  `json:"trimmed_mean"`
-	TrimmedMeanCI Interval  `json:"trimmed_mean_ci"`
-	Mean          Estimate  `json:"mean"`
-	MeanCI        Interval  `json:"mean_ci"`
-	Max           Estimate  `json:"max"`
-	MaxAt         PuzzleRef `json:"max_at"` // the first unit, in file order, with the max
-}
-
-// roundNS rounds the means of a time distribution and their interval
-// ends to integer nanoseconds (the quantiles are values of units already).
-func (d *Distribution) roundNS() {
-	for _, e := range []*Estimate{&d.TrimmedMean, &d.TrimmedMeanCI.Lo, &d.TrimmedMeanCI.Hi,
-		&d.Mean, &d.MeanCI.Lo, &d.MeanCI.Hi} {
-		e.Value = math.Round(e.Value)
-	}
-}
-
-// Estimate is a statistic and whether units stopped by a limit may have
-// moved it: Bound says on which side the true value lies.
-type Estimate struct {
-	Value float64 `json:"value"`
-	Bound Bound   `json:"bound,omitempty"`
-}
-
-// Bound tells whether an Estimate is exact or a bound on the value the
-// statistic would have if no unit had been stopped.
-type Bound int8
-
-// The bounds.
-const (
-	BoundExact Bound = iota // no stopped unit could change it
-	BoundLower              // the true value may be higher (shown "≥")
-	BoundUpper              // the true value may be lower (shown "≤")
-)
-
-var boundNames = [...]string{BoundExact: "exact", BoundLower: "lower", BoundUpper: "upper"}
-
-func (b Bound) String() string {
-	if int(b) >= 0 && int(b) < len(boundNames) {
-		return boundNames[b]
-	}
-	return fmt.Sprintf("bound(%d)", int8(b))
-}
-
-// MarshalText encodes b as "exact", "lower" or "upper".
-func (b Bound) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
-
-// UnmarshalText decodes "exact", "lower" or "upper".
-func (b *Bound) UnmarshalText(text []byte) error {
-	for i, name := range boundNames {
-		if name == string(text) {
-			*b = Bound(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown bound %q", text)
-}
 
 // StatusCounts counts units by status. It encodes in JSON as an object
 // with every status of solvers.Statuses, in report order, zeros included.
@@ -302,24 +237,12 @@ func puzzleRef(res *Results, e *Entry) PuzzleRef {
 	return PuzzleRef{Corpus: res.Corpora[e.Corpus], ID: int(e.ID), Line: int(e.Line), Label: res.PuzzleLabel(e)}
 }
 
-// measured reports whether a unit with status st has a time worth
-// counting: its search ran (to the end, or until a limit stopped it).
-// Invalid and unsupported units were refused at once, and an error's
-// time (a panic, a canceled run) says nothing about the puzzle.
-func measured(st solvers.Status) bool {
-	switch st {
-	case solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError, solvers.StatusNone:
-		return false
-	}
-	return true
-}
-
 // measuredRows yields the rows of ser whose units are measured, in file
 // order.
 func measuredRows(ser *Series) iter.Seq[int32] {
 	return func(yield func(int32) bool) {
 		for i := range ser.Len() {
-			if measured(ser.Status(i)) && !yield(int32(i)) {
+			if ser.Status(i).Measured() && !yield(int32(i)) {
 				return
 			}
 		}
@@ -446,6 +369,9 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 	}
 	rs := &RunSummary{RunID: ri.RunID, Status: ri.Status, DurationNS: ri.DurationNS,
 		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}}
+	if rs.Running() && !ri.Start.IsZero() {
+		rs.ElapsedNS = max(time.Since(ri.Start).Nanoseconds(), 0)
+	}
 	for i, seg := range ri.Segments {
 		if i == 0 {
 			rs.Workers = seg.Workers
@@ -473,7 +399,7 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	for i := range ser.Len() {
 		status := ser.Status(i)
 		st.Statuses[status]++
-		if !measured(status) {
+		if !status.Measured() {
 			continue
 		}
 		st.Measured++
@@ -494,60 +420,23 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	}
 	st.setRates(guesses, noGuessOpen)
 	var byTime, byCalls []float64
-	st.TimeNS, byTime = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
+	var maxRow int32
+	st.TimeNS, byTime, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
 	st.TimeNS.roundNS() // integer ns
-	if res.Timed {
-		st.TimeNS.Max, st.TimeNS.MaxAt = confirmedMax(res, ser, st.Censored > 0)
-	}
-	st.Calls, byCalls = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
-	for range timeRankedRows(res, ser) {
-		st.TimeRanked++
-	}
+	st.TimeNS.MaxUnconfirmed = unconfirmed(res, ser, int(maxRow))
+	st.Calls, byCalls, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
 	rs.rank(st, byCalls, byTime, top, hard)
 	st.Bench = benchSamples(ser)
 	return st, rs
 }
 
-// timeRankedRows yields the rows of ser that lists by time rank, in file
-// order: the measured units that were re-timed alone at the end of the
-// run, or every measured unit when the run has no timing columns. The
-// run re-times each strategy's slowest units from the slowest down until
-// its 32 slowest re-timed times all exceed the sweep time of the next
-// unit, so the re-timed units hold its slowest, each timed the same way
-// (alone, the minimum of up to five runs); a unit repeated in the sweep
-// was timed beside the other worker and is not compared with them.
-func timeRankedRows(res *Results, ser *Series) iter.Seq[int32] {
-	if !res.Timed {
-		return measuredRows(ser)
-	}
-	return func(yield func(int32) bool) {
-		for i := range measuredRows(ser) {
-			if ser.Timing(int(i))&Retimed != 0 && !yield(i) {
-				return
-			}
-		}
-	}
-}
-
-// confirmedMax returns the longest confirmed time of ser and its unit
-// (the first in file order), a lower bound when a unit was stopped; zero
-// and no unit when no time is confirmed.
-func confirmedMax(res *Results, ser *Series, stopped bool) (Estimate, PuzzleRef) {
-	at := int32(-1)
-	for i := range timeRankedRows(res, ser) {
-		if at < 0 || ser.NS(int(i)) > ser.NS(int(at)) {
-			at = i
-		}
-	}
-	if at < 0 {
-		return Estimate{}, PuzzleRef{}
-	}
-	e := ser.At(int(at))
-	longest := Estimate{float64(e.NS), BoundExact}
-	if stopped {
-		longest.Bound = BoundLower
-	}
-	return longest, puzzleRef(res, &e)
+// unconfirmed reports whether row i of ser has a time that the run
+// could have confirmed and did not: in a run with the timing columns, a
+// measured unit that finished (a stopped unit's time is a bound anyway)
+// and was timed once, in the sweep.
+func unconfirmed(res *Results, ser *Series, i int) bool {
+	st := ser.Status(i)
+	return res.Timed && st.Measured() && !st.Censored() && ser.Timing(i)&Confirmed == 0
 }
 
 // seriesTiming counts how the times of ser were measured.
@@ -601,104 +490,4 @@ func (st *StrategySummary) setRates(guesses float64, noGuessOpen bool) {
 	if noGuessOpen {
 		st.NoGuessPct.Bound = BoundLower
 	}
-}
-
-// seriesNS and seriesCalls return the time (ns) and the calls of a row
-// of ser as float64, the values the statistics are of.
-func seriesNS(ser *Series) func(int32) float64 {
-	return func(i int32) float64 { return float64(ser.NS(int(i))) }
-}
-
-func seriesCalls(ser *Series) func(int32) float64 {
-	return func(i int32) float64 { return float64(ser.Calls(int(i))) }
-}
-
-// distribution computes the statistics of value over the n rows of ser
-// that rows yields (n > 0), and returns them with the sorted values (for
-// the ranks).
-// Quantiles use gonum's stat.Empirical estimator on the sorted values: the
-// q-quantile is the smallest value v with at least q*n values <= v,
-// always the value of an actual unit (so integer ns and calls stay
-// integers) and right at small n: the only value for n = 1, the middle
-// one for odd n, the lower middle one for even n.
-//
-// Stopped units enter at their stopping value. A statistic is marked a
-// lower bound when it would change if every stopped unit had gone on
-// forever: it is computed again with those units at +Inf and compared;
-// so are the ends of the intervals (see Interval).
-// The quantiles with the stopped units at +Inf are read off the sorted
-// values (finishedAt); the means are computed again over a copy
-// (meanEstimates).
-func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value func(int32) float64) (Distribution, []float64) {
-	var d Distribution
-	vals := make([]float64, 0, n)
-	var cens []float64 // the values of the stopped units
-	maxAt, maxV := int32(-1), 0.0
-	for i := range rows {
-		v := value(i)
-		vals = append(vals, v)
-		if maxAt < 0 || v > maxV {
-			maxAt, maxV = i, v
-		}
-		if ser.Status(int(i)).Censored() {
-			cens = append(cens, v)
-		}
-	}
-	slices.Sort(vals)
-	slices.Sort(cens)
-	quantile := func(q float64) Estimate {
-		v := stat.Quantile(q, stat.Empirical, vals, nil)
-		if len(cens) == 0 {
-			return Estimate{v, BoundExact}
-		}
-		return boundBy(v, finishedAt(vals, cens, empiricalIndex(q, len(vals))))
-	}
-	d.Median, d.MedianCI = quantile(0.5), quantileInterval(vals, cens, 0.5)
-	d.P90, d.P90CI = quantile(0.9), quantileInterval(vals, cens, 0.9)
-	d.P99, d.P99CI = quantile(0.99), quantileInterval(vals, cens, 0.99)
-	var finished []float64
-	if len(cens) > 0 {
-		finished = finishedValues(vals, cens)
-	}
-	d.TrimmedMean, d.TrimmedMeanCI = meanEstimates(vals, cens, finished, trimCount(len(vals)))
-	d.Mean, d.MeanCI = meanEstimates(vals, cens, finished, 0)
-	d.Max = quantile(1)
-	e := ser.At(int(maxAt))
-	d.MaxAt = puzzleRef(res, &e)
-	return d, vals
-}
-
-// empiricalIndex returns the index in n sorted values of their
-// q-quantile by the stat.Empirical estimator: the first i with
-// i+1 >= q*n.
-func empiricalIndex(q float64, n int) int {
-	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
-}
-
-// finishedAt returns the k-th smallest (0-based) of the values of vals
-// that are not stopped ones, or +Inf when there are not that many: the
-// k-th value if every stopped unit had gone on forever. vals and cens
-// (the stopped units' values, a part of vals) are sorted; of equal
-// values, which are the stopped ones does not matter.
-func finishedAt(vals, cens []float64, k int) float64 {
-	j := 0
-	for _, v := range vals {
-		if j < len(cens) && cens[j] == v {
-			j++
-			continue
-		}
-		if k == 0 {
-			return v
-		}
-		k--
-	}
-	return math.Inf(1)
-}
-
-// boundBy returns v, a lower bound unless the worst case w equals it.
-func boundBy(v, w float64) Estimate {
-	if w != v {
-		return Estimate{v, BoundLower}
-	}
-	return Estimate{v, BoundExact}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -52,8 +51,13 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 }
 
 func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
-	fmt.Fprintf(b, "\nRun %s, %s, %s of wall time", mdCode(r.RunID), mdText(r.Status), fmtNS(float64(r.DurationNS)))
-	if r.Status != rundir.Finished {
+	if r.Running() {
+		fmt.Fprintf(b, "\nRun %s, **running** (started %s before this report): only the rows written so far are summarized",
+			mdCode(r.RunID), fmtNS(float64(r.ElapsedNS)))
+	} else {
+		fmt.Fprintf(b, "\nRun %s, %s, %s of wall time", mdCode(r.RunID), mdText(r.Status), fmtNS(float64(r.DurationNS)))
+	}
+	if r.Status != rundir.Finished && !r.Running() {
 		fmt.Fprintf(b, " (**%s**: only the rows written so far are summarized)", mdText(r.Status))
 	}
 	b.WriteString(".\n")
@@ -70,7 +74,7 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 		parts = append(parts, "ids in "+set.Range)
 	}
 	if set.Limit > 0 {
-		parts = append(parts, fmt.Sprintf("first %d puzzles", set.Limit))
+		parts = append(parts, "first "+Count(set.Limit, "puzzle", "puzzles"))
 	}
 	if set.Shard != "" {
 		parts = append(parts, "shard "+set.Shard)
@@ -81,7 +85,7 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "Settings: %s.\n", mdText(strings.Join(parts, ", ")))
 	for i, m := range r.Machines {
 		if i == 0 {
-			fmt.Fprintf(b, "Measured with %d %s on ", r.Workers, plural(r.Workers, "worker", "workers"))
+			fmt.Fprintf(b, "Measured with %d %s on ", r.Workers, Plural(r.Workers, "worker", "workers"))
 		} else {
 			b.WriteString("Also on ")
 		}
@@ -89,7 +93,12 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 			mdText(m.CPU), m.NumCPU, m.GOMAXPROCS, mdText(m.GoVersion), mdText(m.Version))
 	}
 	for _, c := range r.Corpora {
-		fmt.Fprintf(b, "Corpus %s: %d puzzles (%d invalid), SHA-256 %s", mdCode(c.Path), c.Puzzles, c.Invalid,
+		if r.Running() {
+			size, note := corpusSoFar(c)
+			fmt.Fprintf(b, "Corpus %s: %s, SHA-256 %s; %s.\n", mdCode(c.Path), mdText(size), mdText(c.SHA256), mdText(note))
+			continue
+		}
+		fmt.Fprintf(b, "Corpus %s: %s (%d invalid), SHA-256 %s", mdCode(c.Path), Count(c.Puzzles, "puzzle", "puzzles"), c.Invalid,
 			mdText(c.SHA256))
 		if c.Error != "" {
 			fmt.Fprintf(b, "; not read to its end: %s", mdText(c.Error))
@@ -106,7 +115,7 @@ func (r *RunSummary) limits() string {
 		parts[0] = "timeout " + set.Timeout + " per unit"
 	}
 	if set.MaxCalls > 0 {
-		parts[1] = fmt.Sprintf("at most %d calls per unit", set.MaxCalls)
+		parts[1] = "at most " + Count(int(set.MaxCalls), "call", "calls") + " per unit"
 	}
 	return strings.Join(parts, ", ")
 }
@@ -157,7 +166,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 			}
 		}
 		stopped = append(stopped, fmt.Sprintf("%s %d of %d measured %s (%s)", mdText(st.Solver),
-			st.Censored, st.Measured, plural(st.Measured, "unit", "units"), strings.Join(what, ", ")))
+			st.Censored, st.Measured, Plural(st.Measured, "unit", "units"), strings.Join(what, ", ")))
 	}
 	if len(stopped) > 0 {
 		b.WriteString("\n**Stopped by a limit**")
@@ -170,7 +179,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 	for _, status := range []solvers.Status{solvers.StatusWrong, solvers.StatusError} {
 		if n := s.total(status); n > 0 {
 			fmt.Fprintf(b, "\n**%d %s %s**: see the `error` column of results.csv.\n", n, status,
-				plural(n, "unit", "units"))
+				Plural(n, "unit", "units"))
 		}
 	}
 	if s.anyMeasured() {
@@ -210,8 +219,10 @@ func (s *Summary) writeTiming(b *bytes.Buffer) {
 	b.WriteString("A unit's time is confirmed when it was measured more than once: cheap units are solved " +
 		"several times in the sweep, and the units far slower than their calls predict (outliers), with " +
 		"each strategy's slowest, are timed again alone at the end of the run (re-timed: the slowest from " +
-		"the slowest down, until the 32 slowest re-timed times all exceed the sweep time of the next unit). " +
-		"The lists of the hardest puzzles by time rank re-timed units only, each timed the same way.\n\n")
+		"the slowest down, until the 32 slowest re-timed times all exceed the sweep time of the next unit, " +
+		"then the outliers). The slowest come first because the lists of the hardest puzzles by time show " +
+		"them: a listed time the re-timing did not reach (its allowance was spent) is marked " + UnconfirmedMark +
+		".\n\n")
 	head := []string{}
 	for _, st := range s.Strategies {
 		head = append(head, st.Solver)
@@ -227,7 +238,7 @@ func (s *Summary) writeTiming(b *bytes.Buffer) {
 		"unstable: units whose runs disagreed on status or counters, none for a deterministic strategy.\n")
 	if n := s.Timing.NotRetimed; n > 0 {
 		fmt.Fprintf(b, "%d %s would have been re-timed but %s not: the time allowed for re-timing was spent.\n",
-			n, plural(n, "unit", "units"), plural(n, "was", "were"))
+			n, Plural(n, "unit", "units"), Plural(n, "was", "were"))
 	}
 	for _, e := range s.Timing.RetimeErrors {
 		fmt.Fprintf(b, "\n**Times are unconfirmed**: the re-timing could not be written into results.csv (%s), "+
@@ -263,86 +274,6 @@ func mdRows(rows [][]string) [][]string {
 	return out
 }
 
-func (s *Summary) writeHardest(b *bytes.Buffer) {
-	fmt.Fprintf(b, "\n## Hardest puzzles\n\nThe %d highest per strategy by calls and by time; "+
-		"× median is the multiple of the strategy's median. %s lists, per strategy, every unit "+
-		"above its p99 of calls or stopped by a limit. Calls do not depend on the machine; times do "+
-		"(garbage collection, scheduling, a cold start), so a long time with ordinary calls is "+
-		"usually noise", s.Top, rundir.HardCSV)
-	if s.Timed {
-		b.WriteString(": the lists by time rank re-timed units only (see Timing), and the time max of the " +
-			"table above is the longest re-timed time.\n")
-	} else {
-		b.WriteString(". Times are unconfirmed (see Timing).\n")
-	}
-	for _, st := range s.Strategies {
-		fmt.Fprintf(b, "\n### %s\n\n", mdText(st.Solver))
-		if st.Measured == 0 {
-			fmt.Fprintf(b, "No measured unit: its %d %s are invalid, unsupported or errors.\n",
-				st.Units, plural(st.Units, "unit", "units"))
-			continue
-		}
-		fmt.Fprintf(b, "In %s: %d %s (stopped by a limit, or calls above the p99, %s).\n\n", rundir.HardCSV,
-			st.Hard, plural(st.Hard, "unit", "units"), fmtEstimate(st.Calls.P99, fmtCount))
-		stopped := 0
-		for _, u := range slices.Concat(st.ByCalls, st.ByTime) {
-			if u.Status.Censored() {
-				stopped++
-			}
-		}
-		if stopped > 0 {
-			b.WriteString("Some of these units were stopped by a limit: their values are where the limit " +
-				"stopped them, so their order among themselves says little about the puzzles.\n\n")
-		}
-		b.WriteString("By calls:\n\n")
-		var rows [][]string
-		for _, u := range st.ByCalls {
-			rows = append(rows, []string{strconv.Itoa(u.RankCalls), mdText(u.Puzzle.Label),
-				unitValue(u, float64(u.Calls), fmtCount), unitValue(u, u.XMedianCalls, fmtMultiple),
-				unitValue(u, float64(u.NS), fmtNS), u.Status.String()})
-		}
-		writeMDTable(b, []string{"rank", "puzzle", "calls", "× median", "time", "status"}, rows, "rlrrrl")
-		if s.Timed {
-			fmt.Fprintf(b, "\nBy time, re-timed units only (%d of %d measured %s ranked):\n\n", st.TimeRanked,
-				st.Measured, plural(st.Measured, "unit", "units"))
-		} else {
-			fmt.Fprintf(b, "\nBy time, unconfirmed (%d measured %s):\n\n", st.Measured,
-				plural(st.Measured, "unit, timed once", "units, each timed once"))
-		}
-		if len(st.ByTime) == 0 && s.Timing != nil && len(s.Timing.RetimeErrors) > 0 {
-			b.WriteString("None: the re-timing could not be recorded (see Timing), the times are unconfirmed.\n")
-			continue
-		}
-		if len(st.ByTime) == 0 {
-			b.WriteString("No unit was re-timed.\n")
-			continue
-		}
-		rows = rows[:0]
-		for i, rank := range listRanks(st.ByTime) {
-			u := st.ByTime[i]
-			rows = append(rows, []string{strconv.Itoa(rank), mdText(u.Puzzle.Label),
-				unitValue(u, float64(u.NS), fmtNS), unitValue(u, u.XMedianTime, fmtMultiple),
-				unitValue(u, float64(u.Calls), fmtCount), u.Status.String()})
-		}
-		writeMDTable(b, []string{"rank", "puzzle", "time", "× median", "calls", "status"}, rows, "rlrrrl")
-	}
-}
-
-// listRanks returns the ranks by time of a list of the longest times,
-// longest first: 1 + the number of units listed before with a longer
-// time, which is their rank among the units ranked (equal times share
-// the best rank).
-func listRanks(units []RankedUnit) []int {
-	ranks := make([]int, len(units))
-	for i, u := range units {
-		ranks[i] = i + 1
-		if i > 0 && u.NS == units[i-1].NS {
-			ranks[i] = ranks[i-1]
-		}
-	}
-	return ranks
-}
-
 // writeSolutions writes what -unique found: the puzzles with two or
 // more solutions, and those with none.
 func (s *Summary) writeSolutions(b *bytes.Buffer) {
@@ -351,108 +282,9 @@ func (s *Summary) writeSolutions(b *bytes.Buffer) {
 		return
 	}
 	fmt.Fprintf(b, "\n## Solutions\n\nSolutions counted (`-unique`) for %d %s: %s.\n", c.Counted,
-		plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string {
+		Plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string {
 			return mdText(refList(refs, total))
 		}))
-}
-
-// unitValue formats a value of one unit, a lower bound when it was stopped.
-func unitValue(u RankedUnit, v float64, f func(float64) string) string {
-	bound := BoundExact
-	if u.Status.Censored() {
-		bound = BoundLower
-	}
-	return fmtEstimate(Estimate{v, bound}, f)
-}
-
-func (s *Summary) writeSeveral(b *bytes.Buffer) {
-	b.WriteString("\n## Hard for several strategies\n\n")
-	b.WriteString("A puzzle is hard for a strategy when it is in " + rundir.HardCSV + " for it: its calls are " +
-		"above the strategy's p99 of calls (its top 1%), or a timeout or call limit stopped it. " +
-		"Listed: the puzzles hard for two strategies or more, by how many, then by the geometric mean, " +
-		"over the strategies that measured the puzzle, of its calls as a multiple of each strategy's median. " +
-		"A cell gives that multiple, in bold where the puzzle is hard.\n\n")
-	if len(s.Strategies) < 2 {
-		b.WriteString("Only one strategy in this run.\n")
-		return
-	}
-	if s.SeveralTotal == 0 {
-		b.WriteString("None.\n")
-		return
-	}
-	if s.SeveralTotal > len(s.Several) {
-		fmt.Fprintf(b, "%d puzzles; the first %d:\n\n", s.SeveralTotal, len(s.Several))
-	} else {
-		fmt.Fprintf(b, "%d %s:\n\n", s.SeveralTotal, plural(s.SeveralTotal, "puzzle", "puzzles"))
-	}
-	head := []string{"puzzle", "hard for", "geo. mean"}
-	for _, st := range s.Strategies {
-		head = append(head, mdText(st.Solver))
-	}
-	var rows [][]string
-	for _, sh := range s.Several {
-		r := []string{mdText(sh.Puzzle.Label), strconv.Itoa(len(sh.HardFor)),
-			fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple)}
-		for _, st := range s.Strategies {
-			i := slices.IndexFunc(sh.Units, func(u RankedUnit) bool { return u.Solver == st.Solver })
-			if i < 0 {
-				r = append(r, "–")
-				continue
-			}
-			u := sh.Units[i]
-			cell := unitValue(u, u.XMedianCalls, fmtMultiple)
-			if slices.Contains(sh.HardFor, st.Solver) {
-				cell = "**" + cell + "**"
-			}
-			if u.Status.Censored() {
-				cell += " " + u.Status.String()
-			}
-			r = append(r, cell)
-		}
-		rows = append(rows, r)
-	}
-	writeMDTable(b, head, rows, "lrr"+strings.Repeat("r", len(s.Strategies)))
-}
-
-func (s *Summary) writeHighlights(b *bytes.Buffer) {
-	if len(s.Highlights) == 0 {
-		return
-	}
-	b.WriteString("\n## Highlighted puzzles\n\nRanks are among each strategy's measured units (1: the most calls, the longest time).\n\n")
-	measured := map[string]int{}
-	for _, st := range s.Strategies {
-		measured[st.Solver] = st.Measured
-	}
-	var rows [][]string
-	var missing []string
-	for _, h := range s.Highlights {
-		if len(h.Units) == 0 {
-			missing = append(missing, fmt.Sprintf("#%d", h.ID))
-			continue
-		}
-		for _, u := range h.Units {
-			r := []string{mdText(u.Puzzle.Label), mdText(u.Solver), u.Status.String()}
-			if u.RankCalls == 0 {
-				r = append(r, "–", "–", "–", "–", "–", "–")
-			} else {
-				n := measured[u.Solver]
-				r = append(r, unitValue(u, float64(u.Calls), fmtCount), fmt.Sprintf("%d/%d", u.RankCalls, n),
-					unitValue(u, u.XMedianCalls, fmtMultiple), unitValue(u, float64(u.NS), fmtNS),
-					fmt.Sprintf("%d/%d", u.RankTime, n), unitValue(u, u.XMedianTime, fmtMultiple))
-			}
-			rows = append(rows, r)
-		}
-	}
-	if len(rows) > 0 {
-		writeMDTable(b, []string{"puzzle", "strategy", "status", "calls", "rank", "× median", "time", "rank", "× median"},
-			rows, "lllrrrrrr")
-	}
-	if len(missing) > 0 {
-		if len(rows) > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(b, "Not in this run: %s.\n", strings.Join(missing, ", "))
-	}
 }
 
 // joinOr joins words as "a, b or c".

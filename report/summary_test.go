@@ -518,7 +518,7 @@ func TestTimingSummary(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
-	if !back.Timed || back.Timing == nil || back.Timing.RetimedNoise != 1 || back.Strategies[0].TimeRanked != 3 ||
+	if !back.Timed || back.Timing == nil || back.Timing.RetimedNoise != 1 || !back.Strategies[0].ByTime[0].Unconfirmed ||
 		back.Strategies[0].Timing.UnstableAt[0].Label != "#3" {
 		t.Errorf("summary.json: timed %v, timing %+v", back.Timed, back.Timing)
 	}

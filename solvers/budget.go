@@ -46,7 +46,7 @@ func newBudget(ctx context.Context, lim Limits, every uint64) budget {
 // canceled) to stop, with b.err saying why.
 func (b *budget) poll(calls uint64) Status {
 	if b.max != 0 && calls >= b.max {
-		b.err = fmt.Errorf("stopped after %d calls (max-calls)", calls)
+		b.err = fmt.Errorf("stopped after %d %s (max-calls)", calls, callsWord(calls))
 		return StatusLimit
 	}
 	select {
@@ -59,7 +59,7 @@ func (b *budget) poll(calls uint64) Status {
 	default:
 	}
 	if !b.deadline.IsZero() && !time.Now().Before(b.deadline) {
-		b.err = fmt.Errorf("stopped after %d calls: deadline passed", calls)
+		b.err = fmt.Errorf("stopped after %d %s: deadline passed", calls, callsWord(calls))
 		return StatusTimeout
 	}
 	b.next = calls + b.every
@@ -67,4 +67,13 @@ func (b *budget) poll(calls uint64) Status {
 		b.next = b.max
 	}
 	return StatusNone
+}
+
+// callsWord is "call" for 1 call and "calls" otherwise (solvers imports
+// no report, where the other counts are worded).
+func callsWord(n uint64) string {
+	if n == 1 {
+		return "call"
+	}
+	return "calls"
 }

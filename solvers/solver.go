@@ -89,6 +89,30 @@ func ParseStatus(s string) (Status, error) {
 // ended, so that its time and counters are lower bounds.
 func (s Status) Censored() bool { return s == StatusTimeout || s == StatusLimit }
 
+// Measured reports whether a unit of status s has a time and counters
+// worth counting: its search ran, to the end or until a limit stopped it.
+// Invalid and unsupported units were refused at once, an error's time (a
+// panic, a canceled run) says nothing about the puzzle, and StatusNone is
+// no outcome.
+func (s Status) Measured() bool {
+	switch s {
+	case StatusNone, StatusInvalid, StatusUnsupported, StatusError:
+		return false
+	}
+	return true
+}
+
+// Finished reports whether the search ran to a valid answer: solved, or
+// proved unsolvable. Only finished units are a complete measurement of
+// a strategy solving (or refuting) a puzzle.
+func (s Status) Finished() bool { return s == StatusSolved || s == StatusUnsolvable }
+
+// GaveUp reports whether the strategy stopped by itself without a valid
+// answer: stuck, or wrong (the answer failed Check: a bug). Its time is
+// exact, but no bound on a solving time. A measured unit is finished,
+// gave up or censored: exactly one of the three.
+func (s Status) GaveUp() bool { return s == StatusStuck || s == StatusWrong }
+
 // Result is the outcome of one Solve with the strategy's counters. What
 // Calls, Guesses and Backtracks count is strategy-specific and documented
 // on each strategy; they are the counts reached so far when the search was

@@ -65,7 +65,7 @@ func compareMain(e *env, args []string) error {
 	case 2:
 	default:
 		return usageErr("compare needs two runs, OLD and NEW (default results/latest); got %d %s; see batch compare -h",
-			fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
+			fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"))
 	}
 	if t := *threshold; t != 0 && !(t >= 1) {
 		return usageErr("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", strconv.FormatFloat(t, 'g', -1, 64))
@@ -123,11 +123,4 @@ func compareMain(e *env, args []string) error {
 			strconv.FormatFloat(*threshold, 'f', -1, 64), runs[1].Path, runs[0].Path, strings.Join(what, ", "))}
 	}
 	return nil
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

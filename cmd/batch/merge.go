@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -33,7 +34,8 @@ func mergeMain(e *env, args []string) error {
 	default:
 		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
-	fmt.Fprintf(e.stdout, "merged %d runs into %s: %d rows (status %s)\n", fs.NArg(), *out, ri.Rows, ri.Status)
+	fmt.Fprintf(e.stdout, "merged %s into %s: %s (status %s)\n", report.Count(fs.NArg(), "run", "runs"), *out,
+		report.Count(ri.Rows, "row", "rows"), ri.Status)
 	fmt.Fprintf(e.stdout, "wall time %s, from the first shard's start to the last one's end", time.Duration(ri.DurationNS).Round(time.Millisecond))
 	if ri.CPUNS > 0 {
 		fmt.Fprintf(e.stdout, "; CPU time %s, the shards' processes together", time.Duration(ri.CPUNS).Round(time.Millisecond))

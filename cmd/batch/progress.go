@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"sudokubatch/pipeline"
+	"sudokubatch/report"
 )
 
 // display is the progress display of a sweep: the pipeline reports to it
@@ -118,11 +119,11 @@ func (p *lineProgress) print(now time.Time) {
 		if rate > 0 {
 			eta = time.Duration(float64(p.total-p.done) / rate * float64(time.Second)).Round(time.Second).String()
 		}
-		fmt.Fprintf(p.w, "progress: %d/%d units (%.1f%%), %.0f units/s, elapsed %s, ETA %s\n",
-			p.done, p.total, 100*float64(p.done)/float64(p.total), rate, el.Round(time.Second), eta)
+		fmt.Fprintf(p.w, "progress: %d/%s (%.1f%%), %.0f units/s, elapsed %s, ETA %s\n",
+			p.done, report.Count(p.total, "unit", "units"), 100*float64(p.done)/float64(p.total), rate, el.Round(time.Second), eta)
 		return
 	}
-	fmt.Fprintf(p.w, "progress: %d units, %.0f units/s, elapsed %s\n", p.done, rate, el.Round(time.Second))
+	fmt.Fprintf(p.w, "progress: %s, %.0f units/s, elapsed %s\n", report.Count(p.done, "unit", "units"), rate, el.Round(time.Second))
 }
 
 func (p *lineProgress) Finish() {

@@ -128,7 +128,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 		return sum, err
 	}
 	charts, err := chart.Write(ctx, filepath.Join(dir, rundir.ChartsDir), res,
-		chart.Options{Highlight: highlight, SVG: opt.svg, Title: title, Baseline: solvers.Baseline()})
+		chart.Options{Highlight: highlight, SVG: opt.svg, Title: title, Baseline: solvers.Baseline(), Summary: sum})
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
@@ -150,7 +150,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err := sum.WriteText(w); err != nil {
 		return sum, err
 	}
-	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %d charts) in %s%s\n",
-		filepath.Join(dir, rundir.PageFile), len(charts), time.Since(start).Round(time.Millisecond), peakNote())
+	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
+		filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
 }

@@ -12,6 +12,7 @@ import (
 
 	"sudokubatch/data"
 	"sudokubatch/pipeline"
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -291,7 +292,7 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 	if dir.Manifest.Status == rundir.Finished {
 		fmt.Fprintf(e.stderr, "batch: %s is already finished; checking that every unit is there\n", out)
 	}
-	fmt.Fprintf(e.stderr, "batch: resuming %s: %d rows already done\n", out, dir.Rows())
+	fmt.Fprintf(e.stderr, "batch: resuming %s: %s already done\n", out, report.Count(dir.Rows(), "row", "rows"))
 	for i, c := range dir.Manifest.Corpora {
 		if c.Stream && !c.Complete && c.Path == "-" {
 			fmt.Fprintf(e.stderr, "batch: the run read %d bytes of standard input (kept in %s): give the same input again, it is checked against them\n",

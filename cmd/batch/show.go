@@ -52,7 +52,7 @@ func showMain(e *env, args []string) error {
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if fs.NArg() != 1 {
-		return usageErr("show needs one puzzle ID; got %d %s; see batch show -h", fs.NArg(), pluralWord(fs.NArg(), "argument", "arguments"))
+		return usageErr("show needs one puzzle ID; got %d %s; see batch show -h", fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"))
 	}
 	id, err := strconv.Atoi(strings.TrimPrefix(fs.Arg(0), "#"))
 	if err != nil || id < 0 {
@@ -114,7 +114,7 @@ func showMain(e *env, args []string) error {
 		return usageErr("corpus %s has no puzzle: no puzzle #%d", path, id)
 	case !found:
 		return usageErr("corpus %s has %d %s (ids 0 to %d): no puzzle #%d", path, info.Puzzles,
-			pluralWord(info.Puzzles, "puzzle", "puzzles"), info.Puzzles-1, id)
+			report.Plural(info.Puzzles, "puzzle", "puzzles"), info.Puzzles-1, id)
 	case ent.Err != nil:
 		return usageErr("puzzle #%d is not a puzzle: %v", id, ent.Err)
 	}
@@ -164,7 +164,7 @@ func showMain(e *env, args []string) error {
 		at = corpusIndex
 	}
 	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
-		fmt.Fprintf(e.stderr, "batch: running %d strategies on #%d (at most %s each)…\n", len(cfg.Solvers), id, limitText(*timeout, *maxCalls))
+		fmt.Fprintf(e.stderr, "batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, limitText(*timeout, *maxCalls))
 	}
 	ctx := e.ctx
 	show.Units = pipeline.SolveEntry(ctx, cfg, at, ent)
@@ -242,7 +242,7 @@ func limitText(timeout time.Duration, maxCalls uint64) string {
 		parts[0] = "timeout " + timeout.String()
 	}
 	if maxCalls > 0 {
-		parts = append(parts, fmt.Sprintf("at most %d calls", maxCalls))
+		parts = append(parts, "at most "+report.Count(int(maxCalls), "call", "calls"))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -144,7 +144,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		var counts []string
 		for _, c := range stats.Corpora {
 			puzzles += c.Puzzles
-			counts = append(counts, fmt.Sprintf("%s has %d %s", c.Path, c.Puzzles, pluralWord(c.Puzzles, "puzzle", "puzzles")))
+			counts = append(counts, fmt.Sprintf("%s has %d %s", c.Path, c.Puzzles, report.Plural(c.Puzzles, "puzzle", "puzzles")))
 		}
 		if puzzles == 0 {
 			return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(s.Corpora, ", "))
@@ -193,7 +193,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		if stats.Wrong > 0 {
 			fmt.Fprintf(e.stderr, "batch: %d wrong answers (status wrong in %s): a strategy has a bug\n", stats.Wrong, results)
 		}
-		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %d rows in %s; finish with: batch -resume -out %s", dir.Rows(), results, dir.Path)}
+		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s in %s; finish with: batch -resume -out %s", report.Count(dir.Rows(), "row", "rows"), results, dir.Path)}
 	case len(corpusErrs) > 0:
 		for _, ce := range corpusErrs[:len(corpusErrs)-1] {
 			fmt.Fprintf(e.stderr, "batch: %s\n", ce)
@@ -245,7 +245,7 @@ func printCorpora(w io.Writer, corpora []rundir.CorpusInfo) {
 	for _, c := range corpora {
 		valid := c.Puzzles - c.Invalid
 		counts := fmt.Sprintf("%d %s = %d %s + %d invalid + %d skipped (blank, comment or count header)",
-			c.Lines, pluralWord(c.Lines, "line", "lines"), valid, pluralWord(valid, "puzzle", "puzzles"), c.Invalid, c.Skipped)
+			c.Lines, report.Plural(c.Lines, "line", "lines"), valid, report.Plural(valid, "puzzle", "puzzles"), c.Invalid, c.Skipped)
 		switch {
 		case c.Error != "":
 			fmt.Fprintf(w, "corpus %s: %s read before the error\n", c.Path, counts)
@@ -267,9 +267,10 @@ func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time
 		// A write error: the rows counted may not all have reached the file.
 		fmt.Fprintf(w, "results: %s (incomplete: %s stopped by an error)\n", dir.Path, rundir.ResultsFile)
 	} else {
-		fmt.Fprintf(w, "results: %s (%d rows in %s)\n", dir.Path, dir.Rows(), rundir.ResultsFile)
+		fmt.Fprintf(w, "results: %s (%s in %s)\n", dir.Path, report.Count(dir.Rows(), "row", "rows"), rundir.ResultsFile)
 	}
-	fmt.Fprintf(w, "took %s with %d workers: %d units this run", elapsed.Round(time.Millisecond), workers, st.Units)
+	fmt.Fprintf(w, "took %s with %s: %s this run", elapsed.Round(time.Millisecond), report.Count(workers, "worker", "workers"),
+		report.Count(st.Units, "unit", "units"))
 	if st.Skipped > 0 {
 		fmt.Fprintf(w, ", %d already done", st.Skipped)
 	}
@@ -277,13 +278,13 @@ func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time
 	if r := st.Retime; r.Error != "" {
 		fmt.Fprintf(w, "timing: the re-timing could not be recorded, the rows keep their sweep times: %s\n", r.Error)
 	} else if r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
-		fmt.Fprintf(w, "timing: %d units re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
-			r.Retimed, time.Duration(r.NS).Round(time.Millisecond), r.Slow, r.Noise, r.Confirmed)
+		fmt.Fprintf(w, "timing: %s re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
+			report.Count(r.Retimed, "unit", "units"), time.Duration(r.NS).Round(time.Millisecond), r.Slow, r.Noise, r.Confirmed)
 		if r.Left > 0 {
 			fmt.Fprintf(w, "; %d left (time allowed spent)", r.Left)
 		}
 		if st.Unstable > 0 {
-			fmt.Fprintf(w, "; %d units whose runs disagreed (unstable)", st.Unstable)
+			fmt.Fprintf(w, "; %s whose runs disagreed (unstable)", report.Count(st.Unstable, "unit", "units"))
 		}
 		fmt.Fprintf(w, "; timer overhead %d ns subtracted; collector %.2f%% of CPU\n", st.TimerNS, 100*st.GC.CPUShare)
 	}
@@ -307,14 +308,17 @@ func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
 		return n, strings.Join(per, ", ")
 	}
 	if n, per := stoppedBy("timeout"); n > 0 {
-		fmt.Fprintf(w, "note: %d units stopped at -timeout %s (%s); their rows say timeout.\n"+
-			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n", n, s.Timeout, per)
+		fmt.Fprintf(w, "note: %s stopped at -timeout %s (%s); %s timeout.\n"+
+			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
+			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"))
 	}
 	if n, per := stoppedBy("limit"); n > 0 {
-		fmt.Fprintf(w, "note: %d units stopped at -max-calls %d (%s); their rows say limit.\n", n, s.MaxCalls, per)
+		fmt.Fprintf(w, "note: %s stopped at -max-calls %d (%s); %s limit.\n", report.Count(n, "unit", "units"),
+			s.MaxCalls, per, report.Plural(n, "its row says", "their rows say"))
 	}
 	if st.Invalid > 0 {
-		fmt.Fprintf(w, "note: %d corpus lines are not puzzles (status invalid, with file, line and reason)\n", st.Invalid)
+		fmt.Fprintf(w, "note: %s (status invalid, with file, line and reason)\n",
+			report.Plural(st.Invalid, "1 corpus line is not a puzzle", fmt.Sprintf("%d corpus lines are not puzzles", st.Invalid)))
 	}
 }
 

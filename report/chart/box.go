@@ -14,7 +14,7 @@ import (
 
 // The box plots of time per strategy, on a log axis. A box summarises
 // the strategy's finished rows only (solved, or proved unsolvable: see
-// outcome): a puzzle it gave up on or was stopped on has no solving
+// ending): a puzzle it gave up on or was stopped on has no solving
 // time to put in it. The statistics are taken in log space (a box on a
 // log axis is only symmetric there): quartiles and median of the
 // finished rows; whiskers reach the furthest finished row within 1.5
@@ -32,14 +32,14 @@ import (
 // puzzles are dots at their time, on the box when finished and on the
 // marks when not (labelled with their status).
 
-func (set *shared) boxTitle() string {
-	return set.title("Time per puzzle by strategy", set.res.Puzzles)
+func (cs *chartSet) boxTitle() string {
+	return cs.title("Time per puzzle by strategy", cs.res.Puzzles)
 }
 
-func (set *shared) boxCaption() string {
+func (cs *chartSet) boxCaption() string {
 	main := "Box plots of the time per puzzle of each strategy's finished puzzles (solved, or proved unsolvable) on a log scale: the box spans the middle half of them with a line at the median, whiskers reach the furthest within 1.5 box heights (in log space) and rings are those beyond"
 	var extra []string
-	gave, censored, notes := set.timeNotes()
+	gave, censored, notes := cs.timeNotes()
 	if len(gave)+len(censored) > 0 {
 		extra = append(extra, "puzzles a strategy did not finish are left out of its box and drawn as marks right of it; under each strategy's name is its share of puzzles solved and of each kind left out")
 	}
@@ -51,22 +51,22 @@ func (set *shared) boxCaption() string {
 		extra = append(extra, "a triangle marks the time at which timeouts or limits were stopped ("+strings.Join(censored, "; ")+
 			"): those puzzles took at least that long")
 	}
-	for _, c := range set.time {
+	for _, c := range cs.time {
 		if c.fin > 0 && 2*c.fin < c.n {
 			extra = append(extra, "a hollow dashed box summarises fewer than half of its strategy's puzzles, the ones it finished, which are not a fair sample of its times")
 			break
 		}
 	}
-	for _, c := range set.time {
+	for _, c := range cs.time {
 		if c.fin == 0 && c.n > 0 {
 			extra = append(extra, "a strategy that finished no puzzle has no box")
 			break
 		}
 	}
-	if set.anyHighlighted(set.time...) {
+	if cs.anyHighlighted(cs.time...) {
 		extra = append(extra, "highlighted puzzles are magenta dots at their time, on the box when finished, on the marks when not")
 	}
-	extra = append(extra, set.absentHighlights(set.time...))
+	extra = append(extra, cs.absentHighlights(cs.time...))
 	extra = append(extra, notes...)
 	return sentence(main, extra...)
 }
@@ -282,7 +282,7 @@ func (b *boxStats) marks() []boxMark {
 }
 
 // boxTickLabel is the label of a strategy on the box plot's axis: its
-// name and, when shares is set, a line per outcome with its share of
+// name and, when shares is set, a line per ending with its share of
 // the strategy's rows: "backtrack\n84% solved\n16% timeout".
 func boxTickLabel(col *column, shares bool) string {
 	name := col.solver
@@ -305,27 +305,27 @@ func boxTickLabel(col *column, shares bool) string {
 }
 
 // boxPlot draws the box plots of time of all strategies.
-func (set *shared) boxPlot() (*plot.Plot, error) {
-	p := newPlot(set.boxTitle(), "strategy", measureTime.axisLabel())
+func (cs *chartSet) boxPlot() (*plot.Plot, error) {
+	p := newPlot(cs.boxTitle(), "strategy", measureTime.axisLabel())
 	var names []string
 	bs := &boxPlotter{}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	// Each strategy's name gives its shares of outcomes, when some
 	// strategy did not solve every puzzle.
-	shares := set.anyUnfinished()
+	shares := cs.anyUnfinished()
 	var all column // the counts of all strategies, for the legend's words
-	for i, col := range set.time {
+	for i, col := range cs.time {
 		names = append(names, boxTickLabel(col, shares))
 		all.stuck, all.wrong, all.timeouts, all.limits = all.stuck+col.stuck, all.wrong+col.wrong, all.timeouts+col.timeouts, all.limits+col.limits
 		b := newBox(col, float64(i), seriesColor(i))
-		for _, hp := range col.find(set.opt.Highlight) {
+		for _, hp := range col.find(cs.opt.Highlight) {
 			b.highlight = append(b.highlight, math.Log10(hp.v))
-			text := set.res.PuzzleLabel(hp.e)
-			if hp.out != outFinished {
+			text := cs.res.PuzzleLabel(hp.e)
+			if hp.out != endFinished {
 				text += " (" + hp.e.Status.String() + ")"
 			}
 			b.highlightText = append(b.highlightText, text)
-			b.highlightBeside = append(b.highlightBeside, hp.out != outFinished)
+			b.highlightBeside = append(b.highlightBeside, hp.out != endFinished)
 		}
 		if !b.empty {
 			lo, hi = math.Min(lo, b.valueLo), math.Max(hi, b.valueHi)

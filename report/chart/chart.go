@@ -51,6 +51,11 @@ type Options struct {
 	// Title names the run in chart titles, e.g. "sudoku17.txt, run
 	// 20261121-230501"; empty means the corpus label of the results.
 	Title string
+	// Summary is the report's summary of the same results: the
+	// histograms label the units its ranking lists first
+	// (StrategySummary.ByTime, ByCalls). Nil: Write summarises the
+	// results itself (report.Summarize), with the same ranking.
+	Summary *report.Summary
 }
 
 // Chart geometry: 8x5 inches, 800x500 pixels in PNG.
@@ -109,11 +114,11 @@ func Write(ctx context.Context, dir string, res *report.Results, opt Options) ([
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("writing charts: %w", err)
 	}
-	set, err := newShared(ctx, res, opt)
+	cs, err := newChartSet(ctx, res, opt)
 	if err != nil {
 		return nil, err
 	}
-	jobs := set.jobs()
+	jobs := cs.jobs()
 
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -218,10 +223,10 @@ func renderChart(p *plot.Plot, format string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// shared holds what the charts of one report share: the columns of
+// chartSet is the charts of one report: what they share, the columns of
 // every series for both measures (see column), shared histogram
 // bins, the baseline's times by puzzle for the scatters.
-type shared struct {
+type chartSet struct {
 	res      *report.Results
 	opt      Options
 	hl       map[int32]bool // the highlighted ids
@@ -235,20 +240,34 @@ type shared struct {
 	// still aligned on the same fractions of a decade).
 	timeEdges []float64
 	// The baseline's plotted time by puzzle index (NaN: not plotted) and
-	// its outcome, for the scatters' join.
+	// its ending, for the scatters' join.
 	baseV []float64
-	baseO []outcome
+	baseO []ending
+	// ranking is the report's summary of each strategy, by name: its
+	// lists of the hardest by time and by calls label the histograms.
+	ranking map[string]*report.StrategySummary
 }
 
-func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, error) {
-	set := &shared{res: res, opt: opt, label: opt.Title, hl: map[int32]bool{}}
-	if set.label == "" {
-		set.label = res.CorpusLabel()
+func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartSet, error) {
+	cs := &chartSet{res: res, opt: opt, label: opt.Title, hl: map[int32]bool{}}
+	if cs.label == "" {
+		cs.label = res.CorpusLabel()
 	}
 	for _, id := range opt.Highlight {
 		if id >= math.MinInt32 && id <= math.MaxInt32 {
-			set.hl[int32(id)] = true
+			cs.hl[int32(id)] = true
 		}
+	}
+	sum := opt.Summary
+	if sum == nil {
+		var err error
+		if sum, err = report.SummarizeContext(ctx, res, report.SummaryOptions{Top: hardestTop + len(opt.Highlight)}); err != nil {
+			return nil, err
+		}
+	}
+	cs.ranking = map[string]*report.StrategySummary{}
+	for _, st := range sum.Strategies {
+		cs.ranking[st.Solver] = st
 	}
 	// The shared time bins need the range of every series first.
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -257,41 +276,48 @@ func newShared(ctx context.Context, res *report.Results, opt Options) (*shared, 
 			return nil, err
 		}
 		for i := range s.Len() {
-			if isPlotted(s.Status(i)) {
+			if s.Status(i).Measured() {
 				v := math.Max(valueOf(s, i, measureTime), measureTime.floor())
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
 	}
 	if lo <= hi {
-		set.timeEdges = logBins(lo, hi, false)
+		cs.timeEdges = logBins(lo, hi, false)
 	}
 	for _, s := range res.Series {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		set.time = append(set.time, newColumn(s, measureTime, columnOptions{edges: set.timeEdges, highlight: set.hl, dist: true}))
+		// One strategy's sorted values of one measure at a time (8 bytes
+		// a unit).
+		st := cs.ranking[s.Solver]
+		if st == nil {
+			return nil, fmt.Errorf("writing charts: the summary has no strategy %s", s.Solver)
+		}
+		cs.time = append(cs.time, newColumn(s, measureTime, columnOptions{edges: cs.timeEdges, highlight: cs.hl, dist: true,
+			summary: st, values: report.SortedTimes(s)}))
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		set.calls = append(set.calls, newColumn(s, measureCalls, columnOptions{highlight: set.hl}))
+		cs.calls = append(cs.calls, newColumn(s, measureCalls, columnOptions{highlight: cs.hl, summary: st, values: report.SortedCalls(s)}))
 	}
-	set.baseline = baselineOf(res, opt.Baseline)
-	if base := res.Solver(set.baseline); base != nil && len(res.Series) > 1 {
-		set.baseV = make([]float64, res.PuzzleCount())
-		set.baseO = make([]outcome, res.PuzzleCount())
-		for p := range set.baseV {
-			set.baseV[p] = math.NaN()
+	cs.baseline = baselineOf(res, opt.Baseline)
+	if base := res.Solver(cs.baseline); base != nil && len(res.Series) > 1 {
+		cs.baseV = make([]float64, res.PuzzleCount())
+		cs.baseO = make([]ending, res.PuzzleCount())
+		for p := range cs.baseV {
+			cs.baseV[p] = math.NaN()
 		}
 		for i := range base.Len() {
-			if st := base.Status(i); isPlotted(st) {
+			if st := base.Status(i); st.Measured() {
 				p := base.Puzzle(i)
-				set.baseV[p] = math.Max(valueOf(base, i, measureTime), measureTime.floor())
-				set.baseO[p] = outcomeOf(st)
+				cs.baseV[p] = math.Max(valueOf(base, i, measureTime), measureTime.floor())
+				cs.baseO[p] = endingOf(st)
 			}
 		}
 	}
-	return set, ctx.Err()
+	return cs, ctx.Err()
 }
 
 // baselineOf picks the scatter baseline: want if present, else the
@@ -307,47 +333,47 @@ func baselineOf(res *report.Results, want string) string {
 }
 
 // jobs lists the charts in page order.
-func (set *shared) jobs() []job {
+func (cs *chartSet) jobs() []job {
 	var jobs []job
 	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*plot.Plot, error)) {
 		c := report.Chart{File: base + ".png", Title: title, Caption: caption, Solver: solver, Kind: kind}
-		if set.opt.SVG && svg {
+		if cs.opt.SVG && svg {
 			c.SVG = base + ".svg"
 		}
 		jobs = append(jobs, job{chart: c, build: build})
 	}
-	if len(set.res.Series) == 0 {
+	if len(cs.res.Series) == 0 {
 		return nil
 	}
-	add(KindECDFTime, "", "ecdf-time", true, set.ecdfTitle(), set.ecdfCaption(), set.ecdfPlot)
-	add(KindBoxTime, "", "box-time", true, set.boxTitle(), set.boxCaption(), set.boxPlot)
+	add(KindECDFTime, "", "ecdf-time", true, cs.ecdfTitle(), cs.ecdfCaption(), cs.ecdfPlot)
+	add(KindBoxTime, "", "box-time", true, cs.boxTitle(), cs.boxCaption(), cs.boxPlot)
 	var base *column
-	for _, c := range set.time {
-		if c.solver == set.baseline {
+	for _, c := range cs.time {
+		if c.solver == cs.baseline {
 			base = c
 		}
 	}
-	for i := range set.res.Series {
-		if set.time[i].n == 0 {
+	for i := range cs.res.Series {
+		if cs.time[i].n == 0 {
 			continue // nothing measured: the ECDF and box plot say so
 		}
-		name := fileName(set.time[i].solver)
-		for _, col := range []*column{set.time[i], set.calls[i]} {
+		name := fileName(cs.time[i].solver)
+		for _, col := range []*column{cs.time[i], cs.calls[i]} {
 			kind := KindHistTime
 			if col.measure == measureCalls {
 				kind = KindHistCalls
 			}
-			add(kind, col.solver, kind+"-"+name, true, set.histTitle(col), set.histCaption(col, i),
-				func() (*plot.Plot, error) { return set.histPlot(col, i) })
+			add(kind, col.solver, kind+"-"+name, true, cs.histTitle(col), cs.histCaption(col, i),
+				func() (*plot.Plot, error) { return cs.histPlot(col, i) })
 		}
-		if base != nil && set.time[i] != base {
-			sc := set.newScatter(set.res.Series[i], set.time[i], base, i)
+		if base != nil && cs.time[i] != base {
+			sc := cs.newScatter(cs.res.Series[i], cs.time[i], base, i)
 			if sc.n == 0 {
 				continue // no puzzle measured by both
 			}
 			add(KindScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+fileName(base.solver),
 				sc.n <= svgMaxPoints, sc.title(), sc.caption(), sc.plot)
-			if set.opt.SVG && sc.n > svgMaxPoints {
+			if cs.opt.SVG && sc.n > svgMaxPoints {
 				jobs[len(jobs)-1].chart.Note = fmt.Sprintf("scatter %s vs %s: %d points, written as PNG only (SVG over %d points)",
 					sc.y.solver, base.solver, sc.n, svgMaxPoints)
 			}
@@ -358,17 +384,59 @@ func (set *shared) jobs() []job {
 
 // title builds a chart title: "<strategy>: time per puzzle — sudoku17.txt,
 // 1000 puzzles".
-func (set *shared) title(what string, puzzles int) string {
-	return fmt.Sprintf("%s — %s, %s", what, set.label, pluralize(puzzles, "puzzle"))
+func (cs *chartSet) title(what string, puzzles int) string {
+	return fmt.Sprintf("%s — %s, %s", what, cs.label, report.Count(puzzles, "puzzle", "puzzles"))
 }
 
-// highlighted reports whether e is one of the highlighted puzzles.
-func (set *shared) highlighted(e *report.Entry) bool { return set.hl[e.ID] }
+// rankedLabel is a unit of the report's ranking labelled on a
+// histogram: its value (clamped to the floor) and its text.
+type rankedLabel struct {
+	v    float64
+	text string
+}
+
+// hardest returns the hardestTop units that the report's ranking of
+// col's strategy lists first for col's measure, highlighted puzzles left
+// out (they are marked apart): "#id", with its status when it did not
+// finish ("#62 (timeout)") and the report's mark when its time is
+// unconfirmed.
+func (cs *chartSet) hardest(col *column) []rankedLabel {
+	st := cs.ranking[col.solver]
+	if st == nil {
+		return nil
+	}
+	list := st.ByTime
+	if col.measure == measureCalls {
+		list = st.ByCalls
+	}
+	var out []rankedLabel
+	for _, u := range list {
+		if len(out) == hardestTop {
+			break
+		}
+		if cs.hl[int32(u.Puzzle.ID)] {
+			continue
+		}
+		v := float64(u.NS) / 1e9
+		if col.measure == measureCalls {
+			v = float64(u.Calls)
+		}
+		text := u.Puzzle.Label
+		if !u.Status.Finished() {
+			text += " (" + u.Status.String() + ")"
+		}
+		if u.Unconfirmed && col.measure == measureTime {
+			text += report.UnconfirmedMark
+		}
+		out = append(out, rankedLabel{v: math.Max(v, col.measure.floor()), text: text})
+	}
+	return out
+}
 
 // anyHighlighted reports whether a column plots a highlighted puzzle.
-func (set *shared) anyHighlighted(cols ...*column) bool {
+func (cs *chartSet) anyHighlighted(cols ...*column) bool {
 	for _, c := range cols {
-		if len(c.find(set.opt.Highlight)) > 0 {
+		if len(c.find(cs.opt.Highlight)) > 0 {
 			return true
 		}
 	}
@@ -377,9 +445,9 @@ func (set *shared) anyHighlighted(cols ...*column) bool {
 
 // absentHighlights names, for a caption, the highlighted ids that no
 // column plots: "#39949 is not in these results".
-func (set *shared) absentHighlights(cols ...*column) string {
+func (cs *chartSet) absentHighlights(cols ...*column) string {
 	var missing []string
-	for _, id := range set.opt.Highlight {
+	for _, id := range cs.opt.Highlight {
 		found := false
 		for _, c := range cols {
 			if len(c.find([]int{id})) > 0 {

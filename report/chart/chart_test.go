@@ -289,8 +289,8 @@ func TestWriteErrors(t *testing.T) {
 }
 
 func TestChartLogTicks(t *testing.T) {
-	dur := logTicks{Format: durationLabel}
-	calls := logTicks{Format: countLabel}
+	dur := logTicks{Format: report.FormatSecondsShort}
+	calls := logTicks{Format: report.FormatCountTick}
 	tests := []struct {
 		name     string
 		ticker   logTicks
@@ -366,20 +366,20 @@ func TestChartLabels(t *testing.T) {
 	for _, tt := range []struct {
 		got, want string
 	}{
-		{durationLabel(1e-9), "1ns"},
-		{durationLabel(2.5e-7), "250ns"},
-		{durationLabel(1e-5), "10µs"},
-		{durationLabel(2.5e-3), "2.5ms"},
-		{durationLabel(0.1), "100ms"},
-		{durationLabel(1), "1s"},
-		{durationLabel(12.3456), "12.3s"},
-		{countLabel(1), "1"},
-		{countLabel(500), "500"},
-		{countLabel(1000), "1e3"},
-		{countLabel(2e4), "2e4"},
-		{countLabel(2.5e6), "2.5e6"},
-		{countText(12345), "12.3k"},
-		{countText(4.5e6), "4.5M"},
+		{report.FormatSecondsShort(1e-9), "1ns"},
+		{report.FormatSecondsShort(2.5e-7), "250ns"},
+		{report.FormatSecondsShort(1e-5), "10µs"},
+		{report.FormatSecondsShort(2.5e-3), "2.5ms"},
+		{report.FormatSecondsShort(0.1), "100ms"},
+		{report.FormatSecondsShort(1), "1s"},
+		{report.FormatSecondsShort(12.3456), "12.3s"},
+		{report.FormatCountTick(1), "1"},
+		{report.FormatCountTick(500), "500"},
+		{report.FormatCountTick(1000), "1e3"},
+		{report.FormatCountTick(2e4), "2e4"},
+		{report.FormatCountTick(2.5e6), "2.5e6"},
+		{report.FormatCountShort(12345), "12.3k"},
+		{report.FormatCountShort(4.5e6), "4.5M"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
@@ -468,14 +468,14 @@ func TestChartScatterJoin(t *testing.T) {
 	if res.Puzzles != 4 || res.Rows != 8 {
 		t.Errorf("%d puzzles, %d rows; want 4, 8", res.Puzzles, res.Rows)
 	}
-	set, _ := newShared(context.Background(), res, Options{Highlight: []int{0}, Baseline: "bitboard"})
-	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
+	cs, _ := newChartSet(context.Background(), res, Options{Highlight: []int{0}, Baseline: "bitboard"})
+	sc := cs.newScatter(res.Series[0], cs.time[0], cs.time[1], 0)
 	if sc.n != 3 || sc.missing != 1 || sc.censY != 1 || sc.censX != 1 || sc.censXY != 0 {
 		t.Errorf("pairs %d, missing %d, censored y/x/both %d/%d/%d; want 3, 1, 1/1/0",
 			sc.n, sc.missing, sc.censY, sc.censX, sc.censXY)
 	}
 	var pairs [][2]float64
-	sc.each(func(x, y float64, xo, yo outcome) {
+	sc.each(func(x, y float64, xo, yo ending) {
 		pairs = append(pairs, [2]float64{math.Round(x * 1e9), math.Round(y * 1e9)})
 	})
 	if want := [][2]float64{{10, 100}, {20, 900}, {30, 300}}; !slices.Equal(pairs, want) {
@@ -515,8 +515,8 @@ func TestChartScatterRaster(t *testing.T) {
 	a[99].ns, b[99].ns = 9e9, 5e8                         // the largest
 	b[123].status, b[123].ns = solvers.StatusTimeout, 1e8 // censored on x
 	res := testResults(map[string][]testEntry{"norvig": a, "bitboard": b}, "norvig", "bitboard")
-	set, _ := newShared(context.Background(), res, Options{Highlight: []int{99, 2018}, Baseline: "bitboard"})
-	sc := set.newScatter(res.Series[0], set.time[0], set.time[1], 0)
+	cs, _ := newChartSet(context.Background(), res, Options{Highlight: []int{99, 2018}, Baseline: "bitboard"})
+	sc := cs.newScatter(res.Series[0], cs.time[0], cs.time[1], 0)
 	if sc.n != n || sc.censY != 6 || sc.censX != 1 || sc.censXY != 0 {
 		t.Errorf("pairs %d, censored y/x/both %d/%d/%d; want %d, 6/1/0", sc.n, sc.censY, sc.censX, sc.censXY, n)
 	}
@@ -603,11 +603,11 @@ func unfinishedResults() *report.Results {
 // rising curve, ends at 0% and says it is stuck.
 func TestChartUnfinishedECDF(t *testing.T) {
 	res := unfinishedResults()
-	set, err := newShared(context.Background(), res, Options{Highlight: []int{1, 2, 4}})
+	cs, err := newChartSet(context.Background(), res, Options{Highlight: []int{1, 2, 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	singles, backtrack, bitboard := set.time[0], set.time[1], set.time[2]
+	singles, backtrack, bitboard := cs.time[0], cs.time[1], cs.time[2]
 	if singles.n != 40 || singles.fin != 0 || singles.stuck != 40 {
 		t.Fatalf("singles: %d plotted, %d finished, %d stuck; want 40, 0, 40", singles.n, singles.fin, singles.stuck)
 	}
@@ -615,7 +615,7 @@ func TestChartUnfinishedECDF(t *testing.T) {
 		t.Fatalf("backtrack: %d plotted, %d finished, %d stuck, %d timeouts; want 40, 20, 12, 8",
 			backtrack.n, backtrack.fin, backtrack.stuck, backtrack.timeouts)
 	}
-	shares := set.anyUnfinished()
+	shares := cs.anyUnfinished()
 	if !shares {
 		t.Error("anyUnfinished = false with stuck and timeout rows")
 	}
@@ -674,21 +674,15 @@ func TestChartUnfinishedECDF(t *testing.T) {
 	// #4 solved.
 	for _, tt := range []struct {
 		id  int
-		out outcome
-	}{{1, outGaveUp}, {2, outCensored}, {4, outFinished}} {
+		out ending
+	}{{1, endGaveUp}, {2, endCensored}, {4, endFinished}} {
 		if ps := backtrack.find([]int{tt.id}); len(ps) != 1 || ps[0].out != tt.out {
-			t.Errorf("highlighted #%d: %v, want outcome %d", tt.id, ps, tt.out)
-		}
-	}
-	// The hardest are finished rows only: never a timeout or a stuck row.
-	for _, p := range backtrack.hardest(hardestTop, nil) {
-		if p.e.Status != solvers.StatusSolved {
-			t.Errorf("hardest holds #%d (%s)", p.e.ID, p.e.Status)
+			t.Errorf("highlighted #%d: %v, want ending %d", tt.id, ps, tt.out)
 		}
 	}
 
 	// The captions state the rule.
-	caption := set.ecdfCaption()
+	caption := cs.ecdfCaption()
 	for _, want := range []string{"singles 40 stuck", "backtrack 12 stuck", "backtrack 8 timeouts",
 		"a curve rises only with the puzzles its strategy finished", "stuck means it stopped by itself"} {
 		if !strings.Contains(caption, want) {
@@ -702,11 +696,11 @@ func TestChartUnfinishedECDF(t *testing.T) {
 // box.
 func TestChartUnfinishedBox(t *testing.T) {
 	res := unfinishedResults()
-	set, err := newShared(context.Background(), res, Options{})
+	cs, err := newChartSet(context.Background(), res, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	singles, backtrack := set.time[0], set.time[1]
+	singles, backtrack := cs.time[0], cs.time[1]
 	if b := singles.box; !b.noBox || !b.hasGave || b.hasCensor {
 		t.Errorf("singles: no box %v, cross %v, triangle %v; want no box and a cross", b.noBox, b.hasGave, b.hasCensor)
 	}
@@ -749,7 +743,7 @@ func TestChartUnfinishedBox(t *testing.T) {
 	}{
 		{backtrack, "backtrack\n50% solved\n30% stuck\n20% timeout"},
 		{singles, "singles\n0% solved\n100% stuck"},
-		{set.time[2], "bitboard\n100% solved"},
+		{cs.time[2], "bitboard\n100% solved"},
 	} {
 		if got := boxTickLabel(tt.col, true); got != tt.want {
 			t.Errorf("axis label %q, want %q", got, tt.want)
@@ -762,7 +756,7 @@ func TestChartUnfinishedBox(t *testing.T) {
 		t.Errorf("2 finished of 5: minority %v, no box %v, median %v", b.minority, b.noBox, b.median)
 	}
 
-	caption := set.boxCaption()
+	caption := cs.boxCaption()
 	for _, want := range []string{"finished puzzles (solved, or proved unsolvable)", "left out of its box",
 		"singles 40 stuck; backtrack 12 stuck", "backtrack 8 timeouts", "has no box"} {
 		if !strings.Contains(caption, want) {
@@ -776,7 +770,7 @@ func TestChartUnfinishedBox(t *testing.T) {
 // finished dots.
 func TestChartUnfinishedHistScatter(t *testing.T) {
 	res := unfinishedResults()
-	set, err := newShared(context.Background(), res, Options{Baseline: "bitboard"})
+	cs, err := newChartSet(context.Background(), res, Options{Baseline: "bitboard"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -786,7 +780,7 @@ func TestChartUnfinishedHistScatter(t *testing.T) {
 		}
 		return n
 	}
-	for _, cols := range [][]*column{set.time, set.calls} {
+	for _, cols := range [][]*column{cs.time, cs.calls} {
 		bt := cols[1]
 		if sum(bt.binFin) != 20 || sum(bt.binGave) != 12 || sum(bt.binCen) != 8 {
 			t.Errorf("backtrack %s bins: %v finished, %v gave up, %v censored; want 20, 12, 8",
@@ -796,28 +790,28 @@ func TestChartUnfinishedHistScatter(t *testing.T) {
 			t.Errorf("singles %s bins: %v finished, %v gave up; want 0, 40", sg.measure, sum(sg.binFin), sum(sg.binGave))
 		}
 	}
-	if c := set.histCaption(set.time[0], 0); !strings.Contains(c, "40 stuck") || !strings.Contains(c, "no puzzle") {
+	if c := cs.histCaption(cs.time[0], 0); !strings.Contains(c, "40 stuck") || !strings.Contains(c, "no puzzle") {
 		t.Errorf("singles histogram caption: %s", c)
 	}
-	if c := set.histCaption(set.time[1], 1); !strings.Contains(c, "12 stuck") || !strings.Contains(c, "8 timeouts") ||
+	if c := cs.histCaption(cs.time[1], 1); !strings.Contains(c, "12 stuck") || !strings.Contains(c, "8 timeouts") ||
 		!strings.Contains(c, "not counted as finished") {
 		t.Errorf("backtrack histogram caption: %s", c)
 	}
 
-	sc := set.newScatter(res.Series[0], set.time[0], set.time[2], 0)
+	sc := cs.newScatter(res.Series[0], cs.time[0], cs.time[2], 0)
 	if sc.n != 40 || sc.finished() != 0 || sc.gaveY != 40 {
 		t.Errorf("singles vs bitboard: %d pairs, %d finished, %d stuck on y; want 40, 0, 40", sc.n, sc.finished(), sc.gaveY)
 	}
 	if c := sc.caption(); !strings.Contains(c, "crosses are the 40 puzzles") {
 		t.Errorf("scatter caption: %s", c)
 	}
-	sc = set.newScatter(res.Series[1], set.time[1], set.time[2], 1)
+	sc = cs.newScatter(res.Series[1], cs.time[1], cs.time[2], 1)
 	if sc.finished() != 20 || sc.gaveY != 12 || sc.censY != 8 {
 		t.Errorf("backtrack vs bitboard: %d finished, %d stuck, %d censored; want 20, 12, 8", sc.finished(), sc.gaveY, sc.censY)
 	}
 	// As the baseline, a stuck side is marked on x; the pair is a
 	// stop mark even when the other side is censored.
-	set2, _ := newShared(context.Background(), res, Options{Baseline: "singles"})
+	set2, _ := newChartSet(context.Background(), res, Options{Baseline: "singles"})
 	sc = set2.newScatter(res.Series[1], set2.time[1], set2.time[0], 1)
 	if sc.finished() != 0 || sc.gaveXY != 12 || sc.gaveX != 28 || sc.censY != 0 || sc.censXY != 0 {
 		t.Errorf("backtrack vs singles: %d finished, %d both stuck, %d x stuck, %d y censored; want 0, 12, 28, 0",

@@ -2,12 +2,8 @@ package chart
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
-	"strings"
-
-	"gonum.org/v1/gonum/stat"
 
 	"sudokubatch/report"
 	"sudokubatch/solvers"
@@ -45,17 +41,17 @@ func (m measure) floor() float64 {
 // label formats a value of the measure for annotations.
 func (m measure) label(v float64) string {
 	if m == measureCalls {
-		return countText(v)
+		return report.FormatCountShort(v)
 	}
-	return durationLabel(v)
+	return report.FormatSecondsShort(v)
 }
 
 // ticker returns the axis ticker for the measure.
 func (m measure) ticker() logTicks {
 	if m == measureCalls {
-		return logTicks{Format: countLabel}
+		return logTicks{Format: report.FormatCountTick}
 	}
-	return logTicks{Format: durationLabel}
+	return logTicks{Format: report.FormatSecondsShort}
 }
 
 // axisLabel is the axis title, with its unit.
@@ -66,35 +62,10 @@ func (m measure) axisLabel() string {
 	return "time per puzzle (log scale)"
 }
 
-// countText formats a counter compactly: 950, 12.3k, 4.5M, 1.2G.
-func countText(v float64) string {
-	switch a := math.Abs(v); {
-	case a < 1e4:
-		return trimNumber(math.Round(v))
-	case a < 1e6:
-		return trimNumber(v/1e3) + "k"
-	case a < 1e9:
-		return trimNumber(v/1e6) + "M"
-	default:
-		return trimNumber(v/1e9) + "G"
-	}
-}
-
-// isPlotted reports whether a row of this status has a measurement
-// worth drawing. Invalid, unsupported and error rows (and the zero
-// status) did not measure the strategy and are left out.
-func isPlotted(s solvers.Status) bool {
-	switch s {
-	case solvers.StatusNone, solvers.StatusInvalid, solvers.StatusUnsupported, solvers.StatusError:
-		return false
-	}
-	return true
-}
-
-// outcome is how a plotted row ended, as the charts draw it. Only a
+// ending is how a plotted row ended, as the charts draw it. Only a
 // finished row is a completed measurement of the strategy solving (or
 // refuting) a puzzle: the ECDF curves rise with finished rows alone, a
-// box summarises them alone, and only they are ranked as the hardest.
+// box summarises them alone.
 // The other rows are drawn as what they are, never as finished:
 //   - gave up (stuck, wrong): the strategy stopped by itself without a
 //     valid answer. Its value is exact (the time it took to give up), not
@@ -104,43 +75,44 @@ func isPlotted(s solvers.Status) bool {
 //     named "wrong", so that it shows and is never counted as solved.
 //   - censored (timeout, limit): stopped by a limit; its value is a lower
 //     bound on the strategy's time.
-type outcome uint8
+type ending uint8
 
 const (
-	outFinished outcome = iota // solved, or proved unsolvable
-	outGaveUp                  // stuck or wrong
-	outCensored                // timeout or limit
+	endFinished ending = iota // solved, or proved unsolvable
+	endGaveUp                 // stuck or wrong
+	endCensored               // timeout or limit
 )
 
-// outcomeOf returns the outcome of a plotted row of status s.
-func outcomeOf(s solvers.Status) outcome {
+// endingOf returns the ending of a plotted row of status s.
+func endingOf(s solvers.Status) ending {
 	switch {
 	case s.Censored():
-		return outCensored
-	case s == solvers.StatusStuck || s == solvers.StatusWrong:
-		return outGaveUp
+		return endCensored
+	case s.GaveUp():
+		return endGaveUp
 	}
-	return outFinished
+	return endFinished
 }
 
 // point is one plotted row of a series for one measure. Columns
-// keep only a few of them (the hardest and the highlighted puzzles).
+// keep only a few of them (the highlighted puzzles).
 type point struct {
 	e   *report.Entry
 	v   float64 // the measure, clamped to the floor
-	out outcome // censored: v is a lower bound
+	out ending  // censored: v is a lower bound
 }
 
 // column is one series prepared for one measure: not its values,
 // which would cost 24 bytes a row for every chart, but what the charts
 // draw of them, computed in one pass over the sorted values: counts,
 // range, histogram bins, the ECDF curve (thinned to ecdfPoints
-// quantiles), the box plot, the hardest and the highlighted rows.
+// quantiles), the box plot and the highlighted rows. The hardest rows
+// come from the report's ranking (chartSet.hardest).
 type column struct {
 	solver     string
 	measure    measure
 	n          int     // plotted rows
-	fin        int     // of which finished (solved or unsolvable: see outcome)
+	fin        int     // of which finished (solved or unsolvable: see ending)
 	lo, hi     float64 // smallest and largest plotted value, when n > 0
 	censorAt   float64 // smallest censored value, when censored() > 0
 	gaveAt     float64 // median value of the rows that gave up, when gaveUp() > 0
@@ -158,9 +130,8 @@ type column struct {
 	ecdfX, ecdfY            []float64 // ECDF of the finished values over n (time only)
 	finMax                  float64   // largest finished value, when fin > 0
 	box                     boxStats  // the box plot, in log10 (time only)
-	top                     []point
-	marked                  []point // highlighted puzzles, by increasing (v, corpus, id)
-	markedLE                []int   // per marked point: finished values <= its value
+	marked                  []point   // highlighted puzzles, by increasing (v, corpus, id)
+	markedLE                []int     // per marked point: finished values <= its value
 }
 
 // columnOptions says what newColumn computes besides counts.
@@ -168,55 +139,31 @@ type columnOptions struct {
 	edges     []float64      // histogram bins; nil: logBins over the column's own range
 	highlight map[int32]bool // highlighted ids
 	dist      bool           // the ECDF curve and the box plot
+	// The report's summary of the series (its counts by status), and the
+	// report's sorted values of the measure (ns for time, calls), which
+	// newColumn takes over and changes.
+	summary *report.StrategySummary
+	values  *report.SortedValues
 }
 
-// newColumn prepares s for measure m.
+// newColumn prepares s for measure m from the report's counts and sorted
+// values (opt.summary, opt.values): they are not sorted or classified
+// again here; only the highlighted puzzles are looked up in s's rows.
 func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 	col := &column{solver: s.Solver, measure: m, rows: s.Len()}
-	floor := m.floor()
-	var fin, gave, cen []float64
-	for i := range s.Len() {
-		st := s.Status(i)
-		if !isPlotted(st) {
-			col.skipped++
-			continue
-		}
-		v := valueOf(s, i, m)
-		if v < floor {
-			v = floor
-			col.zeros++
-		}
-		switch st {
-		case solvers.StatusUnsolvable:
-			col.unsolvable++
-		case solvers.StatusStuck:
-			col.stuck++
-		case solvers.StatusWrong:
-			col.wrong++
-		case solvers.StatusTimeout:
-			col.timeouts++
-		case solvers.StatusLimit:
-			col.limits++
-		}
-		out := outcomeOf(st)
-		switch out {
-		case outCensored:
-			cen = append(cen, v)
-		case outGaveUp:
-			gave = append(gave, v)
-		default:
-			fin = append(fin, v)
-		}
-		if len(opt.highlight) > 0 && opt.highlight[s.PuzzleID(i)] {
-			e := s.At(i)
-			col.marked = append(col.marked, point{e: &e, v: v, out: out})
-		} else if out == outFinished {
-			col.addTop(s, i, v)
+	st := opt.summary
+	col.skipped = st.Units - st.Measured
+	col.unsolvable, col.stuck, col.wrong = st.Count(solvers.StatusUnsolvable), st.Count(solvers.StatusStuck), st.Count(solvers.StatusWrong)
+	col.timeouts, col.limits = st.Count(solvers.StatusTimeout), st.Count(solvers.StatusLimit)
+	fin, gave, cen := col.plotted(opt.values.Finished), col.plotted(opt.values.GaveUp), col.plotted(opt.values.Censored)
+	if len(opt.highlight) > 0 {
+		for i := range s.Len() {
+			if st := s.Status(i); st.Measured() && opt.highlight[s.PuzzleID(i)] {
+				e := s.At(i)
+				col.marked = append(col.marked, point{e: &e, v: math.Max(valueOf(s, i, m), m.floor()), out: endingOf(st)})
+			}
 		}
 	}
-	slices.Sort(fin)
-	slices.Sort(gave)
-	slices.Sort(cen)
 	col.n, col.fin = len(fin)+len(gave)+len(cen), len(fin)
 	slices.SortFunc(col.marked, comparePoints)
 	for _, p := range col.marked {
@@ -253,6 +200,25 @@ func newColumn(s *report.Series, m measure, opt columnOptions) *column {
 	return col
 }
 
+// plotted turns the sorted values vs of the column's measure, in place,
+// into what the charts plot (seconds for time, at least the axis floor),
+// counts those drawn at the floor, and returns vs: the column owns them
+// (report.SortedTimes and SortedCalls make them for it), and a copy would cost 8 bytes
+// a unit more while the charts are prepared.
+func (c *column) plotted(vs []float64) []float64 {
+	for i, v := range vs {
+		if c.measure == measureTime {
+			v /= 1e9
+		}
+		if v < c.measure.floor() {
+			v = c.measure.floor()
+			c.zeros++
+		}
+		vs[i] = v
+	}
+	return vs
+}
+
 // valueOf returns the measure of row i of s: seconds or calls,
 // unclamped.
 func valueOf(s *report.Series, i int, m measure) float64 {
@@ -276,32 +242,6 @@ func comparePoints(a, b point) int {
 	return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.e.Corpus, b.e.Corpus), cmp.Compare(a.e.ID, b.e.ID))
 }
 
-// addTop keeps row i, finished and not highlighted, among the
-// hardestTop largest (by value, then corpus and id), largest first.
-func (c *column) addTop(s *report.Series, i int, v float64) {
-	c.addTopEntry(func() report.Entry { return s.At(i) }, v)
-}
-
-// addTopEntry is addTop for the row that entry returns.
-func (c *column) addTopEntry(entry func() report.Entry, v float64) {
-	if len(c.top) == hardestTop && v < c.top[len(c.top)-1].v {
-		return
-	}
-	e := entry()
-	p := point{e: &e, v: v}
-	k := len(c.top)
-	for k > 0 && comparePoints(c.top[k-1], p) < 0 {
-		k--
-	}
-	if k >= hardestTop {
-		return
-	}
-	c.top = slices.Insert(c.top, k, p)
-	if len(c.top) > hardestTop {
-		c.top = c.top[:hardestTop]
-	}
-}
-
 func (c *column) censored() int { return c.timeouts + c.limits }
 
 // gaveUp is how many rows gave up (stuck or wrong).
@@ -311,122 +251,11 @@ func (c *column) gaveUp() int { return c.stuck + c.wrong }
 // were censored.
 func (c *column) unfinished() int { return c.gaveUp() + c.censored() }
 
-// gaveWord names the rows that gave up: "stuck", "wrong" or
-// "stuck/wrong".
-func (c *column) gaveWord() string { return kindsWord(c.stuck, "stuck", c.wrong, "wrong") }
-
-// kindsWord names rows of two kinds, a of the first and b of the second:
-// the first's word, the second's when there are only those, or both.
-func kindsWord(a int, aWord string, b int, bWord string) string {
-	switch {
-	case a > 0 && b > 0:
-		return aWord + "/" + bWord
-	case b > 0:
-		return bWord
-	default:
-		return aWord
-	}
-}
-
-// gaveCount says how many rows gave up: "300 stuck", "1 wrong",
-// "3 stuck, 1 wrong".
-func (c *column) gaveCount() string {
-	var parts []string
-	if c.stuck > 0 {
-		parts = append(parts, fmt.Sprintf("%d stuck", c.stuck))
-	}
-	if c.wrong > 0 {
-		parts = append(parts, fmt.Sprintf("%d wrong", c.wrong))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// shares says what share of the plotted rows ended how, for a legend:
-// "100% solved", "84% solved; 16% timeout", "0% solved; 100% stuck",
-// "90% solved, 10% unsolvable; 1 wrong". The finished part comes first,
-// always; unsolvable is named only when there is some.
-func (c *column) shares() string {
-	if c.n == 0 {
-		return "nothing plotted"
-	}
-	fin := percent(c.fin-c.unsolvable, c.n) + " solved"
-	if c.unsolvable > 0 {
-		fin += ", " + percent(c.unsolvable, c.n) + " unsolvable"
-	}
-	var rest []string
-	for _, k := range []struct {
-		n    int
-		word string
-	}{{c.stuck, "stuck"}, {c.wrong, "wrong"}, {c.timeouts, "timeout"}, {c.limits, "limit"}} {
-		if k.n > 0 {
-			rest = append(rest, percent(k.n, c.n)+" "+k.word)
-		}
-	}
-	if len(rest) == 0 {
-		return fin
-	}
-	return fin + "; " + strings.Join(rest, ", ")
-}
-
-// percent formats k of n as a whole percentage that is never 0% or
-// 100% unless k is none or all of n: "<1%", "37%", ">99%".
-func percent(k, n int) string {
-	switch {
-	case n <= 0 || k <= 0:
-		return "0%"
-	case k >= n:
-		return "100%"
-	}
-	p := 100 * float64(k) / float64(n)
-	switch {
-	case p < 1:
-		return "<1%"
-	case p > 99:
-		return ">99%"
-	}
-	return fmt.Sprintf("%.0f%%", p)
-}
-
-// censorWord names the censored rows: "timeout", "limit" or
-// "timeout/limit".
-func (c *column) censorWord() string { return kindsWord(c.timeouts, "timeout", c.limits, "limit") }
-
-// censorCount says how many rows are censored: "394 timeouts",
-// "1 limit", "3 timeouts, 2 limits".
-func (c *column) censorCount() string {
-	var parts []string
-	if c.timeouts > 0 {
-		parts = append(parts, pluralize(c.timeouts, "timeout"))
-	}
-	if c.limits > 0 {
-		parts = append(parts, pluralize(c.limits, "limit"))
-	}
-	return strings.Join(parts, ", ")
-}
-
 // censorPoint is where the censored values start: the smallest value of
 // a censored row (every censored row ran at least that far), and whether
 // there is any.
 func (c *column) censorPoint() (float64, bool) {
 	return c.censorAt, c.censored() > 0 && c.n > 0
-}
-
-// hardest returns up to n finished points with the largest values,
-// largest first, leaving out the ids in skip (the column keeps
-// hardestTop of them, highlighted puzzles left out). Censored rows
-// are not ranked (their values are only lower bounds), nor are the
-// rows that gave up (they did not solve the puzzle).
-func (c *column) hardest(n int, skip func(*report.Entry) bool) []point {
-	var out []point
-	for _, p := range c.top {
-		if len(out) == n {
-			break
-		}
-		if skip == nil || !skip(p.e) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // find returns the points of the highlighted puzzles in ids, in the
@@ -452,165 +281,4 @@ func (c *column) findIndex(ids []int) []int {
 		}
 	}
 	return out
-}
-
-// notes lists, for a caption, what the chart leaves out or changes:
-// "12 invalid/unsupported/error rows not plotted", "3 zero times drawn
-// at 1ns".
-func (c *column) notes() []string {
-	var out []string
-	if c.zeros > 0 {
-		what := map[bool]string{true: "time of 0 ns is", false: "times of 0 ns are"}[c.zeros == 1]
-		if c.measure == measureCalls {
-			what = map[bool]string{true: "count of 0 calls is", false: "counts of 0 calls are"}[c.zeros == 1]
-		}
-		out = append(out, fmt.Sprintf("%d %s drawn at %s", c.zeros, what, c.measure.label(c.measure.floor())))
-	}
-	if c.skipped > 0 {
-		out = append(out, fmt.Sprintf("%s not plotted (invalid, unsupported or error)", pluralize(c.skipped, "row")))
-	}
-	return out
-}
-
-// plural returns "1 row", "2 rows".
-func pluralize(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// valueRange returns the smallest and largest value over the columns,
-// and false when no column has a point.
-func valueRange(cols ...*column) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, c := range cols {
-		if c.n == 0 {
-			continue
-		}
-		lo = math.Min(lo, c.lo)
-		hi = math.Max(hi, c.hi)
-		ok = true
-	}
-	return lo, hi, ok
-}
-
-// logAxisRange widens [lo, hi] for a log axis: a margin of pad decades
-// on each side and at least one decade in all, so that the ticker finds
-// labels and a single value is drawn mid-axis.
-func logAxisRange(lo, hi, pad float64) (float64, float64) {
-	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
-		return 1, 10
-	}
-	a, b := math.Log10(lo)-pad, math.Log10(hi)+pad
-	if w := b - a; w < 1 {
-		a -= (1 - w) / 2
-		b += (1 - w) / 2
-	}
-	return math.Pow(10, a), math.Pow(10, b)
-}
-
-// logBins returns shared histogram bin edges covering [lo, hi]: equal
-// widths in log space, aligned on fractions of a decade (1, 2, 4, 5, 10
-// or 20 bins per decade, about 30 to 60 bins in all). For integer
-// counters (calls) the edges are rounded up to integers and merged, so
-// that no bin falls between two integers and stays empty.
-func logBins(lo, hi float64, integer bool) []float64 {
-	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
-		return []float64{1, 10}
-	}
-	a, b := math.Log10(lo), math.Log10(hi)
-	if b-a < 1 {
-		mid := (a + b) / 2
-		a, b = mid-0.5, mid+0.5
-		if integer && a < 0 {
-			a, b = 0, math.Max(b-a, b)
-		}
-	}
-	perDecade := 1
-	for _, k := range []int{20, 10, 5, 4, 2, 1} {
-		if (b-a)*float64(k) <= 60 {
-			perDecade = k
-			break
-		}
-	}
-	k := float64(perDecade)
-	i0, i1 := math.Floor(a*k+1e-9), math.Ceil(b*k-1e-9)
-	if i1 <= i0 {
-		i1 = i0 + 1
-	}
-	var edges []float64
-	for i := i0; i <= i1; i++ {
-		e := math.Pow(10, i/k)
-		if integer {
-			e = math.Ceil(e - 1e-9)
-			if len(edges) > 0 && e <= edges[len(edges)-1] {
-				continue
-			}
-		}
-		edges = append(edges, e)
-	}
-	if integer && hi >= edges[len(edges)-1] {
-		edges = append(edges, math.Floor(hi)+1)
-	}
-	if len(edges) < 2 {
-		edges = append(edges, edges[0]*10)
-	}
-	return edges
-}
-
-// binOf returns the index of the bin of v in edges: bins are [e[i],
-// e[i+1]), the last one closed; values outside go to the end bins.
-func binIndex(edges []float64, v float64) int {
-	i, _ := slices.BinarySearch(edges, v)
-	// BinarySearch gives the first edge >= v; v == edges[i] starts bin i.
-	if i < len(edges) && edges[i] == v {
-		return min(i, len(edges)-2)
-	}
-	return min(max(i-1, 0), len(edges)-2)
-}
-
-// ecdfThin returns about n points (x, F(x)) of the empirical
-// distribution of the sorted values vs, with F counted over total rows:
-// the quantiles at n evenly spaced probabilities, plus the first and
-// last value, as a step curve would pass through them.
-func thinECDF(vs []float64, total, n int) (xs, ys []float64) {
-	if len(vs) == 0 || total == 0 {
-		return nil, nil
-	}
-	m := len(vs)
-	last := -1
-	step := func(i int) {
-		if i <= last {
-			return
-		}
-		// The step of F at vs[i]: from i/total to (i+1)/total. Take
-		// the last index with the same value so F(vs[i]) is exact.
-		j := i
-		for j+1 < m && vs[j+1] == vs[i] {
-			j++
-		}
-		xs = append(xs, vs[j])
-		ys = append(ys, float64(j+1)/float64(total))
-		last = j
-	}
-	if n < 2 {
-		n = 2
-	}
-	for k := 0; k <= n; k++ {
-		i := int(math.Ceil(float64(k)/float64(n)*float64(m))) - 1
-		step(max(i, 0))
-	}
-	step(m - 1)
-	return xs, ys
-}
-
-// quantile returns the q-quantile of the sorted values vs.
-func quantile(vs []float64, q float64) float64 {
-	if len(vs) == 0 {
-		return math.NaN()
-	}
-	// The same estimator as the summary's quantiles (summary.go): the
-	// value of an actual unit.
-	return stat.Quantile(min(max(q, 0), 1), stat.Empirical, vs, nil)
 }

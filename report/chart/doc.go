@@ -4,11 +4,17 @@
 // time against the baseline's, puzzle by puzzle (scatter, log-log).
 //
 // Data flow (Write):
-//  1. newShared prepares what the charts share, from the report.Results:
-//     per strategy and measure a column (counts, range, histogram bins,
-//     the thinned ECDF curve, the box plot, the hardest and highlighted
-//     rows; not the values themselves), the time bins shared by every
-//     strategy, and the baseline's time by puzzle for the scatters.
+//  1. newChartSet prepares what the charts share, from the
+//     report.Results and the report's Summary of them (Options.Summary,
+//     or one Write computes): per strategy and measure a column built
+//     from the summary's counts by status and the report's sorted values
+//     (report.SortedTimes, SortedCalls, one at a time; the charts do not
+//     sort or classify the rows again:
+//     counts, range, histogram bins, the thinned ECDF curve, the box
+//     plot, the highlighted rows), the labels of the hardest from the
+//     summary's ranking (ByTime, ByCalls: the lists summary.md, hard.csv
+//     and the page show), the time bins shared by every strategy, and
+//     the baseline's time by puzzle for the scatters.
 //  2. jobs lists the charts in page order, each with its title, caption
 //     and a function that builds the plot.
 //  3. The jobs run concurrently (GOMAXPROCS at a time); each renders its
@@ -16,7 +22,7 @@
 //     gonum/plot becomes an error for that chart alone.
 //
 // Only finished units (solved, or proved unsolvable) count as finished
-// (see outcome): an ECDF curve rises with them alone and ends at the
+// (see ending): an ECDF curve rises with them alone and ends at the
 // share of its strategy's units finished, and a box summarises them
 // alone. The other units are drawn as what they are, never dropped and
 // never as finished; captions and legends give their counts and shares:

@@ -131,7 +131,7 @@ func (s *pointPlotter) Thumbnail(c *draw.Canvas) {
 }
 
 // textPlotter draws texts at data points, offset by (dx, dy) points,
-// over a white halo when halo is set.
+// over a white halo when halo is cs.
 type textPlotter struct {
 	xs, ys []float64
 	texts  []string

@@ -12,7 +12,7 @@ import (
 )
 
 // The ECDF chart: for every strategy, the share of its plotted puzzles
-// it finished (solved, or proved unsolvable: see outcome) within a
+// it finished (solved, or proved unsolvable: see ending) within a
 // time, against that time on a log axis, one curve per strategy. Each
 // curve is thinned to a few hundred quantile points. A curve rises only
 // with finished rows, over all the strategy's plotted rows, so it ends
@@ -32,14 +32,14 @@ import (
 // gives the strategy's shares: "backtrack (84% solved; 16% timeout)",
 // "singles (0% solved; 100% stuck)".
 
-func (set *shared) ecdfTitle() string {
-	return set.title("Time per puzzle, all strategies (ECDF)", set.res.Puzzles)
+func (cs *chartSet) ecdfTitle() string {
+	return cs.title("Time per puzzle, all strategies (ECDF)", cs.res.Puzzles)
 }
 
-func (set *shared) ecdfCaption() string {
+func (cs *chartSet) ecdfCaption() string {
 	main := "Share of each strategy's puzzles finished (solved, or proved unsolvable) within a given time (log scale): the further left and the steeper a curve, the faster the strategy; read the median where a curve crosses 50%"
 	var extra []string
-	gave, censored, notes := set.timeNotes()
+	gave, censored, notes := cs.timeNotes()
 	if len(gave)+len(censored) > 0 {
 		extra = append(extra, "a curve rises only with the puzzles its strategy finished and ends at the share it finished, below 100% when it did not finish them all (the legend gives each strategy's shares): a curve that stays low solved few puzzles, however fast")
 	}
@@ -51,12 +51,12 @@ func (set *shared) ecdfCaption() string {
 		extra = append(extra, "a triangle marks the time at which a strategy's timeouts or limits were stopped ("+strings.Join(censored, "; ")+
 			"), joined to the end of its curve: those puzzles took at least that long")
 	}
-	if set.anyHighlighted(set.time...) {
+	if cs.anyHighlighted(cs.time...) {
 		extra = append(extra, "highlighted puzzles are magenta dots on each curve (on its end mark when not finished)")
 	}
-	extra = append(extra, set.absentHighlights(set.time...))
+	extra = append(extra, cs.absentHighlights(cs.time...))
 	extra = append(extra, notes...)
-	for _, c := range set.time {
+	for _, c := range cs.time {
 		if c.fin > ecdfPoints {
 			extra = append(extra, fmt.Sprintf("a curve of more than %d puzzles is drawn through %d of its quantiles, not a step per puzzle", ecdfPoints, ecdfPoints))
 			break
@@ -80,8 +80,8 @@ type ecdfCurve struct {
 // anyUnfinished reports whether some strategy has rows it did not
 // finish, or proved unsolvable: then legends give every strategy's
 // shares.
-func (set *shared) anyUnfinished() bool {
-	for _, c := range set.time {
+func (cs *chartSet) anyUnfinished() bool {
+	for _, c := range cs.time {
 		if c.unfinished() > 0 || c.unsolvable > 0 {
 			return true
 		}
@@ -127,9 +127,9 @@ func ecdfCurveOf(col *column, shares bool) ecdfCurve {
 }
 
 // ecdfPlot draws the ECDF curves of time of all strategies.
-func (set *shared) ecdfPlot() (*plot.Plot, error) {
-	p := newPlot(set.ecdfTitle(), measureTime.axisLabel(), "puzzles finished within that time")
-	lo, hi, ok := valueRange(set.time...)
+func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
+	p := newPlot(cs.ecdfTitle(), measureTime.axisLabel(), "puzzles finished within that time")
+	lo, hi, ok := valueRange(cs.time...)
 	if !ok {
 		lo, hi = 1e-6, 1e-3
 	}
@@ -139,13 +139,13 @@ func (set *shared) ecdfPlot() (*plot.Plot, error) {
 		{Value: 0.75, Label: "75%"}, {Value: 1, Label: "100%"},
 	}
 	p.Add(plotter.NewGrid())
-	shares := set.anyUnfinished()
+	shares := cs.anyUnfinished()
 	var nx, ny []float64 // curve points, normalized, to place the legend
 	norm := func(x float64) float64 { return (x - math.Log10(lo)) / math.Log10(hi/lo) }
 	var hx, hy []float64
 	var htext []string
 	var ends []plot.Plotter // the end marks, drawn over every line
-	for i, col := range set.time {
+	for i, col := range cs.time {
 		if col.n == 0 {
 			continue
 		}
@@ -193,17 +193,17 @@ func (set *shared) ecdfPlot() (*plot.Plot, error) {
 			thumbs = append(thumbs, thumb)
 		}
 		p.Legend.Add(cv.name, thumbs...)
-		for _, k := range col.findIndex(set.opt.Highlight) {
+		for _, k := range col.findIndex(cs.opt.Highlight) {
 			hp := col.marked[k]
 			x, y := math.Log10(hp.v), float64(col.markedLE[k])/float64(col.n)
 			switch hp.out {
-			case outCensored:
+			case endCensored:
 				x, y = cv.censorX, cv.endY
-			case outGaveUp:
+			case endGaveUp:
 				x, y = cv.gaveX, cv.endY
 			}
 			hx, hy = append(hx, x), append(hy, y)
-			htext = append(htext, set.res.PuzzleLabel(hp.e))
+			htext = append(htext, cs.res.PuzzleLabel(hp.e))
 		}
 	}
 	p.Add(ends...)
@@ -235,8 +235,8 @@ func countLE(vs []float64, v float64) int {
 // the counts per strategy of the rows that gave up ("singles 300
 // stuck") and of the censored rows ("backtrack 273 timeouts"), and the
 // notes on what was not plotted.
-func (set *shared) timeNotes() (gave, censored, notes []string) {
-	for _, c := range set.time {
+func (cs *chartSet) timeNotes() (gave, censored, notes []string) {
+	for _, c := range cs.time {
 		if c.gaveUp() > 0 {
 			gave = append(gave, fmt.Sprintf("%s %s", c.solver, c.gaveCount()))
 		}

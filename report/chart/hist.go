@@ -7,12 +7,13 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"sudokubatch/report"
 )
 
 // The per-strategy histograms of log time and log calls. Time bins are
@@ -22,7 +23,7 @@ import (
 // histogram spans its own range, with integer bin edges. Counts go on a
 // log axis when the tallest bar is 50 times the shortest (a long tail
 // of single puzzles would not show on a linear one). Finished rows
-// (solved, unsolvable: see outcome) are bars in the strategy's color;
+// (solved, unsolvable: see ending) are bars in the strategy's color;
 // the rows that did not finish are stacked on top, at their own value,
 // each kind named with its count in the legend: first the rows that
 // gave up (stuck, wrong), a pale segment hatched in the strategy's color
@@ -30,67 +31,14 @@ import (
 // up (exact, but not a solving time); then the censored rows (timeout,
 // limit), a segment hatched in near-black from bottom left to top
 // right, at the value where they were stopped (a lower bound). The
-// slowest finished puzzles are labelled with their id, and highlighted
+// slowest puzzles of the report's ranking are labelled with their id
+// (and their status when they did not finish), and highlighted
 // puzzles are marked in magenta wherever they fall (with their status
 // when they did not finish).
 
-func (set *shared) histTitle(col *column) string {
-	what := "time per puzzle"
-	if col.measure == measureCalls {
-		what = "calls per puzzle"
-	}
-	return set.title(col.solver+": "+what, col.rows)
-}
-
-func (set *shared) histCaption(col *column, idx int) string {
-	what, slow := "time per puzzle", "slowest"
-	if col.measure == measureCalls {
-		what, slow = "calls per puzzle", "costliest"
-	}
-	bins := "in bins shared by all strategies"
-	if col.measure == measureCalls {
-		bins = "in bins of its own (what a call is depends on the strategy)"
-	}
-	height := "a bar's height is the number of puzzles in its bin"
-	_, fin, gave, cen := set.histBins(col, idx)
-	if logY, _ := logCounts(fin, gave, cen); logY {
-		height = "a bar's height is the number of puzzles in its bin, on a log scale so that bins of a single puzzle show"
-	}
-	main := fmt.Sprintf("Histogram of %s's %s on a log scale, %s: %s", col.solver, what, bins, height)
-	var extra []string
-	if n := len(col.hardest(hardestTop, set.highlighted)); n > 0 {
-		extra = append(extra, fmt.Sprintf("the %d %s finished puzzles are labelled #id", n, slow))
-	}
-	unit := strings.TrimSuffix(what, " per puzzle")
-	switch {
-	case col.unfinished() > 0 && col.fin == 0:
-		extra = append(extra, "it finished no puzzle (solved, or proved unsolvable): every bar is hatched")
-	case col.unfinished() > 0:
-		extra = append(extra, fmt.Sprintf("solid bars are the %s it finished (solved, or proved unsolvable); the hatched segments stacked on them are the puzzles it did not finish, not counted as finished",
-			pluralize(col.fin, "puzzle")))
-	}
-	if col.gaveUp() > 0 {
-		extra = append(extra, fmt.Sprintf("the pale segment hatched in its color is the %s, drawn at the %s the strategy took to give up without a solution (stuck: it stopped by itself and would never solve them)",
-			col.gaveCount(), unit))
-	}
-	if col.censored() > 0 {
-		extra = append(extra, fmt.Sprintf("the segment hatched in black is the %s, drawn at the %s where they were stopped (a lower bound)",
-			col.censorCount(), unit))
-	}
-	if len(col.find(set.opt.Highlight)) > 0 {
-		extra = append(extra, "highlighted puzzles are marked in magenta")
-	}
-	extra = append(extra, set.absentHighlights(col))
-	extra = append(extra, col.notes()...)
-	if col.n == 0 {
-		extra = append(extra, "no row of this strategy has a measurement to plot")
-	}
-	return sentence(main, extra...)
-}
-
 // histBins returns the bins of col's histogram and the finished,
 // gave-up and censored rows in each.
-func (set *shared) histBins(col *column, idx int) (edges, fin, gave, cen []float64) {
+func (cs *chartSet) histBins(col *column, idx int) (edges, fin, gave, cen []float64) {
 	edges, fin, gave, cen = col.edges, col.binFin, col.binGave, col.binCen
 	if len(edges) < 2 {
 		edges = []float64{1, 10}
@@ -115,8 +63,8 @@ func logCounts(fin, gave, cen []float64) (bool, float64) {
 }
 
 // histPlot draws the histogram of col, the idx-th strategy.
-func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
-	edges, fin, gave, cen := set.histBins(col, idx)
+func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
+	edges, fin, gave, cen := cs.histBins(col, idx)
 	nb := len(edges) - 1
 	lgEdges := log10s(edges) // the x axis holds log10 values
 
@@ -139,7 +87,7 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 		}
 	}
 
-	p := newPlot(set.histTitle(col), col.measure.axisLabel(), ylabel)
+	p := newPlot(cs.histTitle(col), col.measure.axisLabel(), ylabel)
 	setLogAxis(&p.X, edges[0], edges[nb], col.measure)
 	clr := seriesColor(idx)
 	finBars := &histBars{edges: lgEdges, lo: zero, hi: finTop, fill: clr,
@@ -165,15 +113,15 @@ func (set *shared) histPlot(col *column, idx int) (*plot.Plot, error) {
 	}
 
 	var labels []barLabel
-	for _, hp := range col.hardest(hardestTop, set.highlighted) {
-		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: set.res.PuzzleLabel(hp.e)})
+	for _, hp := range cs.hardest(col) {
+		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: hp.text})
 	}
-	for k, hp := range col.find(set.opt.Highlight) {
+	for k, hp := range col.find(cs.opt.Highlight) {
 		if k == maxLabels {
 			break // see maxLabels
 		}
-		text := set.res.PuzzleLabel(hp.e)
-		if hp.out != outFinished {
+		text := cs.res.PuzzleLabel(hp.e)
+		if hp.out != endFinished {
 			text += " (" + hp.e.Status.String() + ")"
 		}
 		labels = append(labels, barLabel{x: math.Log10(hp.v), top: tops[binIndex(edges, hp.v)], text: text,
@@ -230,7 +178,7 @@ type countLogTicks struct{}
 // Ticks implements plot.Ticker.
 func (countLogTicks) Ticks(min, max float64) []plot.Tick {
 	var out []plot.Tick
-	for _, t := range (log10Ticks{logTicks{Format: countLabel}}).Ticks(min, max) {
+	for _, t := range (log10Ticks{logTicks{Format: report.FormatCountTick}}).Ticks(min, max) {
 		if t.Value >= 0 {
 			out = append(out, t)
 		}
@@ -275,7 +223,7 @@ func (intTicks) Ticks(min, max float64) []plot.Tick {
 // histBars draws histogram bars: bin i spans [edges[i], edges[i+1]]
 // across and [lo[i], hi[i]] up, in axis units; bins with hi <= lo are
 // not drawn. Hatched bars (rows not finished) get diagonal lines over
-// their fill: rising to the right, or falling when back is set.
+// their fill: rising to the right, or falling when back is cs.
 type histBars struct {
 	edges  []float64
 	lo, hi []float64

@@ -17,7 +17,7 @@ import (
 // The scatter of one strategy's time (y) against the baseline's (x),
 // puzzle by puzzle, joined on (corpus, id), log-log with the diagonal
 // y = x and dotted lines at 10x either way. Pairs finished on both
-// sides (solved, unsolvable: see outcome) are dots in the strategy's
+// sides (solved, unsolvable: see ending) are dots in the strategy's
 // color; the others are drawn in near-black, never as dots. A pair with
 // a side that gave up (stuck, wrong) is a cross at the time it took to
 // give up: × when the strategy on y gave up, + when the baseline did,
@@ -32,10 +32,10 @@ type pointPair struct{ x, y point }
 
 // scatter is the scatter of column y (of series ys) against the
 // baseline x. It keeps no pair: the pairs are joined again, from the
-// series and the baseline's times by puzzle (shared.baseV), when the
+// series and the baseline's times by puzzle (chartSet.baseV), when the
 // chart is drawn.
 type scatter struct {
-	set     *shared
+	charts  *chartSet
 	ys      *report.Series
 	x, y    *column
 	idx     int // y's strategy index, for its color
@@ -53,33 +53,33 @@ type scatter struct {
 // sides), a stop mark (a side gave up) or a triangle (a side censored),
 // and on which side.
 type pairKind struct {
-	mark outcome // outFinished: a dot; outGaveUp: a stop mark; outCensored: a triangle
-	y, x bool    // the sides the mark is about
+	mark ending // endFinished: a dot; endGaveUp: a stop mark; endCensored: a triangle
+	y, x bool   // the sides the mark is about
 }
 
 // kindOf classifies a pair by the outcomes of its sides.
-func kindOf(xo, yo outcome) pairKind {
+func kindOf(xo, yo ending) pairKind {
 	switch {
-	case xo == outGaveUp || yo == outGaveUp:
-		return pairKind{mark: outGaveUp, y: yo == outGaveUp, x: xo == outGaveUp}
-	case xo == outCensored || yo == outCensored:
-		return pairKind{mark: outCensored, y: yo == outCensored, x: xo == outCensored}
+	case xo == endGaveUp || yo == endGaveUp:
+		return pairKind{mark: endGaveUp, y: yo == endGaveUp, x: xo == endGaveUp}
+	case xo == endCensored || yo == endCensored:
+		return pairKind{mark: endCensored, y: yo == endCensored, x: xo == endCensored}
 	}
 	return pairKind{}
 }
 
 // count adds a pair (xv, yv), with the outcomes xo and yo, to the
 // scatter's counts and range.
-func (sc *scatter) count(xv, yv float64, xo, yo outcome) {
+func (sc *scatter) count(xv, yv float64, xo, yo ending) {
 	sc.n++
 	sc.xlo, sc.xhi = math.Min(sc.xlo, xv), math.Max(sc.xhi, xv)
 	sc.ylo, sc.yhi = math.Min(sc.ylo, yv), math.Max(sc.yhi, yv)
 	k := kindOf(xo, yo)
 	var both, y, x *int
 	switch k.mark {
-	case outFinished:
+	case endFinished:
 		return
-	case outGaveUp:
+	case endGaveUp:
 		both, y, x = &sc.gaveXY, &sc.gaveY, &sc.gaveX
 	default:
 		both, y, x = &sc.censXY, &sc.censY, &sc.censX
@@ -101,23 +101,23 @@ func (sc *scatter) finished() int {
 
 // newScatter joins y (the column of ys) with the baseline x on
 // (corpus, id).
-func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter {
-	sc := &scatter{set: set, ys: ys, x: x, y: y, idx: idx,
+func (cs *chartSet) newScatter(ys *report.Series, y, x *column, idx int) *scatter {
+	sc := &scatter{charts: cs, ys: ys, x: x, y: y, idx: idx,
 		xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
 	for i := range ys.Len() {
 		st := ys.Status(i)
-		if !isPlotted(st) {
+		if !st.Measured() {
 			continue
 		}
-		xv := set.baseV[ys.Puzzle(i)]
+		xv := cs.baseV[ys.Puzzle(i)]
 		if math.IsNaN(xv) {
 			sc.missing++
 			continue
 		}
-		xo, yo := set.baseO[ys.Puzzle(i)], outcomeOf(st)
+		xo, yo := cs.baseO[ys.Puzzle(i)], endingOf(st)
 		yv := math.Max(valueOf(ys, i, measureTime), measureTime.floor())
 		sc.count(xv, yv, xo, yo)
-		if set.hl[ys.PuzzleID(i)] {
+		if cs.hl[ys.PuzzleID(i)] {
 			e := ys.At(i)
 			sc.marked = append(sc.marked, pointPair{x: point{e: &e, v: xv, out: xo}, y: point{e: &e, v: yv, out: yo}})
 		}
@@ -131,22 +131,22 @@ func (set *shared) newScatter(ys *report.Series, y, x *column, idx int) *scatter
 
 // each calls fn with the values of every pair (x, y: seconds) and their
 // outcomes, in the order of the rows of y.
-func (sc *scatter) each(fn func(x, y float64, xo, yo outcome)) {
-	ys, set := sc.ys, sc.set
+func (sc *scatter) each(fn func(x, y float64, xo, yo ending)) {
+	ys, cs := sc.ys, sc.charts
 	for i := range ys.Len() {
 		st := ys.Status(i)
-		if !isPlotted(st) {
+		if !st.Measured() {
 			continue
 		}
 		p := ys.Puzzle(i)
-		if xv := set.baseV[p]; !math.IsNaN(xv) {
-			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), set.baseO[p], outcomeOf(st))
+		if xv := cs.baseV[p]; !math.IsNaN(xv) {
+			fn(xv, math.Max(valueOf(ys, i, measureTime), measureTime.floor()), cs.baseO[p], endingOf(st))
 		}
 	}
 }
 
 func (sc *scatter) title() string {
-	return sc.set.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), sc.n)
+	return sc.charts.title(fmt.Sprintf("%s vs %s: time per puzzle", sc.y.solver, sc.x.solver), sc.n)
 }
 
 func (sc *scatter) caption() string {
@@ -162,18 +162,18 @@ func (sc *scatter) caption() string {
 			which = append(which, "+ "+x+" gave up")
 		}
 		extra = append(extra, fmt.Sprintf("crosses are the %s on which a strategy gave up without a solution (stuck: it stopped by itself and would never solve them), drawn at the time it took to give up, not as finished (%s)",
-			pluralize(n, "puzzle"), strings.Join(which, ", ")))
+			report.Count(n, "puzzle", "puzzles"), strings.Join(which, ", ")))
 	}
 	if n := sc.censY + sc.censX + sc.censXY; n > 0 {
 		extra = append(extra, fmt.Sprintf("open triangles are the %s stopped by a timeout or limit, drawn at the time they were stopped and pointing where the true time lies (up: %s stopped, right: %s stopped)",
-			pluralize(n, "puzzle"), y, x))
+			report.Count(n, "puzzle", "puzzles"), y, x))
 	}
 	if len(sc.highlighted()) > 0 {
 		extra = append(extra, "highlighted puzzles are magenta dots")
 	}
-	extra = append(extra, sc.set.absentHighlights(sc.x, sc.y))
+	extra = append(extra, sc.charts.absentHighlights(sc.x, sc.y))
 	if sc.missing > 0 {
-		extra = append(extra, fmt.Sprintf("%s with no measured %s row left out", pluralize(sc.missing, "puzzle"), x))
+		extra = append(extra, fmt.Sprintf("%s with no measured %s row left out", report.Count(sc.missing, "puzzle", "puzzles"), x))
 	}
 	for _, col := range []*column{sc.y, sc.x} {
 		for _, n := range col.notes() {
@@ -195,8 +195,125 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 	ylo, yhi := logAxisRange(sc.ylo, sc.yhi, 0.08)
 	lxlo, lxhi, lylo, lyhi := math.Log10(xlo), math.Log10(xhi), math.Log10(ylo), math.Log10(yhi)
 
-	var nx, ny []float64 // normalized points and guides, to place the legend
+	// Normalized points and guides, to place the legend.
+	nx, ny, err := addGuides(p, lxlo, lxhi, lylo, lyhi)
+	if err != nil {
+		return nil, err
+	}
 
+	// Points: finished pairs first, censored on top, highlights last.
+	// The finished dots are drawn by one plotter that rasterises them
+	// (dotPlotter); the censored triangles that fall on the same spot
+	// (within labelSpot of the axes, a fifth of a pixel) are drawn once;
+	// the legend is placed by the points' density on a grid.
+	clr := seriesColor(sc.idx)
+	alpha, radius := dotStyle(sc.n)
+	tri := func(up, right bool) *pointPlotter {
+		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
+	}
+	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
+	stop := func(y, x bool) *pointPlotter {
+		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
+	}
+	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
+	var grid densityGrid
+	spots := map[[3]int32]bool{}
+	sc.each(func(xv, yv float64, xo, yo ending) {
+		lx, ly := math.Log10(xv), math.Log10(yv)
+		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
+		grid.add(fx, fy)
+		k := kindOf(xo, yo)
+		if k.mark == endFinished {
+			return
+		}
+		t, kind := cy, int32(0)
+		switch {
+		case k.mark == endGaveUp && k.x && k.y:
+			t, kind = sxy, 5
+		case k.mark == endGaveUp && k.x:
+			t, kind = sx, 4
+		case k.mark == endGaveUp:
+			t, kind = sy, 3
+		case k.x && k.y:
+			t, kind = cxy, 2
+		case k.x:
+			t, kind = cx, 1
+		}
+		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
+		if !spots[spot] {
+			spots[spot] = true
+			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+		}
+	})
+	gx, gy, gw := grid.points()
+	nw := append(ones(len(nx)), gw...) // the guides weigh 1, the grid's points their density
+	nx, ny = append(nx, gx...), append(ny, gy...)
+	fin := &dotPlotter{n: sc.finished(),
+		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
+		each: func(fn func(x, y float64)) {
+			sc.each(func(xv, yv float64, xo, yo ending) {
+				if xo == endFinished && yo == endFinished {
+					fn(math.Log10(xv), math.Log10(yv))
+				}
+			})
+		}}
+	p.Add(fin)
+	if fin.n > 0 {
+		p.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
+	}
+	for _, c := range []struct {
+		pts  *pointPlotter
+		n    int
+		text string
+	}{
+		{sy, sc.gaveY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.gaveWord(), sc.gaveY)},
+		{sx, sc.gaveX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.gaveWord(), sc.gaveX)},
+		{sxy, sc.gaveXY, fmt.Sprintf("both gave up (%d)", sc.gaveXY)},
+		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
+		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
+		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},
+	} {
+		if c.n > 0 {
+			p.Add(c.pts)
+			p.Legend.Add(c.text, c.pts)
+		}
+	}
+	sc.addHighlights(p)
+	setLogAxis(&p.X, xlo, xhi, measureTime)
+	setLogAxis(&p.Y, ylo, yhi, measureTime)
+	legendCornerW(p, nx, ny, nw, false)
+	return p, nil
+}
+
+// dotStyle returns the opacity and radius of a scatter's dots for n
+// points: the more points, the smaller and paler, so that dense regions
+// still show their density.
+func dotStyle(n int) (alpha float64, radius vg.Length) {
+	switch {
+	case n > 20000:
+		return 0.2, vg.Points(1.2)
+	case n > 5000:
+		return 0.3, vg.Points(1.3)
+	case n > 1000:
+		return 0.45, vg.Points(1.6)
+	}
+	return 0.6, vg.Points(2)
+}
+
+// ones returns n ones.
+func ones(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+// addGuides draws the guides of a scatter whose axes hold log10 values
+// over [lxlo, lxhi] and [lylo, lyhi]: y = x, y = 10x and y = x/10, each
+// labelled at 85% of its visible part; it returns their points,
+// normalized to the axes, for the legend's placement.
+func addGuides(p *plot.Plot, lxlo, lxhi, lylo, lyhi float64) (nx, ny []float64, err error) {
 	// Both axes hold log10 values. Guides: y = x, y = 10x, y = x/10,
 	// each labelled at 85% of its visible part.
 	guide := func(d float64, dashed bool, label string) error {
@@ -230,114 +347,28 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		label  string
 	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
 		if err := guide(g.d, g.dashed, g.label); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	return nx, ny, nil
+}
 
-	// Points: finished pairs first, censored on top, highlights last.
-	// The finished dots are drawn by one plotter that rasterises them
-	// (dotPlotter); the censored triangles that fall on the same spot
-	// (within labelSpot of the axes, a fifth of a pixel) are drawn once;
-	// the legend is placed by the points' density on a grid.
-	clr := seriesColor(sc.idx)
-	alpha, radius := 0.6, vg.Points(2)
-	if sc.n > 20000 {
-		alpha, radius = 0.2, vg.Points(1.2)
-	} else if sc.n > 5000 {
-		alpha, radius = 0.3, vg.Points(1.3)
-	} else if sc.n > 1000 {
-		alpha, radius = 0.45, vg.Points(1.6)
+// addHighlights marks and labels the highlighted puzzles of the scatter.
+func (sc *scatter) addHighlights(p *plot.Plot) {
+	hs := sc.highlighted()
+	if len(hs) == 0 {
+		return
 	}
-	tri := func(up, right bool) *pointPlotter {
-		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
+	hp := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}
+	ht := &pointLabels{style: textStyle(11, highlightColor), gap: vg.Points(7)}
+	for _, pr := range hs {
+		lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
+		hp.xs, hp.ys = append(hp.xs, lx), append(hp.ys, ly)
+		ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
+		ht.texts = append(ht.texts, sc.charts.res.PuzzleLabel(pr.y.e))
 	}
-	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
-	stop := func(y, x bool) *pointPlotter {
-		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
-	}
-	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
-	var grid densityGrid
-	spots := map[[3]int32]bool{}
-	sc.each(func(xv, yv float64, xo, yo outcome) {
-		lx, ly := math.Log10(xv), math.Log10(yv)
-		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
-		grid.add(fx, fy)
-		k := kindOf(xo, yo)
-		if k.mark == outFinished {
-			return
-		}
-		t, kind := cy, int32(0)
-		switch {
-		case k.mark == outGaveUp && k.x && k.y:
-			t, kind = sxy, 5
-		case k.mark == outGaveUp && k.x:
-			t, kind = sx, 4
-		case k.mark == outGaveUp:
-			t, kind = sy, 3
-		case k.x && k.y:
-			t, kind = cxy, 2
-		case k.x:
-			t, kind = cx, 1
-		}
-		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
-		if !spots[spot] {
-			spots[spot] = true
-			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
-		}
-	})
-	gx, gy, gw := grid.points()
-	nx, ny = append(nx, gx...), append(ny, gy...)
-	nw := make([]float64, len(nx))
-	for i := range nw {
-		nw[i] = 1
-	}
-	copy(nw[len(nw)-len(gw):], gw)
-	fin := &dotPlotter{n: sc.finished(),
-		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
-		each: func(fn func(x, y float64)) {
-			sc.each(func(xv, yv float64, xo, yo outcome) {
-				if xo == outFinished && yo == outFinished {
-					fn(math.Log10(xv), math.Log10(yv))
-				}
-			})
-		}}
-	p.Add(fin)
-	if fin.n > 0 {
-		p.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
-	}
-	for _, c := range []struct {
-		pts  *pointPlotter
-		n    int
-		text string
-	}{
-		{sy, sc.gaveY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.gaveWord(), sc.gaveY)},
-		{sx, sc.gaveX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.gaveWord(), sc.gaveX)},
-		{sxy, sc.gaveXY, fmt.Sprintf("both gave up (%d)", sc.gaveXY)},
-		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
-		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
-		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},
-	} {
-		if c.n > 0 {
-			p.Add(c.pts)
-			p.Legend.Add(c.text, c.pts)
-		}
-	}
-	if hs := sc.highlighted(); len(hs) > 0 {
-		hp := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}}
-		ht := &pointLabels{style: textStyle(11, highlightColor), gap: vg.Points(7)}
-		for _, pr := range hs {
-			lx, ly := math.Log10(pr.x.v), math.Log10(pr.y.v)
-			hp.xs, hp.ys = append(hp.xs, lx), append(hp.ys, ly)
-			ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
-			ht.texts = append(ht.texts, sc.set.res.PuzzleLabel(pr.y.e))
-		}
-		p.Add(hp, ht)
-		p.Legend.Add("highlighted", hp)
-	}
-	setLogAxis(&p.X, xlo, xhi, measureTime)
-	setLogAxis(&p.Y, ylo, yhi, measureTime)
-	legendCornerW(p, nx, ny, nw, false)
-	return p, nil
+	p.Add(hp, ht)
+	p.Legend.Add("highlighted", hp)
 }
 
 // scatterSpots is how many spots across each axis censored marks are

@@ -2,15 +2,15 @@ package chart
 
 import (
 	"math"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
+
+	"sudokubatch/report"
 )
 
 // logTicks is a plot.Ticker for a log-scale axis whose labels are
-// written by Format: durationLabel for times in seconds,
-// countLabel for counters. Unlike plot.LogTicks it labels ranges of
+// written by Format: report.FormatSecondsShort for times in seconds,
+// report.FormatCountTick for counters. Unlike plot.LogTicks it labels ranges of
 // any width readably and never panics: it labels every power of ten in
 // range (every second or third one on very wide ranges), falls back to
 // 1-2-5 multiples when fewer than three powers of ten are in range, to
@@ -33,7 +33,7 @@ func (t logTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	format := t.Format
 	if format == nil {
-		format = countLabel
+		format = report.FormatCountTick
 	}
 	lo := int(math.Floor(math.Log10(min)))
 	hi := int(math.Ceil(math.Log10(max)))
@@ -102,50 +102,4 @@ func floorMod(a, b int) int {
 		m += b
 	}
 	return m
-}
-
-// durationLabel labels a time given in seconds: 1ns, 10µs, 2.5ms,
-// 100ms, 1s, 10s.
-func durationLabel(sec float64) string {
-	switch a := math.Abs(sec); {
-	case a == 0:
-		return "0"
-	case a < 1e-6:
-		return trimNumber(sec*1e9) + "ns"
-	case a < 1e-3:
-		return trimNumber(sec*1e6) + "µs"
-	case a < 1:
-		return trimNumber(sec*1e3) + "ms"
-	default:
-		return trimNumber(sec) + "s"
-	}
-}
-
-// countLabel labels a counter: 1, 20, 500, then 1e3, 2e4, 1e5.
-func countLabel(v float64) string {
-	if math.Abs(v) < 1000 {
-		return trimNumber(v)
-	}
-	e := int(math.Floor(math.Log10(math.Abs(v))))
-	m := v / math.Pow10(e)
-	if math.Abs(m-math.Round(m)) < 1e-6 {
-		m = math.Round(m)
-		if m == 10 {
-			m, e = 1, e+1
-		}
-	}
-	return trimNumber(m) + "e" + strconv.Itoa(e)
-}
-
-// trimNumber formats v with at most three significant digits and no
-// trailing zeros: 1, 2.5, 100, 0.03.
-func trimNumber(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if r := strconv.FormatFloat(v, 'g', 3, 64); len(r) < len(s) && !strings.ContainsAny(r, "e") {
-		s = r
-	} else if strings.ContainsAny(r, "e") {
-		// 3 significant digits would need an exponent: round instead.
-		s = strconv.FormatFloat(math.Round(v), 'f', -1, 64)
-	}
-	return s
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/corpus"
 	"sudokubatch/data"
-	"sudokubatch/pipeline"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -208,7 +208,7 @@ func maxWorkers() int { return max(256, 4*runtime.NumCPU()) }
 // createRun identifies the corpora (a missing one exits 2), then creates
 // the run directory with run.json recording them.
 func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir.Dir, error) {
-	corpora, err := pipeline.Identify(e.ctx, s.Corpora)
+	corpora, err := corpus.Identify(e.ctx, s.Corpora)
 	if err != nil {
 		if e.ctx.Err() != nil {
 			return nil, e.ctx.Err()
@@ -255,7 +255,7 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 	if out == "" {
 		out = latestRun()
 	}
-	dir, err := rundir.Resume(out, pipeline.VerifyCorpora(e.ctx, out))
+	dir, err := rundir.Resume(out, corpus.VerifyRun(e.ctx, out))
 	if err != nil {
 		if e.ctx.Err() != nil {
 			return nil, flags, e.ctx.Err()

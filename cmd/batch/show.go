@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"sudokubatch/corpus"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -40,7 +41,7 @@ func showMain(e *env, args []string) error {
 			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
 			"  batch show 39949 -solvers all -timeout 60s         # every strategy, a minute each\n"+
 			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
-	corpus := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
+	corpusFlag := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
 	solverList := fs.String("solvers", "all", "comma-separated `strategies` to run, in that order; all for every one")
 	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 100ms, 1m; 0 for none")
@@ -85,7 +86,7 @@ func showMain(e *env, args []string) error {
 	}
 
 	// The corpus: -corpus, else the run's first, else the default.
-	path := *corpus
+	path := *corpusFlag
 	var runCorpora []string // the run's corpora, in the order their seeds derive from
 	if run != nil {
 		runCorpora = run.Results.Corpora
@@ -99,12 +100,12 @@ func showMain(e *env, args []string) error {
 			path = runCorpora[0]
 		}
 	}
-	if *corpus == "" && run != nil && path != "-" {
+	if *corpusFlag == "" && run != nil && path != "-" {
 		if _, err := os.Stat(path); err != nil {
 			return usageErr("the corpus of run %s, %s, is not here (%v); name it with -corpus FILE", runDir, path, errors.Unwrap(err))
 		}
 	}
-	ent, found, info, err := pipeline.FindPuzzle(e.ctx, path, e.stdin, id)
+	ent, found, info, err := corpus.Find(e.ctx, path, e.stdin, id)
 	switch {
 	case err != nil && e.ctx.Err() != nil:
 		return err

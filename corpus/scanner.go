@@ -1,4 +1,4 @@
-package solvers
+package corpus
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"sudokubatch/solvers"
 )
 
 // MaxLineLen is the longest line, in bytes without its line end, that the
@@ -28,10 +30,10 @@ func (e *SyntaxError) Error() string {
 
 // Entry is one puzzle line of a corpus.
 type Entry struct {
-	ID     int    // 0-based index among the puzzle lines of the file
-	Line   int    // 1-based line number in the file
-	Puzzle Puzzle // the parsed puzzle; zero when Err is set
-	Err    error  // a *SyntaxError when the line is not a puzzle
+	ID     int            // 0-based index among the puzzle lines of the file
+	Line   int            // 1-based line number in the file
+	Puzzle solvers.Puzzle // the parsed puzzle; zero when Err is set
+	Err    error          // a *SyntaxError when the line is not a puzzle
 }
 
 // Scanner reads a corpus one line at a time, like bufio.Scanner, and never
@@ -113,7 +115,7 @@ func (s *Scanner) Scan() bool {
 				continue // a count header
 			}
 		}
-		s.emit(parseInto(&s.entry.Puzzle, t))
+		s.emit(solvers.ParseLine(&s.entry.Puzzle, t))
 		return true
 	}
 }
@@ -124,7 +126,7 @@ func (s *Scanner) emit(err error) {
 	e := &s.entry
 	e.ID, e.Line, e.Err = s.nextID, s.line, nil
 	if err != nil {
-		e.Puzzle = Puzzle{}
+		e.Puzzle = solvers.Puzzle{}
 		e.Err = &SyntaxError{File: s.file, Line: s.line, Msg: err.Error()}
 	}
 	s.nextID++

@@ -92,6 +92,10 @@ func runMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if fs.NArg() == 0 && !f.resume && stdinHoldsInput(e.stdin) {
+		// Not refused: schedulers run nightly jobs with a pipe on stdin.
+		fmt.Fprintf(e.stderr, "batch: reading the default corpus (%s); standard input is not read: give - to sweep it\n", defaultCorpus)
+	}
 	if limit := maxWorkers(); f.workers > limit {
 		fmt.Fprintf(e.stderr, "batch: -workers %d capped at %d: more workers than a few per CPU only share the CPUs (%d here), and each holds units in flight\n",
 			f.workers, limit, runtime.NumCPU())

@@ -19,6 +19,11 @@ import (
 	"sudokubatch/rundir"
 )
 
+// Default is the default corpus as runs record it: the file data.Name
+// when there is one (a path relative to the repository's root), else the
+// copy embedded in the binary.
+const Default = data.Name
+
 // Kind is how a corpus is read.
 type Kind int
 

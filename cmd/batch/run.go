@@ -11,13 +11,12 @@ import (
 	"time"
 
 	"sudokubatch/corpus"
-	"sudokubatch/data"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 const (
-	defaultCorpus  = data.Name // the file when there is one, else the copy in the binary
+	defaultCorpus  = corpus.Default // the file when there is one, else the copy in the binary
 	defaultTimeout = 100 * time.Millisecond
 	maxInvalidShow = 5
 )

@@ -32,15 +32,22 @@ func pageGrids(t *testing.T, run string) (grids, without int) {
 
 // The page shows the grids of the puzzles it lists when the corpus is
 // the copy embedded in the binary (a binary run from a directory without
-// data/) or a gzipped file.
+// data/), and show finds the run's puzzles there.
 func TestPageShowsGridsOfEmbeddedCorpus(t *testing.T) {
 	tmp := t.TempDir() // no data/ here: the default corpus is the embedded copy
 	mustOK(t, batch(t, tmp, "-range", "0:20", "-solvers", "bitboard", "-out", "embedded", "-quiet"))
 	if grids, without := pageGrids(t, filepath.Join(tmp, "embedded")); grids == 0 || without != 0 {
 		t.Errorf("embedded corpus: the page shows %d grids and %d puzzles without one", grids, without)
 	}
+	// show finds the run's puzzle in the embedded copy too.
+	r := batch(t, tmp, "show", "2", "-run", "embedded", "-solvers", "bitboard")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "#2 of data/sudoku17.txt, line 3: 9x9, 17 clues") {
+		t.Errorf("show 2 of the embedded corpus:\n%s", r.stdout)
+	}
 }
 
+// The page shows the grids of a gzipped corpus's puzzles.
 func TestPageShowsGridsOfGzippedCorpus(t *testing.T) {
 	tmp := t.TempDir()
 	var gz bytes.Buffer

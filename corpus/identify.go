@@ -154,10 +154,8 @@ func verifyStreamCopy(ctx context.Context, runDir string, m *rundir.Manifest, i 
 // only be of puzzles before it. Only a canceled ctx is an error.
 func countPuzzles(ctx context.Context, path string) (int, error) {
 	n := 0
-	err := Each(ctx, path, path, func(*Entry) bool { n++; return true })
-	if ctx.Err() != nil {
+	if err := Each(ctx, path, path, func(*Entry) bool { n++; return true }); err != nil && ctx.Err() != nil {
 		return 0, ctx.Err()
 	}
-	_ = err // damage ends the count: the run meets it again and records it
-	return n, nil
+	return n, ctx.Err()
 }

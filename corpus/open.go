@@ -101,9 +101,6 @@ func (r rawReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Text returns the corpus's text: what a Scanner reads.
-func (c *File) Text() io.Reader { return c.text }
-
 // Scanner returns a Scanner over the corpus's text, naming it name in
 // its errors.
 func (c *File) Scanner(name string) *Scanner { return NewScanner(c.text, name) }

@@ -311,7 +311,7 @@ func runRef(r *Run) RunRef {
 
 // joinCorpora maps each corpus index of NEW to the index of the same
 // corpus in OLD, or -1: by name for every corpus first, then by SHA-256
-// for those left (Run.MatchCorpus).
+// for those left (RunCorpora.Match).
 func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 	oc, nc := oldRun.Results.Corpora, newRun.Results.Corpora
 	oldIndex := make(map[string]int, len(oc))
@@ -320,6 +320,7 @@ func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 			oldIndex[name] = j
 		}
 	}
+	olds := oldRun.Corpora()
 	newToOld := make([]int, len(nc))
 	taken := make([]bool, len(oc))
 	isTaken := func(name string) bool {
@@ -328,7 +329,7 @@ func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 	}
 	for i, name := range nc {
 		newToOld[i] = -1
-		old, _ := oldRun.MatchCorpus(name, "", isTaken)
+		old, _ := olds.Match(name, "", isTaken)
 		if old == "" {
 			continue
 		}
@@ -345,7 +346,7 @@ func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 		if newToOld[i] >= 0 || sha == "" {
 			continue
 		}
-		old, _ := oldRun.MatchCorpus("", sha, isTaken)
+		old, _ := olds.Match("", sha, isTaken)
 		if old == "" {
 			continue
 		}

@@ -7,13 +7,13 @@ import (
 
 // PlaceIn finds the shown puzzle's corpus (s.Corpus, whose SHA-256 now
 // is sha; "" when unknown) among the corpora of run, in the run at
-// runDir, by name then by SHA-256 (Run.MatchCorpus). Found, it sets
+// runDir, by name then by SHA-256 (RunCorpora.Match). Found, it sets
 // s.Run and s.RunLabel (the corpus's name in the run when it differs)
 // and returns the corpus's index in run.CorpusNames() and warnings (the
 // corpus changed since the run); not found, it sets s.RunNote and
 // returns -1.
 func (s *PuzzleShow) PlaceIn(run *Run, runDir, sha string) (int, []string) {
-	name, _ := run.MatchCorpus(s.Corpus, sha, nil)
+	name, _ := run.Corpora().Match(s.Corpus, sha, nil)
 	if name == "" {
 		s.Run = ""
 		s.RunNote = fmt.Sprintf("No ranks: %s is a run over %s, not %s (rank in another run with -run DIR).",

@@ -3,15 +3,17 @@
 // and no report: it writes rundir.Rows to a Sink (a rundir.Dir) and
 // reports progress to a Progress that the command implements.
 //
-// One file per role: reader.go (and corpus.go) issues the units,
+// One file per role: reader.go issues the units (reading the corpora
+// with package corpus),
 // worker.go solves them, writer.go writes their rows in order, and
 // pipeline.go wires them (Run); units.go holds what travels between them.
 //
 // Data flow (one errgroup.WithContext group holds every goroutine):
-//  1. The reader opens each corpus (a file, a .gz detected by its magic
-//     bytes, or a stream: "-", a pipe, a FIFO) and scans it line by line
-//     with solvers.Scanner; it never holds more than one line. A file's
-//     size and SHA-256 come from Identify, before the run (the command
+//  1. The reader opens each corpus with corpus.Open (a file, a .gz
+//     detected by its magic bytes, the embedded default corpus, or a
+//     stream: "-", a pipe, a FIFO) and scans it line by line with
+//     corpus.Scanner; it never holds more than one line. A file's size
+//     and SHA-256 come from corpus.Identify, before the run (the command
 //     records them in run.json at creation); a stream is read exactly
 //     once, by the run, through a pump goroutine, so that a read that
 //     waits on it ends at the first Ctrl-C; its bytes are hashed as they
@@ -57,7 +59,7 @@
 // every unit issued has its row: a run that was not interrupted and
 // misses one returns an error (it would be a bug), never a finished run.
 //
-// Resuming (Config.Skip, Known, RunDir): VerifyCorpora checks, before a
+// Resuming (Config.Skip, Known, RunDir): corpus.VerifyRun checks, before a
 // row is read, that each file has the size and SHA-256 the run recorded
 // and counts its puzzles (up to damage, if any), which bounds the ids a
 // row may hold; OpenStreams checks that a stream starts with the bytes of

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"sudokubatch/corpus"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -220,8 +221,8 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 	r.pre = streams.files
 	for _, c := range r.pre {
-		if c != nil && c.pump != nil {
-			c.pump.halt2 = halt
+		if c != nil {
+			c.StopOn(halt)
 		}
 	}
 	var read []rundir.CorpusInfo
@@ -340,8 +341,9 @@ func (s *Stats) CorpusErrors() []string {
 	return errs
 }
 
-// errStopped is not an error: the reader saw cfg.Stop.
-var errStopped = errors.New("stopped")
+// errStopped is not an error: the reader saw cfg.Stop (or a read that
+// waited on a stream was halted).
+var errStopped = corpus.ErrStopped
 
 func stopped(stop <-chan struct{}) bool {
 	select {

@@ -2,49 +2,11 @@ package pipeline
 
 import (
 	"context"
-	"strings"
 	"testing"
 
+	"sudokubatch/corpus"
 	"sudokubatch/solvers"
 )
-
-func TestFindPuzzle(t *testing.T) {
-	path, ids := corpus4(t, 6, map[int]string{4: "12345"})
-	check := func(id int, wantOK bool, wantErr string) solvers.Entry {
-		t.Helper()
-		e, ok, info, err := FindPuzzle(context.Background(), path, nil, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Found, the corpus is read only as far as the puzzle; not
-		// found, to its end.
-		if ok != wantOK || info.SHA256 == "" || info.Size == 0 || (!ok && (info.Puzzles != 6 || info.Invalid != 1 || !info.Complete)) {
-			t.Fatalf("id %d: found %v, info %+v", id, ok, info)
-		}
-		if got := ""; e.Err != nil || wantErr != "" {
-			if e.Err != nil {
-				got = e.Err.Error()
-			}
-			if got != wantErr {
-				t.Fatalf("id %d: error %q, want %q", id, got, wantErr)
-			}
-		}
-		return e
-	}
-	if e := check(3, true, ""); ids[e.Puzzle.Grid] != 3 || e.Line != 4 {
-		t.Errorf("id 3: %+v", e)
-	}
-	check(4, true, path+":5: puzzle has 5 symbols, want 16 (4x4), 81 (9x9) or 256 (16x16)")
-	check(6, false, "")
-	if _, _, _, err := FindPuzzle(context.Background(), path+".nope", nil, 0); err == nil {
-		t.Error("missing corpus: no error")
-	}
-	// Standard input.
-	e, ok, info, err := FindPuzzle(context.Background(), "-", strings.NewReader("# c\n4231314223141423\n0000000000000000\n"), 1)
-	if err != nil || !ok || e.Line != 3 || info.Puzzles != 2 {
-		t.Errorf("stdin: %+v %v %+v %v", e, ok, info, err)
-	}
-}
 
 // SolveEntry gives the rows Run gives, but for the time, and derives
 // the seed from the corpus index it is given.
@@ -61,7 +23,7 @@ func TestSolveEntryMatchesRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []int{0, 2, 5} {
-		e, ok, _, err := FindPuzzle(context.Background(), path, nil, id)
+		e, ok, _, err := corpus.Find(context.Background(), path, nil, id)
 		if err != nil || !ok {
 			t.Fatal(id, err)
 		}
@@ -79,7 +41,7 @@ func TestSolveEntryMatchesRun(t *testing.T) {
 		}
 	}
 	// With the puzzle's corpus second in the run, the seed follows.
-	e, _, _, _ := FindPuzzle(context.Background(), path, nil, 5)
+	e, _, _, _ := corpus.Find(context.Background(), path, nil, 5)
 	two := Config{Corpora: []string{"first.txt", path}, Solvers: mk(), Seed: 42}
 	if r := SolveEntry(context.Background(), two, 1, e)[0]; r.Seed != puzzleSeed(42, 1, 5) || r.Corpus != path {
 		t.Errorf("second corpus: %+v", r)

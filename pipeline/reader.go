@@ -11,8 +11,8 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"sudokubatch/corpus"
 	"sudokubatch/rundir"
-	"sudokubatch/solvers"
 )
 
 // reader issues the units of every selected puzzle of every corpus, in
@@ -28,7 +28,7 @@ type reader struct {
 	issued  []int64 // per solver, the batches issued
 	stats   *Stats
 	halt    <-chan struct{} // interrupts a read that waits on a stream
-	pre     []*corpusFile   // per corpus, a stream opened (and checked) before the run: Config.Streams
+	pre     []*corpus.File  // per corpus, a stream opened (and checked) before the run: Config.Streams
 	seq     uint64
 	block   []*entry // the puzzles of the block being gathered
 	units   []unit   // scratch: the units of a block, strategy by strategy
@@ -173,25 +173,23 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 	r.pre[ci] = nil
 	if c == nil {
 		var err error
-		if c, err = openCorpus(ctx, path, r.source(ci), r.halt); err != nil {
+		if c, err = corpus.Open(ctx, path, r.source(ci), r.halt); err != nil {
 			info := r.unread(ci)
 			info.Error = err.Error()
 			return info, fatal(err)
 		}
 	}
-	if c.pump != nil {
-		// A stream may pause for any time: the units of the puzzles read
-		// so far go to the workers before the reader waits for more.
-		c.pump.onWait = func() error { return r.flush(ctx) }
-	}
-	sc := solvers.NewScanner(c.text, path)
+	// A stream may pause for any time: the units of the puzzles read so
+	// far go to the workers before the reader waits for more.
+	c.OnWait(func() error { return r.flush(ctx) })
+	sc := c.Scanner(path)
 	past := false
 	var stop error
 	for !past && sc.Scan() {
 		e := sc.Current()
-		c.info.Puzzles++
+		c.Info.Puzzles++
 		if e.Err != nil {
-			c.info.Invalid++
+			c.Info.Invalid++
 			if cfg.Invalid != nil {
 				cfg.Invalid(e.Err)
 			}
@@ -227,42 +225,42 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 			break
 		}
 	}
-	if past && !c.info.Stream {
+	if past && !c.Info.Stream {
 		// Count the rest of the file without solving it, so that the
 		// counts describe the whole file. A stream is left where the
 		// selection ends: it may not end at all.
-		if !c.scanRest(sc, r.halt) {
+		if !scanRest(c, sc, r.halt) {
 			stop = errStopped
 		}
 	}
-	c.info.Lines = sc.Lines()
-	c.info.Skipped = c.info.Lines - c.info.Puzzles // blank lines, comments, a count header
+	c.Info.Lines = sc.Lines()
+	c.Info.Skipped = c.Info.Lines - c.Info.Puzzles // blank lines, comments, a count header
 	rerr := sc.Err()
 	switch {
 	case stop != nil:
-	case past && c.info.Stream:
+	case past && c.Info.Stream:
 		// Not read to its end, and not an error.
 	case errors.Is(rerr, errStopped):
 		stop = errStopped
-	case rerr != nil && (errors.Is(rerr, errCopy) || errors.Is(rerr, context.Canceled)):
+	case rerr != nil && (errors.Is(rerr, corpus.ErrCopy) || errors.Is(rerr, context.Canceled)):
 		stop = rerr
 	case rerr != nil:
-		c.info.Error = c.readError(sc, rerr)
+		c.Info.Error = c.ReadError(sc, rerr)
 	default:
-		c.info.Complete = true
+		c.Info.Complete = true
 	}
-	if err := c.finish(); err != nil && stop == nil && c.info.Error == "" {
-		c.info.Error = fmt.Sprintf("closing %s: %v", path, err)
-		c.info.Complete = false
+	if err := c.Finish(); err != nil && stop == nil && c.Info.Error == "" {
+		c.Info.Error = fmt.Sprintf("closing %s: %v", path, err)
+		c.Info.Complete = false
 	}
-	return c.info, stop
+	return c.Info, stop
 }
 
 // fatal returns the error of opening a corpus that must stop the run
 // (the others are told in the corpus's Error), or nil.
 func fatal(err error) error {
 	switch {
-	case errors.Is(err, errStopped), errors.Is(err, errCopy), errors.Is(err, rundir.ErrCorpusChanged),
+	case errors.Is(err, errStopped), errors.Is(err, corpus.ErrCopy), errors.Is(err, rundir.ErrCorpusChanged),
 		errors.Is(err, context.Canceled):
 		return err
 	}
@@ -279,11 +277,11 @@ func (r *reader) known(ci int) *rundir.CorpusInfo {
 
 // source returns how corpus ci is opened: its identity, and for a stream
 // of a run with a directory, its copy there.
-func (r *reader) source(ci int) source {
-	src := source{stdin: r.cfg.Stdin, known: r.known(ci), hash: true}
+func (r *reader) source(ci int) corpus.Source {
+	src := corpus.Source{Stdin: r.cfg.Stdin, Known: r.known(ci), Hash: true}
 	if r.cfg.RunDir != "" {
-		src.copyTo = filepath.Join(r.cfg.RunDir, rundir.StreamFile(ci))
-		src.whole = src.known != nil && src.known.Stream && src.known.Complete
+		src.CopyTo = filepath.Join(r.cfg.RunDir, rundir.StreamFile(ci))
+		src.Whole = src.Known != nil && src.Known.Stream && src.Known.Complete
 	}
 	return src
 }
@@ -292,7 +290,7 @@ func (r *reader) source(ci int) source {
 // their copies in the run directory before the run (OpenStreams), so
 // that a different input is refused before anything is recorded.
 type Streams struct {
-	files []*corpusFile // per corpus; nil for those not opened
+	files []*corpus.File // per corpus; nil for those not opened
 }
 
 // OpenStreams opens the streams of which the resumed run in cfg.RunDir
@@ -302,19 +300,19 @@ type Streams struct {
 // result to Run in Config.Streams (Run closes them), or Close it.
 func OpenStreams(ctx context.Context, cfg *Config) (*Streams, error) {
 	r := &reader{cfg: cfg}
-	s := &Streams{files: make([]*corpusFile, len(cfg.Corpora))}
+	s := &Streams{files: make([]*corpus.File, len(cfg.Corpora))}
 	if cfg.RunDir == "" {
 		return s, nil
 	}
 	for ci, path := range cfg.Corpora {
 		src := r.source(ci)
-		if src.known == nil || !src.known.Stream || src.whole {
+		if src.Known == nil || !src.Known.Stream || src.Whole {
 			continue
 		}
-		if st, err := os.Stat(src.copyTo); errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0) {
+		if st, err := os.Stat(src.CopyTo); errors.Is(err, fs.ErrNotExist) || (err == nil && st.Size() == 0) {
 			continue
 		}
-		c, err := openCorpus(ctx, path, src, ctx.Done())
+		c, err := corpus.Open(ctx, path, src, ctx.Done())
 		if err != nil {
 			s.Close()
 			if errors.Is(err, errStopped) {
@@ -335,7 +333,7 @@ func (s *Streams) Close() {
 	}
 	for i, c := range s.files {
 		if c != nil {
-			c.close()
+			c.Close()
 			s.files[i] = nil
 		}
 	}
@@ -364,16 +362,16 @@ func (r *reader) unread(ci int) rundir.CorpusInfo {
 	return rundir.CorpusInfo{Path: r.cfg.Corpora[ci]}
 }
 
-// scanRest reads the rest of the corpus with sc, counting its puzzle
-// lines and the invalid ones, until the end (true) or halt (false).
-func (c *corpusFile) scanRest(sc *solvers.Scanner, halt <-chan struct{}) bool {
+// scanRest reads the rest of corpus c with sc, counting its puzzle lines
+// and the invalid ones, until the end (true) or halt (false).
+func scanRest(c *corpus.File, sc *corpus.Scanner, halt <-chan struct{}) bool {
 	for sc.Scan() {
 		e := sc.Current()
-		if c.info.Puzzles++; c.info.Puzzles%4096 == 0 && halt != nil && stopped(halt) {
+		if c.Info.Puzzles++; c.Info.Puzzles%4096 == 0 && halt != nil && stopped(halt) {
 			return false
 		}
 		if e.Err != nil {
-			c.info.Invalid++
+			c.Info.Invalid++
 		}
 	}
 	return true
@@ -397,37 +395,26 @@ func puzzleSeed(run uint64, corpus, id int) uint64 {
 // corpora the count is unknown (an error). ctx ends it early.
 func CountUnits(ctx context.Context, cfg Config) (int, error) {
 	for _, path := range cfg.Corpora {
-		if kind, err := classify(path); err != nil || kind == streamSource {
+		if kind, err := corpus.Classify(path); err != nil || kind == corpus.KindStream {
 			return -1, fmt.Errorf("counting units: %s is a stream, read only once (by the run)", path)
 		}
 	}
 	n := 0
 	for ci, path := range cfg.Corpora {
-		c, err := openCorpus(ctx, path, source{}, nil)
-		if err != nil {
-			return -1, err
-		}
-		sc := solvers.NewScanner(c.text, path)
-		for k := 0; sc.Scan(); k++ {
-			if k%4096 == 0 && ctx.Err() != nil {
-				c.close()
-				return -1, ctx.Err()
+		err := corpus.Each(ctx, path, path, func(e *corpus.Entry) bool {
+			if cfg.Select.Past(e.ID) {
+				return false
 			}
-			id := sc.Current().ID
-			if cfg.Select.Past(id) {
-				break
-			}
-			if !cfg.Select.Match(id) {
-				continue
-			}
-			for si := range cfg.Solvers {
-				if cfg.Skip == nil || !cfg.Skip(ci, id, si) {
-					n++
+			if cfg.Select.Match(e.ID) {
+				for si := range cfg.Solvers {
+					if cfg.Skip == nil || !cfg.Skip(ci, e.ID, si) {
+						n++
+					}
 				}
 			}
-		}
-		c.close()
-		if err := sc.Err(); err != nil {
+			return true
+		})
+		if err != nil {
 			return -1, err
 		}
 	}

@@ -6,14 +6,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sudokubatch/corpus"
 	"sudokubatch/rundir"
-	"sudokubatch/solvers"
 )
 
 // entry is one selected puzzle line, shared by the units of its solvers.
 type entry struct {
 	corpus    int
-	e         solvers.Entry
+	e         corpus.Entry
 	seed      uint64
 	clues     int
 	once      sync.Once

@@ -307,8 +307,8 @@ func runRef(r *Run) RunRef {
 }
 
 // joinCorpora maps each corpus index of NEW to the index of the same
-// corpus in OLD, or -1: by name first, then by SHA-256. It looks names
-// and checksums up in maps: a run may have any number of corpora.
+// corpus in OLD, or -1: by name for every corpus first, then by SHA-256
+// for those left (RunCorpora.Match).
 func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 	oc, nc := oldRun.Results.Corpora, newRun.Results.Corpora
 	oldIndex := make(map[string]int, len(oc))
@@ -317,44 +317,40 @@ func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 			oldIndex[name] = j
 		}
 	}
-	oldSHA, newSHA := corpusSHAs(oldRun.Manifest), corpusSHAs(newRun.Manifest)
+	olds := oldRun.Corpora()
 	newToOld := make([]int, len(nc))
 	taken := make([]bool, len(oc))
-	for i, name := range nc {
+	isTaken := func(name string) bool {
 		j, ok := oldIndex[name]
-		if !ok {
-			newToOld[i] = -1
+		return !ok || taken[j] // a corpus without rows in OLD joins nothing
+	}
+	for i, name := range nc {
+		newToOld[i] = -1
+		old, _ := olds.Match(name, "", isTaken)
+		if old == "" {
 			continue
 		}
+		j := oldIndex[old]
 		newToOld[i], taken[j] = j, true
-		c.Corpora = append(c.Corpora, CorpusPair{Old: name, New: name, By: "name"})
-		if a, b := oldSHA[name], newSHA[name]; a != "" && b != "" && a != b {
+		c.Corpora = append(c.Corpora, CorpusPair{Old: old, New: name, By: ByName})
+		if a, b := oldRun.CorpusSHA(old), newRun.CorpusSHA(name); a != "" && b != "" && a != b {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is not the same file in both runs (SHA-256 %.12s… vs %.12s…): "+
 				"an id may name different puzzles", name, a, b))
 		}
 	}
-	// The corpora of OLD not joined by name, by SHA-256, in order.
-	bySHA := map[string][]int{}
-	for j, name := range oc {
-		if sha := oldSHA[name]; !taken[j] && sha != "" {
-			bySHA[sha] = append(bySHA[sha], j)
-		}
-	}
 	for i, name := range nc {
-		sha := newSHA[name]
+		sha := newRun.CorpusSHA(name)
 		if newToOld[i] >= 0 || sha == "" {
 			continue
 		}
-		for k, j := range bySHA[sha] {
-			if taken[j] {
-				continue
-			}
-			newToOld[i], taken[j] = j, true
-			bySHA[sha] = bySHA[sha][k+1:]
-			c.Corpora = append(c.Corpora, CorpusPair{Old: oc[j], New: name, By: "sha256"})
-			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s of OLD is %s in NEW (same SHA-256): joined", oc[j], name))
-			break
+		old, _ := olds.Match("", sha, isTaken)
+		if old == "" {
+			continue
 		}
+		j := oldIndex[old]
+		newToOld[i], taken[j] = j, true
+		c.Corpora = append(c.Corpora, CorpusPair{Old: old, New: name, By: BySHA256})
+		c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s of OLD is %s in NEW (same SHA-256): joined", old, name))
 	}
 	var onlyOld, onlyNew []string
 	for j, name := range oc {
@@ -383,20 +379,6 @@ func (c *Comparison) warnOnlyIn(run string, names []string) {
 		}
 		c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is only in %s: its puzzles are not compared", name, run))
 	}
-}
-
-// corpusSHAs returns the SHA-256 run.json records for each corpus
-// (none when m is nil).
-func corpusSHAs(m *rundir.Manifest) map[string]string {
-	shas := map[string]string{}
-	if m != nil {
-		for _, ci := range m.Corpora {
-			if _, ok := shas[ci.Path]; !ok && ci.SHA256 != "" {
-				shas[ci.Path] = ci.SHA256
-			}
-		}
-	}
-	return shas
 }
 
 // compareSettings warns about settings and machines that make counters

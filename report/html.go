@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"sudokubatch/corpus"
 	"sudokubatch/rundir"
-	"sudokubatch/solvers"
 )
 
 // Chart describes one chart of a run (report/chart draws them), for the
@@ -36,13 +36,14 @@ type PageOptions struct {
 	Charts    []Chart // in the order to show them
 	ChartsDir string  // directory of the charts relative to the page ("charts")
 	// Corpora are the corpus files to read the puzzles' givens from (for
-	// the grids of the puzzle table); a file that cannot be read, or that
-	// is not a regular file (a FIFO would block, a device never end),
-	// leaves its puzzles without a grid.
+	// the grids of the puzzle table), read with corpus.Each (a .gz, the
+	// embedded default corpus); a file that cannot be read, or that is a
+	// stream (a FIFO would block, a device never end), leaves its puzzles
+	// without a grid.
 	Corpora []string
 	// Files, when not empty, names for Corpora[i] the file to read in its
 	// place: the copy in the run directory of a corpus read from a stream
-	// (rundir.StreamFile); "" reads Corpora[i] itself.
+	// (corpus.InRun); "" reads Corpora[i] itself.
 	Files []string
 }
 
@@ -301,23 +302,18 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		if last < 0 || file == "-" {
 			continue
 		}
-		f, err := rundir.OpenRegular(file)
-		if err != nil {
-			continue
-		}
-		sc := solvers.NewScanner(f, path)
-		for n := 0; sc.Scan() && sc.Entry().ID <= last; n++ {
-			if n%checkEvery == 0 && ctx.Err() != nil {
-				f.Close()
-				return nil, ctx.Err()
-			}
-			e := sc.Entry()
+		// A corpus that cannot be read, or a stream, leaves its puzzles
+		// without a grid.
+		err := corpus.Each(ctx, file, path, func(e *corpus.Entry) bool {
 			if i, ok := want[key{path, e.ID}]; ok && e.Err == nil {
 				rows[i].Givens = e.Puzzle.String()
 				rows[i].Grid = e.Puzzle.Format()
 			}
+			return e.ID < last
+		})
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
-		f.Close()
 	}
 	return rows, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"sudokubatch/corpus"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -78,7 +79,7 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 // change it.
 type PuzzleShow struct {
 	Corpus    string                // the corpus file as given
-	Entry     solvers.Entry         // the puzzle, its id and line
+	Entry     corpus.Entry          // the puzzle, its id and line
 	Solutions int                   // solutions counted (0, 1, 2 = two or more); -1 when not counted
 	Limits    string                // how each strategy was stopped, e.g. "timeout 10s per strategy, no call limit"
 	Units     []rundir.Row          // one per strategy, as a run would write them

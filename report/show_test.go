@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/corpus"
 	"sudokubatch/internal/golden"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -35,8 +36,8 @@ func TestShowGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := func(id, line int, puzzle string) solvers.Entry {
-		return solvers.Entry{ID: id, Line: line, Puzzle: solvers.MustParse(puzzle)}
+	entry := func(id, line int, puzzle string) corpus.Entry {
+		return corpus.Entry{ID: id, Line: line, Puzzle: solvers.MustParse(puzzle)}
 	}
 	cases := []struct {
 		name string
@@ -86,7 +87,7 @@ func TestShowGolden(t *testing.T) {
 }
 
 func TestShowTimeFormatter(t *testing.T) {
-	s := PuzzleShow{Corpus: "c.txt", Entry: solvers.Entry{Puzzle: solvers.MustParse(show4)}, Solutions: 2,
+	s := PuzzleShow{Corpus: "c.txt", Entry: corpus.Entry{Puzzle: solvers.MustParse(show4)}, Solutions: 2,
 		Units: []rundir.Row{showUnit("dlx", solvers.StatusSolved, 123456, 5, 4, 0, 12, show4Sol, "")},
 		Time:  func(int64) string { return "T" }}
 	var b bytes.Buffer

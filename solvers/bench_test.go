@@ -27,7 +27,7 @@ var benchSamples = map[string]benchSample{
 func loadSample(b *testing.B, every int) []Puzzle {
 	b.Helper()
 	var out []Puzzle
-	eachCorpus(b, func(e Entry) bool {
+	eachCorpus(b, func(e corpusEntry) bool {
 		if e.ID%every == 0 {
 			out = append(out, e.Puzzle)
 		}
@@ -84,7 +84,7 @@ func BenchmarkSolve(b *testing.B) {
 // tdoku (docs/PERFORMANCE.md). Run it with -benchtime 1x -count 5.
 func BenchmarkCorpus(b *testing.B) {
 	var all []Puzzle
-	eachCorpus(b, func(e Entry) bool { all = append(all, e.Puzzle); return true })
+	eachCorpus(b, func(e corpusEntry) bool { all = append(all, e.Puzzle); return true })
 	for _, name := range []string{"bitboard", "norvig", "dlx", "singles"} {
 		s, _ := Lookup(name)
 		b.Run(name, func(b *testing.B) {

@@ -277,7 +277,7 @@ func TestBitboardTriadsSound(t *testing.T) {
 	}
 	bbTables.Do(bbInitTables)
 	fired := 0
-	eachCorpus(t, func(e Entry) bool {
+	eachCorpus(t, func(e corpusEntry) bool {
 		if e.ID%step != 0 {
 			return true
 		}

@@ -22,7 +22,7 @@ func corpusStep() int {
 func eachCorpusPuzzle(t *testing.T, fn func(id int, p Puzzle)) int {
 	t.Helper()
 	step, n := corpusStep(), 0
-	eachCorpus(t, func(e Entry) bool {
+	eachCorpus(t, func(e corpusEntry) bool {
 		if e.ID%step == 0 {
 			fn(e.ID, e.Puzzle)
 			n++

@@ -1,12 +1,12 @@
-// Package solvers holds the Sudoku puzzle and grid types, the corpus line
+// Package solvers holds the Sudoku puzzle and grid types, the puzzle line
 // parser, the independent checker and the solving strategies that
 // sudokubatch benchmarks.
 //
 // Data flow:
-//  1. A Scanner reads a corpus line by line; each puzzle line becomes an
-//     Entry with an id, its line number and a Puzzle, or a *SyntaxError
-//     (wrong length, bad symbol, conflicting givens) that travels with the
-//     data instead of stopping the read.
+//  1. ParsePuzzle (ParseLine for a byte slice) turns one corpus line into
+//     a Puzzle, or an error that says what is wrong (wrong length, bad
+//     symbol, conflicting givens). Reading a corpus file, its line ends,
+//     comments and ids is package corpus's.
 //  2. A Solver (one per strategy, listed by All and found by Lookup) solves
 //     a Puzzle within Limits and returns a Result with its status and its
 //     counters (calls, guesses, backtracks, filled cells).
@@ -28,10 +28,6 @@
 // Limits.Seed, so the same seed gives the same counters.
 //
 // Decisions where the design is silent:
-//   - A count header is a bare integer on the first line that is neither
-//     blank nor a comment.
-//   - A line longer than MaxLineLen bytes is skipped over without being
-//     held in memory and becomes an invalid entry.
 //   - The seed documents were not at hand when the strategies were written;
 //     each strategy's doc comment says what it follows (the algorithm and
 //     counting of docs/DESIGN.md) and any choice made where the description is

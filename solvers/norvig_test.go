@@ -20,9 +20,9 @@ const norvigDeadEnd = "080020094000057000010000000700406000203000000500000000000
 
 // norvigCorpus calls fn for every puzzle of the full corpus whose id keep
 // accepts (every puzzle when keep is nil).
-func norvigCorpus(t *testing.T, keep func(id int) bool, fn func(e Entry)) {
+func norvigCorpus(t *testing.T, keep func(id int) bool, fn func(e corpusEntry)) {
 	t.Helper()
-	eachCorpus(t, func(e Entry) bool {
+	eachCorpus(t, func(e corpusEntry) bool {
 		if keep == nil || keep(e.ID) {
 			fn(e)
 		}
@@ -73,7 +73,7 @@ func TestNorvigNoGuessShare(t *testing.T) {
 	start := time.Now()
 	var puzzles, noGuess int
 	var calls uint64
-	norvigCorpus(t, keep, func(e Entry) {
+	norvigCorpus(t, keep, func(e corpusEntry) {
 		r := s.Solve(context.Background(), e.Puzzle, Limits{})
 		if r.Status != StatusSolved {
 			t.Fatalf("#%d: status %v (err %v)", e.ID, r.Status, r.Err)
@@ -109,7 +109,7 @@ func TestNorvigNoGuessShare(t *testing.T) {
 func TestNorvigCounterIdentities(t *testing.T) {
 	s := &norvig{}
 	n := 0
-	norvigCorpus(t, func(id int) bool { return id%97 == 0 }, func(e Entry) {
+	norvigCorpus(t, func(id int) bool { return id%97 == 0 }, func(e corpusEntry) {
 		checkNorvigIdentities(t, "#"+strconv.Itoa(e.ID), s.Solve(context.Background(), e.Puzzle, Limits{}))
 		n++
 	})
@@ -195,7 +195,7 @@ func TestNorvigMatchesReference(t *testing.T) {
 	if raceEnabled {
 		step = 1009
 	}
-	norvigCorpus(t, func(id int) bool { return id%step == 0 }, func(e Entry) {
+	norvigCorpus(t, func(id int) bool { return id%step == 0 }, func(e corpusEntry) {
 		puzzles = append(puzzles, named{"#" + strconv.Itoa(e.ID), e.Puzzle})
 	})
 	for _, np := range puzzles {

@@ -13,7 +13,7 @@ import (
 //
 // The error says what is wrong with the line (wrong length, bad symbol,
 // conflicting givens); callers that know the file and line wrap it in a
-// *SyntaxError.
+// corpus.SyntaxError.
 func ParsePuzzle(line string) (Puzzle, error) {
 	var p Puzzle
 	if err := parseInto(&p, line); err != nil {
@@ -22,9 +22,19 @@ func ParsePuzzle(line string) (Puzzle, error) {
 	return p, nil
 }
 
-// parseInto is ParsePuzzle into *p, for a string or a byte slice (the
-// Scanner's line, parsed without a copy, into its entry). On error *p is
-// left partly written.
+// ParseLine is ParsePuzzle into *p for a line held in a byte slice: the
+// corpus Scanner parses its line without a copy into its entry. On error
+// *p is the zero Puzzle.
+func ParseLine(p *Puzzle, line []byte) error {
+	if err := parseInto(p, line); err != nil {
+		*p = Puzzle{}
+		return err
+	}
+	return nil
+}
+
+// parseInto is ParsePuzzle into *p, for a string or a byte slice. On
+// error *p is left partly written.
 func parseInto[T string | []byte](p *Puzzle, line T) error {
 	*p = Puzzle{}
 	line, start := trimStart(line)

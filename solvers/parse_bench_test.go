@@ -1,36 +1,12 @@
 package solvers
 
-import (
-	"bytes"
-	"os"
-	"testing"
-)
+import "testing"
 
-// The per-puzzle costs that the pipeline pays around a strategy: reading
-// and validating a line (BenchmarkScan) and checking an answer
-// (BenchmarkCheck). Both run for every puzzle of a sweep, so they bound
+// The per-puzzle costs that the pipeline pays around a strategy besides
+// reading a line (corpus.BenchmarkScan): validating a puzzle
+// (BenchmarkValidate) and checking an answer (BenchmarkCheck). They run
+// for every puzzle of a sweep, so they bound
 // how cheap a unit can be.
-
-// BenchmarkScan reads the whole corpus from memory with a Scanner and
-// reports ns/line.
-func BenchmarkScan(b *testing.B) {
-	src, err := os.ReadFile(corpusPath(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	lines := 0
-	for b.Loop() {
-		sc := NewScanner(bytes.NewReader(src), "sudoku17.txt")
-		for sc.Scan() {
-			if sc.Entry().Err != nil {
-				b.Fatal(sc.Entry().Err)
-			}
-			lines++
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(lines), "ns/line")
-	b.ReportMetric(0, "ns/op")
-}
 
 // BenchmarkCheck checks the solutions of every 49th corpus puzzle and
 // reports ns/check.
@@ -60,7 +36,7 @@ func BenchmarkCheck(b *testing.B) {
 // pay for it.
 func BenchmarkValidate(b *testing.B) {
 	var ps []Puzzle
-	eachCorpus(b, func(e Entry) bool { ps = append(ps, e.Puzzle); return true })
+	eachCorpus(b, func(e corpusEntry) bool { ps = append(ps, e.Puzzle); return true })
 	for b.Loop() {
 		for i := range ps {
 			if err := ps[i].validate(); err != nil {

@@ -174,7 +174,7 @@ func TestRandmrvConflictCases(t *testing.T) {
 	ids := slices.Collect(maps.Keys(cases))
 	for id, p := range corpusPuzzles(t, ids...) {
 		seed := cases[id]
-		e := Entry{ID: id, Puzzle: p}
+		e := corpusEntry{ID: id, Puzzle: p}
 		s := newRMSearch(&e.Puzzle, seed)
 		b := newBudget(context.Background(), Limits{}, randmrvEvery)
 		r := s.run(&e.Puzzle, &b)
@@ -194,8 +194,8 @@ func TestRandmrvConflictCases(t *testing.T) {
 //
 //	go test ./solvers -run '^$' -bench RandmrvConflicts -benchtime 1x -v
 func BenchmarkRandmrvConflicts(b *testing.B) {
-	var entries []Entry
-	eachCorpus(b, func(e Entry) bool {
+	var entries []corpusEntry
+	eachCorpus(b, func(e corpusEntry) bool {
 		if e.ID%10 == 0 {
 			entries = append(entries, e)
 		}

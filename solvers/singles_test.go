@@ -3,7 +3,6 @@ package solvers
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -13,19 +12,9 @@ import (
 // singles alone never finish a 17-clue puzzle, so every one must end
 // stuck, having filled fewer cells than were empty.
 func TestSinglesCorpusStuck(t *testing.T) {
-	f, err := os.Open(corpusPath(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := NewScanner(f, "sudoku17.txt")
 	var filled []int
 	var sweeps, maxSweeps uint64
-	for sc.Scan() {
-		e := sc.Entry()
-		if e.Err != nil {
-			t.Fatalf("corpus: %v", e.Err)
-		}
+	eachCorpus(t, func(e corpusEntry) bool {
 		r := singles{}.Solve(context.Background(), e.Puzzle, Limits{})
 		if r.Status != StatusStuck || r.Filled >= e.Puzzle.Empty() || r.Calls < 1 || r.Guesses != 0 || r.Backtracks != 0 {
 			t.Fatalf("puzzle #%d: status %v calls %d guesses %d backtracks %d filled %d of %d, want stuck",
@@ -34,10 +23,8 @@ func TestSinglesCorpusStuck(t *testing.T) {
 		filled = append(filled, r.Filled)
 		sweeps += r.Calls
 		maxSweeps = max(maxSweeps, r.Calls)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+		return true
+	})
 	if len(filled) != 49151 {
 		t.Fatalf("read %d puzzles, want 49151", len(filled))
 	}

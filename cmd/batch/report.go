@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"sudokubatch/corpus"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
@@ -59,17 +60,16 @@ func reportMain(e *env, args []string) error {
 	return err
 }
 
-// streamCopies returns, for each corpus of the run that was a stream, the
-// copy of it the run keeps in dir ("" for the others), or nil.
-func streamCopies(dir string, info *rundir.Manifest) []string {
+// corpusFiles returns, for each corpus of the run in dir, the file to
+// read its puzzles from (corpus.InRun: the copy the run keeps of a
+// stream), or nil without a run.json.
+func corpusFiles(dir string, info *rundir.Manifest) []string {
 	if info == nil {
 		return nil
 	}
 	files := make([]string, len(info.Settings.Corpora))
-	for i, c := range info.Corpora {
-		if c.Stream && i < len(files) {
-			files[i] = filepath.Join(dir, rundir.StreamFile(i))
-		}
+	for i := range files {
+		files[i] = corpus.InRun(dir, info, i)
 	}
 	return files
 }
@@ -141,7 +141,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 		}
 	}
 	if err := report.WritePage(ctx, dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		Corpora: corpora, Files: streamCopies(dir, info)}); err != nil {
+		Corpora: corpora, Files: corpusFiles(dir, info)}); err != nil {
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}

@@ -10,15 +10,14 @@ import (
 	"strings"
 	"time"
 
-	"sudokubatch/data"
-	"sudokubatch/pipeline"
+	"sudokubatch/corpus"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 const (
-	defaultCorpus  = data.Name // the file when there is one, else the copy in the binary
+	defaultCorpus  = corpus.Default // the file when there is one, else the copy in the binary
 	defaultTimeout = 100 * time.Millisecond
 	maxInvalidShow = 5
 )
@@ -92,6 +91,10 @@ func runMain(e *env, args []string) error {
 	settings, err := settingsFromFlags(&f, fs.Args())
 	if err != nil {
 		return err
+	}
+	if fs.NArg() == 0 && !f.resume && stdinHoldsInput(e.stdin) {
+		// Not refused: schedulers run nightly jobs with a pipe on stdin.
+		fmt.Fprintf(e.stderr, "batch: reading the default corpus (%s); standard input is not read: give - to sweep it\n", defaultCorpus)
 	}
 	if limit := maxWorkers(); f.workers > limit {
 		fmt.Fprintf(e.stderr, "batch: -workers %d capped at %d: more workers than a few per CPU only share the CPUs (%d here), and each holds units in flight\n",
@@ -209,7 +212,7 @@ func maxWorkers() int { return max(256, 4*runtime.NumCPU()) }
 // createRun identifies the corpora (a missing one exits 2), then creates
 // the run directory with run.json recording them.
 func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir.Dir, error) {
-	corpora, err := pipeline.Identify(e.ctx, s.Corpora)
+	corpora, err := corpus.Identify(e.ctx, s.Corpora)
 	if err != nil {
 		if e.ctx.Err() != nil {
 			return nil, e.ctx.Err()
@@ -256,7 +259,7 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 	if out == "" {
 		out = latestRun()
 	}
-	dir, err := rundir.Resume(out, pipeline.VerifyCorpora(e.ctx, out))
+	dir, err := rundir.Resume(out, corpus.VerifyRun(e.ctx, out))
 	if err != nil {
 		if e.ctx.Err() != nil {
 			return nil, flags, e.ctx.Err()

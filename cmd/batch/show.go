@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"sudokubatch/corpus"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -40,7 +42,7 @@ func showMain(e *env, args []string) error {
 			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
 			"  batch show 39949 -solvers all -timeout 60s         # every strategy, a minute each\n"+
 			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
-	corpus := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
+	corpusFlag := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
 	solverList := fs.String("solvers", "all", "comma-separated `strategies` to run, in that order; all for every one")
 	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 100ms, 1m; 0 for none")
@@ -66,133 +68,48 @@ func showMain(e *env, args []string) error {
 		return err
 	}
 
-	// The run to rank in: -run, else results/latest when it holds a run.
-	runDir := *runFlag
-	if !set["run"] {
-		latest := filepath.Join(rundir.DefaultRoot, "latest")
-		if _, err := os.Stat(filepath.Join(latest, rundir.ResultsFile)); err == nil {
-			runDir = latest
-		}
-	}
-	var run *report.Run
-	if runDir != "" {
-		if run, err = report.LoadRun(e.ctx, runDir); err != nil {
-			if e.ctx.Err() != nil {
-				return e.ctx.Err()
-			}
-			return &exitError{exitUsage, err}
-		}
-	}
-
-	// The corpus: -corpus, else the run's first, else the default.
-	path := *corpus
-	var runCorpora []string // the run's corpora, in the order their seeds derive from
-	if run != nil {
-		runCorpora = run.Results.Corpora
-		if run.Manifest != nil && len(run.Manifest.Settings.Corpora) > 0 {
-			runCorpora = run.Manifest.Settings.Corpora
-		}
-	}
-	if path == "" {
-		path = defaultCorpus
-		if len(runCorpora) > 0 {
-			path = runCorpora[0]
-		}
-	}
-	if *corpus == "" && run != nil && path != "-" {
-		if _, err := os.Stat(path); err != nil {
-			return usageErr("the corpus of run %s, %s, is not here (%v); name it with -corpus FILE", runDir, path, errors.Unwrap(err))
-		}
-	}
-	ent, found, info, err := pipeline.FindPuzzle(e.ctx, path, e.stdin, id)
-	switch {
-	case err != nil && e.ctx.Err() != nil:
+	run, runDir, err := showRun(e, *runFlag, set["run"])
+	if err != nil {
 		return err
-	case err != nil:
-		return &exitError{exitUsage, fmt.Errorf("looking for puzzle #%d: %w", id, err)}
-	case !found && info.Puzzles == 0:
-		return usageErr("corpus %s has no puzzle: no puzzle #%d", path, id)
-	case !found:
-		return usageErr("corpus %s has %d %s (ids 0 to %d): no puzzle #%d", path, info.Puzzles,
-			report.Plural(info.Puzzles, "puzzle", "puzzles"), info.Puzzles-1, id)
-	case ent.Err != nil:
-		return usageErr("puzzle #%d is not a puzzle: %v", id, ent.Err)
+	}
+	path, file, err := showCorpus(run, runDir, *corpusFlag)
+	if err != nil {
+		return err
+	}
+	ent, info, err := findShown(e, path, file, id)
+	if err != nil {
+		return err
 	}
 
 	// The puzzle's corpus in the run: same name, else same SHA-256.
-	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1, Run: runDir}
-	corpusIndex, runCorpus := -1, ""
+	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1}
+	corpusIndex := -1
 	if run != nil {
-		corpusIndex, runCorpus = matchRunCorpus(run, runCorpora, path, info)
-		switch {
-		case corpusIndex < 0 && set["run"]:
-			return usageErr("corpus %s is not a corpus of run %s (its corpora: %s); choose one with -corpus", path, runDir, strings.Join(runCorpora, ", "))
-		case corpusIndex < 0:
-			show.Run = ""
-			show.RunNote = fmt.Sprintf("No ranks: %s is a run over %s, not %s (rank in another run with -run DIR).",
-				runDir, strings.Join(runCorpora, ", "), path)
+		if corpusIndex, err = placeShown(e, show, run, runDir, info.SHA256, set["run"]); err != nil {
+			return err
+		}
+		if corpusIndex < 0 {
 			run = nil
-		default:
-			if runCorpus != path {
-				show.RunLabel = runCorpus
-			}
-			if sha := runCorpusSHA(run, runCorpus); sha != "" && info.SHA256 != "" && sha != info.SHA256 {
-				fmt.Fprintf(e.stderr, "batch: warning: %s has changed since run %s (SHA-256 differs): the run's #%d may be another puzzle\n", path, runDir, id)
-			}
 		}
 	} else if !set["run"] {
 		show.RunNote = fmt.Sprintf("No ranks: no run in %s (rank in a run with -run DIR).", filepath.Join(rundir.DefaultRoot, "latest"))
 	}
-	runSeed := *seed
 	if !set["seed"] {
-		runSeed = 1 // the default of batch run
+		*seed = 1 // the default of batch run
 		if run != nil && run.Manifest != nil {
-			runSeed = run.Manifest.Settings.Seed
+			*seed = run.Manifest.Settings.Seed
 		}
 	}
-
-	// The strategies, one after the other, as a run would run them.
-	cfg := pipeline.Config{Corpora: []string{path}, Timeout: *timeout, MaxCalls: *maxCalls, Seed: runSeed}
-	for _, name := range names {
-		s, _ := solvers.Lookup(name)
-		cfg.Solvers = append(cfg.Solvers, s.Solver)
-	}
-	at := 0
-	if corpusIndex >= 0 {
-		cfg.Corpora = slices.Clone(runCorpora)
-		cfg.Corpora[corpusIndex] = path
-		at = corpusIndex
-	}
+	cfg, at := showConfig(names, path, run, corpusIndex, *timeout, *maxCalls, *seed)
 	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
 		fmt.Fprintf(e.stderr, "batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, limitText(*timeout, *maxCalls))
 	}
-	ctx := e.ctx
-	show.Units = pipeline.SolveEntry(ctx, cfg, at, ent)
-	if err := ctx.Err(); err != nil {
+	if err := solveShown(e.ctx, show, cfg, at, *timeout, *maxCalls); err != nil {
 		return err
 	}
-	show.Limits = fmt.Sprintf("%s per strategy, seed %d", limitText(*timeout, *maxCalls), runSeed)
-	cctx, cancel := ctx, context.CancelFunc(func() {})
-	if *timeout > 0 {
-		cctx, cancel = context.WithTimeout(ctx, *timeout)
-	}
-	if n, err := solvers.CountSolutions(cctx, ent.Puzzle, 2); err == nil {
-		show.Solutions = n
-	}
-	cancel()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-
 	if run != nil {
-		show.Ranks = report.RankPuzzle(run.Results, runCorpus, id)
-		show.RunSize = run.Results.Puzzles
-		for _, r := range show.Ranks {
-			if r.Found && r.Unit.Puzzle.Line != ent.Line {
-				fmt.Fprintf(e.stderr, "batch: warning: run %s has #%d of %s on line %d, the corpus now on line %d: it may be another puzzle\n",
-					runDir, id, runCorpus, r.Unit.Puzzle.Line, ent.Line)
-				break
-			}
+		if w := show.RankIn(run, run.CorpusNames()[at]); w != "" {
+			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
 		}
 	}
 	if err := show.WriteText(e.stdout); err != nil {
@@ -204,34 +121,127 @@ func showMain(e *env, args []string) error {
 	return nil
 }
 
-// matchRunCorpus finds the corpus at path among the run's corpora: by
-// name, else by the SHA-256 recorded in run.json. It returns its index
-// (-1 if none) and its name in the run.
-func matchRunCorpus(run *report.Run, runCorpora []string, path string, info rundir.CorpusInfo) (int, string) {
-	for i, c := range runCorpora {
-		if filepath.Clean(c) == filepath.Clean(path) {
-			return i, c
+// showRun loads the run to rank in: -run (flag, set when given), else
+// results/latest when it holds a run; nil and "" for none.
+func showRun(e *env, flag string, set bool) (*report.Run, string, error) {
+	runDir := flag
+	if !set {
+		latest := filepath.Join(rundir.DefaultRoot, "latest")
+		if _, err := os.Stat(filepath.Join(latest, rundir.ResultsFile)); err == nil {
+			runDir = latest
 		}
 	}
-	for i, c := range runCorpora {
-		if sha := runCorpusSHA(run, c); sha != "" && sha == info.SHA256 {
-			return i, c
-		}
+	if runDir == "" {
+		return nil, "", nil
 	}
-	return -1, ""
+	run, err := report.LoadRun(e.ctx, runDir)
+	if err != nil {
+		if e.ctx.Err() != nil {
+			return nil, "", e.ctx.Err()
+		}
+		return nil, "", &exitError{exitUsage, err}
+	}
+	return run, runDir, nil
 }
 
-// runCorpusSHA returns the SHA-256 the run recorded for corpus name, or "".
-func runCorpusSHA(run *report.Run, name string) string {
-	if run.Manifest == nil {
-		return ""
+// showCorpus chooses the corpus of the puzzle: -corpus (flag), else the
+// run's first corpus, else the default. It returns its name and the file
+// to read it from: the run's corpus is read where the run keeps it
+// (corpus.InRun: a stream's copy in the run directory, not today's
+// standard input); a file of the run that is not here is an error.
+func showCorpus(run *report.Run, runDir, flag string) (path, file string, err error) {
+	if flag != "" {
+		return flag, flag, nil
 	}
-	for _, c := range run.Manifest.Corpora {
-		if c.Path == name {
-			return c.SHA256
-		}
+	if run == nil || len(run.CorpusNames()) == 0 {
+		return defaultCorpus, defaultCorpus, nil
 	}
-	return ""
+	path = run.CorpusNames()[0]
+	if file = corpus.InRun(runDir, run.Manifest, 0); file == "" {
+		file = path
+	}
+	if _, err := corpus.Classify(file); err != nil {
+		return "", "", usageErr("the corpus of run %s, %s, is not here (%v); name it with -corpus FILE", runDir, path, errors.Unwrap(err))
+	}
+	return path, file, nil
+}
+
+// findShown finds puzzle id in the corpus named path, read from file
+// ("-": standard input); a corpus that cannot be read, a missing id or a
+// line that is not a puzzle is a usage error.
+func findShown(e *env, path, file string, id int) (corpus.Entry, rundir.CorpusInfo, error) {
+	var stdin io.Reader // nil unless the corpus is standard input
+	if file == "-" {
+		stdin = e.stdin
+	}
+	ent, found, info, err := corpus.Find(e.ctx, file, stdin, id)
+	switch {
+	case err != nil && e.ctx.Err() != nil:
+		return ent, info, err
+	case err != nil:
+		return ent, info, &exitError{exitUsage, fmt.Errorf("looking for puzzle #%d: %w", id, err)}
+	case !found && info.Puzzles == 0:
+		return ent, info, usageErr("corpus %s has no puzzle: no puzzle #%d", path, id)
+	case !found:
+		return ent, info, usageErr("corpus %s has %d %s (ids 0 to %d): no puzzle #%d", path, info.Puzzles,
+			report.Plural(info.Puzzles, "puzzle", "puzzles"), info.Puzzles-1, id)
+	case ent.Err != nil:
+		return ent, info, usageErr("puzzle #%d is not a puzzle: %v", id, ent.Err)
+	}
+	return ent, info, nil
+}
+
+// placeShown finds the shown puzzle's corpus (SHA-256 sha) in run
+// (PuzzleShow.PlaceIn) and prints the warnings; not found, it is a usage
+// error when the run was named (-run), else it returns -1 (no ranks).
+func placeShown(e *env, show *report.PuzzleShow, run *report.Run, runDir, sha string, named bool) (int, error) {
+	at, warns := show.PlaceIn(run, runDir, sha)
+	if at < 0 && named {
+		return -1, usageErr("corpus %s is not a corpus of run %s (its corpora: %s); choose one with -corpus",
+			show.Corpus, runDir, strings.Join(run.CorpusNames(), ", "))
+	}
+	for _, w := range warns {
+		fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+	}
+	return at, nil
+}
+
+// showConfig is the configuration that runs the strategies names on
+// the shown puzzle as a run would run them, and the index of its corpus:
+// in a run (at corpusIndex >= 0), among the run's corpora, so that the
+// seeds are the run's.
+func showConfig(names []string, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
+	cfg := pipeline.Config{Corpora: []string{path}, Timeout: timeout, MaxCalls: maxCalls, Seed: seed}
+	for _, name := range names {
+		s, _ := solvers.Lookup(name)
+		cfg.Solvers = append(cfg.Solvers, s.Solver)
+	}
+	if corpusIndex < 0 {
+		return cfg, 0
+	}
+	cfg.Corpora = slices.Clone(run.CorpusNames())
+	cfg.Corpora[corpusIndex] = path
+	return cfg, corpusIndex
+}
+
+// solveShown runs cfg's strategies on the shown puzzle (corpus at of
+// cfg.Corpora), then counts its solutions within timeout; it returns
+// ctx.Err() when ctx is canceled.
+func solveShown(ctx context.Context, show *report.PuzzleShow, cfg pipeline.Config, at int, timeout time.Duration, maxCalls uint64) error {
+	show.Units = pipeline.SolveEntry(ctx, cfg, at, show.Entry)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	show.Limits = fmt.Sprintf("%s per strategy, seed %d", limitText(timeout, maxCalls), cfg.Seed)
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	if n, err := solvers.CountSolutions(cctx, show.Entry.Puzzle, 2); err == nil {
+		show.Solutions = n
+	}
+	return ctx.Err()
 }
 
 // limitText says how a strategy is stopped: "timeout 10s", "no timeout,

@@ -1,4 +1,4 @@
-package solvers
+package corpus
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"sudokubatch/solvers"
 )
 
 // MaxLineLen is the longest line, in bytes without its line end, that the
@@ -28,10 +30,10 @@ func (e *SyntaxError) Error() string {
 
 // Entry is one puzzle line of a corpus.
 type Entry struct {
-	ID     int    // 0-based index among the puzzle lines of the file
-	Line   int    // 1-based line number in the file
-	Puzzle Puzzle // the parsed puzzle; zero when Err is set
-	Err    error  // a *SyntaxError when the line is not a puzzle
+	ID     int            // 0-based index among the puzzle lines of the file
+	Line   int            // 1-based line number in the file
+	Puzzle solvers.Puzzle // the parsed puzzle; zero when Err is set
+	Err    error          // a *SyntaxError when the line is not a puzzle
 }
 
 // Scanner reads a corpus one line at a time, like bufio.Scanner, and never
@@ -44,7 +46,8 @@ type Entry struct {
 // Skipped lines take no id, so a file with a count header numbers its
 // puzzles like the plain file. Every other line takes the next id and
 // becomes an Entry, with Err set when it is not a puzzle. A UTF-8 byte
-// order mark is tolerated.
+// order mark is tolerated. A file in UTF-16 is not decoded: its lines are
+// not puzzles, and each one's error names the encoding (see utf16Of).
 //
 // A Scanner is not safe for concurrent use.
 type Scanner struct {
@@ -66,6 +69,9 @@ type Scanner struct {
 	err     error
 	started bool  // a puzzle line (or a count header) has been seen
 	pending error // a read error (or io.EOF) to report after the line read with it
+	// utf16 names the encoding when the first line says the file is in
+	// UTF-16 (see utf16Of), else "": every line that is not a puzzle says so.
+	utf16 string
 }
 
 // NewScanner returns a Scanner that reads r; file names it in errors.
@@ -101,6 +107,7 @@ func (s *Scanner) Scan() bool {
 			return true
 		}
 		if s.line == 1 {
+			s.utf16 = utf16Of(raw)
 			raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
 		}
 		t := bytes.TrimSpace(raw)
@@ -113,7 +120,7 @@ func (s *Scanner) Scan() bool {
 				continue // a count header
 			}
 		}
-		s.emit(parseInto(&s.entry.Puzzle, t))
+		s.emit(solvers.ParseLine(&s.entry.Puzzle, t))
 		return true
 	}
 }
@@ -124,10 +131,48 @@ func (s *Scanner) emit(err error) {
 	e := &s.entry
 	e.ID, e.Line, e.Err = s.nextID, s.line, nil
 	if err != nil {
-		e.Puzzle = Puzzle{}
-		e.Err = &SyntaxError{File: s.file, Line: s.line, Msg: err.Error()}
+		e.Puzzle = solvers.Puzzle{}
+		msg := err.Error()
+		if s.utf16 != "" {
+			msg += "; the file looks like " + s.utf16
+		}
+		e.Err = &SyntaxError{File: s.file, Line: s.line, Msg: msg}
 	}
 	s.nextID++
+}
+
+// utf16Of tells whether line, the first line of a file, is text in
+// UTF-16, and if so returns what says it and how to convert the file:
+// a byte order mark (FF FE little-endian, FE FF big-endian) or, without
+// one, a zero byte in every other place and only there (ASCII text in
+// UTF-16; a puzzle line is ASCII). A line of UTF-16 ends at its LF byte,
+// so the first line holds the whole of the file's first line of text,
+// and the zero that follows the LF of a little-endian file starts the
+// next line. It returns "" for any other line.
+func utf16Of(line []byte) string {
+	const convert = ": convert it to UTF-8, e.g. iconv -f %s -t UTF-8"
+	switch {
+	case bytes.HasPrefix(line, []byte{0xFF, 0xFE}):
+		return "UTF-16 (byte order mark FF FE, little-endian)" + fmt.Sprintf(convert, "UTF-16LE")
+	case bytes.HasPrefix(line, []byte{0xFE, 0xFF}):
+		return "UTF-16 (byte order mark FE FF, big-endian)" + fmt.Sprintf(convert, "UTF-16BE")
+	case len(line) < 4:
+		return ""
+	}
+	var zeros [2]int // at even and odd offsets
+	for i, c := range line {
+		if c == 0 {
+			zeros[i%2]++
+		}
+	}
+	half := len(line) / 2
+	switch {
+	case zeros[0] == 0 && zeros[1] >= half:
+		return "UTF-16 (no byte order mark, little-endian: a zero after each character)" + fmt.Sprintf(convert, "UTF-16LE")
+	case zeros[1] == 0 && zeros[0] >= half:
+		return "UTF-16 (no byte order mark, big-endian: a zero before each character)" + fmt.Sprintf(convert, "UTF-16BE")
+	}
+	return ""
 }
 
 // lineEnd finds the first line end in data: it returns where it starts

@@ -1,4 +1,4 @@
-package solvers
+package corpus
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"sudokubatch/solvers"
 )
 
 // Case 3: a line ends at LF, CRLF or a lone CR. The tests compare the
@@ -77,7 +79,7 @@ func naiveScan(data []byte) scanned {
 			}
 		}
 		e := Entry{ID: id, Line: line}
-		p, err := ParsePuzzle(string(t))
+		p, err := solvers.ParsePuzzle(string(t))
 		if err != nil {
 			e.Err = &SyntaxError{File: "f", Line: line, Msg: err.Error()}
 		} else {

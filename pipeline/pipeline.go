@@ -161,17 +161,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		return &Stats{}, fmt.Errorf("%d strategies: at most 64 run at once", len(cfg.Solvers))
 	}
 	block := blockPuzzles * max(len(cfg.Solvers), 1) // the units of a block, at most
-	window := cfg.Window
-	if window <= 0 {
-		// Four blocks at least, so that a block's slow unit does not leave
-		// the workers idle while the reader waits for its slot, and two
-		// of the largest batches per worker. No more: the reader holds an
-		// entry (a puzzle) per unit of the window.
-		window = max(2*maxBatch*nworkers, 4*block)
-	}
-	window = max(window, 2*block) // room for two blocks at least
-
-	window = 1 << bits.Len(uint(window-1)) // a power of two: the writer's ring is indexed with a mask
+	window := windowSize(cfg.Window, block, nworkers)
 	if cfg.Counter == nil {
 		cfg.Counter = solvers.CountSolutions
 	}
@@ -180,20 +170,9 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
 	}
 	g, gctx := errgroup.WithContext(ctx)
-	// halt interrupts a read that waits on a stream (a slow pipe, a FIFO
-	// without a writer): closed on the first Ctrl-C or when the group
-	// stops, so that neither waits for the next byte of the input.
-	halt := make(chan struct{})
 	ended := make(chan struct{})
 	defer close(ended)
-	go func() {
-		select {
-		case <-cfg.Stop:
-		case <-gctx.Done():
-		case <-ended:
-		}
-		close(halt)
-	}()
+	halt := haltOn(cfg.Stop, gctx.Done(), ended)
 	// The channels hold every batch that the window lets out (a batch
 	// has a unit at least), so that neither the reader nor a worker ever
 	// waits to send. Woken by a worker's channel operation, the reader
@@ -208,22 +187,11 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	pc := newPace(len(cfg.Solvers))
 	r := &reader{cfg: &cfg, batches: batches, slots: slots, ents: make([]entry, window+blockPuzzles),
 		pace: pc, issued: make([]int64, len(cfg.Solvers)), stats: stats, halt: halt}
-	// A resumed stream is compared with its copy before any row is
-	// written: a different input stops the run here.
-	streams := cfg.Streams
-	if streams == nil {
-		var err error
-		if streams, err = OpenStreams(ctx, &cfg); err != nil {
-			stats.Corpora = r.infos(nil)
-			stats.Elapsed = time.Since(start)
-			return stats, err
-		}
-	}
-	r.pre = streams.files
-	for _, c := range r.pre {
-		if c != nil {
-			c.StopOn(halt)
-		}
+	streams, err := r.openStreams(ctx)
+	if err != nil {
+		stats.Corpora = r.infos(nil)
+		stats.Elapsed = time.Since(start)
+		return stats, err
 	}
 	var read []rundir.CorpusInfo
 	g.Go(func() error {
@@ -259,11 +227,99 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	})
 	g.Go(func() error { return write(gctx, &cfg, results, slots, window, stats) })
 
-	err := g.Wait()
+	err = g.Wait()
 	stats.GC = readGC().since(gc0) // the sweep's, without the re-timing
 	streams.Close()                // those the run did not reach
-	stats.Corpora = r.infos(read)
-	for _, c := range stats.Corpora {
+	stats.count(r.infos(read))
+	if cfg.Progress != nil {
+		cfg.Progress.Finish()
+	}
+	stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
+	if err == nil && !stats.Interrupted {
+		err = stats.rowsMissing()
+	}
+	if err == nil && !stats.Interrupted && cfg.retime != nil {
+		stats.Retime = cfg.retime.runAndAmend(ctx, cfg.Stop, amender, time.Since(start))
+		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
+	}
+	if r.gcLowered() {
+		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again
+	}
+	stats.Elapsed = time.Since(start)
+	return stats, err
+}
+
+// openStreams opens the run's streams (cfg.Streams when the caller
+// opened them) for the reader, and lets halt stop their reads. A resumed
+// stream is compared with its copy here, before any row is written: a
+// different input stops the run.
+func (r *reader) openStreams(ctx context.Context) (*Streams, error) {
+	streams := r.cfg.Streams
+	if streams == nil {
+		var err error
+		if streams, err = OpenStreams(ctx, r.cfg); err != nil {
+			return nil, err
+		}
+	}
+	r.pre = streams.files
+	for _, c := range r.pre {
+		if c != nil {
+			c.StopOn(r.halt)
+		}
+	}
+	return streams, nil
+}
+
+// windowSize returns the reorder window, in units: configured (a
+// positive want) or four blocks at least, so that a block's slow unit
+// does not leave the workers idle while the reader waits for its slot,
+// and two of the largest batches per worker (no more: the reader holds
+// an entry, a puzzle, per unit of the window). It is two blocks at
+// least, and a power of two: the writer's ring is indexed with a mask.
+func windowSize(want, block, nworkers int) int {
+	window := want
+	if window <= 0 {
+		window = max(2*maxBatch*nworkers, 4*block)
+	}
+	window = max(window, 2*block)
+	return 1 << bits.Len(uint(window-1))
+}
+
+// haltOn returns a channel closed at the first of stop (the first
+// Ctrl-C), done (the group stops) and ended (Run returns). It interrupts
+// a read that waits on a stream (a slow pipe, a FIFO without a writer),
+// so that neither waits for the next byte of the input.
+func haltOn(stop <-chan struct{}, done, ended <-chan struct{}) chan struct{} {
+	halt := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+		case <-done:
+		case <-ended:
+		}
+		close(halt)
+	}()
+	return halt
+}
+
+// rowsMissing returns an error when a unit issued has no row. Every
+// unit issued must have its row unless the run was stopped (the batches
+// still queued at the first Ctrl-C are dropped): anything else is a bug,
+// and the run is not finished.
+func (stats *Stats) rowsMissing() error {
+	if stats.Units == stats.Issued {
+		return nil
+	}
+	return fmt.Errorf("%d %s issued but %d %s written", stats.Issued,
+		map[bool]string{true: "unit was", false: "units were"}[stats.Issued == 1], stats.Units,
+		map[bool]string{true: "row", false: "rows"}[stats.Units == 1])
+}
+
+// count sets the corpora's accounting and each strategy's counts by
+// status name from what the writer counted.
+func (stats *Stats) count(corpora []rundir.CorpusInfo) {
+	stats.Corpora = corpora
+	for _, c := range corpora {
 		stats.Invalid += c.Invalid
 	}
 	for _, s := range stats.Solvers {
@@ -273,36 +329,6 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 			}
 		}
 	}
-	if cfg.Progress != nil {
-		cfg.Progress.Finish()
-	}
-	stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
-	if err == nil && stats.Units != stats.Issued && !stats.Interrupted {
-		// Every unit issued must have its row unless the run was
-		// stopped (the batches still queued at the first Ctrl-C are
-		// dropped): anything else is a bug, and the run is not finished.
-		err = fmt.Errorf("%d %s issued but %d %s written", stats.Issued,
-			map[bool]string{true: "unit was", false: "units were"}[stats.Issued == 1], stats.Units,
-			map[bool]string{true: "row", false: "rows"}[stats.Units == 1])
-	}
-	if err == nil && !stats.Interrupted && cfg.retime != nil {
-		budget := max(time.Duration(float64(time.Since(start))*retimeShare), retimeFloor)
-		done := cfg.retime.run(ctx, cfg.Stop, budget)
-		if len(done) > 0 {
-			if _, aerr := amender.Amend(cfg.retime.amend(done)); aerr != nil {
-				// The rows stand with their sweep times (Amend changes
-				// nothing when it fails): the run is whole.
-				cfg.retime.Stats = RetimeStats{Error: aerr.Error()}
-			}
-		}
-		stats.Retime = cfg.retime.Stats
-		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
-	}
-	if r.gcLowered() {
-		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again
-	}
-	stats.Elapsed = time.Since(start)
-	return stats, err
 }
 
 // Timing returns how the run timed its units, as run.json records it

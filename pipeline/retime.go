@@ -259,6 +259,22 @@ func (c *candidate) predicted() int64 {
 	return c.group.median()
 }
 
+// runAndAmend re-times the run's candidates within retimeShare of the
+// sweep's time (retimeFloor at least) and writes their times into the
+// rows through amender. When the write fails the rows stand with their
+// sweep times (Amend changes nothing when it fails): the run is whole,
+// and the stats carry the error instead of the counts.
+func (rt *retimer) runAndAmend(ctx context.Context, stop <-chan struct{}, amender Amender, sweep time.Duration) RetimeStats {
+	budget := max(time.Duration(float64(sweep)*retimeShare), retimeFloor)
+	done := rt.run(ctx, stop, budget)
+	if len(done) > 0 {
+		if _, err := amender.Amend(rt.amend(done)); err != nil {
+			rt.Stats = RetimeStats{Error: err.Error()}
+		}
+	}
+	return rt.Stats
+}
+
 // run re-times the candidates, strategy by strategy, until done, stop is
 // closed or budget is spent, and returns the amendments to the rows. The
 // strategies go cheapest first (by the sweep times of their units), each

@@ -29,7 +29,8 @@
 //     selection ends before (a stream is not: it may not end).
 //  2. Units go to the workers in batches of one strategy, sized from the
 //     running mean time of a unit's first run (about 16ms of work, at most
-//     a block of 256 units; slow units one by one; see units.go), so that
+//     a block of rundir.TimingBlock puzzles; slow units one by one; see
+//     units.go), so that
 //     each strategy runs warm and channel operations cost little per
 //     unit. Before a block, the reader takes one of its window slots
 //     (Window units), so memory is bounded by the window, not by the

@@ -88,7 +88,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: -cpuprofile: %v (the sweep goes on without it)\n", err)
 		}
 	}
-	// The first SIGINT/SIGTERM (e.ctx, see main) stops issuing units; a
+	// The first SIGINT/SIGTERM/SIGHUP (e.ctx, see main) stops issuing units; a
 	// second one ends the process.
 	stop := make(chan struct{})
 	swept := make(chan struct{})

@@ -8,7 +8,7 @@ import (
 	"sudokubatch/rundir"
 )
 
-// TestEmptySolversRefused: `-solvers ”` (a script's unset variable) is a
+// TestEmptySolversRefused: an empty -solvers (a script's unset variable) is a
 // usage error naming the choices, for run and show, instead of silently
 // sweeping the default strategies.
 func TestEmptySolversRefused(t *testing.T) {

@@ -176,7 +176,7 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 		if c, err = openCorpus(ctx, path, r.source(ci), r.halt); err != nil {
 			info := r.unread(ci)
 			info.Error = err.Error()
-			return info, fatal(err)
+			return info, stoppingError(err)
 		}
 	}
 	if c.pump != nil {
@@ -258,9 +258,11 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 	return c.info, stop
 }
 
-// fatal returns the error of opening a corpus that must stop the run
-// (the others are told in the corpus's Error), or nil.
-func fatal(err error) error {
+// stoppingError returns err when it must stop the run (a Ctrl-C, a
+// stream's copy that cannot be written, a resumed stream that changed,
+// ctx canceled), or nil: any other error of opening a corpus stops only
+// that corpus, and is told in its CorpusInfo.Error.
+func stoppingError(err error) error {
 	switch {
 	case errors.Is(err, errStopped), errors.Is(err, errCopy), errors.Is(err, rundir.ErrCorpusChanged),
 		errors.Is(err, context.Canceled):

@@ -165,8 +165,8 @@ func (r *reader) read(ctx context.Context) ([]rundir.CorpusInfo, error) {
 }
 
 // readCorpus issues the units of corpus ci. The error is errStopped or
-// fatal; a corpus that cannot be read is told by the Error of the
-// CorpusInfo returned.
+// one that stops the run (stoppingError); a corpus that cannot be read
+// is told by the Error of the CorpusInfo returned.
 func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.CorpusInfo, error) {
 	cfg := r.cfg
 	c := r.pre[ci] // a stream opened before the run, or nil

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"sudokubatch/data"
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
@@ -310,9 +311,7 @@ func TestCase4DamagedGzip(t *testing.T) {
 // TestCase5ManyCorpora: a run over more corpus files than a uint16 can
 // number; every file gets its rows, and the report counts them all.
 func TestCase5ManyCorpora(t *testing.T) {
-	if testing.Short() {
-		t.Skip("65,540 corpus files")
-	}
+	testenv.Heavy(t, "sweeps 65,540 corpus files")
 	dir := t.TempDir()
 	const n = 1<<16 + 4
 	args := []string{"-solvers", "dlx", "-quiet", "-out", "run", "-timeout", "0"}
@@ -641,11 +640,12 @@ func TestCase14ResumeValidatesRows(t *testing.T) {
 			}
 		})
 	}
-	if testing.Short() {
-		return
-	}
 	// A results.csv of some 45 MB, cut as a kill leaves it: the resume
 	// holds a bit per unit, not the rows.
+	if !testenv.HeavyEnabled() {
+		t.Logf("heavy part left out: a resume of a 45 MB results.csv (runs with %s=1)", testenv.HeavyVar)
+		return
+	}
 	var corpora []string
 	for i := range 2 {
 		corpora = append(corpora, writeFile(t, filepath.Join(dir, fmt.Sprintf("big%d.txt", i)), firstLines(t, root, 0, 49151)))
@@ -740,7 +740,7 @@ func TestCase20TooManyWorkers(t *testing.T) {
 	if !regexp.MustCompile(`-workers 100000000 capped at \d+`).MatchString(r.stderr) {
 		t.Errorf("no message about the cap:\n%s", r.stderr)
 	}
-	if peak := peakMB(t, r.stdout); peak > 60 {
+	if peak := peakMB(t, r.stdout); peak > 60 && !testenv.Race() {
 		t.Errorf("peak memory %d MB", peak)
 	}
 	if rows := readRows(t, filepath.Join(dir, "run", rundir.ResultsFile)); len(rows) != 2000 {

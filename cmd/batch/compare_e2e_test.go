@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -173,6 +174,7 @@ func TestCompare(t *testing.T) {
 // noise: a change of the code, or a machine too busy to time anything on
 // for most of a minute.
 func TestCompareSameCommit(t *testing.T) {
+	testenv.Heavy(t, "sweeps 1,000 units twice, up to five times, waiting up to 37 s between")
 	root := repoRoot(t)
 	args := append([]string{"-solvers", "dlx,bitboard", "-limit", "500", "-report=false"}, deterministic...)
 	var a string

@@ -17,13 +17,16 @@ import (
 	"time"
 
 	"sudokubatch/data"
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 // The end-to-end tests run the built binary, as a user would: the one
 // built from this package, or the one BATCH_BIN names (to check another
-// build against the golden files, e.g. one from before a change).
+// build against the golden files, e.g. one from before a change). Under
+// go test -race the binary is built with the race detector too, so that
+// the race pass checks the processes the end-to-end tests start.
 
 var batchBin string
 
@@ -38,7 +41,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	batchBin = filepath.Join(dir, "batch")
-	out, err := exec.Command("go", "build", "-o", batchBin, ".").CombinedOutput()
+	build := []string{"build", "-o", batchBin}
+	if testenv.Race() {
+		build = append(build, "-race")
+	}
+	out, err := exec.Command("go", append(build, ".")...).CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building batch: %v\n%s", err, out)
 		os.Exit(1)
@@ -328,6 +335,7 @@ func startAndSignalAt(t *testing.T, dir, out string, size int64, sig syscall.Sig
 }
 
 func TestInterruptAndResume(t *testing.T) {
+	testenv.Heavy(t, "interrupts sweeps of 60,000 units and resumes them 9 times")
 	root := repoRoot(t)
 	corpus := bigCorpus(t, root, 10)
 	tmp := t.TempDir()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
@@ -152,9 +153,7 @@ func TestCase2ReadShowInterrupted(t *testing.T) {
 // DIR builds the report again. compare, which reads two such runs, too.
 // Before, SIGINT killed report and compare (no 130, no message).
 func TestCase2ReadReportInterrupted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sweeps 491,510 puzzles")
-	}
+	testenv.Heavy(t, "sweeps 491,510 puzzles, then reports on them and compares them ten times")
 	dir := t.TempDir()
 	big := rsBigRun(t, dir, 10)
 	start := time.Now()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 )
 
@@ -21,9 +22,7 @@ import (
 // so a pair is tried up to five times, as a user would run the
 // comparison again.
 func TestCompareDetectsSlowdown(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary again and sweeps 4 x 3000 puzzles or more")
-	}
+	testenv.Heavy(t, "builds the binary again and sweeps 4 x 3000 puzzles or more")
 	root := repoRoot(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "batch-slowdown")

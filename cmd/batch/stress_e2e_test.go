@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
@@ -21,6 +22,7 @@ import (
 // tells each process's segment: killed ones closed as killed, the last
 // finished, their rows adding up (issue #16, cases 9 and 10).
 func TestKillResumeStress(t *testing.T) {
+	testenv.Heavy(t, "kills a sweep of 16,000 units and resumes it 24 times")
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 4000))

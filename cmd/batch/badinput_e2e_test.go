@@ -55,7 +55,7 @@ func TestBadCorpora(t *testing.T) {
 				file += ".gz"
 			}
 			os.WriteFile(file, tt.data, 0o644)
-			r := batch(t, tmp, "-solvers", "dlx,bitboard", "-report=false", "-quiet", "-out", "run", file)
+			r := batchMain(t, tmp, "-solvers", "dlx,bitboard", "-report=false", "-quiet", "-out", "run", file)
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d\nstderr: %s", r.code, tt.code, r.stderr)
 			}

@@ -165,7 +165,7 @@ func TestCase1StreamReadOnce(t *testing.T) {
 		f.Write([]byte(text))
 	}()
 	// Not -quiet: the progress display is what used to read the FIFO.
-	r := batch(t, dir, "-solvers", "bitboard,norvig", "-report=false", "-out", "run", fifo)
+	r := batchMain(t, dir, "-solvers", "bitboard,norvig", "-report=false", "-out", "run", fifo)
 	mustOK(t, r)
 	rows := readRows(t, filepath.Join(dir, "run", rundir.ResultsFile))
 	if len(rows) != 6000 || rows[len(rows)-1].ID != 2999 {
@@ -239,7 +239,7 @@ func TestCase3CorpusAccounting(t *testing.T) {
 	all = append(all, lines[10:]...)
 	all = append(all, "123")
 	mac := writeFile(t, filepath.Join(dir, "mac.txt"), strings.Join(all, "\r")+"\r")
-	r := batch(t, dir, "-solvers", "bitboard", "-report=false", "-quiet", "-out", "run", mac)
+	r := batchMain(t, dir, "-solvers", "bitboard", "-report=false", "-quiet", "-out", "run", mac)
 	mustOK(t, r)
 	rows := readRows(t, filepath.Join(dir, "run", rundir.ResultsFile))
 	if len(rows) != 22 {
@@ -273,7 +273,7 @@ func TestCase4DamagedGzip(t *testing.T) {
 	b := writeFile(t, filepath.Join(dir, "b.gz"), string(gz.Bytes()[:gz.Len()/2]))
 	c := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 1300, 1600))
 	args := []string{"-solvers", "bitboard,dlx", "-report=false", "-quiet"}
-	r := batch(t, dir, append(args, "-out", "run", a, b, c)...)
+	r := batchMain(t, dir, append(args, "-out", "run", a, b, c)...)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
 	}
@@ -301,7 +301,7 @@ func TestCase4DamagedGzip(t *testing.T) {
 	whole, _ := os.ReadFile(results)
 	cut := bytes.SplitAfter(whole, []byte("\n"))
 	writeFile(t, results, string(bytes.Join(cut[:1+201], nil)))
-	r = batch(t, dir, append(args, "-resume", "-out", "run")...)
+	r = batchMain(t, dir, append(args, "-resume", "-out", "run")...)
 	if r.code != 1 || !strings.Contains(r.stderr, "could not be read after line") {
 		t.Fatalf("resume: exit %d, want 1 and the damage\n%s", r.code, r.stderr)
 	}
@@ -391,7 +391,7 @@ func TestCase6OddCorpusPath(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"new\nline.txt", "tab\there.txt", "bad\xffutf8.txt"} {
 		path := writeFile(t, filepath.Join(dir, name), firstLines(t, root, 0, 5))
-		r := batch(t, dir, "-solvers", "bitboard", "-quiet", "-out", "run", path)
+		r := batchMain(t, dir, "-solvers", "bitboard", "-quiet", "-out", "run", path)
 		if r.code != 2 || !strings.Contains(r.stderr, "rename the file, or give it as -") {
 			t.Errorf("%q: exit %d, want 2 and a clear refusal\n%s", name, r.code, r.stderr)
 		}
@@ -400,7 +400,7 @@ func TestCase6OddCorpusPath(t *testing.T) {
 		}
 	}
 	// Through standard input, the same file works.
-	mustOK(t, batchIn(t, dir, firstLines(t, root, 0, 5), "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "-"))
+	mustOK(t, batchMainIn(t, dir, firstLines(t, root, 0, 5), "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "-"))
 }
 
 // TestCase8InterruptWhileReadingAPipe: a Ctrl-C while the reader waits
@@ -573,7 +573,7 @@ func TestCase13DamagedRunJSON(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 20))
-	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "good", corpus))
+	mustOK(t, batchMain(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "good", corpus))
 	tests := []struct {
 		name  string
 		edit  func(m map[string]any)
@@ -601,7 +601,7 @@ func TestCase13DamagedRunJSON(t *testing.T) {
 				runs = runs[:1] // a report reads the rows of a strategy this build no longer has
 			}
 			for _, args := range runs {
-				r := batch(t, dir, args...)
+				r := batchMain(t, dir, args...)
 				if r.code != 2 || !strings.Contains(r.stderr, tt.field) || strings.Contains(r.stderr, "panic") {
 					t.Errorf("%v: exit %d, want 2 naming %s\n%s", args, r.code, tt.field, r.stderr)
 				}
@@ -673,7 +673,7 @@ func TestCase15OutNotARun(t *testing.T) {
 	home := filepath.Join(dir, "home")
 	os.Mkdir(home, 0o755)
 	writeFile(t, filepath.Join(home, ".bashrc"), "x")
-	r := batch(t, home, "-solvers", "bitboard", "-quiet", "-out", ".", corpus)
+	r := batchMain(t, home, "-solvers", "bitboard", "-quiet", "-out", ".", corpus)
 	if r.code != 2 || !strings.Contains(r.stderr, "holds no run") || !strings.Contains(r.stderr, ".bashrc") {
 		t.Errorf("-out . in a home directory: exit %d\n%s", r.code, r.stderr)
 	}
@@ -682,7 +682,7 @@ func TestCase15OutNotARun(t *testing.T) {
 	}
 	empty := filepath.Join(dir, "empty")
 	os.Mkdir(empty, 0o755)
-	mustOK(t, batch(t, empty, "-solvers", "bitboard", "-quiet", "-report=false", "-out", ".", corpus))
+	mustOK(t, batchMain(t, empty, "-solvers", "bitboard", "-quiet", "-report=false", "-out", ".", corpus))
 }
 
 // TestCase16EmptySelection: a selection that matches no puzzle exits 2,
@@ -691,14 +691,14 @@ func TestCase16EmptySelection(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 10))
-	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", corpus))
+	mustOK(t, batchMain(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", corpus))
 	latest, err := os.Readlink(filepath.Join(dir, "results", "latest"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(1100 * time.Millisecond) // a new run would get a new id
 	for _, sel := range [][]string{{"-ids", "999999"}, {"-range", "5:5"}, {"-range", "20:30"}, {"-shard", "3/4", "-ids", "4"}} {
-		r := batch(t, dir, append([]string{"-solvers", "bitboard", "-quiet", corpus}, sel...)...)
+		r := batchMain(t, dir, append([]string{"-solvers", "bitboard", "-quiet", corpus}, sel...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, "the selection matches no puzzle") {
 			t.Errorf("%v: exit %d, want 2 and 'the selection matches no puzzle'\n%s", sel, r.code, r.stderr)
 		}
@@ -755,7 +755,7 @@ func TestCase21ExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 6))
 	for k := range 2 {
-		mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-shard", fmt.Sprintf("%d/2", k), "-out", fmt.Sprintf("s%d", k), corpus))
+		mustOK(t, batchMain(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-shard", fmt.Sprintf("%d/2", k), "-out", fmt.Sprintf("s%d", k), corpus))
 	}
 	writeFile(t, filepath.Join(dir, "plain"), "x")
 	tests := []struct {
@@ -771,7 +771,7 @@ func TestCase21ExitCodes(t *testing.T) {
 		{[]string{"-solvers", "bitboard", "nosuch.txt"}, "nosuch.txt"},
 	}
 	for _, tt := range tests {
-		if r := batch(t, dir, tt.args...); r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+		if r := batchMain(t, dir, tt.args...); r.code != 2 || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%v: exit %d, want 2 naming %s\n%s", tt.args, r.code, tt.want, r.stderr)
 		}
 	}
@@ -782,7 +782,7 @@ func TestCase21ExitCodes(t *testing.T) {
 // published checksum, and a run over it can be resumed there.
 func TestCase25EmbeddedCorpus(t *testing.T) {
 	dir := t.TempDir()
-	r := batch(t, dir, "-ids", "39949,2018", "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run")
+	r := batchMain(t, dir, "-ids", "39949,2018", "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run")
 	mustOK(t, r)
 	rows := readRows(t, filepath.Join(dir, "run", rundir.ResultsFile))
 	if len(rows) != 2 || rows[0].ID != 2018 || rows[1].ID != 39949 || rows[1].Status.String() != "solved" {
@@ -795,7 +795,7 @@ func TestCase25EmbeddedCorpus(t *testing.T) {
 	if len(m.Corpora) != 1 || m.Corpora[0].Path != data.Name || m.Corpora[0].SHA256 != data.SHA256 || m.Corpora[0].Puzzles != 49151 {
 		t.Fatalf("corpus recorded as %+v", m.Corpora)
 	}
-	r = batch(t, dir, "-resume", "-quiet", "-report=false", "-out", "run")
+	r = batchMain(t, dir, "-resume", "-quiet", "-report=false", "-out", "run")
 	mustOK(t, r)
 	if !strings.Contains(r.stderr, "2 rows already done") {
 		t.Errorf("resume: %s", r.stderr)

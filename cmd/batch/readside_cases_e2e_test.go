@@ -410,8 +410,8 @@ func TestCase23ReadDefaults(t *testing.T) {
 func TestCase24ReadSVGNote(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 6000)
-	mustOK(t, batch(t, dir, "-solvers", "bitboard,dlx", "-timeout", "0", "-quiet", "-report=false", "-out", "run", corpus))
-	r := batch(t, dir, "report", "-svg", "run")
+	mustOK(t, batchMain(t, dir, "-solvers", "bitboard,dlx", "-timeout", "0", "-quiet", "-report=false", "-out", "run", corpus))
+	r := batchMain(t, dir, "report", "-svg", "run")
 	mustOK(t, r)
 	note := "scatter dlx vs bitboard: 6000 points, written as PNG only (SVG over 5000 points)"
 	if !strings.Contains(r.stderr, note) {
@@ -424,7 +424,7 @@ func TestCase24ReadSVGNote(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "run", "charts", "ecdf-time.svg")); err != nil {
 		t.Errorf("no SVG of the ECDF: %v", err)
 	}
-	r = batch(t, dir, "help", "report")
+	r = batchMain(t, dir, "help", "report")
 	if !strings.Contains(r.stdout, "a scatter of more than 5000 puzzles stays PNG only") {
 		t.Errorf("report -h does not say which charts get no SVG:\n%s", r.stdout)
 	}

@@ -22,10 +22,10 @@ import (
 	"sudokubatch/rundir"
 )
 
-// The tests named TestCaseN check case N of the reliability issue (#16),
-// through the binary as a user runs it. Each failed on the code before
-// its fix: BATCH_BIN=<a build of 85732d3> go test -run TestCase
-// ./cmd/batch shows how.
+// The reliability of a run as a user meets it: streams, damaged corpora
+// and run directories, kills, resumes, many corpora, exit codes. Each
+// test here failed on the code before its fix (85732d3); those that run
+// the binary show it with BATCH_BIN=<a build of 85732d3>.
 
 // proc is the binary running in the background.
 type proc struct {
@@ -144,11 +144,11 @@ func editManifest(t *testing.T, dir string, edit func(m map[string]any)) {
 	writeFile(t, path, string(b))
 }
 
-// TestCase1StreamReadOnce: a corpus that can be read only once (a FIFO,
+// TestStreamCorpusReadOnce: a corpus that can be read only once (a FIFO,
 // as `<(zcat x.gz)` gives) gets a row for every puzzle. Before, counting
 // the units for the progress display read the FIFO too and took puzzles
 // from the sweep, which still exited 0.
-func TestCase1StreamReadOnce(t *testing.T) {
+func TestStreamCorpusReadOnce(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	text := firstLines(t, root, 0, 3000)
@@ -181,10 +181,10 @@ func TestCase1StreamReadOnce(t *testing.T) {
 	}
 }
 
-// TestCase1StreamResume: a run over standard input is interrupted, then
+// TestStdinRunResumesWithSameInput: a run over standard input is interrupted, then
 // resumed with the same input piped again; a different input is refused
 // before anything is recorded.
-func TestCase1StreamResume(t *testing.T) {
+func TestStdinRunResumesWithSameInput(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	text := firstLines(t, root, 0, 2000)
@@ -224,11 +224,11 @@ func TestCase1StreamResume(t *testing.T) {
 	}
 }
 
-// TestCase3CorpusAccounting: a corpus with CR-only line ends (an old Mac
+// TestCorpusLinesAccounted: a corpus with CR-only line ends (an old Mac
 // file) is read to its end, and the run prints, per corpus, how its
 // lines were taken: puzzles, invalid lines and skipped lines add up to
 // the lines of the file.
-func TestCase3CorpusAccounting(t *testing.T) {
+func TestCorpusLinesAccounted(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	lines := strings.Split(strings.TrimSuffix(firstLines(t, root, 0, 20), "\n"), "\n")
@@ -258,11 +258,11 @@ func TestCase3CorpusAccounting(t *testing.T) {
 	}
 }
 
-// TestCase4DamagedGzip: the second of three corpora is a truncated .gz.
+// TestDamagedGzipKeepsRowsAndGoesOn: the second of three corpora is a truncated .gz.
 // The rows of its puzzles read before the damage are kept, the damage is
 // reported with the file and the byte offset, the third corpus is still
 // swept, and -resume passes the damage to finish the run.
-func TestCase4DamagedGzip(t *testing.T) {
+func TestDamagedGzipKeepsRowsAndGoesOn(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	a := writeFile(t, filepath.Join(dir, "a.txt"), firstLines(t, root, 0, 300))
@@ -308,9 +308,9 @@ func TestCase4DamagedGzip(t *testing.T) {
 	sameRows(t, rows, readRows(t, results))
 }
 
-// TestCase5ManyCorpora: a run over more corpus files than a uint16 can
+// TestMoreCorporaThan16Bits: a run over more corpus files than a uint16 can
 // number; every file gets its rows, and the report counts them all.
-func TestCase5ManyCorpora(t *testing.T) {
+func TestMoreCorporaThan16Bits(t *testing.T) {
 	testenv.Heavy(t, "sweeps 65,540 corpus files")
 	dir := t.TempDir()
 	const n = 1<<16 + 4
@@ -384,9 +384,9 @@ func TestCase5ManyCorpora(t *testing.T) {
 	}
 }
 
-// TestCase6OddCorpusPath: a corpus path that run.json and results.csv
+// TestUnrecordableCorpusPathRefused: a corpus path that run.json and results.csv
 // cannot record as given is refused before anything is written.
-func TestCase6OddCorpusPath(t *testing.T) {
+func TestUnrecordableCorpusPathRefused(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	for _, name := range []string{"new\nline.txt", "tab\there.txt", "bad\xffutf8.txt"} {
@@ -403,10 +403,10 @@ func TestCase6OddCorpusPath(t *testing.T) {
 	mustOK(t, batchMainIn(t, dir, firstLines(t, root, 0, 5), "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "-"))
 }
 
-// TestCase8InterruptWhileReadingAPipe: a Ctrl-C while the reader waits
+// TestInterruptWhileReadingAPipe: a Ctrl-C while the reader waits
 // on a slow pipe ends the run within a second, its rows flushed, exit
 // 130. Before, the reader kept reading the input to hash it.
-func TestCase8InterruptWhileReadingAPipe(t *testing.T) {
+func TestInterruptWhileReadingAPipe(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run")
@@ -435,11 +435,11 @@ func TestCase8InterruptWhileReadingAPipe(t *testing.T) {
 	}
 }
 
-// TestCase10ProvenanceAfterKill: a run killed with SIGKILL, then resumed
+// TestProvenanceAfterKill: a run killed with SIGKILL, then resumed
 // with another worker count: run.json has a segment per process, the
 // killed one closed as killed with a real end, each with its own workers
 // and wall time, and the corpus counts of the whole file.
-func TestCase10ProvenanceAfterKill(t *testing.T) {
+func TestProvenanceAfterKill(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 20000))
@@ -477,9 +477,9 @@ func TestCase10ProvenanceAfterKill(t *testing.T) {
 	}
 }
 
-// TestCase11OneProcessPerRun: while a run writes its directory, a second
+// TestOneProcessPerRun: while a run writes its directory, a second
 // -resume and a merge into it are refused with the holder's pid, exit 2.
-func TestCase11OneProcessPerRun(t *testing.T) {
+func TestOneProcessPerRun(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run")
@@ -505,10 +505,10 @@ func TestCase11OneProcessPerRun(t *testing.T) {
 	}
 }
 
-// TestCase12ChangedCorpus: -resume refuses a corpus that is not the one
+// TestResumeRefusesChangedCorpus: -resume refuses a corpus that is not the one
 // the run read, naming the file and both checksums; merge refuses shards
 // whose run.json records no corpus checksum or a different one.
-func TestCase12ChangedCorpus(t *testing.T) {
+func TestResumeRefusesChangedCorpus(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	text := firstLines(t, root, 0, 100)
@@ -567,9 +567,9 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// TestCase13DamagedRunJSON: a run.json whose settings are not valid is
+// TestDamagedRunJSONRefused: a run.json whose settings are not valid is
 // refused with the name of the field, exit 2, never half applied.
-func TestCase13DamagedRunJSON(t *testing.T) {
+func TestDamagedRunJSONRefused(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 20))
@@ -610,10 +610,10 @@ func TestCase13DamagedRunJSON(t *testing.T) {
 	}
 }
 
-// TestCase14ResumeValidatesRows: -resume refuses a row that is not a unit
+// TestResumeValidatesRows: -resume refuses a row that is not a unit
 // of the run (an id past the corpus, a forged id of 10^12) or a unit that
 // appears twice, and its memory does not grow with the rows.
-func TestCase14ResumeValidatesRows(t *testing.T) {
+func TestResumeValidatesRows(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 100))
@@ -664,9 +664,9 @@ func TestCase14ResumeValidatesRows(t *testing.T) {
 	}
 }
 
-// TestCase15OutNotARun: -out naming a directory that holds files but no
+// TestOutNotARunRefused: -out naming a directory that holds files but no
 // run is refused (exit 2) and left alone; an empty one is used.
-func TestCase15OutNotARun(t *testing.T) {
+func TestOutNotARunRefused(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 5))
@@ -685,9 +685,9 @@ func TestCase15OutNotARun(t *testing.T) {
 	mustOK(t, batchMain(t, empty, "-solvers", "bitboard", "-quiet", "-report=false", "-out", ".", corpus))
 }
 
-// TestCase16EmptySelection: a selection that matches no puzzle exits 2,
+// TestEmptySelectionLeavesNothing: a selection that matches no puzzle exits 2,
 // says so, and leaves results/ and results/latest as they were.
-func TestCase16EmptySelection(t *testing.T) {
+func TestEmptySelectionLeavesNothing(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 10))
@@ -711,10 +711,10 @@ func TestCase16EmptySelection(t *testing.T) {
 	}
 }
 
-// TestCase19ReportDiskFull: the disk fills up while the report is
+// TestReportDiskFullSaysRebuild: the disk fills up while the report is
 // written: the message says how to build the report again (batch report
 // DIR), not to finish the run, whose rows are whole.
-func TestCase19ReportDiskFull(t *testing.T) {
+func TestReportDiskFullSaysRebuild(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(mountTmpfs(t, "size=256k"), "run")
 	r := batch(t, root, "-solvers", "bitboard,dlx", "-limit", "600", "-quiet", "-out", out)
@@ -729,9 +729,9 @@ func TestCase19ReportDiskFull(t *testing.T) {
 	}
 }
 
-// TestCase20TooManyWorkers: -workers beyond what helps is capped with a
+// TestTooManyWorkersCapped: -workers beyond what helps is capped with a
 // message, and the sweep's memory stays bounded.
-func TestCase20TooManyWorkers(t *testing.T) {
+func TestTooManyWorkersCapped(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 2000))
@@ -748,9 +748,9 @@ func TestCase20TooManyWorkers(t *testing.T) {
 	}
 }
 
-// TestCase21ExitCodes: usage and input errors exit 2 everywhere, and
+// TestUsageErrorsExit2: usage and input errors exit 2 everywhere, and
 // merge's messages name the shard.
-func TestCase21ExitCodes(t *testing.T) {
+func TestUsageErrorsExit2(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 6))
@@ -777,10 +777,10 @@ func TestCase21ExitCodes(t *testing.T) {
 	}
 }
 
-// TestCase25EmbeddedCorpus runs the binary where no data/ directory is:
+// TestEmbeddedCorpusWithoutData runs the binary where no data/ directory is:
 // the default corpus is the copy in the binary, recorded with the
 // published checksum, and a run over it can be resumed there.
-func TestCase25EmbeddedCorpus(t *testing.T) {
+func TestEmbeddedCorpusWithoutData(t *testing.T) {
 	dir := t.TempDir()
 	r := batchMain(t, dir, "-ids", "39949,2018", "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run")
 	mustOK(t, r)

@@ -20,7 +20,7 @@ import (
 // of the time), and finishes it. Every time, results.csv ends with the
 // rows of an uninterrupted run, each unit exactly once, and run.json
 // tells each process's segment: killed ones closed as killed, the last
-// finished, their rows adding up (issue #16, cases 9 and 10).
+// finished, their rows adding up.
 func TestKillResumeStress(t *testing.T) {
 	testenv.Heavy(t, "kills a sweep of 16,000 units and resumes it 24 times")
 	root := repoRoot(t)

@@ -740,7 +740,10 @@ func TestTooManyWorkersCapped(t *testing.T) {
 	if !regexp.MustCompile(`-workers 100000000 capped at \d+`).MatchString(r.stderr) {
 		t.Errorf("no message about the cap:\n%s", r.stderr)
 	}
-	if peak := peakMB(t, r.stdout); peak > 60 && !testenv.Race() {
+	// Bounded, not small: uncapped, 10^8 workers would take gigabytes;
+	// capped, a loaded machine lets the collector fall behind (61 and
+	// 68 MB with a load average of 8 on two cores: a bound of 60 failed).
+	if peak := peakMB(t, r.stdout); peak > 100 && !testenv.Race() {
 		t.Errorf("peak memory %d MB", peak)
 	}
 	if rows := readRows(t, filepath.Join(dir, "run", rundir.ResultsFile)); len(rows) != 2000 {

@@ -10,7 +10,7 @@ import (
 // runtime/metrics before and after it: a strategy that allocates makes
 // the collector run, and its pauses and background work can fall in the
 // timed window of any unit. The run records them so that their share is
-// known (docs/PERFORMANCE.md measures it; it is small enough not to
+// known (docs/TIMING.md measures it; it is small enough not to
 // warrant keeping the collector out of the timed windows).
 type GCStats struct {
 	Cycles   uint64  `json:"cycles"`

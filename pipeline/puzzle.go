@@ -78,7 +78,7 @@ func SolveEntry(ctx context.Context, cfg Config, corpus int, e solvers.Entry) []
 	for i := range cfg.Solvers {
 		// Timed once, as a run times a unit of a batch too small to
 		// repeat (see minPass): solved again in a row, a cheap puzzle
-		// would run up to 40% faster than it did the first time.
+		// would run faster than it did the first time (docs/TIMING.md).
 		rs := runs{limit: 1}
 		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, overhead, &rows[i], &rs)
 		rs.finish(&rows[i])

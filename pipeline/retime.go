@@ -68,9 +68,9 @@ const (
 	retimeFloor      = 2 * time.Second
 	fillerMaxNS      = 100_000 // a filler's sweep time, at most
 	// retimeHeapGrowth is how much the heap may grow while the collector
-	// is off: past it, a pass starts with a collection. The fillers of a
-	// strategy that allocates (dlx) made the default sweep's peak memory
-	// 100 MB instead of 33 without it.
+	// is off: past it, a pass starts with a collection, so that the
+	// fillers of a strategy that allocates (dlx) do not grow the peak
+	// memory of the run.
 	retimeHeapGrowth = 8 << 20
 )
 

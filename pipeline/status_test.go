@@ -23,6 +23,10 @@ func TestStatusOfASweep(t *testing.T) {
 		{"write error after a stop", Stats{Interrupted: true}, errors.New("disk full"), rundir.Failed, "disk full"},
 		{"damaged corpus", Stats{Corpora: damaged}, nil, rundir.Failed, "b.gz: unexpected EOF"},
 		{"stopped with a damaged corpus", Stats{Corpora: damaged, Interrupted: true}, nil, rundir.Interrupted, ""},
+		{"re-timing not recorded", Stats{Retime: RetimeStats{Error: "no space left on device"}}, nil,
+			rundir.Finished, "the re-timing could not be recorded: no space left on device"},
+		{"re-timing not recorded, corpus damaged", Stats{Corpora: damaged, Retime: RetimeStats{Error: "disk full"}}, nil,
+			rundir.Failed, "b.gz: unexpected EOF"},
 	} {
 		status, why := tc.stats.Status(tc.runErr)
 		if status != tc.status || why != tc.why {

@@ -100,22 +100,22 @@ func (p *batchPool[T]) put(b *batch[T]) {
 // holds units of one strategy only, so that a worker runs one strategy
 // over many puzzles before it switches, and each strategy is timed with
 // its own code and data in the caches and its own branches in the
-// predictors (timed right after a slow strategy on the same core, a fast
-// one looked 3 to 4 times slower). A batch holds about batchTarget of
+// predictors (a fast strategy timed right after a slow one on the same
+// core runs cold: docs/TIMING.md). A batch holds about batchTarget of
 // work, judged from the mean time of the first runs of the strategy's
 // units so far, and at most maxBatch units: the strategies of tens of
 // microseconds a unit or less go a whole block at a time, which their
 // repeats need (see minPass), even when the mean is that of the first
-// unit, which runs cold (20-40 µs for norvig and dlx); units that take
-// 16 ms or more go one by one. A worker always finishes the batch it
+// unit, which runs cold and reads several times its strategy's usual
+// time; units that take batchTarget or more go one by one. A worker always finishes the batch it
 // took: after the first Ctrl-C that is at most about batchTarget of
 // work (plus 50 µs a unit of repeats), or one unit. Batches make the channel operations
 // cost little per unit when units take microseconds; each batch's send
 // wakes the writer, so smaller batches of the microsecond strategies
 // cost more CPU per unit (BenchmarkSweep).
 const (
-	maxBatch     = 256
-	blockPuzzles = maxBatch
+	blockPuzzles = rundir.TimingBlock
+	maxBatch     = blockPuzzles
 	batchTarget  = 16 * time.Millisecond
 )
 

@@ -14,32 +14,29 @@ import (
 // Repeats: a cheap unit whose first run reads slow for its strategy is
 // solved again, up to maxRuns runs while its runs take less than
 // repeatBudget in all, so that its time does not rest on one reading of
-// the clock (a 3 µs solve preempted once reads as milliseconds). A first
-// run reads slow (a suspect) when it is above suspectFactor times the
-// median first run of the units of its strategy with calls of the same
-// octave (1, 2-3, 4-7, ...) that the worker solved so far, or when that
-// group has fewer than minGroup units to judge by. The other units are
-// timed once: in a bitboard sweep of the corpus 0.6% of the units read
-// slow, and repeating every cheap unit made the sweep cost 2.3 times its
-// CPU (docs/PERFORMANCE.md).
+// the clock (a solve of a few microseconds preempted once reads as
+// milliseconds). A first run reads slow (a suspect) when it is above
+// suspectFactor times the median first run of the units of its strategy
+// with calls of the same octave (1, 2-3, 4-7, ...) that the worker solved
+// so far, or when that group has fewer than minGroup units to judge by.
+// The other units are timed once: repeating every cheap unit would cost
+// more CPU than solving it (docs/TIMING.md has the figures).
 //
 // The repeats are further passes over the batch's suspects, not runs in
 // a row, and only in a batch of minPass units or more: the branch
-// predictors learn the paths of the puzzles solved again and again, and
-// a puzzle's repeats must be as slow as its first run. Measured over the
-// first puzzles of the corpus (docs/PERFORMANCE.md, "The timing
-// method"): the median of five runs of norvig in passes over 16 puzzles
-// is a third below its first run, over 64 puzzles 7-10% below, over 128
-// 4-5%, over 256 1.5%; dlx's 17%, 6%, 2% and 1%. A suspect's repeats
-// follow only the batch's other suspects, so they may read faster than
-// a cold solve: the median of the runs is a bound from below, the first
-// run one from above, and the row keeps both (ns_min, ns_median, and the
-// first run is the maximum unless a repeat was preempted too); a unit
-// still slow is re-timed at the end with the branch predictors taken
-// elsewhere (retime.go). The strategies of tens of microseconds a unit or
-// less go in batches of a whole block (blockPuzzles); a unit of a smaller
-// batch (a strategy's first unit, before its mean time is known; the end
-// of a range; a strategy of slower units) is timed once.
+// predictors learn the paths of the puzzles solved again and again, the
+// more the fewer puzzles lie between two solves of one, and a puzzle's
+// repeats must be as slow as its first run (docs/TIMING.md). A suspect's
+// repeats follow only the batch's other suspects, so they may read
+// faster than a cold solve: the median of the runs is a bound from
+// below, the first run one from above, and the row keeps both (ns_min,
+// ns_median, and the first run is the maximum unless a repeat was
+// preempted too); a unit still slow is re-timed at the end with the
+// branch predictors taken elsewhere (retime.go). The strategies of tens
+// of microseconds a unit or less go in batches of a whole block
+// (blockPuzzles); a unit of a smaller batch (a strategy's first unit,
+// before its mean time is known; the end of a range; a strategy of
+// slower units) is timed once.
 //
 // Every checkEvery-th unit of such a batch that is not a suspect is
 // solved once more, untimed, and its status and counters compared with
@@ -67,7 +64,7 @@ func runsOf(n int) int {
 // nsOf is the time a row reports for its runs (ns): the median. Both
 // figures are recorded; the median of up to five runs is robust to one
 // preempted run, and unlike the minimum it is not biased low by the
-// luckiest of the runs (see docs/PERFORMANCE.md, "Timing method").
+// luckiest of the runs (see docs/TIMING.md).
 func nsOf(min, median int64) int64 { return median }
 
 // workers is what the worker goroutines of a run share.
@@ -300,9 +297,8 @@ func solveAgain(ctx context.Context, cfg *Config, u unit, epoch time.Time, overh
 }
 
 // warmUnits is how many units a worker solves untimed before a batch of
-// a strategy other than its last one's: the first units timed after the
-// switch read 8-11% slow (the first four of a block, by median, in a
-// sweep of three strategies with one worker), the later ones not.
+// a strategy other than its last one's: the first few units timed after
+// a switch read slow, the later ones not (docs/TIMING.md).
 const warmUnits = 8
 
 // warmUp solves units untimed: the last units of the batch about to be

@@ -19,11 +19,10 @@ const DefaultCompareTop = 10
 
 // DefaultNoise is the change of a machine's speed between two runs that
 // a comparison's verdicts ignore when CompareOptions.Noise is not set:
-// ×1.10 either way. Two runs of the same code on a 2-core machine with
-// other work on it measured median times ×0.95 to ×1.06 apart in most
-// pairs, and up to ×1.5 in a few (a run that shared its cores with
-// another process); the puzzles' interval cannot see that (see
-// Comparison).
+// ×1.10 either way. A machine shared with other work runs the same code
+// faster or slower from one run to the next, which moves every time of a
+// run alike; the interval, drawn within the runs, cannot see that (see
+// Comparison; docs/TIMING.md has the figures).
 const DefaultNoise = 1.10
 
 // CompareOptions say what a comparison checks and lists.
@@ -595,13 +594,8 @@ func compareSeries(ctx context.Context, oldRes, newRes *Results, oser, nser *Ser
 	return d, nil
 }
 
-// timingBlock is the number of puzzles of a timing block: the units of
-// a run's block of 256 puzzles (pipeline's blockPuzzles) are timed one
-// strategy at a time, within milliseconds of each other.
-const timingBlock = 256
-
 // timingBlocks numbers the timing blocks of compared units. A unit's
-// block in a run is (corpus, shard, the shard's block of timingBlock
+// block in a run is (corpus, shard, the shard's block of rundir.TimingBlock
 // puzzles in id order), the shard being id mod the run's number of
 // shards (shardsOf); a pair's block is the pair of its blocks in OLD
 // and NEW.
@@ -611,7 +605,7 @@ type timingBlocks struct {
 
 func (t *timingBlocks) of(o, n puzzleID, shards [2]int) int32 {
 	so, sn := int32(max(shards[0], 1)), int32(max(shards[1], 1))
-	key := [5]int32{o.corpus, o.id % so, o.id / so / timingBlock, n.id % sn, n.id / sn / timingBlock}
+	key := [5]int32{o.corpus, o.id % so, o.id / so / rundir.TimingBlock, n.id % sn, n.id / sn / rundir.TimingBlock}
 	b, ok := t.byKey[key]
 	if !ok {
 		b = int32(len(t.byKey))

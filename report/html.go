@@ -51,7 +51,7 @@ var pageTemplate string
 
 // pageTmpl is parsed when a page is first written, not at start: a
 // sweep that writes no report (or a one-puzzle run) does not pay the
-// parse (0.3 ms and 1,500 allocations at every start).
+// parse.
 var pageTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Parse(pageTemplate))
 })

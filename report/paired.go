@@ -117,8 +117,8 @@ func (iv RatioCI) Covers(x float64) bool { return iv.Lo <= x && x <= iv.Hi }
 // within milliseconds of each other in one process, and share the
 // machine's speed at that moment: drawn puzzle by puzzle, the interval
 // took them for independent and was as narrow as if the machine held
-// still (±1% over 3000 puzzles, while two runs of the same build moved
-// by 1-3% here). Drawn by block, the machine's drift from block to
+// still, narrower than the drift between two runs of the same build
+// (docs/TIMING.md). Drawn by block, the machine's drift from block to
 // block (and from shard to shard of a merged run) is in the interval.
 // With fewer than minBlocks blocks, or block nil, the resamples draw
 // puzzles.

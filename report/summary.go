@@ -94,6 +94,10 @@ type TimingSummary struct {
 	// re-timing would have timed again but did not: the time allowed for
 	// it was spent (run.json's segments, rundir.Timing.Left).
 	NotRetimed int `json:"not_retimed,omitempty"`
+	// RetimeErrors (in the run's total only) say why a segment's
+	// re-timing could not be written into results.csv (a full disk):
+	// its rows keep their sweep times, unconfirmed (rundir.Timing.RetimeErr).
+	RetimeErrors []string `json:"retime_errors,omitempty"`
 }
 
 // UnstableListed is how many unstable units a TimingSummary names.
@@ -384,6 +388,9 @@ func SummarizeContext(ctx context.Context, res *Results, opt SummaryOptions) (*S
 			for _, seg := range m.Segments {
 				if seg.Timing != nil {
 					s.Timing.NotRetimed += seg.Timing.Left
+					if e := seg.Timing.RetimeErr; e != "" {
+						s.Timing.RetimeErrors = append(s.Timing.RetimeErrors, e)
+					}
 				}
 			}
 		}

@@ -229,6 +229,10 @@ func (s *Summary) writeTiming(b *bytes.Buffer) {
 		fmt.Fprintf(b, "%d %s would have been re-timed but %s not: the time allowed for re-timing was spent.\n",
 			n, plural(n, "unit", "units"), plural(n, "was", "were"))
 	}
+	for _, e := range s.Timing.RetimeErrors {
+		fmt.Fprintf(b, "\n**Times are unconfirmed**: the re-timing could not be written into results.csv (%s), "+
+			"so the rows keep their sweep times and no unit counts as re-timed.\n", mdText(e))
+	}
 	if u := s.unstable(); len(u) > 0 {
 		fmt.Fprintf(b, "\n**Unstable units**: %s. Their runs disagreed: the strategy is not deterministic "+
 			"on these puzzles.\n", mdText(strings.Join(u, "; ")))
@@ -304,6 +308,10 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		} else {
 			fmt.Fprintf(b, "\nBy time, unconfirmed (%d measured %s):\n\n", st.Measured,
 				plural(st.Measured, "unit, timed once", "units, each timed once"))
+		}
+		if len(st.ByTime) == 0 && s.Timing != nil && len(s.Timing.RetimeErrors) > 0 {
+			b.WriteString("None: the re-timing could not be recorded (see Timing), the times are unconfirmed.\n")
+			continue
 		}
 		if len(st.ByTime) == 0 {
 			b.WriteString("No unit was re-timed.\n")

@@ -64,50 +64,8 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 	w := NewWriter(out)
 	w.SetColumns(d.w.cols)
 	out.Write(head)
-	changed := 0
-	var lean Row    // one copy for fix to change, reused: a default sweep has 294,906 rows
-	var long []byte // a line longer than the buffer of lines
-	for rd.Scan() {
-		line, err := lines.ReadSlice('\n') // valid until the next read: used before it
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], line...)
-			for err == bufio.ErrBufferFull {
-				line, err = lines.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if err != nil && !(err == io.EOF && len(line) > 0) {
-			return fail(fmt.Errorf("line %d: %w", rd.Line(), err))
-		}
-		row, err := rd.Row()
-		if err != nil {
-			return fail(err)
-		}
-		lean = *row
-		if !fix(&lean) {
-			out.Write(line)
-			continue
-		}
-		// The whole row, text included, from its line.
-		full, err := NewReader(io.MultiReader(bytes.NewReader(head), bytes.NewReader(line)), path)
-		if err != nil || !full.Scan() {
-			return fail(errors.Join(err, fmt.Errorf("line %d: cannot be read again", rd.Line())))
-		}
-		whole, err := full.Row()
-		if err != nil {
-			return fail(err)
-		}
-		fix(whole)
-		if err := w.Write(whole); err != nil {
-			return fail(err)
-		}
-		if err := w.Flush(); err != nil { // into out, in order with the copied lines
-			return fail(err)
-		}
-		changed++
-	}
-	if err := rd.Err(); err != nil {
+	changed, err := copyAmended(rd, lines, head, w, out, fix)
+	if err != nil {
 		return fail(err)
 	}
 	if changed == 0 {
@@ -143,5 +101,58 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 	cols := d.w.cols
 	d.file, d.w = f, NewWriter(f)
 	d.w.SetColumns(cols)
+	return changed, nil
+}
+
+// copyAmended copies the rows that rd reads, in step with their lines,
+// to out: the rows that fix changes written again through w, the others
+// byte for byte. It returns the number changed.
+func copyAmended(rd *Reader, lines *bufio.Reader, head []byte, w *Writer, out *bufio.Writer, fix func(*Row) bool) (int, error) {
+	changed := 0
+	var lean Row    // one copy for fix to change, reused: a default sweep has 294,906 rows
+	var long []byte // a line longer than the buffer of lines
+	for rd.Scan() {
+		line, err := lines.ReadSlice('\n') // valid until the next read: used before it
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = lines.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && !(err == io.EOF && len(line) > 0) {
+			return 0, fmt.Errorf("line %d: %w", rd.Line(), err)
+		}
+		row, err := rd.Row()
+		if err != nil {
+			return 0, err
+		}
+		lean = *row
+		if !fix(&lean) {
+			out.Write(line)
+			continue
+		}
+		// The whole row, text included, from its line.
+		full, err := NewReader(io.MultiReader(bytes.NewReader(head), bytes.NewReader(line)), rd.file)
+		if err != nil || !full.Scan() {
+			return 0, errors.Join(err, fmt.Errorf("line %d: cannot be read again", rd.Line()))
+		}
+		whole, err := full.Row()
+		if err != nil {
+			return 0, err
+		}
+		fix(whole)
+		if err := w.Write(whole); err != nil {
+			return 0, err
+		}
+		if err := w.Flush(); err != nil { // into out, in order with the copied lines
+			return 0, err
+		}
+		changed++
+	}
+	if err := rd.Err(); err != nil {
+		return 0, err
+	}
 	return changed, nil
 }

@@ -15,7 +15,7 @@
 //	summary.md, summary.json, summary.bench, hard.csv, index.html, charts/
 //	               the report, rebuilt from results.csv alone by `batch report`
 //
-// results.csv has the columns of DESIGN.md in their order, then `corpus`:
+// results.csv has the columns of docs/DESIGN.md in their order, then `corpus`:
 // the corpus file as given on the command line. Ids restart at 0 in each
 // corpus file of a run, so (corpus, id) names a puzzle; a run over a
 // single file has the same corpus on every row. Error messages are kept
@@ -45,6 +45,19 @@
 //     results.csv again. Create refuses a directory that holds a run
 //     (ErrExists) or any other file (ErrNotEmpty: `-out .` in a home
 //     directory), and leaves it as it found it.
+//   - Create refuses a directory inside another run's (ErrInsideRun,
+//     naming that run): its rows would be files of the outer run.
+//   - A merge is atomic: Merge builds the run in a hidden directory
+//     beside its output (MergeTemp), records it finished and renames it
+//     into place, so that the output is either not there or the whole
+//     merged run, however the process ends; the next merge into the same
+//     output removes what a killed one left and builds the run again.
+//     Shards must be finished and run with the same settings (-runs
+//     included). A merged run is not resumed (ErrMerged): its units
+//     belong to the shards, which are resumed and merged again.
+//   - The rows run.json credits (the run's, and the sum of its
+//     segments') are the rows results.csv holds: a process that could
+//     not write all its rows credits those that reached the file.
 //   - run.json is validated like the flags (Manifest.Validate, with the
 //     flags' parsers), so a damaged one is refused naming its field.
 //   - Resume checks the corpora (a CorpusCheck: size and SHA-256 against
@@ -60,7 +73,16 @@
 //     the directory. A run is finished only when the process that ends it
 //     issued every unit and wrote every row, and read every corpus to its
 //     end; failed when rows could not be written or a corpus could not be
-//     read (CorpusInfo.Error); interrupted after a Ctrl-C.
+//     read (CorpusInfo.Error); interrupted after a Ctrl-C. On a full disk,
+//     run.json is overwritten in place when the temporary copy cannot be
+//     written, so that the run is recorded failed, not left running. A
+//     re-timing that could not be written into results.csv leaves the run
+//     finished (every row is there, with its sweep time) and its segment
+//     says why (error, timing.retime_error).
+//   - Wall time: a run's is the sum of its segments' (the time its
+//     processes ran); a merged run's is the span from the first shard's
+//     start to the last one's end. Each segment records its process's CPU
+//     time (cpu_ns), and the run their sum.
 package rundir
 
 // The files of a run directory.

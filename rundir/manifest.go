@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 )
 
@@ -73,12 +74,20 @@ type Settings struct {
 // MaxRuns is the most timed runs of a cheap unit, and -runs's default.
 const MaxRuns = 5
 
+// TimingBlock is the number of puzzles of a timing block: the pipeline
+// reads the selected puzzles of a shard in blocks of TimingBlock and
+// times the block's units one strategy at a time, within milliseconds of
+// each other, so that a comparison of two runs (report's compare) can
+// pair the units timed under the same conditions by their block.
+const TimingBlock = 256
+
 // Segment is one invocation that wrote rows into the run (the first run,
 // each -resume, or a merged shard).
 type Segment struct {
 	Start      time.Time `json:"start"`
 	End        time.Time `json:"end,omitzero"`
-	DurationNS int64     `json:"duration_ns"` // wall time, End - Start
+	DurationNS int64     `json:"duration_ns"`      // wall time, End - Start
+	CPUNS      int64     `json:"cpu_ns,omitempty"` // CPU time of the process (user and system), when it closed the segment
 	Command    []string  `json:"command"`
 	Workers    int       `json:"workers"`
 	Rows       int       `json:"rows"`            // rows this segment wrote
@@ -110,18 +119,25 @@ type Timing struct {
 
 // Manifest is run.json: the provenance of a run directory.
 type Manifest struct {
-	Tool       string       `json:"tool"`
-	RunID      string       `json:"run_id"`
-	Status     string       `json:"status"` // running, finished, interrupted, failed
-	Start      time.Time    `json:"start"`
-	End        time.Time    `json:"end,omitzero"`
-	DurationNS int64        `json:"duration_ns"` // wall time of all segments
-	Duration   string       `json:"duration"`
-	Settings   Settings     `json:"settings"`
-	Corpora    []CorpusInfo `json:"corpora"`
-	Rows       int          `json:"rows"` // rows in results.csv
-	Segments   []Segment    `json:"segments"`
-	Highlight  []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
+	Tool   string    `json:"tool"`
+	RunID  string    `json:"run_id"`
+	Status string    `json:"status"` // running, finished, interrupted, failed
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end,omitzero"`
+	// DurationNS is the run's wall time: the sum of its segments' (the
+	// time its processes ran, without the gaps between a kill and a
+	// resume); of a merged run, the span from the first shard's start to
+	// the last one's end, the shards running side by side.
+	DurationNS int64  `json:"duration_ns"`
+	Duration   string `json:"duration"`
+	// CPUNS is the CPU time of the segments that recorded theirs (of a
+	// merged run, the work of every shard's machines).
+	CPUNS     int64        `json:"cpu_ns,omitempty"`
+	Settings  Settings     `json:"settings"`
+	Corpora   []CorpusInfo `json:"corpora"`
+	Rows      int          `json:"rows"` // rows in results.csv
+	Segments  []Segment    `json:"segments"`
+	Highlight []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
 	// Shards: a run merged from shards (Merge) joins this many, each
 	// swept by its own processes (shard k holds the ids k mod Shards);
 	// 0 otherwise. The settings of a merged run have no shard.
@@ -189,8 +205,8 @@ func (m *Manifest) Validate() error {
 	if !slices.Contains([]string{Running, Finished, Interrupted, Failed}, m.Status) {
 		return fmt.Errorf("status: %q is not a run status", m.Status)
 	}
-	if m.Rows < 0 || m.DurationNS < 0 {
-		return errors.New("rows, duration_ns: negative")
+	if m.Rows < 0 || m.DurationNS < 0 || m.CPUNS < 0 {
+		return errors.New("rows, duration_ns, cpu_ns: negative")
 	}
 	if len(m.Corpora) != 0 && len(m.Corpora) != len(m.Settings.Corpora) {
 		return fmt.Errorf("corpora: %d corpora, but settings.corpora has %d", len(m.Corpora), len(m.Settings.Corpora))
@@ -215,7 +231,7 @@ func (m *Manifest) Validate() error {
 		switch {
 		case !slices.Contains([]string{Running, Finished, Interrupted, Failed, Killed}, s.Status):
 			return fmt.Errorf("%s.status: %q is not a segment status", field, s.Status)
-		case s.Rows < 0 || s.Workers < 0 || s.DurationNS < 0:
+		case s.Rows < 0 || s.Workers < 0 || s.DurationNS < 0 || s.CPUNS < 0:
 			return fmt.Errorf("%s: a negative count", field)
 		}
 	}
@@ -285,15 +301,20 @@ func (m *Manifest) closeKilled(last time.Time, rows int) bool {
 	return len(killed) > 0
 }
 
-// sumDurations sets the run's wall time from its segments'.
+// sumDurations sets the run's wall time and CPU time from its segments'
+// (see DurationNS).
 func (m *Manifest) sumDurations() {
-	m.DurationNS = 0
+	m.DurationNS, m.CPUNS = 0, 0
 	for _, s := range m.Segments {
 		d := s.DurationNS
 		if d == 0 && !s.End.IsZero() {
 			d = s.End.Sub(s.Start).Nanoseconds() // a run.json from before segments had their own
 		}
 		m.DurationNS += max(d, 0)
+		m.CPUNS += max(s.CPUNS, 0)
+	}
+	if m.Shards > 0 && !m.End.IsZero() {
+		m.DurationNS = max(m.End.Sub(m.Start).Nanoseconds(), 0)
 	}
 	m.Duration = time.Duration(m.DurationNS).Round(time.Millisecond).String()
 }
@@ -339,13 +360,55 @@ func (m *Manifest) UpdateCorpora(read []CorpusInfo) {
 }
 
 // WriteManifest writes dir/run.json atomically (a temporary file renamed),
-// so that a crash never leaves half a run.json.
+// so that a crash never leaves half a run.json. On a full disk, where
+// the temporary file cannot be written, it overwrites run.json in place
+// when the new one (indented, or else compact) fits in the space the old
+// one holds (a run stopped by a full disk is then recorded failed, not
+// left running).
 func WriteManifest(dir string, ri *Manifest) error {
 	b, err := json.MarshalIndent(ri, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'))
+	path := filepath.Join(dir, ManifestFile)
+	b = append(b, '\n')
+	err = WriteFile(path, b)
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		if overwriteInPlace(path, b) == nil {
+			return nil
+		}
+		// Without the indentation, a third smaller.
+		if compact, cerr := json.Marshal(ri); cerr == nil && overwriteInPlace(path, append(compact, '\n')) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// overwriteInPlace writes data over the file at path, if the blocks the
+// file holds can take it: no block is asked of a full disk, and the
+// file is not changed when they cannot.
+func overwriteInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok || int64(len(data)) > sys.Blocks*512 {
+		return errors.New("the new file does not fit in the old one's blocks")
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return err
+	}
+	return f.Sync()
 }
 
 // WriteFile writes path through a temporary file in the same directory

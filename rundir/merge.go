@@ -17,22 +17,31 @@ import (
 var ErrWrite = errors.New("write error")
 
 // Merge joins the shard runs in ins (run directories written with
-// -shard k/n) into a new run in out, created as Create creates one:
-// results.csv with every row in (corpus, id, solver) order, as a
-// single-machine run writes it, and run.json with the shards' segments
-// (each names its machine).
+// -shard k/n) into a new run in out: results.csv with every row in
+// (corpus, id, solver) order, as a single-machine run writes it, and
+// run.json with the shards' segments (each names its machine and its
+// shard directory).
 //
-// The shards must share their settings (solvers, limits, seed, corpora)
-// and the size and SHA-256 of every corpus, recorded in their run.json,
-// and cover every shard k of the same n exactly once. Each shard is
-// locked while it is read, so that no process writes it meanwhile. A row
-// that is not a unit of its shard, or a unit that appears twice, is an
-// error that names the shard and the line. Rows are streamed: memory does
-// not grow with the corpus. The merged run is finished when every shard
-// is; otherwise it is interrupted, and `batch -resume` on it runs the
-// missing units.
+// The shards must be finished (an interrupted or killed shard is
+// finished with -resume first: the merged run cannot be resumed, its
+// units belong to the shards), share their settings (solvers, limits,
+// seed, runs, selection, corpora) and the size and SHA-256 of every
+// corpus, recorded in their run.json, and cover every shard k of the
+// same n exactly once. Each shard is locked while it is read, so that no
+// process writes it meanwhile. A row that is not a unit of its shard, or
+// a unit that appears twice, is an error that names the shard and the
+// line. Rows are streamed: memory does not grow with the corpus.
 //
-// On an error or when ctx is canceled, the output is removed. Every
+// The merge is atomic: the run is built whole in a temporary directory
+// next to out (MergeTemp), then renamed into place, so that out is
+// either absent (or the empty directory it was) or the whole merged run,
+// whenever the process ends. A temporary directory left by a merge that
+// was killed is removed by the next merge into out, which builds the run
+// again: running the same merge again gives the run an unkilled merge
+// gives. out may be absent or an empty directory; one that holds a run
+// or other files is refused.
+//
+// On an error or when ctx is canceled, nothing is left behind. Every
 // error names the shard it comes from; errors writing the output wrap
 // ErrWrite.
 func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
@@ -67,21 +76,47 @@ func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	status := merged.Status // Create records running until Close
-	d, err := Create(out, merged)
-	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
-	}
-	if err := mergeRows(ctx, d, ins, infos); err != nil {
-		d.Discard()
+	if err := checkMergeOut(out); err != nil {
 		return nil, err
 	}
-	if err := d.Close(status, ""); err != nil {
-		d.Discard()
+	tmp := MergeTemp(out)
+	if err := clearMergeTemp(tmp, out); err != nil {
+		return nil, err
+	}
+	d, err := Create(tmp, merged)
+	if err != nil {
+		if !errors.Is(err, ErrLocked) { // else another merge's
+			os.RemoveAll(tmp)
+		}
+		return nil, fmt.Errorf("merge: output %s: %w", out, err)
+	}
+	mergeStep("created")
+	if err := mergeRows(ctx, d, ins, infos); err != nil {
+		d.remove()
+		return nil, err
+	}
+	// run.json says finished before the rename: the run that appears at
+	// out is whole. The lock is kept until it is in place.
+	if err := d.finish(Finished, "", true); err != nil {
+		d.remove()
 		return nil, fmt.Errorf("merge: %w: %w", ErrWrite, err)
 	}
+	mergeStep("built")
+	if err := renameMerged(tmp, out); err != nil {
+		d.remove()
+		return nil, err
+	}
+	mergeStep("renamed")
+	d.lock.Unlock()
 	return merged, nil
 }
+
+// mergeStep is called after each step of Merge; the tests make it end
+// the process there, as a kill -9 would.
+var mergeStep = func(step string) {}
+
+// mergeStepRows is the row after which Merge calls mergeStep("rows").
+const mergeStepRows = 1000
 
 func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 	first := infos[0]
@@ -114,7 +149,12 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 			return nil, err
 		}
 		if ri.Status != Finished {
-			m.Status = Interrupted
+			status := "status " + ri.Status
+			if ri.Status == Running {
+				status = "killed while it ran" // this merge holds its lock: no process writes it
+			}
+			return nil, fmt.Errorf("merge: shard %s is not finished (%s): finish it with batch -resume -out %s, then merge again",
+				ins[i], status, ins[i])
 		}
 		if m.Start.IsZero() || ri.Start.Before(m.Start) {
 			m.Start = ri.Start
@@ -183,6 +223,8 @@ func settingsDiff(a, b Settings) string {
 		return "puzzle selection"
 	case a.Unique != b.Unique:
 		return "unique"
+	case a.runs() != b.runs():
+		return fmt.Sprintf("runs %d vs %d", a.runs(), b.runs())
 	case !slices.Equal(a.Corpora, b.Corpora):
 		return fmt.Sprintf("corpora %v vs %v", a.Corpora, b.Corpora)
 	}
@@ -216,89 +258,111 @@ func (h *cursorHeap) Pop() any {
 	return x
 }
 
+// mergeOrder gives each row its place in the merged run: the indices of
+// its corpus and strategy in the run's settings.
+type mergeOrder struct {
+	corpus, solver map[string]int
+}
+
+func newMergeOrder(s Settings) *mergeOrder {
+	o := &mergeOrder{corpus: make(map[string]int, len(s.Corpora)), solver: make(map[string]int, len(s.Solvers))}
+	for i, c := range s.Corpora {
+		o.corpus[c] = i
+	}
+	for i, n := range s.Solvers {
+		o.solver[n] = i
+	}
+	return o
+}
+
+// advance reads the next row of c: false at the end of its rows. A row
+// that is not a unit of c's shard, or that is not after the one before,
+// is an error naming the shard and the line.
+func (o *mergeOrder) advance(c *shardCursor) (bool, error) {
+	if !c.rd.Scan() {
+		c.file.Close()
+		if err := c.rd.Err(); err != nil {
+			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
+		}
+		return false, nil
+	}
+	row, err := c.rd.Row()
+	if err != nil {
+		c.file.Close()
+		return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
+	}
+	ci, okc := o.corpus[row.Corpus]
+	k, oks := o.solver[row.Solver]
+	var bad string
+	switch {
+	case !okc || !oks:
+		bad = "not one of the run's corpora and strategies"
+	case row.ID < 0 || (c.max[ci] >= 0 && row.ID >= c.max[ci]):
+		bad = fmt.Sprintf("id out of range: the corpus has %d puzzles", c.max[ci])
+	case row.ID%c.n != c.k:
+		bad = fmt.Sprintf("not a puzzle of shard %d/%d", c.k, c.n)
+	}
+	ord := [3]int{ci, row.ID, k}
+	if bad == "" && slices.Compare(ord[:], c.ord[:]) <= 0 {
+		bad = "rows out of order (or a unit twice)"
+	}
+	if bad != "" {
+		c.file.Close()
+		return false, fmt.Errorf("merge: shard %s: %s:%d: row (%s, %d, %s): %s",
+			c.dir, c.file.Name(), c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
+	}
+	c.row, c.ord = *row, ord
+	return true, nil
+}
+
+// openShard opens the rows of the shard in dir, whose run.json is info.
+func openShard(dir string, info *Manifest) (*shardCursor, error) {
+	path := filepath.Join(dir, ResultsFile)
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+	}
+	// Complete lines only, as Resume reads them: a shard killed
+	// mid-write ends with a torn line, which is no row.
+	good, err := completeLines(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+	}
+	rd, err := NewReader(io.NewSectionReader(f, 0, good), path)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+	}
+	c := &shardCursor{dir: dir, rd: rd, file: f, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
+	if sh := info.Settings.Shard; sh != "" {
+		c.k, c.n, _ = ParseShard(sh)
+	}
+	for _, ci := range info.Corpora {
+		if ci.Complete {
+			c.max = append(c.max, ci.Puzzles)
+		} else {
+			c.max = append(c.max, -1)
+		}
+	}
+	return c, nil
+}
+
 // mergeRows k-way merges the shards' rows into d.
 func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) error {
-	s := d.Manifest.Settings
-	corpus := make(map[string]int, len(s.Corpora))
-	for i, c := range s.Corpora {
-		corpus[c] = i
-	}
-	solver := make(map[string]int, len(s.Solvers))
-	for i, n := range s.Solvers {
-		solver[n] = i
-	}
+	o := newMergeOrder(d.Manifest.Settings)
 	var h cursorHeap
 	defer func() {
 		for _, c := range h {
 			c.file.Close()
 		}
 	}()
-	advance := func(c *shardCursor) (bool, error) {
-		if !c.rd.Scan() {
-			c.file.Close()
-			if err := c.rd.Err(); err != nil {
-				return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
-			}
-			return false, nil
-		}
-		row, err := c.rd.Row()
-		if err != nil {
-			c.file.Close()
-			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
-		}
-		ci, okc := corpus[row.Corpus]
-		k, oks := solver[row.Solver]
-		var bad string
-		switch {
-		case !okc || !oks:
-			bad = "not one of the run's corpora and strategies"
-		case row.ID < 0 || (c.max[ci] >= 0 && row.ID >= c.max[ci]):
-			bad = fmt.Sprintf("id out of range: the corpus has %d puzzles", c.max[ci])
-		case row.ID%c.n != c.k:
-			bad = fmt.Sprintf("not a puzzle of shard %d/%d", c.k, c.n)
-		}
-		ord := [3]int{ci, row.ID, k}
-		if bad == "" && slices.Compare(ord[:], c.ord[:]) <= 0 {
-			bad = "rows out of order (or a unit twice)"
-		}
-		if bad != "" {
-			c.file.Close()
-			return false, fmt.Errorf("merge: shard %s: %s:%d: row (%s, %d, %s): %s",
-				c.dir, c.file.Name(), c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
-		}
-		c.row, c.ord = *row, ord
-		return true, nil
-	}
 	for i, dir := range ins {
-		path := filepath.Join(dir, ResultsFile)
-		f, err := OpenRegular(path)
+		c, err := openShard(dir, infos[i])
 		if err != nil {
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
+			return err
 		}
-		// Complete lines only, as Resume reads them: a shard killed
-		// mid-write ends with a torn line, which is no row.
-		good, err := completeLines(f)
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
-		}
-		rd, err := NewReader(io.NewSectionReader(f, 0, good), path)
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
-		}
-		c := &shardCursor{dir: dir, rd: rd, file: f, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
-		if sh := infos[i].Settings.Shard; sh != "" {
-			c.k, c.n, _ = ParseShard(sh)
-		}
-		for _, ci := range infos[i].Corpora {
-			if ci.Complete {
-				c.max = append(c.max, ci.Puzzles)
-			} else {
-				c.max = append(c.max, -1)
-			}
-		}
-		ok, err := advance(c)
+		ok, err := o.advance(c)
 		if err != nil {
 			return err
 		}
@@ -323,7 +387,10 @@ func mergeRows(ctx context.Context, d *Dir, ins []string, infos []*Manifest) err
 			return fmt.Errorf("merge: %w: %w", ErrWrite, err)
 		}
 		n++
-		ok, err := advance(c)
+		if n == mergeStepRows {
+			mergeStep("rows")
+		}
+		ok, err := o.advance(c)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ import (
 //	}
 //	err = rd.Err() // the file could not be read
 //
-// Columns are found by name, so a file with the DESIGN.md columns but no
+// Columns are found by name, so a file with the docs/DESIGN.md columns but no
 // `corpus` column is read too (corpus ""). The single quote that the
 // Writer puts before a text field that looks like a formula is taken off
 // (UnescapeFormula). A Reader is not safe for concurrent use.
@@ -30,7 +30,7 @@ type Reader struct {
 	cols []int // index in the file of each Header column, -1 if absent
 	// fields is the number of columns of the header: every line has as
 	// many (checked when the file has the corpus column, which every
-	// version that wrote more than the DESIGN.md columns wrote).
+	// version that wrote more than the docs/DESIGN.md columns wrote).
 	fields int
 	line   int
 	lean   bool // leave Solution and Error empty

@@ -2,7 +2,7 @@ package rundir
 
 import "sudokubatch/solvers"
 
-// Header is the first line of results.csv: the columns of DESIGN.md in
+// Header is the first line of results.csv: the columns of docs/DESIGN.md in
 // their order, then `corpus`, the corpus file the puzzle comes from (ids
 // restart for each corpus file of a run, so (corpus, id) names a puzzle),
 // then the timing columns (see Row): runs, ns_min, ns_median, retimed,

@@ -151,3 +151,11 @@ func ParseShard(s string) (k, n int, err error) {
 	}
 	return k, n, nil
 }
+
+// runs is Runs, a run.json written before it (0) meaning MaxRuns.
+func (s *Settings) runs() int {
+	if s.Runs == 0 {
+		return MaxRuns
+	}
+	return s.Runs
+}

@@ -7,7 +7,7 @@ import (
 
 // backtrack is the chained backtracking of Langer, "A quoi bon remplir des
 // grilles de Sudoku" (APMEP), for any supported size. The article itself
-// was not at hand; this follows DESIGN.md's description of it, which
+// was not at hand; this follows docs/DESIGN.md's description of it, which
 // fixes the search order and the counting.
 //
 // Algorithm. The empty cells are chained in row-major order (the

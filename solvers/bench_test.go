@@ -81,7 +81,7 @@ func BenchmarkSolve(b *testing.B) {
 // BenchmarkCorpus solves the whole 17-clue corpus in a tight loop, one
 // thread, with each fast strategy: one op is 49151 puzzles. It is the
 // yardstick for the whole-process time of `batch` and for peers such as
-// qqwing (docs/PERFORMANCE.md). Run it with -benchtime 1x -count 5.
+// tdoku (docs/PERFORMANCE.md). Run it with -benchtime 1x -count 5.
 func BenchmarkCorpus(b *testing.B) {
 	var all []Puzzle
 	eachCorpus(b, func(e Entry) bool { all = append(all, e.Puzzle); return true })

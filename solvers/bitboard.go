@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// bitboard is this project's fast solver (DESIGN.md's table: bit masks,
+// bitboard is this project's fast solver (docs/DESIGN.md's table: bit masks,
 // naked and hidden singles and more, MRV guessing, no allocation in the
 // search; 9x9 only). It uses the band-oriented representation of the
 // fastest known solvers (zhouyundong's ZSolver and its descendants JCZSolve

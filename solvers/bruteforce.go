@@ -4,7 +4,7 @@ import "context"
 
 // bruteforce is the brute-force search of the notebook "Résolution des
 // sudokus 4x4", generalized to 4x4, 9x9 and 16x16 grids. The notebook was
-// not at hand; this follows DESIGN.md's description of it.
+// not at hand; this follows docs/DESIGN.md's description of it.
 //
 // Algorithm. The empty cells are taken in row-major order. The search
 // writes 1 in the first empty cell and validates the whole grid: every

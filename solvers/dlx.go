@@ -8,8 +8,8 @@ import (
 
 // dlx is Knuth's Algorithm X on the Sudoku exact-cover matrix, with the
 // matrix held in dancing links (source: Knuth, "Dancing Links", as
-// summarised in DESIGN.md's strategy table; the paper itself was not at
-// hand, so this follows the algorithm as published and DESIGN.md's counting).
+// summarised in docs/DESIGN.md's strategy table; the paper itself was not at
+// hand, so this follows the algorithm as published and docs/DESIGN.md's counting).
 //
 // The matrix of a grid of side N has 4*N*N columns, in this header order:
 //

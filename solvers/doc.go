@@ -34,6 +34,6 @@
 //     held in memory and becomes an invalid entry.
 //   - The seed documents were not at hand when the strategies were written;
 //     each strategy's doc comment says what it follows (the algorithm and
-//     counting of DESIGN.md) and any choice made where the description is
+//     counting of docs/DESIGN.md) and any choice made where the description is
 //     silent.
 package solvers

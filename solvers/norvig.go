@@ -6,8 +6,8 @@ import (
 )
 
 // norvig is Peter Norvig's constraint propagation and search, from
-// "Solving Every Sudoku Puzzle" (notebook 001 in DESIGN.md's table). The
-// essay itself was not at hand; this follows DESIGN.md's description of
+// "Solving Every Sudoku Puzzle" (notebook 001 in docs/DESIGN.md's table). The
+// essay itself was not at hand; this follows docs/DESIGN.md's description of
 // it, which is restated here.
 //
 // Propagation is the essay's assign/eliminate pair. Assigning d to cell s

@@ -7,7 +7,7 @@ import (
 
 // randmrv is the randomized search of the Lorenzi notebook (functions
 // resoudre, choisir_case and imposer). The notebook itself was not at
-// hand: this follows DESIGN.md's description of it and says below where
+// hand: this follows docs/DESIGN.md's description of it and says below where
 // that description is silent.
 //
 // The grid is a table of candidate sets, one bit set per cell: a given is

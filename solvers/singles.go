@@ -7,7 +7,7 @@ import (
 
 // singles is the naked-singles strategy of the "DS Informatique Sudoku"
 // document (functions un_tour and complete). The document itself was not
-// at hand: this follows DESIGN.md's description of it.
+// at hand: this follows docs/DESIGN.md's description of it.
 //
 // Algorithm. un_tour sweeps every cell in row-major order; an empty cell
 // whose allowed values (those not already in its row, column or box) are

@@ -43,7 +43,7 @@ import (
 	"sudokubatch/rundir"
 )
 
-// Exit codes (DESIGN.md).
+// Exit codes (docs/DESIGN.md).
 const (
 	exitOK          = 0
 	exitWrong       = 1 // finished, but something is wrong (a wrong answer, an I/O error)

@@ -3,16 +3,20 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"sudokubatch/rundir"
 )
 
 func mergeMain(e *env, args []string) error {
 	fs := newFlagSet(e, "merge", "-o DIR IN ...",
-		"Merge shard runs (directories written with -shard k/n) into one run in DIR:\n"+
-			"rows in the order of a single-machine run, run.json with every shard's machine.",
+		"Merge finished shard runs (directories written with -shard k/n) into one run in DIR:\n"+
+			"rows in the order of a single-machine run, run.json with every shard's machine.\n"+
+			"The run is built beside DIR and renamed into place: a merge that is stopped leaves\n"+
+			"no DIR, and the same merge run again builds it. A merged run is not resumed: resume\n"+
+			"an unfinished shard, then merge again.",
 		"  batch merge -o results/full results/shard-0 results/shard-1 results/shard-2\n")
-	out := fs.String("o", "", "output run `directory` (must not hold a results.csv)")
+	out := fs.String("o", "", "output run `directory` (absent or empty, and not inside another run)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -30,5 +34,10 @@ func mergeMain(e *env, args []string) error {
 		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
 	fmt.Fprintf(e.stdout, "merged %d runs into %s: %d rows (status %s)\n", fs.NArg(), *out, ri.Rows, ri.Status)
+	fmt.Fprintf(e.stdout, "wall time %s, from the first shard's start to the last one's end", time.Duration(ri.DurationNS).Round(time.Millisecond))
+	if ri.CPUNS > 0 {
+		fmt.Fprintf(e.stdout, "; CPU time %s, the shards' processes together", time.Duration(ri.CPUNS).Round(time.Millisecond))
+	}
+	fmt.Fprintln(e.stdout)
 	return nil
 }

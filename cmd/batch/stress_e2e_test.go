@@ -20,9 +20,11 @@ import (
 // of the time), and finishes it. Every time, results.csv ends with the
 // rows of an uninterrupted run, each unit exactly once, and run.json
 // tells each process's segment: killed ones closed as killed, the last
-// finished, their rows adding up.
+// finished, their rows adding up to the rows results.csv holds. A merge
+// of each run, killed at a random instant and run again, gives the same
+// rows, credited as they are held.
 func TestKillResumeStress(t *testing.T) {
-	testenv.Heavy(t, "kills a sweep of 16,000 units and resumes it 24 times")
+	testenv.Heavy(t, "kills a sweep of 16,000 units and resumes it 24 times, and merges of it")
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 4000))
@@ -62,7 +64,8 @@ func TestKillResumeStress(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("instant %d (%s): exit %d\n%s", i, delay, r.code, r.stderr)
 		}
-		sameRows(t, want, readRows(t, filepath.Join(dir, out, rundir.ResultsFile)))
+		got := readRows(t, filepath.Join(dir, out, rundir.ResultsFile))
+		sameRows(t, want, got)
 		m := manifest(t, filepath.Join(dir, out))
 		rows := 0
 		for k, s := range m.Segments {
@@ -73,9 +76,29 @@ func TestKillResumeStress(t *testing.T) {
 				t.Fatalf("instant %d (%s): segment %d of %d: %+v", i, delay, k, len(m.Segments), s)
 			}
 		}
-		if m.Status != rundir.Finished || rows != len(want) || m.Rows != len(want) || !m.Corpora[0].Complete || m.Corpora[0].Puzzles != 4000 {
-			t.Fatalf("instant %d (%s): run.json status %s, rows %d (segments %d), corpus %+v", i, delay, m.Status, m.Rows, rows, m.Corpora[0])
+		// The rows run.json credits (the run's, and its segments' sum)
+		// are the rows results.csv holds.
+		if m.Status != rundir.Finished || rows != len(got) || m.Rows != len(got) || !m.Corpora[0].Complete || m.Corpora[0].Puzzles != 4000 {
+			t.Fatalf("instant %d (%s): run.json status %s, rows %d (segments %d), results.csv %d, corpus %+v", i, delay, m.Status, m.Rows, rows, len(got), m.Corpora[0])
+		}
+		// A merge of the run (one shard) killed at a random instant, then
+		// run again, gives the same rows, credited as they are held.
+		merged := out + "-merged"
+		killAfter(time.Duration(rand.Int64N(int64(span/4))), "merge", "-o", merged, out)
+		if _, err := os.Stat(filepath.Join(dir, merged, rundir.ManifestFile)); err != nil {
+			mustOK(t, batch(t, dir, "merge", "-o", merged, out))
+		}
+		got = readRows(t, filepath.Join(dir, merged, rundir.ResultsFile))
+		sameRows(t, want, got)
+		mm := manifest(t, filepath.Join(dir, merged))
+		rows = 0
+		for _, s := range mm.Segments {
+			rows += s.Rows
+		}
+		if mm.Status != rundir.Finished || mm.Rows != len(got) || rows != len(got) {
+			t.Fatalf("instant %d: merged run.json status %s, rows %d (segments %d), results.csv %d", i, mm.Status, mm.Rows, rows, len(got))
 		}
 		os.RemoveAll(filepath.Join(dir, out))
+		os.RemoveAll(filepath.Join(dir, merged))
 	}
 }

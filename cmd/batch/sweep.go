@@ -21,8 +21,8 @@ import (
 // sweepGCPercent is the GOGC of the sweep (pipeline.Config.GCPercent).
 // The sweep's live heap is a few MB (the window of units, the tables),
 // below the collector's minimum goal at the default GOGC (4 MB): at 50
-// the heap stays nearer what is live, for the same CPU time (measured in
-// docs/PERFORMANCE.md, "bitboard beside tdoku").
+// the heap stays nearer what is live, for the same CPU time
+// (docs/PERFORMANCE.md, "Memory").
 const sweepGCPercent = 50
 
 // sweep runs the pipeline into dir, records how it ended, and prints the
@@ -209,8 +209,8 @@ func emptySelection(stats *pipeline.Stats, s rundir.Settings) error {
 
 // sweepExit returns the error a sweep exits with, the most serious first
 // (see the exit codes in main.go): an error that stopped it, an
-// interruption, a corpus not read to its end, wrong answers, then the
-// report's error.
+// interruption, a corpus not read to its end, wrong answers, the report's
+// error, then a re-timing that could not be recorded.
 func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error) error {
 	results := filepath.Join(dir.Path, rundir.ResultsFile)
 	corpusErrs := stats.CorpusErrors()
@@ -230,8 +230,12 @@ func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr
 			corpusErrs[len(corpusErrs)-1], results)}
 	case stats.Wrong > 0:
 		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, results)}
+	case reportErr != nil:
+		return reportErr
+	case stats.Retime.Error != "":
+		return &exitError{exitWrong, fmt.Errorf("%s%s (every row is in %s, with its sweep time: the times are unconfirmed)", pipeline.RetimeNotRecorded, stats.Retime.Error, results)}
 	}
-	return reportErr
+	return nil
 }
 
 // writeReportOf writes the report of the run in dir at the end of a

@@ -40,6 +40,7 @@ type proc struct {
 // its standard input is a pipe that the test writes.
 func start(t *testing.T, dir string, pipe bool, args ...string) *proc {
 	t.Helper()
+	needsBinary(t)
 	p := &proc{cmd: exec.Command(batchBin, args...), stdout: new(bytes.Buffer), stderr: new(bytes.Buffer), done: make(chan struct{})}
 	p.cmd.Dir = dir
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
@@ -744,7 +745,7 @@ func TestTooManyWorkersCapped(t *testing.T) {
 	// Bounded, not small: uncapped, 10^8 workers would take gigabytes;
 	// capped, a loaded machine lets the collector fall behind (61 and
 	// 68 MB with a load average of 8 on two cores: a bound of 60 failed).
-	if peak := peakMB(t, r.stdout); peak > 100 && !testenv.Race() {
+	if peak := peakMB(t, r.stdout); peak > 100 {
 		t.Errorf("peak memory %d MB", peak)
 	}
 	if rows := readRows(t, filepath.Join(dir, "run", rundir.ResultsFile)); len(rows) != 2000 {

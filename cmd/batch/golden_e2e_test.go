@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"sudokubatch/internal/golden"
-	"sudokubatch/internal/testenv"
 )
 
 // goldenArgs is the sweep whose output the golden files hold: every
@@ -33,13 +32,7 @@ func TestGoldenSweep(t *testing.T) {
 	}
 	r := batch(t, dir, goldenArgs...)
 	mustOK(t, r)
-	if testenv.Race() {
-		// The times are masked, but they set the widths of the summary
-		// table's columns, and the race binary's are longer.
-		t.Log("stdout not compared under -race: the table's columns are as wide as its times")
-	} else {
-		golden.Check(t, filepath.Join("testdata", "golden.stdout"), []byte(maskOutput(r.stdout)))
-	}
+	golden.Check(t, filepath.Join("testdata", "golden.stdout"), []byte(maskOutput(r.stdout)))
 	golden.Check(t, filepath.Join("testdata", "golden.stderr"), []byte(maskOutput(r.stderr)))
 	csv, err := os.ReadFile(filepath.Join(dir, "run", "results.csv"))
 	if err != nil {

@@ -41,6 +41,7 @@ func TestBarLineFitsTheWidth(t *testing.T) {
 // last row only, scrolled the screen. Through script(1): the width is a
 // terminal's.
 func TestProgressFitsNarrowTerminal(t *testing.T) {
+	needsBinary(t)
 	if _, err := exec.LookPath("script"); err != nil {
 		t.Skip("script(1) is missing (Debian package bsdutils)")
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
@@ -32,6 +33,7 @@ func csvRows(n int, corpus func(int) string, id func(int) int) string {
 // TestResultsManyCorporaKeptApart: more corpora than 16 bits number keep
 // their puzzles apart, and reading them is linear.
 func TestResultsManyCorporaKeptApart(t *testing.T) {
+	testenv.Heavy(t, "reads the rows of 70,001 corpora and times it: 2.5 s, 64 s under -race")
 	const n = 70001
 	in := csvRows(n, func(i int) string { return fmt.Sprintf("c%d", i) }, func(int) int { return 0 })
 	start := time.Now()

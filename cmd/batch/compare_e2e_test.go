@@ -63,6 +63,7 @@ func rewriteRun(t *testing.T, src, dst string, edit func(r *rundir.Row)) {
 }
 
 func TestCompare(t *testing.T) {
+	testenv.SkipUnderRace(t, "four sweeps and a dozen compares: 1.8 s, 19 s under -race")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,dlx,bitboard", "-limit", "30"}, deterministic...)

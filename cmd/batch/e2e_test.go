@@ -267,6 +267,7 @@ func TestWorkersDoNotChangeCounters(t *testing.T) {
 }
 
 func TestShardsMergeToOneRun(t *testing.T) {
+	testenv.SkipUnderRace(t, "four sweeps and three merges: 3 s, 44 s under -race")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,dlx,randmrv,backtrack", "-limit", "60", "-seed", "7"}, deterministic...)
@@ -410,6 +411,7 @@ func readRowsTolerant(t *testing.T, path string) int {
 }
 
 func TestResumeCutsTornLine(t *testing.T) {
+	testenv.SkipUnderRace(t, "two sweeps of 100 units with their reports: 1.4 s, 17 s under -race")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,bitboard", "-limit", "50"}, deterministic...)

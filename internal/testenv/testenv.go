@@ -32,5 +32,16 @@ func Heavy(t testing.TB, what string) {
 	}
 }
 
+// SkipUnderRace skips t under the race detector, saying why in one line
+// (why, e.g. "four sweeps and three merges: 3 s, 45 s under -race"): a
+// quick test whose work the detector slows tenfold or more, and whose
+// concurrent paths quicker tests walk.
+func SkipUnderRace(t testing.TB, why string) {
+	t.Helper()
+	if raceEnabled {
+		t.Skipf("not under -race: %s", why)
+	}
+}
+
 // Race reports whether this build has the race detector (go test -race).
 func Race() bool { return raceEnabled }

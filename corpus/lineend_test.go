@@ -15,7 +15,7 @@ import (
 	"sudokubatch/solvers"
 )
 
-// Case 3: a line ends at LF, CRLF or a lone CR. The tests compare the
+// A line ends at LF, CRLF or a lone CR. The tests compare the
 // Scanner with naiveScan, which splits the whole input at once, on inputs
 // read whole, a byte at a time and in odd chunks, so that a CRLF is also
 // split between two reads.
@@ -153,7 +153,7 @@ func checkLikeNaive(t *testing.T, data []byte) {
 
 const corpus1 = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
 
-func TestCase3CROnlyLineEnds(t *testing.T) {
+func TestScannerCROnlyLineEnds(t *testing.T) {
 	p4 := "4000300200040020"
 	tests := []struct {
 		name  string
@@ -199,10 +199,10 @@ func TestCase3CROnlyLineEnds(t *testing.T) {
 	}
 }
 
-// TestCase3CROnlyCorpus reads the 17-clue corpus with its line ends
+// TestScannerCorpusWithCROrCRLF reads the 17-clue corpus with its line ends
 // turned into CR and into CRLF: the same puzzles, ids and line numbers
 // as the LF file, also when read a few bytes at a time.
-func TestCase3CROnlyCorpus(t *testing.T) {
+func TestScannerCorpusWithCROrCRLF(t *testing.T) {
 	src, err := os.ReadFile(corpusPath(t))
 	if err != nil {
 		t.Fatal(err)
@@ -237,12 +237,12 @@ func TestCase3CROnlyCorpus(t *testing.T) {
 	}
 }
 
-// TestCase3LongLines checks lines around MaxLineLen ended by each line
+// TestScannerLongLinesAnyLineEnd checks lines around MaxLineLen ended by each line
 // end: a line of MaxLineLen bytes is read whole, even when its CRLF is
 // split between two reads (the CR is the last byte the buffer holds); a
 // longer one is an invalid entry, and the lines after it keep their
 // numbers.
-func TestCase3LongLines(t *testing.T) {
+func TestScannerLongLinesAnyLineEnd(t *testing.T) {
 	for _, end := range []string{"\n", "\r", "\r\n"} {
 		for _, n := range []int{MaxLineLen, MaxLineLen + 1, MaxLineLen + 2, 3 * MaxLineLen} {
 			text := corpus1 + end + strings.Repeat("1", n) + end + corpus1 + end + "\r" + corpus1
@@ -279,11 +279,11 @@ func TestCase3LongLines(t *testing.T) {
 	}
 }
 
-// TestCase3LongLineAtEnd: a line too long to hold that ends the input
+// TestScannerTooLongLastLine: a line too long to hold that ends the input
 // (no line end after it) is one invalid entry and the last line, however
 // the reads cut it, also when the read that fills the buffer with it
 // reports the end of the input.
-func TestCase3LongLineAtEnd(t *testing.T) {
+func TestScannerTooLongLastLine(t *testing.T) {
 	for _, n := range []int{MaxLineLen + 1, MaxLineLen + 2, 2*MaxLineLen + 3} {
 		for _, lead := range []string{"\r", "\n", "\r\n"} {
 			text := []byte(corpus1 + lead + strings.Repeat("1", n))
@@ -302,10 +302,10 @@ func TestCase3LongLineAtEnd(t *testing.T) {
 	}
 }
 
-// TestCase3ReadErrors: a read error after a line ended by a CR reports
+// TestScannerReadErrorsAfterCR: a read error after a line ended by a CR reports
 // that line and then the error; a line cut by the error is not a line; a
 // truncated .gz of a CR-only corpus reports the error and no phantom line.
-func TestCase3ReadErrors(t *testing.T) {
+func TestScannerReadErrorsAfterCR(t *testing.T) {
 	boom := errors.New("boom")
 	for _, tt := range []struct {
 		name, data string
@@ -358,9 +358,9 @@ func TestCase3ReadErrors(t *testing.T) {
 	}
 }
 
-// FuzzCase3LineEnds compares the Scanner with naiveScan on any input, cut
+// FuzzScannerLineEnds compares the Scanner with naiveScan on any input, cut
 // into reads of a size taken from the input.
-func FuzzCase3LineEnds(f *testing.F) {
+func FuzzScannerLineEnds(f *testing.F) {
 	for _, s := range []string{
 		corpus1 + "\r" + corpus1,
 		"3\r\n# c\r\r" + corpus1 + "\r\n12\n",

@@ -381,11 +381,11 @@ func (p *stopAt) Add(n int) {
 }
 func (p *stopAt) Finish() {}
 
-// TestCase7StopNearTheEnd: the first Ctrl-C comes when every unit is
+// TestStopNearTheEndIsInterrupted: the first Ctrl-C comes when every unit is
 // issued but not all are done. The batches still queued are dropped, so
-// the run is interrupted, not finished (issue #16, case 7: before, only
-// the reader set Interrupted, and it had already ended).
-func TestCase7StopNearTheEnd(t *testing.T) {
+// the run is interrupted, not finished (before, only the reader set
+// Interrupted, and it had already ended).
+func TestStopNearTheEndIsInterrupted(t *testing.T) {
 	path, ids := corpus4(t, 200, nil)
 	f := &fake{name: "f", status: solvers.StatusSolved, ids: ids, delay: func(int) time.Duration { return time.Millisecond }}
 	stop := make(chan struct{})

@@ -165,8 +165,8 @@ func (r *reader) read(ctx context.Context) ([]rundir.CorpusInfo, error) {
 }
 
 // readCorpus issues the units of corpus ci. The error is errStopped or
-// fatal; a corpus that cannot be read is told by the Error of the
-// CorpusInfo returned.
+// one that stops the run (stoppingError); a corpus that cannot be read
+// is told by the Error of the CorpusInfo returned.
 func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.CorpusInfo, error) {
 	cfg := r.cfg
 	c := r.pre[ci] // a stream opened before the run, or nil
@@ -176,7 +176,7 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 		if c, err = corpus.Open(ctx, path, r.source(ci), r.halt); err != nil {
 			info := r.unread(ci)
 			info.Error = err.Error()
-			return info, fatal(err)
+			return info, stoppingError(err)
 		}
 	}
 	// A stream may pause for any time: the units of the puzzles read so
@@ -256,9 +256,11 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 	return c.Info, stop
 }
 
-// fatal returns the error of opening a corpus that must stop the run
-// (the others are told in the corpus's Error), or nil.
-func fatal(err error) error {
+// stoppingError returns err when it must stop the run (a Ctrl-C, a
+// stream's copy that cannot be written, a resumed stream that changed,
+// ctx canceled), or nil: any other error of opening a corpus stops only
+// that corpus, and is told in its CorpusInfo.Error.
+func stoppingError(err error) error {
 	switch {
 	case errors.Is(err, errStopped), errors.Is(err, corpus.ErrCopy), errors.Is(err, rundir.ErrCorpusChanged),
 		errors.Is(err, context.Canceled):

@@ -126,11 +126,11 @@ func checkMarkdown(t *testing.T, md string) {
 	}
 }
 
-// TestCase18SummaryEscapesHostileText renders summary.md for runs whose
+// TestSummaryEscapesHostileText renders summary.md for runs whose
 // corpus paths, strategy names, corpus error and run.json texts are
 // hostile, with one corpus and with two (puzzle labels then hold the
 // corpus path), and checks that none of it is markup in the output.
-func TestCase18SummaryEscapesHostileText(t *testing.T) {
+func TestSummaryEscapesHostileText(t *testing.T) {
 	for _, corpora := range [][]string{{hostileCorpus}, {hostileCorpus, hostilePath2}} {
 		res, m := hostileRun(corpora...)
 		s := Summarize(res, SummaryOptions{Top: 3, Highlight: []int{119, 118}, Manifest: m})
@@ -157,9 +157,9 @@ func TestCase18SummaryEscapesHostileText(t *testing.T) {
 	}
 }
 
-// TestCase18OrdinaryTextUnchanged: text with nothing to escape is written
+// TestSummaryOrdinaryTextUnchanged: text with nothing to escape is written
 // as it is, a plain run id and corpus path as code.
-func TestCase18OrdinaryTextUnchanged(t *testing.T) {
+func TestSummaryOrdinaryTextUnchanged(t *testing.T) {
 	for _, s := range []string{"data/sudoku17.txt", "bitboard", "#39949", "a.txt#12", "AMD EPYC 7B13 (64-Core)", "≥1.20 ms", "44.6%"} {
 		if got := mdText(s); got != s {
 			t.Errorf("mdText(%q) = %q", s, got)
@@ -170,9 +170,9 @@ func TestCase18OrdinaryTextUnchanged(t *testing.T) {
 	}
 }
 
-// TestCase17HardCSV: hard.csv cells that a spreadsheet would run as a
+// TestHardCSVEscapesFormulas: hard.csv cells that a spreadsheet would run as a
 // formula (corpus, strategy) get a single quote in front.
-func TestCase17HardCSV(t *testing.T) {
+func TestHardCSVEscapesFormulas(t *testing.T) {
 	corpus := `=HYPERLINK("http://evil.example","x")`
 	var us []unit
 	for _, solver := range []string{"@SUM(1)", "-2+3", "+x", "\t=1", "-"} {

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sort"
 	"testing"
+
+	"sudokubatch/internal/testenv"
 )
 
 func TestSignedRank(t *testing.T) {
@@ -158,6 +160,7 @@ func noisyPairs(n int, scale, noise float64, seed uint64) (oldV, newV []float64)
 }
 
 func TestBootstrapMedianRatio(t *testing.T) {
+	testenv.Heavy(t, "40 bootstrap intervals over 2,000 puzzles each, for their coverage: 5 s, 140 s under -race")
 	ctx := context.Background()
 	t.Run("same draws as sorting each resample", func(t *testing.T) {
 		for _, n := range []int{1, 2, 7, 100, 101} {

@@ -12,13 +12,13 @@ import (
 	"sudokubatch/solvers"
 )
 
-// TestCase9KillDuringCreate kills a process (SIGKILL, as kill -9) after
+// TestCreateKilledAtEachStep kills a process (SIGKILL, as kill -9) after
 // each step of Create, and after the temporary file of run.json is
 // written but not renamed: the directory left behind is either reusable
-// by a new run (Create) or resumable (Resume), never neither (issue #16,
-// case 9: before, a kill between results.csv and run.json left a
-// directory that Create refused as a run and Resume as no run).
-func TestCase9KillDuringCreate(t *testing.T) {
+// by a new run (Create) or resumable (Resume), never neither (before, a
+// kill between results.csv and run.json left a directory that Create
+// refused as a run and Resume as no run).
+func TestCreateKilledAtEachStep(t *testing.T) {
 	if dir := os.Getenv("RUNDIR_CREATE_DIR"); dir != "" {
 		step := os.Getenv("RUNDIR_KILL_AT")
 		createStep = func(s string) {
@@ -38,7 +38,7 @@ func TestCase9KillDuringCreate(t *testing.T) {
 	for _, step := range []string{"temp", "locked", "manifest", "results", "header"} {
 		t.Run(step, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "run")
-			cmd := exec.Command(os.Args[0], "-test.run=^TestCase9KillDuringCreate$")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCreateKilledAtEachStep$")
 			cmd.Env = append(os.Environ(), "RUNDIR_CREATE_DIR="+dir, "RUNDIR_KILL_AT="+step)
 			err := cmd.Run()
 			var ee *exec.ExitError

@@ -2,12 +2,12 @@ package rundir
 
 import "testing"
 
-// TestCase17EscapeFormula checks EscapeFormula and UnescapeFormula on
+// TestEscapeFormulaRoundTripsShortStrings checks EscapeFormula and UnescapeFormula on
 // every string of up to five bytes over the bytes that matter: the
 // unescape of the escape is the string, an escaped string starts with a
 // quote and does not run as a formula, and UnescapeFormula changes only
 // escaped strings.
-func TestCase17EscapeFormula(t *testing.T) {
+func TestEscapeFormulaRoundTripsShortStrings(t *testing.T) {
 	alphabet := "'=+-@\t\ra"
 	level := []string{""}
 	for n := 0; n <= 5; n++ {

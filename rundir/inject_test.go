@@ -9,7 +9,7 @@ import (
 	"sudokubatch/solvers"
 )
 
-// Case 17: a text field that a spreadsheet would run as a formula is
+// A text field that a spreadsheet would run as a formula is
 // written with a single quote in front, and the Reader takes it off.
 
 // hostile are text fields that a spreadsheet runs (or that look like
@@ -87,11 +87,11 @@ func hostileRow(i int, s string) Row {
 		Seed: uint64(i), Solution: s, Error: s, Corpus: s}
 }
 
-// TestCase17FormulaCells writes rows whose text fields are hostile: read
+// TestHostileFieldsRunNoFormula writes rows whose text fields are hostile: read
 // by a plain CSV reader (as a spreadsheet reads them), no cell runs as a
 // formula; read by the Reader, the rows are those written (line breaks
 // become spaces, as before).
-func TestCase17FormulaCells(t *testing.T) {
+func TestHostileFieldsRunNoFormula(t *testing.T) {
 	var rows []Row
 	for i, s := range hostile {
 		rows = append(rows, hostileRow(i, s))
@@ -131,9 +131,9 @@ func TestCase17FormulaCells(t *testing.T) {
 	}
 }
 
-// TestCase17Encoding pins how the writer encodes some fields (the corpus
+// TestWriterFieldEncoding pins how the writer encodes some fields (the corpus
 // column of a row).
-func TestCase17Encoding(t *testing.T) {
+func TestWriterFieldEncoding(t *testing.T) {
 	for _, tt := range []struct{ in, out string }{
 		{`=HYPERLINK("http://x","y")`, `"'=HYPERLINK(""http://x"",""y"")"`},
 		{"=1+2", "'=1+2"},
@@ -163,11 +163,11 @@ func TestCase17Encoding(t *testing.T) {
 	}
 }
 
-// TestCase17RoundTripEveryString writes and reads back every string of up
+// TestRowRoundTripShortStrings writes and reads back every string of up
 // to four bytes over the bytes that matter (quote, formula leads, line
 // breaks, CSV specials, a letter) in every text field: the Reader gives
 // back the string written, line breaks turned into spaces.
-func TestCase17RoundTripEveryString(t *testing.T) {
+func TestRowRoundTripShortStrings(t *testing.T) {
 	alphabet := "'=+-@\t\r\n, \"a"
 	strs := []string{""}
 	for n, level := 0, []string{""}; n < 4; n++ {
@@ -199,10 +199,10 @@ func TestCase17RoundTripEveryString(t *testing.T) {
 	}
 }
 
-// FuzzCase17RoundTrip writes a row whose text fields are any string and
+// FuzzRowRoundTrip writes a row whose text fields are any string and
 // reads it back: the same row, line breaks turned into spaces, and no
 // cell that a spreadsheet runs.
-func FuzzCase17RoundTrip(f *testing.F) {
+func FuzzRowRoundTrip(f *testing.F) {
 	for _, s := range hostile {
 		f.Add(s)
 	}

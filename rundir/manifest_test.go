@@ -67,8 +67,8 @@ func normalize(m *Manifest) *Manifest {
 	return &n
 }
 
-// TestCase13ManifestFields: each damaged field is refused with its name.
-func TestCase13ManifestFields(t *testing.T) {
+// TestManifestRefusesDamagedFields: each damaged field is refused with its name.
+func TestManifestRefusesDamagedFields(t *testing.T) {
 	for _, tt := range []struct{ from, to, field string }{
 		{`"shard": "1/3"`, `"shard": "7/3"`, "settings.shard"},
 		{`"range": "0:40000"`, `"range": "9:3"`, "settings.range"},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"sudokubatch/internal/testenv"
 )
 
 // corpusStep is the sampling step of corpus-wide tests: every puzzle, or
@@ -42,9 +44,7 @@ func countersOf(r Result) counters { return counters{r.Calls, r.Guesses, r.Backt
 // Backtracks <= Guesses), and logs totals and the mean time per puzzle.
 func solveCorpus(t *testing.T, s Solver) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("corpus-wide test skipped in -short mode")
-	}
+	testenv.Heavy(t, "solves the 49,151 puzzles of the corpus")
 	var total counters
 	var spent time.Duration
 	var worst Result

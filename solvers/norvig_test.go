@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"sudokubatch/internal/testenv"
 )
 
 // norvigHardest is corpus puzzle #45751, the one that costs norvig the most
@@ -61,10 +63,10 @@ func checkNorvigIdentities(t *testing.T, name string, r Result) {
 
 func TestNorvigNoGuessShare(t *testing.T) {
 	// The published figure for this algorithm on this corpus: 44.6% solved
-	// by propagation alone. Under -race (about ten times slower: 25 s for
-	// the corpus) or -short, every tenth puzzle only, and no assertion on
-	// the share.
-	sample := raceEnabled || testing.Short()
+	// by propagation alone. Unless the heavy tests run (under -race about
+	// ten times slower: 25 s for the corpus), every tenth puzzle only, and
+	// no assertion on the share.
+	sample := !testenv.HeavyEnabled()
 	keep := func(int) bool { return true }
 	if sample {
 		keep = func(id int) bool { return id%10 == 0 }

@@ -12,36 +12,39 @@ import (
 	"sudokubatch/rundir"
 )
 
+// compareAbout is what `batch compare -h` says the command does.
+const compareAbout = "Compare run NEW (default results/latest) with run OLD (each a run directory or a results.csv\n" +
+	"file), per strategy in both,\n" +
+	"over the puzzles in both (joined on corpus and id; a corpus renamed but with the same SHA-256\n" +
+	"in run.json is joined too):\n" +
+	"  - counters, unit by unit and exactly: how many units changed status, calls, guesses or\n" +
+	"    backtracks, and the largest changes of calls; units a timeout stopped in either run are\n" +
+	"    counted apart, not compared (where a timeout stops depends on the machine);\n" +
+	"  - time: NEW/OLD ratios of the median and of the total time over the units measured in both.\n" +
+	"    A unit stopped by a timeout or a call limit enters at the time it had reached, a lower\n" +
+	"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side);\n" +
+	"  - paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing\n" +
+	"    blocks: each shard's puzzles 256 at a time, timed together, so the machine's drift between\n" +
+	"    blocks and shards is in it; with a fixed seed), and a Wilcoxon signed-rank test of the\n" +
+	"    times, and of the calls, puzzle by puzzle. The interval cannot see a machine that ran one\n" +
+	"    whole run faster than the other (another process on its cores, its clock), which moves\n" +
+	"    every time alike. A strategy is \"slower\" when the interval lies above -noise and the\n" +
+	"    test agrees (p < 0.05), \"faster\" when it lies below 1/-noise, else \"no change\"\n" +
+	"    (\"within noise\" if the interval excludes ×1; \"undecided\" when stopped units make the\n" +
+	"    ratio a bound that could say otherwise);\n" +
+	"  - the largest time regressions, puzzle by puzzle, among the times confirmed in both runs\n" +
+	"    (measured more than once); with a run written before the timing columns, among all\n" +
+	"    times, said to be unconfirmed.\n" +
+	"Puzzles and strategies in one run only are listed. Warnings (other corpora, settings or\n" +
+	"machines) go to stderr.\n\n" +
+	"With -threshold, exit 1 when a strategy is surely slower than it: the lower end of the\n" +
+	"interval of its ratio of median times is above -threshold (and the ratio is exact or can\n" +
+	"only be higher), naming it on stderr; exit 2 when the runs cannot be read (a line that is not\n" +
+	"a row, a unit on two rows, an id beyond its corpus) or share no strategy or puzzle."
+
 func compareMain(e *env, args []string) error {
 	fs := newFlagSet(e, "compare", "OLD [NEW] [-threshold r] [-json]",
-		"Compare run NEW (default results/latest) with run OLD (each a run directory or a results.csv\n"+
-			"file), per strategy in both,\n"+
-			"over the puzzles in both (joined on corpus and id; a corpus renamed but with the same SHA-256\n"+
-			"in run.json is joined too):\n"+
-			"  - counters, unit by unit and exactly: how many units changed status, calls, guesses or\n"+
-			"    backtracks, and the largest changes of calls; units a timeout stopped in either run are\n"+
-			"    counted apart, not compared (where a timeout stops depends on the machine);\n"+
-			"  - time: NEW/OLD ratios of the median and of the total time over the units measured in both.\n"+
-			"    A unit stopped by a timeout or a call limit enters at the time it had reached, a lower\n"+
-			"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side);\n"+
-			"  - paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing\n"+
-			"    blocks: each shard's puzzles 256 at a time, timed together, so the machine's drift between\n"+
-			"    blocks and shards is in it; with a fixed seed), and a Wilcoxon signed-rank test of the\n"+
-			"    times, and of the calls, puzzle by puzzle. The interval cannot see a machine that ran one\n"+
-			"    whole run faster than the other (another process on its cores, its clock), which moves\n"+
-			"    every time alike. A strategy is \"slower\" when the interval lies above -noise and the\n"+
-			"    test agrees (p < 0.05), \"faster\" when it lies below 1/-noise, else \"no change\"\n"+
-			"    (\"within noise\" if the interval excludes ×1; \"undecided\" when stopped units make the\n"+
-			"    ratio a bound that could say otherwise);\n"+
-			"  - the largest time regressions, puzzle by puzzle, among the times confirmed in both runs\n"+
-			"    (measured more than once); with a run written before the timing columns, among all\n"+
-			"    times, said to be unconfirmed.\n"+
-			"Puzzles and strategies in one run only are listed. Warnings (other corpora, settings or\n"+
-			"machines) go to stderr.\n\n"+
-			"With -threshold, exit 1 when a strategy is surely slower than it: the lower end of the\n"+
-			"interval of its ratio of median times is above -threshold (and the ratio is exact or can\n"+
-			"only be higher), naming it on stderr; exit 2 when the runs cannot be read (a line that is not\n"+
-			"a row, a unit on two rows, an id beyond its corpus) or share no strategy or puzzle.",
+		compareAbout,
 		"  batch compare results/20261120-230000 results/latest\n"+
 			"  batch compare results/20261120-230000                # with results/latest\n"+
 			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if surely >10% slower\n"+

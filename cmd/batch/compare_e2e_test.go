@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -62,15 +63,16 @@ func rewriteRun(t *testing.T, src, dst string, edit func(r *rundir.Row)) {
 }
 
 func TestCompare(t *testing.T) {
+	testenv.SkipUnderRace(t, "four sweeps and a dozen compares: 1.8 s, 19 s under -race")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,dlx,bitboard", "-limit", "30"}, deterministic...)
-	mustOK(t, batch(t, root, append(args, "-out", tmp+"/a")...))
-	mustOK(t, batch(t, root, append(args, "-out", tmp+"/b")...))
+	mustOK(t, batchMain(t, root, append(args, "-out", tmp+"/a")...))
+	mustOK(t, batchMain(t, root, append(args, "-out", tmp+"/b")...))
 
 	// Two runs of the same code: no counter changes; times are the
 	// machine's, so no -threshold here.
-	r := batch(t, root, "compare", tmp+"/a", tmp+"/b")
+	r := batchMain(t, root, "compare", tmp+"/a", tmp+"/b")
 	mustOK(t, r)
 	for _, want := range []string{"OLD " + tmp + "/a: run a (finished), 30 puzzles of data/sudoku17.txt, 90 rows",
 		"No counter changed", "norvig", "dlx", "bitboard"} {
@@ -89,7 +91,7 @@ func TestCompare(t *testing.T) {
 			row.Calls *= 5
 		}
 	})
-	r = batch(t, root, "compare", "-threshold", "1.5", tmp+"/a", tmp+"/c")
+	r = batchMain(t, root, "compare", "-threshold", "1.5", tmp+"/a", tmp+"/c")
 	if r.code != 1 || !strings.Contains(r.stderr, "slower than -threshold 1.5") || !strings.Contains(r.stderr, "dlx (median time ×3") ||
 		strings.Contains(r.stderr, "norvig") {
 		t.Fatalf("slower dlx: exit %d\nstderr: %s", r.code, r.stderr)
@@ -101,11 +103,11 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	// Under the threshold: exit 0. Without one: no check.
-	mustOK(t, batch(t, root, "compare", "-threshold", "3.5", tmp+"/a", tmp+"/c"))
-	mustOK(t, batch(t, root, "compare", tmp+"/a", tmp+"/c"))
+	mustOK(t, batchMain(t, root, "compare", "-threshold", "3.5", tmp+"/a", tmp+"/c"))
+	mustOK(t, batchMain(t, root, "compare", tmp+"/a", tmp+"/c"))
 
 	// -json, with results.csv files for arguments.
-	r = batch(t, root, "compare", tmp+"/a/results.csv", tmp+"/c/results.csv", "-json", "-threshold", "1.5")
+	r = batchMain(t, root, "compare", tmp+"/a/results.csv", tmp+"/c/results.csv", "-json", "-threshold", "1.5")
 	if r.code != 1 {
 		t.Fatalf("-json: exit %d\n%s", r.code, r.stderr)
 	}
@@ -122,8 +124,8 @@ func TestCompare(t *testing.T) {
 
 	// Runs that cannot be compared, and usage errors: exit 2.
 	os.WriteFile(tmp+"/other.txt", []byte("4000300200040020\n"), 0o644)
-	mustOK(t, batch(t, root, "-solvers", "dlx", "-out", tmp+"/other", "-quiet", tmp+"/other.txt"))
-	mustOK(t, batch(t, root, "-solvers", "singles", "-out", tmp+"/single", "-quiet", tmp+"/other.txt"))
+	mustOK(t, batchMain(t, root, "-solvers", "dlx", "-out", tmp+"/other", "-quiet", tmp+"/other.txt"))
+	mustOK(t, batchMain(t, root, "-solvers", "singles", "-out", tmp+"/single", "-quiet", tmp+"/other.txt"))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -135,18 +137,18 @@ func TestCompare(t *testing.T) {
 		{[]string{"-threshold", "0.9", tmp + "/a", tmp + "/b"}, "-threshold 0.9: want a ratio >= 1"},
 		{[]string{"-noise", "0.5", tmp + "/a", tmp + "/b"}, "-noise 0.5: want a ratio >= 1"},
 	} {
-		r := batch(t, root, append([]string{"compare"}, tc.args...)...)
+		r := batchMain(t, root, append([]string{"compare"}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("compare %v: exit %d, stderr %s", tc.args, r.code, r.stderr)
 		}
 	}
 	// One run: NEW is results/latest, and there is none in an empty directory.
-	if r := batch(t, t.TempDir(), "compare", tmp+"/a"); r.code != 2 || !strings.Contains(r.stderr, "compare needs two runs") {
+	if r := batchMain(t, t.TempDir(), "compare", tmp+"/a"); r.code != 2 || !strings.Contains(r.stderr, "compare needs two runs") {
 		t.Errorf("compare with one run and no results/latest: exit %d, stderr %s", r.code, r.stderr)
 	}
 	rewriteRun(t, tmp+"/other", tmp+"/other2", func(row *rundir.Row) { row.Corpus = "elsewhere.txt" })
 	os.Remove(tmp + "/other2/run.json") // no checksum to join the corpora by
-	if r := batch(t, root, "compare", tmp+"/other", tmp+"/other2"); r.code != 2 ||
+	if r := batchMain(t, root, "compare", tmp+"/other", tmp+"/other2"); r.code != 2 ||
 		!strings.Contains(r.stderr, "no puzzle in both") || !strings.Contains(r.stderr, "warning: corpus "+tmp+"/other.txt is only in OLD") {
 		t.Errorf("other corpora: exit %d, stderr %s", r.code, r.stderr)
 	}
@@ -173,10 +175,13 @@ func TestCompare(t *testing.T) {
 // noise: a change of the code, or a machine too busy to time anything on
 // for most of a minute.
 func TestCompareSameCommit(t *testing.T) {
+	testenv.Heavy(t, "sweeps 1,000 units twice, up to five times, waiting up to 37 s between")
 	root := repoRoot(t)
 	args := append([]string{"-solvers", "dlx,bitboard", "-limit", "500", "-report=false"}, deterministic...)
 	var a string
 	pauses := []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Second, 20 * time.Second}
+	// Passes when any pair agrees: a busy machine slows one run of a pair
+	// beyond -noise (see above), and only waiting lets it calm down.
 	for attempt := 1; ; attempt++ {
 		tmp := t.TempDir()
 		a = tmp + "/a"

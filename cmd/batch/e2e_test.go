@@ -17,19 +17,35 @@ import (
 	"time"
 
 	"sudokubatch/data"
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
 // The end-to-end tests run the built binary, as a user would: the one
 // built from this package, or the one BATCH_BIN names (to check another
-// build against the golden files, e.g. one from before a change).
+// build against the golden files, e.g. one from before a change). Under
+// go test -race they skip (needsBinary), and no binary is built: the
+// tests in process (batchMain) check the command's logic with the race
+// detector, and a race binary made the race pass of the processes'
+// tests take 7 minutes on two loaded cores, too long for .ci/run.
 
 var batchBin string
+
+// needsBinary skips t under the race detector (see TestMain).
+func needsBinary(t *testing.T) {
+	t.Helper()
+	if testenv.Race() {
+		t.Skip("runs the binary: not under -race, where the tests in process check the command")
+	}
+}
 
 func TestMain(m *testing.M) {
 	if bin := os.Getenv("BATCH_BIN"); bin != "" {
 		batchBin = bin
+		os.Exit(m.Run())
+	}
+	if testenv.Race() {
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "batch-e2e")
@@ -78,6 +94,7 @@ func batch(t *testing.T, dir string, args ...string) result {
 // input ("": none).
 func batchIn(t *testing.T, dir, stdin string, args ...string) result {
 	t.Helper()
+	needsBinary(t)
 	cmd := exec.Command(batchBin, args...)
 	cmd.Dir = dir
 	if stdin != "" {
@@ -160,12 +177,12 @@ func sameRows(t *testing.T, a, b []rundir.Row) {
 func TestRunSlice(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(t.TempDir(), "run")
-	r := batch(t, root, "-range", "100:130", "-out", out, "-quiet")
+	r := batchMain(t, root, "-range", "100:110", "-out", out, "-quiet")
 	mustOK(t, r)
 	rows := readRows(t, filepath.Join(out, "results.csv"))
 	names := []string{"backtrack", "singles", "randmrv", "norvig", "dlx", "bitboard"}
-	if len(rows) != 30*len(names) {
-		t.Fatalf("%d rows, want %d", len(rows), 30*len(names))
+	if len(rows) != 10*len(names) {
+		t.Fatalf("%d rows, want %d", len(rows), 10*len(names))
 	}
 	for i, row := range rows {
 		id, solver := 100+i/len(names), names[i%len(names)]
@@ -209,7 +226,7 @@ func TestRunSlice(t *testing.T) {
 		t.Errorf("run.json status %q rows %d", info.Status, info.Rows)
 	case c.SHA256 != data.SHA256 || c.Puzzles != 49151 || c.Size != 4030382:
 		t.Errorf("run.json corpus %+v", c)
-	case info.Settings.Range != "100:130" || info.Settings.TimeoutNS != int64(100*time.Millisecond) || len(info.Settings.Solvers) != 6:
+	case info.Settings.Range != "100:110" || info.Settings.TimeoutNS != int64(100*time.Millisecond) || len(info.Settings.Solvers) != 6:
 		t.Errorf("run.json settings %+v", info.Settings)
 	case seg.Machine.GoVersion == "" || seg.Machine.NumCPU < 1 || seg.Machine.CPU == "" || seg.Machine.Version == "" || seg.Workers < 1:
 		t.Errorf("run.json machine %+v", seg)
@@ -233,9 +250,9 @@ var deterministic = []string{"-timeout", "0", "-max-calls", "20000", "-quiet"}
 func TestWorkersDoNotChangeCounters(t *testing.T) {
 	root := repoRoot(t)
 	tmp := t.TempDir()
-	args := append([]string{"-solvers", "all", "-range", "0:40"}, deterministic...)
-	mustOK(t, batch(t, root, append(args, "-workers", "1", "-out", tmp+"/w1")...))
-	mustOK(t, batch(t, root, append(args, "-workers", "4", "-out", tmp+"/w4")...))
+	args := append([]string{"-solvers", "all", "-range", "0:40", "-report=false"}, deterministic...)
+	mustOK(t, batchMain(t, root, append(args, "-workers", "1", "-out", tmp+"/w1")...))
+	mustOK(t, batchMain(t, root, append(args, "-workers", "4", "-out", tmp+"/w4")...))
 	a := readRows(t, tmp+"/w1/results.csv")
 	sameRows(t, a, readRows(t, tmp+"/w4/results.csv"))
 	limited := 0
@@ -250,17 +267,18 @@ func TestWorkersDoNotChangeCounters(t *testing.T) {
 }
 
 func TestShardsMergeToOneRun(t *testing.T) {
+	testenv.SkipUnderRace(t, "four sweeps and three merges: 3 s, 44 s under -race")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,dlx,randmrv,backtrack", "-limit", "60", "-seed", "7"}, deterministic...)
-	mustOK(t, batch(t, root, append(args, "-out", tmp+"/one")...))
+	mustOK(t, batchMain(t, root, append(args, "-out", tmp+"/one")...))
 	var shards []string
 	for k := 0; k < 3; k++ {
 		dir := fmt.Sprintf("%s/shard-%d", tmp, k)
-		mustOK(t, batch(t, root, append(args, "-shard", fmt.Sprintf("%d/3", k), "-out", dir)...))
+		mustOK(t, batchMain(t, root, append(args, "-shard", fmt.Sprintf("%d/3", k), "-out", dir)...))
 		shards = append(shards, dir)
 	}
-	r := batch(t, root, append([]string{"merge", "-o", tmp + "/merged"}, shards[2], shards[0], shards[1])...)
+	r := batchMain(t, root, append([]string{"merge", "-o", tmp + "/merged"}, shards[2], shards[0], shards[1])...)
 	mustOK(t, r)
 	sameRows(t, readRows(t, tmp+"/one/results.csv"), readRows(t, tmp+"/merged/results.csv"))
 	info, err := rundir.ReadManifest(tmp + "/merged")
@@ -271,10 +289,10 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		t.Errorf("merged run.json: %d segments, shard %q, %d rows, %d shards", len(info.Segments), info.Settings.Shard, info.Rows, info.Shards)
 	}
 	// A missing shard and a shard given twice are refused.
-	if r := batch(t, root, "merge", "-o", tmp+"/m2", shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "missing shard 2/3") {
+	if r := batchMain(t, root, "merge", "-o", tmp+"/m2", shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "missing shard 2/3") {
 		t.Errorf("merge without shard 2: exit %d, %s", r.code, r.stderr)
 	}
-	if r := batch(t, root, "merge", "-o", tmp+"/m3", shards[0], shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "shard "+shards[0]+" is given twice") {
+	if r := batchMain(t, root, "merge", "-o", tmp+"/m3", shards[0], shards[0], shards[1]); r.code != 2 || !strings.Contains(r.stderr, "shard "+shards[0]+" is given twice") {
 		t.Errorf("merge with shard 0 twice: exit %d, %s", r.code, r.stderr)
 	}
 }
@@ -303,6 +321,7 @@ func startAndSignal(t *testing.T, dir, out string, sig syscall.Signal, args ...s
 // startAndSignalAt is startAndSignal once results.csv holds size bytes.
 func startAndSignalAt(t *testing.T, dir, out string, size int64, sig syscall.Signal, args ...string) result {
 	t.Helper()
+	needsBinary(t)
 	cmd := exec.Command(batchBin, args...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
@@ -328,6 +347,7 @@ func startAndSignalAt(t *testing.T, dir, out string, size int64, sig syscall.Sig
 }
 
 func TestInterruptAndResume(t *testing.T) {
+	testenv.Heavy(t, "interrupts sweeps of 60,000 units and resumes them 9 times")
 	root := repoRoot(t)
 	corpus := bigCorpus(t, root, 10)
 	tmp := t.TempDir()
@@ -391,10 +411,11 @@ func readRowsTolerant(t *testing.T, path string) int {
 }
 
 func TestResumeCutsTornLine(t *testing.T) {
+	testenv.SkipUnderRace(t, "two sweeps of 100 units with their reports: 1.4 s, 17 s under -race")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,bitboard", "-limit", "50"}, deterministic...)
-	mustOK(t, batch(t, root, append(args, "-out", tmp+"/whole")...))
+	mustOK(t, batchMain(t, root, append(args, "-out", tmp+"/whole")...))
 	want := readRows(t, tmp+"/whole/results.csv")
 	// Make a run that died mid-write: 20 rows and half of the 21st.
 	b, _ := os.ReadFile(tmp + "/whole/results.csv")
@@ -405,7 +426,7 @@ func TestResumeCutsTornLine(t *testing.T) {
 	info, _ := rundir.ReadManifest(tmp + "/whole")
 	info.Status = "running"
 	rundir.WriteManifest(tmp+"/torn", info)
-	r := batch(t, root, "-resume", "-out", tmp+"/torn", "-quiet")
+	r := batchMain(t, root, "-resume", "-out", tmp+"/torn", "-quiet")
 	mustOK(t, r)
 	if !strings.Contains(r.stderr, "20 rows already done") {
 		t.Errorf("stderr: %s", r.stderr)
@@ -417,9 +438,9 @@ func TestRefusesToOverwriteARun(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"-solvers", "bitboard", "-limit", "5", "-quiet", "-out", out}
-	mustOK(t, batch(t, root, args...))
+	mustOK(t, batchMain(t, root, args...))
 	before, _ := os.ReadFile(filepath.Join(out, "results.csv"))
-	r := batch(t, root, args...)
+	r := batchMain(t, root, args...)
 	if r.code != 2 || !strings.Contains(r.stderr, "already holds a run (status finished)") || !strings.Contains(r.stderr, "-resume") {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}
@@ -428,7 +449,7 @@ func TestRefusesToOverwriteARun(t *testing.T) {
 		t.Fatal("results.csv was changed")
 	}
 	// -resume with a different setting is refused too.
-	if r := batch(t, root, "-resume", "-out", out, "-max-calls", "5"); r.code != 2 || !strings.Contains(r.stderr, "-max-calls differs") {
+	if r := batchMain(t, root, "-resume", "-out", out, "-max-calls", "5"); r.code != 2 || !strings.Contains(r.stderr, "-max-calls differs") {
 		t.Fatalf("resume with other settings: exit %d, %s", r.code, r.stderr)
 	}
 }
@@ -452,7 +473,7 @@ func TestInvalidLines(t *testing.T) {
 	}
 	path := filepath.Join(tmp, "mixed.txt")
 	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	r := batch(t, root, "-solvers", "norvig,dlx,bitboard", "-timeout", "0", "-out", tmp+"/run", "-quiet", path)
+	r := batchMain(t, root, "-solvers", "norvig,dlx,bitboard", "-timeout", "0", "-out", tmp+"/run", "-quiet", path)
 	mustOK(t, r)
 	for _, want := range []string{
 		path + ":3: puzzle has 80 symbols",
@@ -492,7 +513,7 @@ func TestGzipStdinAndTwoCorpora(t *testing.T) {
 	zw.Close()
 	os.WriteFile(tmp+"/a.txt.gz", gz.Bytes(), 0o644)
 	os.WriteFile(tmp+"/b.txt", []byte("12\n"+head[:82*12]), 0o644) // a count header, 12 puzzles
-	mustOK(t, batch(t, tmp, "-solvers", "bitboard", "-out", "run", "-quiet", "a.txt.gz", "b.txt"))
+	mustOK(t, batchMain(t, tmp, "-solvers", "bitboard", "-out", "run", "-quiet", "a.txt.gz", "b.txt"))
 	rows := readRows(t, tmp+"/run/results.csv")
 	if len(rows) != 42 || rows[29].Corpus != "a.txt.gz" || rows[30].Corpus != "b.txt" || rows[30].ID != 0 || rows[30].Line != 2 {
 		t.Fatalf("%d rows; row 29 %+v; row 30 %+v", len(rows), rows[29], rows[30])
@@ -501,7 +522,7 @@ func TestGzipStdinAndTwoCorpora(t *testing.T) {
 		t.Fatal("the same puzzle in two corpora gave different answers")
 	}
 	// Standard input.
-	mustOK(t, batchIn(t, tmp, head, "-solvers", "bitboard", "-out", "stdin", "-quiet", "-"))
+	mustOK(t, batchMainIn(t, tmp, head, "-solvers", "bitboard", "-out", "stdin", "-quiet", "-"))
 	if rows := readRows(t, tmp+"/stdin/results.csv"); len(rows) != 30 || rows[0].Corpus != "-" {
 		t.Fatalf("stdin: %d rows", len(rows))
 	}
@@ -509,22 +530,22 @@ func TestGzipStdinAndTwoCorpora(t *testing.T) {
 
 func TestMissingCorpusAndUsage(t *testing.T) {
 	tmp := t.TempDir()
-	if r := batch(t, tmp, "nope.txt"); r.code != 2 || !strings.Contains(r.stderr, "corpus nope.txt: no such file") {
+	if r := batchMain(t, tmp, "nope.txt"); r.code != 2 || !strings.Contains(r.stderr, "corpus nope.txt: no such file") {
 		t.Errorf("missing corpus: exit %d, %s", r.code, r.stderr)
 	}
-	if r := batch(t, tmp, tmp); r.code != 2 || !strings.Contains(r.stderr, "is a directory") {
+	if r := batchMain(t, tmp, tmp); r.code != 2 || !strings.Contains(r.stderr, "is a directory") {
 		t.Errorf("directory corpus: exit %d, %s", r.code, r.stderr)
 	}
-	if r := batch(t, tmp, "-solvers", "nope"); r.code != 2 || !strings.Contains(r.stderr, `unknown strategy "nope"`) {
+	if r := batchMain(t, tmp, "-solvers", "nope"); r.code != 2 || !strings.Contains(r.stderr, `unknown strategy "nope"`) {
 		t.Errorf("unknown solver: exit %d, %s", r.code, r.stderr)
 	}
-	if r := batch(t, tmp, "-shard", "3/3"); r.code != 2 || !strings.Contains(r.stderr, "0 <= k < n") {
+	if r := batchMain(t, tmp, "-shard", "3/3"); r.code != 2 || !strings.Contains(r.stderr, "0 <= k < n") {
 		t.Errorf("bad shard: exit %d, %s", r.code, r.stderr)
 	}
-	if r := batch(t, tmp, "-bogus"); r.code != 2 {
+	if r := batchMain(t, tmp, "-bogus"); r.code != 2 {
 		t.Errorf("unknown flag: exit %d", r.code)
 	}
-	r := batch(t, tmp, "solvers")
+	r := batchMain(t, tmp, "solvers")
 	mustOK(t, r)
 	for _, s := range solvers.Names() {
 		if !strings.Contains(r.stdout, s+" ") {
@@ -537,7 +558,7 @@ func TestDefaultOutputAndLatest(t *testing.T) {
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	os.Symlink(filepath.Join(root, "data"), filepath.Join(tmp, "data"))
-	mustOK(t, batch(t, tmp, "-solvers", "bitboard", "-limit", "3", "-quiet"))
+	mustOK(t, batchMain(t, tmp, "-solvers", "bitboard", "-limit", "3", "-quiet"))
 	link, err := os.Readlink(filepath.Join(tmp, "results/latest"))
 	if err != nil {
 		t.Fatal(err)
@@ -558,7 +579,7 @@ func TestUnique(t *testing.T) {
 	p16 := "000000000400000000020000000000050407008000300001090000300400200050100000000806000"
 	none := "503020600900305001001806400008102900700000008006708200002609500800203009005010300"
 	os.WriteFile(tmp+"/u.txt", []byte(p0+"\n"+p16+"\n"+none+"\n"), 0o644)
-	mustOK(t, batch(t, tmp, "-solvers", "norvig,dlx", "-unique", "-out", "run", "-quiet", "u.txt"))
+	mustOK(t, batchMain(t, tmp, "-solvers", "norvig,dlx", "-unique", "-out", "run", "-quiet", "u.txt"))
 	rows := readRows(t, tmp+"/run/results.csv")
 	want := []int{1, 1, 2, 2, 0, 0}
 	for i, row := range rows {

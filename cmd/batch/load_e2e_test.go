@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"sudokubatch/internal/testenv"
 )
 
 // TestLoadMemory runs the fast strategy over ten copies of the 17-clue
@@ -16,9 +18,7 @@ import (
 // the rows as numbers, so its memory grows with them, by a bounded amount
 // a row.
 func TestLoadMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the load test sweeps 491510 puzzles")
-	}
+	testenv.Heavy(t, "the load test sweeps 491,510 puzzles")
 	root := repoRoot(t)
 	src, err := os.ReadFile(filepath.Join(root, "data/sudoku17.txt"))
 	if err != nil {

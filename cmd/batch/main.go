@@ -66,7 +66,7 @@ func usageErr(format string, a ...any) error {
 
 // env is what a subcommand talks to.
 type env struct {
-	// ctx is canceled by the first SIGINT or SIGTERM (see main): a
+	// ctx is canceled by the first SIGINT, SIGTERM or SIGHUP (see main): a
 	// subcommand stops what it is doing, keeps what it has written
 	// whole, and returns; Main then exits 130.
 	ctx            context.Context
@@ -104,6 +104,10 @@ func lookupCommand(name string) (command, bool) {
 	return command{}, false
 }
 
+// interruptSignals end a subcommand cleanly (env.ctx): it keeps what it
+// has written whole and exits 130.
+var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // memoryLimit is the soft heap limit of the tool (GOMEMLIMIT overrides
 // it): the sweep itself needs about 20 MB whatever the corpus, but the
 // report's charts make a lot of short-lived garbage, and without a limit
@@ -114,9 +118,11 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	// The first SIGINT or SIGTERM cancels ctx; the default handling is
-	// restored at once, so a second one ends the process.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first SIGINT, SIGTERM or SIGHUP cancels ctx; the default
+	// handling is restored at once, so a second one ends the process.
+	// SIGHUP (the terminal closed, an ssh session dropped) is a SIGTERM:
+	// its default would kill the process and leave run.json running.
+	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
 	go func() {
 		<-ctx.Done()
 		stop()

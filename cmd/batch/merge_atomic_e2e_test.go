@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,15 +12,6 @@ import (
 
 	"sudokubatch/rundir"
 )
-
-// mainIn runs the command in process (Main) with args; relative paths
-// in args are the caller's to make absolute.
-func mainIn(t *testing.T, args ...string) result {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := Main(args, &env{ctx: context.Background(), stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, args0: append([]string{"batch"}, args...)})
-	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
-}
 
 // twoShards sweeps the first n puzzles of the corpus in two shards
 // (in process) with extra flags, and returns their directories.
@@ -35,7 +25,7 @@ func twoShards(t *testing.T, dir string, n int, extra ...[]string) []string {
 		if k < len(extra) {
 			args = append(args, extra[k]...)
 		}
-		mustOK(t, mainIn(t, append(args, corpus)...))
+		mustOK(t, batchMain(t, "", append(args, corpus)...))
 		shards = append(shards, out)
 	}
 	return shards
@@ -124,7 +114,7 @@ func TestMergeKilledThenMergedAgain(t *testing.T) {
 func TestMergeRefusesDifferentRunsAndUnfinishedShards(t *testing.T) {
 	dir := t.TempDir()
 	shards := twoShards(t, dir, 200, nil, []string{"-runs", "2"})
-	r := mainIn(t, "merge", "-o", filepath.Join(dir, "m"), shards[0], shards[1])
+	r := batchMain(t, "", "merge", "-o", filepath.Join(dir, "m"), shards[0], shards[1])
 	if r.code != 2 || !strings.Contains(r.stderr, shards[1]) || !strings.Contains(r.stderr, "runs 5 vs 2") {
 		t.Errorf("merge of shards with -runs 5 and 2: exit %d, want 2 naming %s and runs\n%s", r.code, shards[1], r.stderr)
 	}
@@ -137,7 +127,7 @@ func TestMergeRefusesDifferentRunsAndUnfinishedShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "m")
-	r = mainIn(t, "merge", "-o", out, shards[0], shards[1])
+	r = batchMain(t, "", "merge", "-o", out, shards[0], shards[1])
 	if r.code != 2 || !strings.Contains(r.stderr, "shard "+shards[1]+" is not finished (status interrupted)") ||
 		!strings.Contains(r.stderr, "batch -resume -out "+shards[1]) {
 		t.Errorf("merge of an interrupted shard: exit %d, want 2 and a -resume of it\n%s", r.code, r.stderr)
@@ -168,7 +158,7 @@ func TestMergedWallTimeIsTheSpan(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "m")
-	r := mainIn(t, "merge", "-o", out, shards[0], shards[1])
+	r := batchMain(t, "", "merge", "-o", out, shards[0], shards[1])
 	mustOK(t, r)
 	if !strings.Contains(r.stdout, "wall time 11s, from the first shard's start to the last one's end; CPU time ") {
 		t.Errorf("merge does not print the span and the CPU time:\n%s", r.stdout)
@@ -192,7 +182,7 @@ func TestOutInsideAnotherRunIsRefused(t *testing.T) {
 		{"-solvers", "bitboard", "-limit", "3", "-quiet", "-report=false", "-out", filepath.Join(shards[0], "inner")},
 		{"merge", "-o", filepath.Join(shards[0], "sub", "m"), shards[0], shards[1]},
 	} {
-		r := mainIn(t, args...)
+		r := batchMain(t, "", args...)
 		if r.code != 2 || !strings.Contains(r.stderr, shards[0]+" holds a run") {
 			t.Errorf("%v: exit %d, want 2 naming %s\n%s", args, r.code, shards[0], r.stderr)
 		}

@@ -43,7 +43,7 @@ func TestFullDisk(t *testing.T) {
 }
 
 // TestReadOnlyOutput: an -out that cannot be made is a usage error
-// (exit 2, case 21) that names the directory and the reason.
+// (exit 2, as other usage errors) that names the directory and the reason.
 func TestReadOnlyOutput(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(mountTmpfs(t, "ro,size=64k"), "run")

@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
-// The read side of the reliability issue: report, show, compare, merge
-// and the command line itself. Each TestCaseN... failed on the code
-// before the issue (85732d3): BATCH_BIN=<a build of it> go test -run
-// 'TestCase[0-9]+Read' ./cmd/batch shows how.
+// The read side of the run: report, show, compare, merge and the command
+// line itself, refusing what they cannot read and ending on a Ctrl-C.
+// Each test here failed on the code before its fix (85732d3); those that
+// run the binary show it with BATCH_BIN=<a build of 85732d3>.
 
 // rsHard is the hard grid of Langer's article: backtrack writes 69 million
 // values on it, bruteforce takes minutes.
@@ -77,10 +78,10 @@ func rsBigRun(t *testing.T, dir string, copies int) string {
 	return filepath.Join(dir, "big")
 }
 
-// TestCase2ReadFIFORefused: a results.csv or a run.json that is a FIFO
+// TestReadCommandsRefuseFIFO: a results.csv or a run.json that is a FIFO
 // is refused (exit 2) by report, compare and show, without being opened:
 // before, report and compare blocked forever waiting for a writer.
-func TestCase2ReadFIFORefused(t *testing.T) {
+func TestReadCommandsRefuseFIFO(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 20)
 	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "good", corpus))
@@ -115,12 +116,12 @@ func TestCase2ReadFIFORefused(t *testing.T) {
 	}
 }
 
-// TestCase2ReadShowInterrupted: show ends on the first Ctrl-C (exit 130)
+// TestShowEndsOnInterrupt: show ends on the first Ctrl-C (exit 130)
 // whatever it is doing: looking for its puzzle in a FIFO nobody writes
 // or in an endless /dev/zero, or solving. Before, SIGINT killed it (no
 // 130) or, with a signal context but a solve under
 // context.Background, waited for the strategy.
-func TestCase2ReadShowInterrupted(t *testing.T) {
+func TestShowEndsOnInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -146,15 +147,13 @@ func TestCase2ReadShowInterrupted(t *testing.T) {
 	}
 }
 
-// TestCase2ReadReportInterrupted: `batch report` on a run of 983,020 rows
+// TestReportAndCompareEndOnInterrupt: `batch report` on a run of 983,020 rows
 // ends soon after SIGINT (exit 130) in every phase (reading the rows,
 // summarising, drawing the charts, the page), and says that batch report
 // DIR builds the report again. compare, which reads two such runs, too.
 // Before, SIGINT killed report and compare (no 130, no message).
-func TestCase2ReadReportInterrupted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sweeps 491,510 puzzles")
-	}
+func TestReportAndCompareEndOnInterrupt(t *testing.T) {
+	testenv.Heavy(t, "sweeps 491,510 puzzles, then reports on them and compares them ten times")
 	dir := t.TempDir()
 	big := rsBigRun(t, dir, 10)
 	start := time.Now()
@@ -190,9 +189,9 @@ func TestCase2ReadReportInterrupted(t *testing.T) {
 	}
 }
 
-// TestCase2ReadMergeFIFO: merge refuses a shard whose results.csv is a
+// TestMergeRefusesFIFOShard: merge refuses a shard whose results.csv is a
 // FIFO instead of blocking on it.
-func TestCase2ReadMergeFIFO(t *testing.T) {
+func TestMergeRefusesFIFOShard(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 20)
 	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-shard", "0/2", "-out", "s0", corpus))
@@ -207,12 +206,12 @@ func TestCase2ReadMergeFIFO(t *testing.T) {
 	}
 }
 
-// TestCase14ReadRowsValidated: report and compare refuse (exit 2) a
+// TestReportAndCompareRefuseBadRows: report and compare refuse (exit 2) a
 // results.csv with a unit on two rows, naming the file and both lines; an
 // id beyond the corpus that run.json records as read whole; a second
 // header (files concatenated). Before, report counted the unit twice and
 // the id past the corpus as a puzzle (exit 0).
-func TestCase14ReadRowsValidated(t *testing.T) {
+func TestReportAndCompareRefuseBadRows(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 100)
 	mustOK(t, batch(t, dir, "-solvers", "bitboard,dlx", "-quiet", "-report=false", "-out", "good", corpus))
@@ -265,11 +264,11 @@ func TestCase14ReadRowsValidated(t *testing.T) {
 	mustOK(t, batch(t, dir, "report", run))
 }
 
-// TestCase22ReadCommandLine: an unknown command is not taken for a
+// TestCommandLineWordsAndHelp: an unknown command is not taken for a
 // corpus file; -h lists the commands; help CMD and version work; a flag
 // error is one line. Corpus operands still work: a file with no
 // extension, -, a missing file with an extension.
-func TestCase22ReadCommandLine(t *testing.T) {
+func TestCommandLineWordsAndHelp(t *testing.T) {
 	dir := t.TempDir()
 	rsCorpus(t, dir, "puzzles", 3)
 
@@ -350,11 +349,11 @@ func TestCase22ReadCommandLine(t *testing.T) {
 	}
 }
 
-// TestCase23ReadDefaults: report and compare default to results/latest;
+// TestReadCommandsDefaults: report and compare default to results/latest;
 // show runs only -solvers, stops each at -timeout, and takes #ID. Before,
 // report and compare wanted every run named, show had no -solvers and
 // ran every strategy for up to 10 s each.
-func TestCase23ReadDefaults(t *testing.T) {
+func TestReadCommandsDefaults(t *testing.T) {
 	dir := t.TempDir()
 	rsCorpus(t, dir, "c.txt", 30)
 	mustOK(t, batch(t, dir, "-solvers", "bitboard,norvig", "-quiet", "-report=false", "-out", "old", "c.txt"))
@@ -405,14 +404,14 @@ func TestCase23ReadDefaults(t *testing.T) {
 	})
 }
 
-// TestCase24ReadSVGNote: with -svg, a scatter of more than 5000 puzzles
+// TestSVGLargeScatterNote: with -svg, a scatter of more than 5000 puzzles
 // is written as PNG only, and the report says so on stderr and in the
 // page; report -h says so too. Before, it was left out silently.
-func TestCase24ReadSVGNote(t *testing.T) {
+func TestSVGLargeScatterNote(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 6000)
-	mustOK(t, batch(t, dir, "-solvers", "bitboard,dlx", "-timeout", "0", "-quiet", "-report=false", "-out", "run", corpus))
-	r := batch(t, dir, "report", "-svg", "run")
+	mustOK(t, batchMain(t, dir, "-solvers", "bitboard,dlx", "-timeout", "0", "-quiet", "-report=false", "-out", "run", corpus))
+	r := batchMain(t, dir, "report", "-svg", "run")
 	mustOK(t, r)
 	note := "scatter dlx vs bitboard: 6000 points, written as PNG only (SVG over 5000 points)"
 	if !strings.Contains(r.stderr, note) {
@@ -425,17 +424,17 @@ func TestCase24ReadSVGNote(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "run", "charts", "ecdf-time.svg")); err != nil {
 		t.Errorf("no SVG of the ECDF: %v", err)
 	}
-	r = batch(t, dir, "help", "report")
+	r = batchMain(t, dir, "help", "report")
 	if !strings.Contains(r.stdout, "a scatter of more than 5000 puzzles stays PNG only") {
 		t.Errorf("report -h does not say which charts get no SVG:\n%s", r.stdout)
 	}
 }
 
-// TestCase2ReadReportFIFOCorpus: the page reads the corpus for the grids
+// TestPageSkipsFIFOCorpus: the page reads the corpus for the grids
 // of its puzzles: a corpus that is now a FIFO is skipped, not opened
 // (before, the report blocked there for ever), and the corpus of a run
 // read from a FIFO is read from the copy the run keeps.
-func TestCase2ReadReportFIFOCorpus(t *testing.T) {
+func TestPageSkipsFIFOCorpus(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 20)
 	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "run", "c.txt"))

@@ -25,8 +25,8 @@ func TestReportOnRunningRunSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := filepath.Join(dir, "run")
-	if code, stdout, stderr := mainInDir(t, dir, "-solvers", "norvig", "-quiet", "-out", run, "two.txt"); code != 0 {
-		t.Fatalf("sweep: exit %d\n%s%s", code, stdout, stderr)
+	if r := batchMain(t, dir, "-solvers", "norvig", "-quiet", "-out", run, "two.txt"); r.code != 0 {
+		t.Fatalf("sweep: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// The run as a reader sees it while the sweep is writing it.
 	path := filepath.Join(run, rundir.ManifestFile)
@@ -55,9 +55,10 @@ func TestReportOnRunningRunSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, stdout, stderr := mainInDir(t, dir, "report", run)
-	if code != 0 {
-		t.Fatalf("report: exit %d\n%s%s", code, stdout, stderr)
+	r := batchMain(t, dir, "report", run)
+	stdout := r.stdout
+	if r.code != 0 {
+		t.Fatalf("report: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	for _, want := range []string{
 		"two.txt: 2 puzzles, 1 strategy, 2 rows written so far (the run is still running)\n",

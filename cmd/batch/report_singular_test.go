@@ -1,22 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// mainInDir runs the command in process with args, from dir, and returns
-// its exit code and what it wrote.
-func mainInDir(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	t.Chdir(dir)
-	var out, errb bytes.Buffer
-	code = Main(args, &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, args0: append([]string{"batch"}, args...)})
-	return code, out.String(), errb.String()
-}
 
 // TestOutputSaysOneInTheSingular: a sweep of one puzzle by one strategy
 // with one worker says "1 worker", "1 unit", "1 row", "1 chart" and,
@@ -28,12 +17,12 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "one.txt"), []byte(hard), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := mainInDir(t, dir, "-solvers", "backtrack", "-workers", "1", "-max-calls", "1",
+	r := batchMain(t, dir, "-solvers", "backtrack", "-workers", "1", "-max-calls", "1",
 		"-quiet", "-highlight", "0", "-out", filepath.Join(dir, "run"), "one.txt")
-	if code != 0 {
-		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	out := stdout + stderr
+	out := r.stdout + r.stderr
 	for _, want := range []string{"with 1 worker: 1 unit this run", "(1 row in results.csv)",
 		"note: 1 unit stopped at -max-calls 1 (backtrack 1); its row says limit."} {
 		if !strings.Contains(out, want) {

@@ -29,7 +29,7 @@ func rowsIn(t *testing.T, path string) int {
 func TestFullDiskSweepIsRecordedFailed(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(mountTmpfs(t, "size=64k"), "run")
-	r := mainIn(t, "-solvers", "bitboard,dlx,norvig", "-limit", "3000", "-quiet", "-out", out, filepath.Join(root, "data/sudoku17.txt"))
+	r := batchMain(t, "", "-solvers", "bitboard,dlx,norvig", "-limit", "3000", "-quiet", "-out", out, filepath.Join(root, "data/sudoku17.txt"))
 	if r.code != 1 || !strings.Contains(r.stderr, "no space left on device") {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}
@@ -52,7 +52,7 @@ func TestFullDiskSweepIsRecordedFailed(t *testing.T) {
 func TestFullDiskReTimingIsNotSwallowed(t *testing.T) {
 	root := repoRoot(t)
 	out := filepath.Join(mountTmpfs(t, "size=64k"), "run")
-	r := mainIn(t, "-solvers", "bitboard,norvig", "-limit", "130", "-quiet", "-report=false", "-out", out, filepath.Join(root, "data/sudoku17.txt"))
+	r := batchMain(t, "", "-solvers", "bitboard,norvig", "-limit", "130", "-quiet", "-report=false", "-out", out, filepath.Join(root, "data/sudoku17.txt"))
 	if r.code != 1 || !strings.Contains(r.stderr, "the re-timing could not be recorded") || !strings.Contains(r.stderr, "no space left on device") {
 		t.Fatalf("exit %d, want 1 and the re-timing's error; stderr %s", r.code, r.stderr)
 	}
@@ -67,7 +67,7 @@ func TestFullDiskReTimingIsNotSwallowed(t *testing.T) {
 	if b, err := exec.Command("cp", "-r", out, moved).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, b)
 	}
-	mustOK(t, mainIn(t, "report", moved))
+	mustOK(t, batchMain(t, "", "report", moved))
 	md, err := os.ReadFile(filepath.Join(moved, rundir.SummaryMarkdown))
 	if err != nil {
 		t.Fatal(err)

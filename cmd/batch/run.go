@@ -64,14 +64,14 @@ func runMain(e *env, args []string) error {
 			"  batch -out results/nightly -resume      # finish an interrupted run\n"+
 			"  zcat big.txt.gz | batch -               # standard input\n")
 	var f runFlags
-	fs.StringVar(&f.solvers, "solvers", "", "comma-separated `strategies` in output order; `all` for every one (default: "+strings.Join(solvers.Defaults(), ",")+")")
+	fs.StringVar(&f.solvers, "solvers", strings.Join(solvers.Defaults(), ","), "comma-separated `strategies` in output order, or all for every one; not empty")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "number of `workers` solving in parallel")
 	fs.DurationVar(&f.timeout, "timeout", defaultTimeout, "time limit per (puzzle, strategy), e.g. 100ms, 10s; 0 for none")
 	fs.Uint64Var(&f.maxCalls, "max-calls", 0, "limit on a strategy's `calls` per puzzle (deterministic); 0 for none")
 	fs.Uint64Var(&f.seed, "seed", 1, "run `seed`; each puzzle's seed derives from it and the puzzle id")
 	fs.StringVar(&f.ids, "ids", "", "only these puzzle `ids` (0-based), e.g. 39949,2018")
 	fs.StringVar(&f.rng, "range", "", "only ids in `a:b` (a <= id < b)")
-	fs.IntVar(&f.limit, "limit", 0, "only the first `n` puzzles of each corpus file")
+	fs.IntVar(&f.limit, "limit", 0, "only the first `n` puzzles of each corpus file; 0 for every puzzle")
 	fs.StringVar(&f.shard, "shard", "", "only ids with id % n == k, for shard `k/n`")
 	fs.BoolVar(&f.resume, "resume", false, "finish the run in -out (default: results/latest), with its settings")
 	fs.StringVar(&f.out, "out", "", "run `directory` (default: results/<run-id>)")
@@ -181,12 +181,15 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	return s, nil
 }
 
-// solverNames resolves -solvers.
+// solverNames resolves -solvers. An empty list is refused: given
+// explicitly (a script's unset variable), it would otherwise mean the
+// defaults without a word.
 func solverNames(list string) ([]string, error) {
 	var names []string
 	switch strings.TrimSpace(list) {
 	case "":
-		return solvers.Defaults(), nil
+		return nil, usageErr("-solvers is empty: name the strategies (known: %s), or all for every one; omit -solvers for its default",
+			strings.Join(solvers.Names(), ", "))
 	case "all":
 		return solvers.Names(), nil
 	}

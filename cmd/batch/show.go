@@ -44,7 +44,7 @@ func showMain(e *env, args []string) error {
 			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
 	corpusFlag := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
-	solverList := fs.String("solvers", "all", "comma-separated `strategies` to run, in that order; all for every one")
+	solverList := fs.String("solvers", "all", "comma-separated `strategies` to run, in that order, or all for every one; not empty")
 	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 100ms, 1m; 0 for none")
 	maxCalls := fs.Uint64("max-calls", 0, "limit on a strategy's `calls` (deterministic); 0 for none")
 	seed := fs.Uint64("seed", 0, "run `seed` for the randomized strategies (default: the run's seed, else 1)")

@@ -83,8 +83,8 @@ func TestShowLatestRun(t *testing.T) {
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	os.Symlink(filepath.Join(root, "data"), filepath.Join(tmp, "data"))
-	mustOK(t, batch(t, tmp, "-solvers", "bitboard,norvig", "-limit", "5", "-quiet"))
-	r := batch(t, tmp, "show", "2018", "-timeout", "0", "-max-calls", "100000")
+	mustOK(t, batchMain(t, tmp, "-solvers", "bitboard,norvig", "-limit", "5", "-quiet"))
+	r := batchMain(t, tmp, "show", "2018", "-timeout", "0", "-max-calls", "100000")
 	mustOK(t, r)
 	for _, want := range []string{"#2018 of data/sudoku17.txt, line 2019: 9x9, 17 clues, 1 solution",
 		"#2018 is not in run results/latest (5 puzzles)."} {
@@ -92,14 +92,14 @@ func TestShowLatestRun(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	r = batch(t, tmp, "show", "3", "-timeout", "0", "-max-calls", "100000")
+	r = batchMain(t, tmp, "show", "3", "-timeout", "0", "-max-calls", "100000")
 	mustOK(t, r)
 	if !strings.Contains(r.stdout, "Where #3 ranks in run results/latest") || !strings.Contains(r.stdout, "/5 ") {
 		t.Errorf("show 3:\n%s", r.stdout)
 	}
 	// No data/ here: the default corpus is the copy in the binary.
 	empty := t.TempDir()
-	r = batch(t, empty, "show", "0", "-max-calls", "1000")
+	r = batchMain(t, empty, "show", "0", "-max-calls", "1000")
 	mustOK(t, r)
 	if !strings.Contains(r.stdout, "#0 of data/sudoku17.txt, line 1") {
 		t.Errorf("show 0 with the embedded corpus:\n%s", r.stdout)

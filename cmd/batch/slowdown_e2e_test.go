@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 )
 
@@ -21,9 +22,7 @@ import (
 // so a pair is tried up to five times, as a user would run the
 // comparison again.
 func TestCompareDetectsSlowdown(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary again and sweeps 4 x 3000 puzzles or more")
-	}
+	testenv.Heavy(t, "builds the binary again and sweeps 4 x 3000 puzzles or more")
 	root := repoRoot(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "batch-slowdown")
@@ -75,6 +74,10 @@ func TestCompareDetectsSlowdown(t *testing.T) {
 		return &c, r.code
 	}
 	var failures []string
+	// Passes when any try passes: a 95% interval misses the true ratio
+	// one time in twenty by design, and more often when the machine's
+	// speed drifts within a run (see above); five misses in a row are a
+	// fault, not noise.
 	for try := range 5 {
 		failures = failures[:0]
 		a, slow := pair("a", "1", "slow", "1.2")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
@@ -19,11 +20,11 @@ import (
 // of the time), and finishes it. Every time, results.csv ends with the
 // rows of an uninterrupted run, each unit exactly once, and run.json
 // tells each process's segment: killed ones closed as killed, the last
-// finished, their rows adding up to the rows results.csv holds (issue
-// #16, cases 9 and 10). A merge of each run, killed at a random instant
-// and run again, gives the same rows, credited as they are held (issue
-// 26, defect 1).
+// finished, their rows adding up to the rows results.csv holds. A merge
+// of each run, killed at a random instant and run again, gives the same
+// rows, credited as they are held.
 func TestKillResumeStress(t *testing.T) {
+	testenv.Heavy(t, "kills a sweep of 16,000 units and resumes it 24 times, and merges of it")
 	root := repoRoot(t)
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 4000))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"golang.org/x/term"
@@ -27,37 +25,14 @@ import (
 // (docs/PERFORMANCE.md, "Memory").
 const sweepGCPercent = 50
 
-// sweep runs the pipeline into dir and prints the summary.
+// sweep runs the pipeline into dir, records how it ended, and prints the
+// summary (and writes the report unless -report=false).
 func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.Time) error {
-	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
-		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
-		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
-	for _, n := range s.Solvers {
-		sv, _ := solvers.Lookup(n)
-		cfg.Solvers = append(cfg.Solvers, sv.Solver)
-	}
-	sel, err := pipeline.NewSelection(s)
+	cfg, invalid, err := sweepConfig(e, f, dir, s)
 	if err != nil {
 		dir.Release()
-		return usageErr("%v", err) // validated with the settings: not reached
+		return err
 	}
-	cfg.Select = sel
-	if f.resume {
-		cfg.Skip = dir.Skip
-	}
-
-	// Invalid lines: the first few on stderr now, a count of the rest at the end.
-	var invalidMu sync.Mutex
-	invalid := 0
-	cfg.Invalid = func(err error) {
-		invalidMu.Lock()
-		defer invalidMu.Unlock()
-		invalid++
-		if invalid <= maxInvalidShow {
-			fmt.Fprintf(e.stderr, "batch: invalid line: %v\n", err)
-		}
-	}
-
 	// A resumed stream must start with the bytes the run read (its copy
 	// in the run directory): checked before anything is recorded.
 	if f.resume {
@@ -73,12 +48,11 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	}
 
 	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
-	if err := dir.Begin(seg); err != nil {
+	if err = dir.Begin(seg); err != nil {
 		cfg.Streams.Close()
 		dir.Release()
 		return err
 	}
-
 	if f.profile != nil {
 		// Opened before the run directory was made (runMain): a bad path
 		// leaves nothing behind.
@@ -88,30 +62,10 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: -cpuprofile: %v (the sweep goes on without it)\n", err)
 		}
 	}
-	// The first SIGINT/SIGTERM (e.ctx, see main) stops issuing units; a
-	// second one ends the process.
-	stop := make(chan struct{})
 	swept := make(chan struct{})
-	go func() {
-		select {
-		case <-e.ctx.Done():
-			fmt.Fprintln(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (again to quit at once)")
-			close(stop)
-		case <-swept:
-		}
-	}()
-	cfg.Stop = stop
-
+	cfg.Stop = stopOnInterrupt(e, swept)
 	if !f.quiet {
-		tty := false
-		if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok {
-			tty = term.IsTerminal(int(fd.Fd()))
-		}
-		display := newProgress(e.stderr, tty, 5*time.Second)
-		cfg.Progress = display
-		countCtx, cancelCount := context.WithCancel(e.ctx)
-		defer cancelCount()
-		go countUnits(countCtx, cfg, display)
+		defer showProgress(e, &cfg)()
 	}
 
 	stats, runErr := pipeline.Run(context.Background(), cfg)
@@ -120,40 +74,14 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
 	dir.SetTiming(stats.Timing())
-	corpusErrs := stats.CorpusErrors()
-	status, msg := rundir.Finished, ""
-	switch {
-	case runErr != nil:
-		status, msg = rundir.Failed, runErr.Error()
-	case stats.Interrupted:
-		status = rundir.Interrupted
-	case len(corpusErrs) > 0:
-		status, msg = rundir.Failed, strings.Join(corpusErrs, "; ")
-	case stats.Retime.Error != "":
-		// Every row is there, with its sweep time: the run is finished,
-		// and its segment says why the times are unconfirmed.
-		msg = retimeNotRecorded + stats.Retime.Error
-	}
-
-	// A new run whose selection matched no puzzle leaves nothing behind:
-	// not its directory, and not results/latest.
-	selected := stats.Issued + stats.Skipped
-	if !f.resume && selected == 0 && runErr == nil && !stats.Interrupted && len(corpusErrs) == 0 {
+	if !f.resume && stats.Issued+stats.Skipped == 0 && runErr == nil && stats.Complete() {
+		// A new run whose selection matched no puzzle leaves nothing
+		// behind: not its directory, and not results/latest.
 		dir.Discard()
-		puzzles := 0
-		var counts []string
-		for _, c := range stats.Corpora {
-			puzzles += c.Puzzles
-			counts = append(counts, fmt.Sprintf("%s has %d %s", c.Path, c.Puzzles, report.Plural(c.Puzzles, "puzzle", "puzzles")))
-		}
-		if puzzles == 0 {
-			return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(s.Corpora, ", "))
-		}
-		return usageErr("the selection matches no puzzle (%s; ids count from 0): nothing was solved", strings.Join(counts, ", "))
+		return emptySelection(stats, s)
 	}
-
-	closeErr := dir.Close(status, msg)
-	if runErr == nil {
+	status, why := stats.Status(runErr)
+	if closeErr := dir.Close(status, why); runErr == nil {
 		runErr = closeErr
 	}
 	if f.out == "" && !f.resume {
@@ -176,16 +104,116 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		reportErr = writeReportOf(ctx, e, dir.Path, reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop})
 	}
 	printNotes(e.stdout, stats, s)
-	if invalid > maxInvalidShow {
-		fmt.Fprintf(e.stderr, "batch: %d more invalid lines (status invalid in results.csv)\n", invalid-maxInvalidShow)
-	}
+	invalid.printRest(e.stderr)
 	for _, c := range stats.Corpora {
 		if c.Complete && c.Puzzles == 0 {
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
+	return sweepExit(e, dir, stats, runErr, reportErr)
+}
 
+// sweepConfig returns the pipeline's configuration for a sweep into dir
+// with the settings s, and the counter of the invalid lines it reports.
+func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipeline.Config, *invalidLines, error) {
+	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
+		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
+		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
+	for _, n := range s.Solvers {
+		sv, _ := solvers.Lookup(n) // validated with the settings
+		cfg.Solvers = append(cfg.Solvers, sv.Solver)
+	}
+	sel, err := pipeline.NewSelection(s)
+	if err != nil {
+		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
+	}
+	cfg.Select = sel
+	if f.resume {
+		cfg.Skip = dir.Skip
+	}
+	invalid := &invalidLines{w: e.stderr}
+	cfg.Invalid = invalid.report
+	return cfg, invalid, nil
+}
+
+// invalidLines prints the first few invalid lines of a sweep on stderr
+// as they come, and a count of the rest at the end.
+type invalidLines struct {
+	w  io.Writer
+	mu sync.Mutex
+	n  int
+}
+
+func (l *invalidLines) report(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n++; l.n <= maxInvalidShow {
+		fmt.Fprintf(l.w, "batch: invalid line: %v\n", err)
+	}
+}
+
+// printRest says how many invalid lines were not printed.
+func (l *invalidLines) printRest(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n > maxInvalidShow {
+		fmt.Fprintf(w, "batch: %d more invalid lines (status invalid in results.csv)\n", l.n-maxInvalidShow)
+	}
+}
+
+// stopOnInterrupt returns the sweep's Stop channel: closed on the first
+// SIGINT, SIGTERM or SIGHUP (e.ctx, see main), which stops issuing units;
+// a second signal ends the process. Closing swept ends the watch.
+func stopOnInterrupt(e *env, swept <-chan struct{}) <-chan struct{} {
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-e.ctx.Done():
+			fmt.Fprintln(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (again to quit at once)")
+			close(stop)
+		case <-swept:
+		}
+	}()
+	return stop
+}
+
+// showProgress gives cfg a progress display on stderr, a bar on a
+// terminal, and counts the units beside the sweep for its total. The
+// function returned stops the count.
+func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
+	tty := false
+	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok {
+		tty = term.IsTerminal(int(fd.Fd()))
+	}
+	display := newProgress(e.stderr, tty, 5*time.Second)
+	cfg.Progress = display
+	countCtx, cancelCount := context.WithCancel(e.ctx)
+	go countUnits(countCtx, *cfg, display)
+	return cancelCount
+}
+
+// emptySelection is the usage error of a new sweep that solved nothing:
+// its corpora have no puzzle, or its selection matches none of them.
+func emptySelection(stats *pipeline.Stats, s rundir.Settings) error {
+	puzzles := 0
+	var counts []string
+	for _, c := range stats.Corpora {
+		puzzles += c.Puzzles
+		counts = append(counts, fmt.Sprintf("%s has %d %s", c.Path, c.Puzzles, report.Plural(c.Puzzles, "puzzle", "puzzles")))
+	}
+	if puzzles == 0 {
+		return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(s.Corpora, ", "))
+	}
+	return usageErr("the selection matches no puzzle (%s; ids count from 0): nothing was solved", strings.Join(counts, ", "))
+}
+
+// sweepExit returns the error a sweep exits with, the most serious first
+// (see the exit codes in main.go): an error that stopped it, an
+// interruption, a corpus not read to its end, wrong answers, the report's
+// error, then a re-timing that could not be recorded.
+func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error) error {
 	results := filepath.Join(dir.Path, rundir.ResultsFile)
+	corpusErrs := stats.CorpusErrors()
 	switch {
 	case runErr != nil:
 		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with: batch -resume -out %s)", runErr, dir.Path, dir.Path)}
@@ -205,14 +233,10 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	case reportErr != nil:
 		return reportErr
 	case stats.Retime.Error != "":
-		return &exitError{exitWrong, fmt.Errorf("%s%s (every row is in %s, with its sweep time: the times are unconfirmed)", retimeNotRecorded, stats.Retime.Error, results)}
+		return &exitError{exitWrong, fmt.Errorf("%s%s (every row is in %s, with its sweep time: the times are unconfirmed)", pipeline.RetimeNotRecorded, stats.Retime.Error, results)}
 	}
 	return nil
 }
-
-// retimeNotRecorded begins the error of a run whose re-timing could not
-// be written into results.csv.
-const retimeNotRecorded = "the re-timing could not be recorded: "
 
 // writeReportOf writes the report of the run in dir at the end of a
 // sweep. Its errors say how to build it again: the rows are safe.
@@ -322,28 +346,12 @@ func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
 	}
 }
 
-// printStatusTable prints per strategy how the units of this run ended,
-// in one write (a tabwriter writes each cell and padding on its own).
+// printStatusTable prints per strategy how the units of this run ended
+// (report.WriteStatusTable).
 func printStatusTable(w io.Writer, st *pipeline.Stats) {
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
-	statuses := solvers.Statuses()
-	fmt.Fprint(tw, "strategy\tunits\t")
-	for _, status := range statuses {
-		fmt.Fprintf(tw, "%s\t", status)
+	counts := make([]report.SweepCounts, len(st.Solvers))
+	for i, ss := range st.Solvers {
+		counts[i] = report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS}
 	}
-	fmt.Fprint(tw, "mean time\t\n")
-	for _, ss := range st.Solvers {
-		fmt.Fprintf(tw, "%s\t%d\t", ss.Name, ss.Units)
-		for _, status := range statuses {
-			fmt.Fprintf(tw, "%d\t", ss.Statuses[status.String()])
-		}
-		mean := "-"
-		if ss.Units > 0 {
-			mean = report.FormatDuration(time.Duration(ss.NS / int64(ss.Units)))
-		}
-		fmt.Fprintf(tw, "%s\t\n", mean)
-	}
-	tw.Flush()
-	w.Write(b.Bytes())
+	report.WriteStatusTable(w, counts)
 }

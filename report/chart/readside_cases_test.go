@@ -23,9 +23,9 @@ func twoSeries(n int) *report.Results {
 	return res
 }
 
-// TestCase2ChartsCanceled: Write starts no chart once ctx is canceled
+// TestWriteStopsWhenCanceled: Write starts no chart once ctx is canceled
 // and says so.
-func TestCase2ChartsCanceled(t *testing.T) {
+func TestWriteStopsWhenCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	dir := t.TempDir()
@@ -38,9 +38,9 @@ func TestCase2ChartsCanceled(t *testing.T) {
 	}
 }
 
-// TestCase24ScatterNote: with SVG, a scatter of more than svgMaxPoints
+// TestLargeScatterPNGOnlyWithNote: with SVG, a scatter of more than svgMaxPoints
 // puzzles is PNG only and its Chart says so; the others get their SVG.
-func TestCase24ScatterNote(t *testing.T) {
+func TestLargeScatterPNGOnlyWithNote(t *testing.T) {
 	if raceEnabled {
 		t.Skip("draws charts of 5001 points")
 	}

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"sudokubatch/rundir"
 )
 
 // TestReportOnRunningRunSaysSo: batch report on a run still being
@@ -29,31 +26,18 @@ func TestReportOnRunningRunSaysSo(t *testing.T) {
 		t.Fatalf("sweep: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// The run as a reader sees it while the sweep is writing it.
-	path := filepath.Join(run, rundir.ManifestFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["status"], m["duration_ns"], m["duration"], m["end"] = "running", 0, "", nil
-	m["start"] = time.Now().Add(-3 * time.Second).UTC().Format(time.RFC3339Nano)
-	for _, c := range m["corpora"].([]any) {
-		c := c.(map[string]any)
-		c["complete"], c["lines"], c["puzzles"], c["invalid"], c["skipped"] = false, 0, 0, 0, 0
-	}
-	for _, s := range m["segments"].([]any) {
-		s := s.(map[string]any)
-		s["status"], s["duration_ns"], s["end"] = "running", 0, nil
-	}
-	if b, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editManifest(t, run, func(m map[string]any) {
+		m["status"], m["duration_ns"], m["duration"], m["end"] = "running", 0, "", nil
+		m["start"] = time.Now().Add(-3 * time.Second).UTC().Format(time.RFC3339Nano)
+		for _, c := range m["corpora"].([]any) {
+			c := c.(map[string]any)
+			c["complete"], c["lines"], c["puzzles"], c["invalid"], c["skipped"] = false, 0, 0, 0, 0
+		}
+		for _, s := range m["segments"].([]any) {
+			s := s.(map[string]any)
+			s["status"], s["duration_ns"], s["end"] = "running", 0, nil
+		}
+	})
 
 	r := batchMain(t, dir, "report", run)
 	stdout := r.stdout

@@ -4,11 +4,11 @@
 // This package parses flags, wires the packages together (solvers,
 // rundir, pipeline, report, report/chart), and draws the progress: one
 // file per subcommand (run.go and sweep.go, report.go, show.go,
-// compare.go, merge.go, solvers.go), progress.go for the bar or line,
+// compare.go, trend.go, merge.go, solvers.go), progress.go for the bar or line,
 // main.go for the table of subcommands, help, version and the exit codes.
 //
 // The command is named by the first argument:
-//   - a command name (run, report, show, compare, merge, solvers,
+//   - a command name (run, report, show, compare, trend, merge, solvers,
 //     version, help) is that command, and the other arguments are its;
 //   - -h, -help or --help prints the commands and the flags of run;
 //   - any other flag, or no argument, is run: `batch -limit 5 FILE`;
@@ -87,6 +87,7 @@ func commands() []command {
 		{"report", "[DIR]", "rebuild summary, charts and page from DIR/results.csv (default results/latest)", reportMain},
 		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with the strategies, rank it", showMain},
 		{"compare", "OLD [NEW]", "diff two runs per strategy (NEW: results/latest); exit 1 past -threshold", compareMain},
+		{"trend", "[-root DIR] [RUN ...]", "the history of nightly runs: series by signature, each night's figures", trendMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"version", "", "print the revision of this build", versionMain},

@@ -1,0 +1,126 @@
+package history
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Series is the nights of one signature, oldest first. Its nights were
+// measured under the same conditions and may be compared; nights of
+// another series never are.
+type Series struct {
+	ID        string // Signature.ID
+	Key       string // Signature.Key
+	Signature Signature
+	Nights    []*Night
+}
+
+// Newest returns the series' newest night.
+func (s *Series) Newest() *Night { return s.Nights[len(s.Nights)-1] }
+
+// Skipped is a run that is in no series, and why.
+type Skipped struct {
+	Run    string
+	Reason string
+}
+
+// History is what trend works on: the series found and the runs skipped.
+type History struct {
+	Series  []*Series // the series of the newest night first
+	Skipped []Skipped // in run order
+}
+
+// All returns the history of every run of the index: every night in the
+// series of its signature, every other run skipped with its reason.
+func (idx *Index) All() *History {
+	h := &History{}
+	var nights []*Night
+	for _, e := range idx.Entries {
+		if e.Night != nil {
+			nights = append(nights, e.Night)
+		} else {
+			h.Skipped = append(h.Skipped, Skipped{e.Run, e.Skip})
+		}
+	}
+	h.Series = Group(nights)
+	return h
+}
+
+// Selected returns the history of the runs named (directories, as given
+// on the command line): the series of the newest of them, and the others
+// skipped with their reason, "other signature" for a night of another
+// series. A run inside root that the index holds is taken from the
+// index; any other is read from its directory.
+func (idx *Index) Selected(root string, runs []string) (*History, error) {
+	h := &History{}
+	var nights []*Night
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, run := range runs {
+		abs, err := filepath.Abs(run)
+		if err != nil {
+			return nil, err
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real // results/latest is the run it points at
+		}
+		var e *Entry
+		if rel, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(rel, "..") && !strings.Contains(rel, string(filepath.Separator)) {
+			e = idx.Lookup(rel)
+		}
+		if e == nil {
+			entry := readEntry(filepath.Dir(abs), filepath.Base(abs), stampOf(abs))
+			entry.Run = run
+			e = &entry
+		}
+		if e.Night == nil {
+			h.Skipped = append(h.Skipped, Skipped{run, e.Skip})
+			continue
+		}
+		nights = append(nights, e.Night)
+	}
+	series := Group(nights)
+	if len(series) == 0 {
+		return h, nil
+	}
+	h.Series = series[:1]
+	for _, s := range series[1:] {
+		for _, n := range s.Nights {
+			h.Skipped = append(h.Skipped, Skipped{n.Run, fmt.Sprintf("other signature (%s) than the newest run's", s.Key)})
+		}
+	}
+	return h, nil
+}
+
+// Group puts nights into series by signature, each series oldest night
+// first (ties by run), the series of the newest night first. Two nights
+// of one run directory (a run named twice) are one.
+func Group(nights []*Night) []*Series {
+	byID := map[string]*Series{}
+	var out []*Series
+	for _, n := range nights {
+		id := n.Signature.ID()
+		s := byID[id]
+		if s == nil {
+			s = &Series{ID: id, Key: n.Signature.Key(), Signature: n.Signature}
+			byID[id] = s
+			out = append(out, s)
+		}
+		s.Nights = append(s.Nights, n)
+	}
+	for _, s := range out {
+		slices.SortFunc(s.Nights, func(a, b *Night) int {
+			return cmp.Or(a.Start.Compare(b.Start), strings.Compare(a.Run, b.Run))
+		})
+		s.Nights = slices.CompactFunc(s.Nights, func(a, b *Night) bool { return a.Run == b.Run && a.RunID == b.RunID })
+	}
+	slices.SortFunc(out, func(a, b *Series) int {
+		return cmp.Or(b.Newest().Start.Compare(a.Newest().Start), strings.Compare(a.ID, b.ID))
+	})
+	return out
+}

@@ -122,7 +122,7 @@ func TestSeriesBySignature(t *testing.T) {
 	ms := 100 * time.Millisecond
 	writeRun(t, root, night{name: "n1", day: 1, timeout: ms, median: 1000})
 	writeRun(t, root, night{name: "n2", day: 2, timeout: ms, median: 1000})
-	writeRun(t, root, night{name: "n3", day: 3, timeout: 2 * ms, median: 1000})       // other limits
+	writeRun(t, root, night{name: "n3", day: 3, timeout: 2 * ms, median: 1000})        // other limits
 	writeRun(t, root, night{name: "n4", day: 4, timeout: ms, cpu: "Intel", median: 1}) // other machine: newest
 	writeRun(t, root, night{name: "n5", day: 5, timeout: ms, status: rundir.Interrupted})
 	writeRun(t, root, night{name: "n6", day: 6, timeout: ms, median: 1000})

@@ -23,7 +23,7 @@ func (s *Series) Newest() *Night { return s.Nights[len(s.Nights)-1] }
 
 // Skipped is a run that is in no series, and why.
 type Skipped struct {
-	Run    string
+	Run    string // relative to the results root; as named, for runs named
 	Reason string
 }
 
@@ -57,6 +57,7 @@ func (idx *Index) All() *History {
 func (idx *Index) Selected(root string, runs []string) (*History, error) {
 	h := &History{}
 	var nights []*Night
+	named := map[*Night]string{} // the run as named on the command line
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -83,6 +84,7 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 			continue
 		}
 		nights = append(nights, e.Night)
+		named[e.Night] = run
 	}
 	series := Group(nights)
 	if len(series) == 0 {
@@ -91,7 +93,7 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 	h.Series = series[:1]
 	for _, s := range series[1:] {
 		for _, n := range s.Nights {
-			h.Skipped = append(h.Skipped, Skipped{n.Run, fmt.Sprintf("other signature (%s) than the newest run's", s.Key)})
+			h.Skipped = append(h.Skipped, Skipped{named[n], fmt.Sprintf("other signature (%s) than the newest run's", s.Key)})
 		}
 	}
 	return h, nil

@@ -49,6 +49,7 @@ func trendMain(e *env, args []string) error {
 			return usageErr("run %s: %v", run, err)
 		}
 	}
+	start := time.Now()
 	idx, refresh, err := history.Update(*root)
 	if err != nil {
 		return &exitError{exitUsage, err}
@@ -62,7 +63,16 @@ func trendMain(e *env, args []string) error {
 			return err
 		}
 	}
-	return writeTrend(e.stdout, refresh, h, *last)
+	if err := writeTrend(e.stdout, refresh, h, *last); err != nil {
+		return err
+	}
+	nights := 0
+	for _, s := range h.Series {
+		nights += len(s.Nights)
+	}
+	fmt.Fprintf(e.stderr, "trend: %s in %s in %s%s\n", report.Count(nights, "night", "nights"),
+		report.Count(len(h.Series), "series", "series"), time.Since(start).Round(time.Millisecond), peakNote())
+	return nil
 }
 
 // writeTrend prints the history h: each series with its nights and its

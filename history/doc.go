@@ -30,9 +30,14 @@
 //     take a Series and return its alarms; trend.md, trend.json and the
 //     charts; the exit code 1 on an alarm. They belong in this package,
 //     one file each (detect_counters.go, detect_gate.go, steps.go), fed
-//     by History.Series. The counters detector needs the per-puzzle rows
-//     of the two newest nights of a series, which the index does not
-//     hold: it reads them from those two run directories only.
+//     by History.Series. The index holds per-night figures, not
+//     per-puzzle rows: the counters detector (the two newest nights of a
+//     series) and the time gate (the newest night and its baseline of N
+//     nights, paired per puzzle) read the rows of those few run
+//     directories only, through rundir's reader (results.csv gzipped or
+//     not), never the whole series'. Night.Seed tells which nights a
+//     randomised strategy's counters may be compared across; Night.Run
+//     names the directory of each night's page for the history page.
 //
 // Nothing here is safe for concurrent use; two processes updating one
 // index at once each write a whole index, the last one wins.

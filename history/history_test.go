@@ -164,7 +164,7 @@ func TestIndexRefreshReadsOnlyNewOrChangedRuns(t *testing.T) {
 		writeRun(t, root, night{name: name, day: i, timeout: time.Second, median: 1000})
 	}
 	_, r := update(t, root)
-	if r.Rebuilt != "no index yet" || r.Runs != 3 || r.Read != 3 || !r.Wrote {
+	if !strings.HasSuffix(r.Rebuilt, ": no index yet") || r.Runs != 3 || r.Read != 3 || !r.Wrote {
 		t.Fatalf("first update: %+v, want 3 runs read, index written", r)
 	}
 	_, r = update(t, root)
@@ -203,7 +203,7 @@ func TestIndexRefreshReadsOnlyNewOrChangedRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx, r = update(t, root)
-	if !strings.Contains(r.Rebuilt, "damaged") || r.Read != 3 || len(idx.Entries) != 3 || !strings.Contains(r.String(), "rebuilt from 3 run directories") {
+	if !strings.Contains(r.Rebuilt, "damaged: "+path+" line 1: unexpected end of JSON input") || r.Read != 3 || len(idx.Entries) != 3 || !strings.Contains(r.String(), "rebuilt from 3 run directories") {
 		t.Errorf("damaged index: %+v (%s), want it rebuilt from the 3 directories", r, r)
 	}
 	if _, err := ReadIndex(path); err != nil {
@@ -220,11 +220,11 @@ func TestDamagedRunIsSkippedWithItsFile(t *testing.T) {
 	root := t.TempDir()
 	writeRun(t, root, night{name: "good", timeout: time.Second, median: 1000})
 	writeRun(t, root, night{name: "bad", timeout: time.Second, median: 1000})
-	os.WriteFile(filepath.Join(root, "bad", rundir.SummaryJSON), []byte("{\"strategies\": [}"), 0o644)
+	os.WriteFile(filepath.Join(root, "bad", rundir.SummaryJSON), []byte("{\n\"strategies\": [}"), 0o644)
 	idx, _ := update(t, root)
 	h := idx.All()
 	if len(h.Series) != 1 || len(h.Skipped) != 1 || h.Skipped[0].Run != "bad" ||
-		!strings.Contains(h.Skipped[0].Reason, filepath.Join(root, "bad", rundir.SummaryJSON)) {
+		!strings.Contains(h.Skipped[0].Reason, filepath.Join(root, "bad", rundir.SummaryJSON)+" line 2: invalid character '}'") {
 		t.Errorf("want good in a series and bad skipped naming its summary.json, got %+v", h)
 	}
 }

@@ -88,7 +88,7 @@ type Refresh struct {
 func (r *Refresh) String() string {
 	var b strings.Builder
 	if r.Rebuilt != "" {
-		fmt.Fprintf(&b, "%s: %s: rebuilt from %d run directories", r.Path, r.Rebuilt, r.Runs)
+		fmt.Fprintf(&b, "%s: rebuilt from %d run directories", r.Rebuilt, r.Runs)
 	} else {
 		fmt.Fprintf(&b, "%s: %d run directories, %d read (new or changed), %d from the index", r.Path, r.Runs, r.Read, r.Runs-r.Read)
 	}
@@ -111,14 +111,14 @@ func ReadIndex(path string) (*Index, error) {
 	}
 	var idx Index
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return nil, fmt.Errorf("%s: damaged: %w", path, err)
+		return nil, fmt.Errorf("damaged: %w", decodeError(path, b, err))
 	}
 	if idx.Version != IndexVersion {
-		return nil, fmt.Errorf("%s: version %d, this build reads version %d", path, idx.Version, IndexVersion)
+		return nil, fmt.Errorf("%s: of version %d; this build reads version %d", path, idx.Version, IndexVersion)
 	}
 	for i, e := range idx.Entries {
 		if e.Run == "" || (e.Night == nil) == (e.Skip == "") {
-			return nil, fmt.Errorf("%s: damaged: runs[%d] (%q) holds neither a night nor a reason to skip it, or both", path, i, e.Run)
+			return nil, fmt.Errorf("damaged: %s: runs[%d] (%q) holds neither a night nor a reason to skip it, or both", path, i, e.Run)
 		}
 	}
 	return &idx, nil
@@ -148,10 +148,10 @@ func Update(root string) (*Index, *Refresh, error) {
 	old, err := ReadIndex(r.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		r.Rebuilt = "no index yet"
+		r.Rebuilt = r.Path + ": no index yet"
 		old = &Index{Version: IndexVersion}
 	case err != nil:
-		r.Rebuilt = strings.TrimPrefix(err.Error(), r.Path+": ")
+		r.Rebuilt = err.Error()
 		old = &Index{Version: IndexVersion}
 	}
 	dirs, err := runDirs(root)

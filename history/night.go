@@ -109,7 +109,7 @@ func readNight(root, rel string) (*Night, string, error) {
 	}
 	var sum report.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, "", fmt.Errorf("%s: not a summary.json: %w", path, err)
+		return nil, "", fmt.Errorf("not a summary.json: %w", decodeError(path, b, err))
 	}
 	if sum.Run == nil || sum.Run.RunID != m.RunID {
 		return nil, "summary.json is not this run's (batch report " + dir + " rewrites it)", nil

@@ -88,6 +88,7 @@ func commands() []command {
 		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with the strategies, rank it", showMain},
 		{"compare", "OLD [NEW]", "diff two runs per strategy (NEW: results/latest); exit 1 past -threshold", compareMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
+		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep their summaries", pruneMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"version", "", "print the revision of this build", versionMain},
 		{"help", "[COMMAND]", "show this help, or the usage and flags of COMMAND", helpMain},

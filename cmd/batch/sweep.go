@@ -103,6 +103,9 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 		reportErr = writeReportOf(ctx, e, dir.Path, reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop})
 	}
+	if f.gzip && status == rundir.Finished && runErr == nil && reportErr == nil {
+		compressRows(e, dir.Path)
+	}
 	printNotes(e.stdout, stats, s)
 	invalid.printRest(e.stderr)
 	for _, c := range stats.Corpora {

@@ -1,0 +1,178 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A pruned run keeps what the history of runs is built from and what its
+// page shows: run.json (settings, corpora, machine, segments), the summary
+// (summary.json, summary.md, summary.bench), hard.csv, index.html and
+// charts/. It loses its rows (results.csv or results.csv.gz), the copies
+// of its streams (stream-N) and the temporary files a killed process left.
+// The rows are what a night costs on disk; the rest is a few hundred
+// kilobytes, and `batch report` can no longer rebuild it, so it stays.
+
+// Pruned is a run directory whose rows Prune removed (or, with dryRun,
+// would remove): the files, and the bytes they held.
+type Pruned struct {
+	Dir   string
+	Files []string // names in Dir
+	Bytes int64
+}
+
+// PruneSkip is a run directory Prune left whole, and why.
+type PruneSkip struct {
+	Dir, Why string
+}
+
+// PruneResult is what Prune did: the runs pruned, the finished runs kept
+// whole (the newest keep), and the run directories it did not touch.
+type PruneResult struct {
+	Pruned  []Pruned
+	Kept    []string
+	Skipped []PruneSkip
+	Bytes   int64 // freed, summed over Pruned
+}
+
+// Prune removes the rows of every finished run under root but the newest
+// keep (by start time, from run.json), and keeps their summaries (see the
+// list above). It never touches a run that is not finished (its rows are
+// what -resume appends to), a run whose lock another process holds (it
+// is being written, resumed or merged: ErrLocked), nor the target of
+// root/latest. A directory of root without run.json is not a run and is
+// passed over in silence. With dryRun it removes nothing and says what it
+// would remove. A file that cannot be removed is an error naming it; the
+// runs pruned before it are in the result.
+func Prune(root string, keep int, dryRun bool) (*PruneResult, error) {
+	if keep < 0 {
+		return nil, fmt.Errorf("prune: keep %d: want 0 or more", keep)
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("prune: %w", err)
+	}
+	latest := ""
+	if target, err := filepath.EvalSymlinks(filepath.Join(root, LatestLink)); err == nil {
+		latest, _ = filepath.Abs(target)
+	}
+	type run struct {
+		dir string
+		m   *Manifest
+	}
+	res := &PruneResult{}
+	var finished []run
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue // latest is a symlink; MergeTemp dirs are hidden
+		}
+		dir := filepath.Join(root, e.Name())
+		if _, err := os.Lstat(filepath.Join(dir, ManifestFile)); err != nil {
+			continue
+		}
+		m, err := ReadManifest(dir)
+		switch {
+		case err != nil:
+			res.Skipped = append(res.Skipped, PruneSkip{dir, err.Error()})
+		case m.Status != Finished:
+			res.Skipped = append(res.Skipped, PruneSkip{dir, "not finished (" + m.Status + "): its rows stay for batch -resume"})
+		default:
+			finished = append(finished, run{dir, m})
+		}
+	}
+	// Newest first; the directory name (the UTC start time) breaks ties.
+	slices.SortStableFunc(finished, func(a, b run) int {
+		if c := b.m.Start.Compare(a.m.Start); c != 0 {
+			return c
+		}
+		return strings.Compare(b.dir, a.dir)
+	})
+	for i, r := range finished {
+		if i < keep {
+			res.Kept = append(res.Kept, r.dir)
+			continue
+		}
+		if abs, _ := filepath.Abs(r.dir); abs == latest {
+			res.Skipped = append(res.Skipped, PruneSkip{r.dir, "the target of " + filepath.Join(root, LatestLink)})
+			continue
+		}
+		p, why, err := pruneRun(r.dir, dryRun)
+		if err != nil {
+			return res, err
+		}
+		if why != "" {
+			res.Skipped = append(res.Skipped, PruneSkip{r.dir, why})
+			continue
+		}
+		if len(p.Files) > 0 {
+			res.Pruned = append(res.Pruned, p)
+			res.Bytes += p.Bytes
+		}
+	}
+	return res, nil
+}
+
+// pruneRun removes the rows of the finished run in dir under its lock;
+// why says why it did not (the lock is held, the run is no longer
+// finished).
+func pruneRun(dir string, dryRun bool) (p Pruned, why string, err error) {
+	p.Dir = dir
+	lock, err := LockDir(dir)
+	if errors.Is(err, ErrLocked) {
+		return p, "in use: " + err.Error(), nil
+	}
+	if err != nil {
+		return p, "", fmt.Errorf("prune: %w", err)
+	}
+	defer lock.Unlock()
+	m, err := ReadManifest(dir) // again, under the lock
+	if err != nil {
+		return p, err.Error(), nil
+	}
+	if m.Status != Finished {
+		return p, "not finished (" + m.Status + "): its rows stay for batch -resume", nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return p, "", fmt.Errorf("prune: %w", err)
+	}
+	for _, e := range entries {
+		if !prunable(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return p, "", fmt.Errorf("prune: %w", err)
+		}
+		if !dryRun {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return p, "", fmt.Errorf("prune: %w", err)
+			}
+		}
+		p.Files = append(p.Files, e.Name())
+		p.Bytes += info.Size()
+	}
+	return p, "", nil
+}
+
+// prunable reports whether name is a file of a run directory that Prune
+// removes: the rows, the stream copies, temporary files.
+func prunable(name string) bool {
+	switch {
+	case name == ResultsFile, name == ResultsGzip:
+		return true
+	case strings.HasPrefix(name, "stream-"):
+		return true
+	case isTempFile(name):
+		return true
+	}
+	return false
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -82,13 +83,14 @@ func byteSize(n int64) string {
 // (rundir.Compress) and says so; a failure is a warning: the rows stay
 // whole in results.csv, and the sweep's outcome does not change.
 func compressRows(e *env, dir string) {
+	start := time.Now()
 	c, err := rundir.Compress(dir)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
 		return
 	}
 	if c.Plain > 0 {
-		fmt.Fprintf(e.stdout, "rows gzipped: %s (%s, was %s as %s)\n", filepath.Join(dir, rundir.ResultsGzip),
-			byteSize(c.Gzip), byteSize(c.Plain), rundir.ResultsFile)
+		fmt.Fprintf(e.stdout, "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
+			byteSize(c.Gzip), byteSize(c.Plain), rundir.ResultsFile, time.Since(start).Round(time.Millisecond))
 	}
 }

@@ -16,7 +16,18 @@ import (
 // charts/. It loses its rows (results.csv or results.csv.gz), the copies
 // of its streams (stream-N) and the temporary files a killed process left.
 // The rows are what a night costs on disk; the rest is a few hundred
-// kilobytes, and `batch report` can no longer rebuild it, so it stays.
+// kilobytes, and `batch report` can no longer rebuild it, so it stays
+// unless PruneOptions.DropPage asks: then hard.csv, index.html and charts/
+// go too, and run.json and the summary stay.
+
+// PruneOptions says what Prune removes: the rows of all but the newest
+// Keep finished runs, and with DropPage their pages too; DryRun removes
+// nothing.
+type PruneOptions struct {
+	Keep     int
+	DryRun   bool
+	DropPage bool
+}
 
 // Pruned is a run directory whose rows Prune removed (or, with dryRun,
 // would remove): the files, and the bytes they held.
@@ -41,15 +52,16 @@ type PruneResult struct {
 }
 
 // Prune removes the rows of every finished run under root but the newest
-// keep (by start time, from run.json), and keeps their summaries (see the
-// list above). It never touches a run that is not finished (its rows are
+// opt.Keep (by start time, from run.json), and keeps their summaries (see
+// the list above). It never touches a run that is not finished (its rows are
 // what -resume appends to), a run whose lock another process holds (it
 // is being written, resumed or merged: ErrLocked), nor the target of
 // root/latest. A directory of root without run.json is not a run and is
-// passed over in silence. With dryRun it removes nothing and says what it
+// passed over in silence. With opt.DryRun it removes nothing and says what it
 // would remove. A file that cannot be removed is an error naming it; the
 // runs pruned before it are in the result.
-func Prune(root string, keep int, dryRun bool) (*PruneResult, error) {
+func Prune(root string, opt PruneOptions) (*PruneResult, error) {
+	keep := opt.Keep
 	if keep < 0 {
 		return nil, fmt.Errorf("prune: keep %d: want 0 or more", keep)
 	}
@@ -101,7 +113,7 @@ func Prune(root string, keep int, dryRun bool) (*PruneResult, error) {
 			res.Skipped = append(res.Skipped, PruneSkip{r.dir, "the target of " + filepath.Join(root, LatestLink)})
 			continue
 		}
-		p, why, err := pruneRun(r.dir, dryRun)
+		p, why, err := pruneRun(r.dir, opt)
 		if err != nil {
 			return res, err
 		}
@@ -120,7 +132,7 @@ func Prune(root string, keep int, dryRun bool) (*PruneResult, error) {
 // pruneRun removes the rows of the finished run in dir under its lock;
 // why says why it did not (the lock is held, the run is no longer
 // finished).
-func pruneRun(dir string, dryRun bool) (p Pruned, why string, err error) {
+func pruneRun(dir string, opt PruneOptions) (p Pruned, why string, err error) {
 	p.Dir = dir
 	lock, err := LockDir(dir)
 	if errors.Is(err, ErrLocked) {
@@ -142,25 +154,48 @@ func pruneRun(dir string, dryRun bool) (p Pruned, why string, err error) {
 		return p, "", fmt.Errorf("prune: %w", err)
 	}
 	for _, e := range entries {
-		if !prunable(e.Name()) || !e.Type().IsRegular() {
+		name := e.Name()
+		page := opt.DropPage && (name == HardCSV || name == PageFile || name == ChartsDir)
+		if !page && (!prunable(name) || !e.Type().IsRegular()) {
 			continue
 		}
-		info, err := e.Info()
+		n, err := treeSize(filepath.Join(dir, name))
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
 			return p, "", fmt.Errorf("prune: %w", err)
 		}
-		if !dryRun {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+		if !opt.DryRun {
+			if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
 				return p, "", fmt.Errorf("prune: %w", err)
 			}
 		}
-		p.Files = append(p.Files, e.Name())
-		p.Bytes += info.Size()
+		if e.IsDir() {
+			name += "/"
+		}
+		p.Files = append(p.Files, name)
+		p.Bytes += n
 	}
 	return p, "", nil
+}
+
+// treeSize returns the bytes of the regular files at path and below it.
+func treeSize(path string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(path, func(_ string, e fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() {
+			info, err := e.Info()
+			if err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n, err
 }
 
 // prunable reports whether name is a file of a run directory that Prune

@@ -201,7 +201,7 @@ func TestPruneKeepsSummariesAndSparesTheRunsItMust(t *testing.T) {
 			}
 		}
 	}
-	dry, err := Prune(root, 2, true)
+	dry, err := Prune(root, PruneOptions{Keep: 2, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestPruneKeepsSummariesAndSparesTheRunsItMust(t *testing.T) {
 		t.Fatal("-dry-run removed a file")
 	}
 
-	res, err := Prune(root, 2, false)
+	res, err := Prune(root, PruneOptions{Keep: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,5 +253,34 @@ func TestPruneKeepsSummariesAndSparesTheRunsItMust(t *testing.T) {
 	}
 	if _, err := ReadManifest(filepath.Join(root, "n4")); err != nil {
 		t.Errorf("a pruned run's run.json: %v", err)
+	}
+}
+
+// TestPruneDropPage: with DropPage a pruned run keeps run.json and the
+// summary only.
+func TestPruneDropPage(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "old")
+	makeRun(t, dir, 2, time.Now().Add(-time.Hour), Finished)
+	makeRun(t, filepath.Join(root, "new"), 2, time.Now(), Finished)
+	for _, f := range []string{SummaryJSON, SummaryMarkdown, SummaryBench, HardCSV, PageFile} {
+		os.WriteFile(filepath.Join(dir, f), []byte("0123456789"), 0o644)
+	}
+	os.MkdirAll(filepath.Join(dir, ChartsDir), 0o755)
+	os.WriteFile(filepath.Join(dir, ChartsDir, "time.png"), []byte("png"), 0o644)
+	res, err := Prune(root, PruneOptions{Keep: 1, DropPage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pruned) != 1 || !slices.Contains(res.Pruned[0].Files, ChartsDir+"/") {
+		t.Fatalf("pruned %+v", res.Pruned)
+	}
+	left, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	if want := []string{LockFile, ManifestFile, SummaryBench, SummaryJSON, SummaryMarkdown}; !slices.Equal(names, want) {
+		t.Errorf("left %v, want %v", names, want)
 	}
 }

@@ -29,7 +29,7 @@ for k in $(seq 1 "$rounds"); do
   for c in "${configs[@]}"; do
     name=${c%%|*}; flags=${c#*|}
     # shellcheck disable=SC2086 # flags are words
-    "$bin" $flags -range 0:3000 -quiet -report=false -gzip=false -out "$out/$name-$k" >/dev/null
+    "$bin" $flags -range 0:3000 -quiet -report=false -out "$out/$name-$k" >/dev/null
   done
 done
 python3 - "$out" "$rounds" <<'PY'

@@ -21,13 +21,13 @@ func sweepInto(t *testing.T, root, out string, extra ...string) {
 // TestGzippedRunsAreReadByEveryCommand: a finished sweep leaves
 // results.csv.gz and no results.csv, and report, compare (of the
 // directories and of the results.csv paths), show -run and merge read
-// it; -gzip=false keeps results.csv.
+// it; -gzip=false and -report=false keep results.csv.
 func TestGzippedRunsAreReadByEveryCommand(t *testing.T) {
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
-	sweepInto(t, root, a, "-report=false")
-	sweepInto(t, root, b, "-report=false")
+	sweepInto(t, root, a)
+	sweepInto(t, root, b)
 	for _, dir := range []string{a, b} {
 		if exists(filepath.Join(dir, rundir.ResultsFile)) || !exists(filepath.Join(dir, rundir.ResultsGzip)) {
 			t.Fatalf("%s: want results.csv.gz alone after a finished sweep", dir)
@@ -49,8 +49,8 @@ func TestGzippedRunsAreReadByEveryCommand(t *testing.T) {
 		t.Errorf("show -run of a gzipped run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	s0, s1 := filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")
-	sweepInto(t, root, s0, "-report=false", "-shard", "0/2")
-	sweepInto(t, root, s1, "-report=false", "-shard", "1/2")
+	sweepInto(t, root, s0, "-shard", "0/2")
+	sweepInto(t, root, s1, "-shard", "1/2")
 	m := filepath.Join(tmp, "m")
 	mustOK(t, batchMain(t, root, "merge", "-o", m, s0, s1))
 	whole, merged := readRows(t, filepath.Join(a, rundir.ResultsFile)), readRows(t, filepath.Join(m, rundir.ResultsFile))
@@ -62,10 +62,12 @@ func TestGzippedRunsAreReadByEveryCommand(t *testing.T) {
 			t.Errorf("row %d: merged %+v, whole %+v", i, merged[i], whole[i])
 		}
 	}
-	plain := filepath.Join(tmp, "plain")
-	sweepInto(t, root, plain, "-report=false", "-gzip=false")
-	if !exists(filepath.Join(plain, rundir.ResultsFile)) || exists(filepath.Join(plain, rundir.ResultsGzip)) {
-		t.Error("-gzip=false: want results.csv alone")
+	for _, flag := range []string{"-gzip=false", "-report=false"} {
+		plain := filepath.Join(tmp, "plain"+flag)
+		sweepInto(t, root, plain, flag)
+		if !exists(filepath.Join(plain, rundir.ResultsFile)) || exists(filepath.Join(plain, rundir.ResultsGzip)) {
+			t.Errorf("%s: want results.csv alone", flag)
+		}
 	}
 }
 
@@ -77,9 +79,9 @@ func TestPruneCommand(t *testing.T) {
 	root := repoRoot(t)
 	results := filepath.Join(t.TempDir(), "results")
 	r1, r2, r3 := filepath.Join(results, "r1"), filepath.Join(results, "r2"), filepath.Join(results, "r3")
-	sweepInto(t, root, r1, "-report=false")
+	sweepInto(t, root, r1)
 	sweepInto(t, root, r2)
-	sweepInto(t, root, r3, "-report=false")
+	sweepInto(t, root, r3)
 	lock, err := rundir.LockDir(r1)
 	if err != nil {
 		t.Fatal(err)

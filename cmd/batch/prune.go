@@ -16,19 +16,19 @@ func pruneMain(e *env, args []string) error {
 	fset := newFlagSet(e, "prune", "[-keep N] [-dry-run] [ROOT]",
 		"Remove the rows (results.csv or results.csv.gz, and the stream copies stream-N) of every\n"+
 			"finished run under ROOT (default results) but the newest N, by start time. A pruned run\n"+
-			"keeps run.json, summary.json, summary.md, summary.bench, hard.csv, index.html and charts/\n"+
-			"(with -page=false, run.json and the summaries only):\n"+
+			"keeps run.json, summary.json, summary.md, summary.bench, hard.csv, index.html and charts/:\n"+
 			"its page still shows, and the history of runs (batch trend) is built from its summary;\n"+
-			"batch report, compare and show need rows and refuse it. A run that is not finished\n"+
-			"(interrupted, failed, killed: -resume appends to its rows), a run in use (locked by a\n"+
-			"sweep, a resume or a merge) and the target of ROOT/latest are never touched. Prints each\n"+
-			"run pruned with the bytes freed, and the runs skipped with why.",
+			"batch report, compare and show need rows and refuse it. With -page=false only run.json\n"+
+			"and the summaries stay. A run that is not finished (interrupted, failed, killed: -resume\n"+
+			"appends to its rows), a run in use (locked by a sweep, a resume or a merge) and the target\n"+
+			"of ROOT/latest are never touched. Prints each run pruned with the bytes freed, and the\n"+
+			"runs skipped with why.",
 		"  batch prune -keep 30                # the rows of the last 30 finished nights stay\n"+
 			"  batch prune -keep 30 -page=false    # older nights keep run.json and their summaries only\n"+
 			"  batch prune -keep 7 -dry-run /data/results\n")
-	keep := fset.Int("keep", 30, "finished runs, the newest, whose rows are kept (0 or more)")
+	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
 	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
-	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts/, hard.csv: about 2 MB a night); -page=false keeps run.json and the summaries only")
+	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts/ and hard.csv); -page=false keeps run.json and the summaries only")
 	if err := parseFlags(fset, args); err != nil {
 		return err
 	}

@@ -20,8 +20,7 @@ func sweepInto(t *testing.T, root, out string, extra ...string) {
 
 // TestGzippedRunsAreReadByEveryCommand: a finished sweep leaves
 // results.csv.gz and no results.csv, and report, compare (of the
-// directories and of the results.csv paths), show -run and merge read
-// it; -gzip=false and -report=false keep results.csv.
+// directories and of the results.csv paths) and show -run read it.
 func TestGzippedRunsAreReadByEveryCommand(t *testing.T) {
 	root := repoRoot(t)
 	tmp := t.TempDir()
@@ -48,10 +47,20 @@ func TestGzippedRunsAreReadByEveryCommand(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "Where #0 ranks in run") {
 		t.Errorf("show -run of a gzipped run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	s0, s1 := filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1")
+}
+
+// TestMergeReadsGzippedShards: shards whose rows are gzipped merge into
+// the rows of the whole run.
+func TestMergeReadsGzippedShards(t *testing.T) {
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	a, s0, s1, m := filepath.Join(tmp, "a"), filepath.Join(tmp, "s0"), filepath.Join(tmp, "s1"), filepath.Join(tmp, "m")
+	sweepInto(t, root, a, "-report=false")
 	sweepInto(t, root, s0, "-shard", "0/2")
 	sweepInto(t, root, s1, "-shard", "1/2")
-	m := filepath.Join(tmp, "m")
+	if !exists(filepath.Join(s0, rundir.ResultsGzip)) || !exists(filepath.Join(s1, rundir.ResultsGzip)) {
+		t.Fatal("the shards' rows are not gzipped")
+	}
 	mustOK(t, batchMain(t, root, "merge", "-o", m, s0, s1))
 	whole, merged := readRows(t, filepath.Join(a, rundir.ResultsFile)), readRows(t, filepath.Join(m, rundir.ResultsFile))
 	if len(merged) != len(whole) || len(whole) != 12 {
@@ -61,6 +70,23 @@ func TestGzippedRunsAreReadByEveryCommand(t *testing.T) {
 		if whole[i].ID != merged[i].ID || whole[i].Solver != merged[i].Solver || whole[i].Calls != merged[i].Calls {
 			t.Errorf("row %d: merged %+v, whole %+v", i, merged[i], whole[i])
 		}
+	}
+}
+
+// TestResumeOfGzippedRun: -resume of a finished, gzipped run has
+// nothing to do: its rows are made plain to append to, then gzipped
+// again after the report; -gzip=false and -report=false keep results.csv.
+func TestResumeOfGzippedRun(t *testing.T) {
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	a := filepath.Join(tmp, "a")
+	sweepInto(t, root, a)
+	r := batchMain(t, root, "-resume", "-quiet", "-out", a)
+	if r.code != 0 || !strings.Contains(r.stderr, "12 rows already done") || !strings.Contains(r.stdout, "rows gzipped") || exists(filepath.Join(a, rundir.ResultsFile)) {
+		t.Errorf("resume of a gzipped run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if rows := readRows(t, filepath.Join(a, rundir.ResultsFile)); len(rows) != 12 {
+		t.Errorf("after the resume: %d rows, want 12", len(rows))
 	}
 	for _, flag := range []string{"-gzip=false", "-report=false"} {
 		plain := filepath.Join(tmp, "plain"+flag)

@@ -21,12 +21,15 @@ import (
 // go too, and run.json and the summary stay.
 
 // PruneOptions says what Prune removes: the rows of all but the newest
-// Keep finished runs, and with DropPage their pages too; DryRun removes
-// nothing.
+// Keep finished runs, and with DropPage their pages too; with Gzip, the
+// kept runs' rows that are still plain (runs written before results.csv.gz,
+// merged runs, -gzip=false, -report=false) are gzipped (Compress); DryRun
+// changes nothing.
 type PruneOptions struct {
 	Keep     int
 	DryRun   bool
 	DropPage bool
+	Gzip     bool
 }
 
 // Pruned is a run directory whose rows Prune removed (or, with dryRun,
@@ -47,8 +50,9 @@ type PruneSkip struct {
 type PruneResult struct {
 	Pruned  []Pruned
 	Kept    []string
+	Gzipped []Pruned // kept runs whose results.csv Gzip compressed; Bytes: the bytes saved
 	Skipped []PruneSkip
-	Bytes   int64 // freed, summed over Pruned
+	Bytes   int64 // freed, summed over Pruned and Gzipped
 }
 
 // Prune removes the rows of every finished run under root but the newest
@@ -107,6 +111,11 @@ func Prune(root string, opt PruneOptions) (*PruneResult, error) {
 	for i, r := range finished {
 		if i < keep {
 			res.Kept = append(res.Kept, r.dir)
+			if opt.Gzip {
+				if err := gzipKept(res, r.dir, opt.DryRun); err != nil {
+					return res, err
+				}
+			}
 			continue
 		}
 		if abs, _ := filepath.Abs(r.dir); abs == latest {
@@ -210,4 +219,29 @@ func prunable(name string) bool {
 		return true
 	}
 	return false
+}
+
+// gzipKept gzips the plain rows of the kept finished run in dir, or with
+// dryRun counts them (the saving is then unknown: Bytes is the plain
+// file's size). A run in use is skipped, with why.
+func gzipKept(res *PruneResult, dir string, dryRun bool) error {
+	st, err := os.Lstat(filepath.Join(dir, ResultsFile))
+	if err != nil || !st.Mode().IsRegular() {
+		return nil // already gzipped, or no rows
+	}
+	if dryRun {
+		res.Gzipped = append(res.Gzipped, Pruned{Dir: dir, Files: []string{ResultsFile}, Bytes: st.Size()})
+		return nil
+	}
+	c, err := Compress(dir)
+	switch {
+	case errors.Is(err, ErrLocked):
+		res.Skipped = append(res.Skipped, PruneSkip{dir, "not gzipped: in use: " + err.Error()})
+		return nil
+	case err != nil:
+		return fmt.Errorf("prune: %w", err)
+	}
+	res.Gzipped = append(res.Gzipped, Pruned{Dir: dir, Files: []string{ResultsFile}, Bytes: c.Plain - c.Gzip})
+	res.Bytes += c.Plain - c.Gzip
+	return nil
 }

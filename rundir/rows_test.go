@@ -284,3 +284,38 @@ func TestPruneDropPage(t *testing.T) {
 		t.Errorf("left %v, want %v", names, want)
 	}
 }
+
+// TestPruneGzipsKeptPlainRows: with Gzip the kept finished runs' plain
+// rows are gzipped (and read back the same), a run in use is not, and a
+// dry run changes nothing.
+func TestPruneGzipsKeptPlainRows(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	makeRun(t, a, 5, time.Now().Add(-time.Hour), Finished)
+	makeRun(t, b, 5, time.Now(), Finished)
+	want, _ := os.ReadFile(filepath.Join(a, ResultsFile))
+	lock, err := LockDir(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	if res, err := Prune(root, PruneOptions{Keep: 2, Gzip: true, DryRun: true}); err != nil || len(res.Gzipped) != 2 || exists(filepath.Join(a, ResultsGzip)) {
+		t.Fatalf("dry run: %+v, %v", res, err)
+	}
+	res, err := Prune(root, PruneOptions{Keep: 2, Gzip: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Gzipped) != 1 || res.Gzipped[0].Dir != a || len(res.Pruned) != 0 {
+		t.Errorf("gzipped %+v, pruned %+v; want a alone gzipped", res.Gzipped, res.Pruned)
+	}
+	if len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Why, "not gzipped: in use") {
+		t.Errorf("skipped %+v, want b in use", res.Skipped)
+	}
+	if exists(filepath.Join(a, ResultsFile)) || !bytes.Equal(rowsOf(t, a), want) {
+		t.Error("a: want its rows in results.csv.gz alone, the same bytes")
+	}
+	if !exists(filepath.Join(b, ResultsFile)) {
+		t.Error("b, in use, was gzipped")
+	}
+}

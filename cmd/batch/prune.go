@@ -25,9 +25,11 @@ func pruneMain(e *env, args []string) error {
 			"runs skipped with why.",
 		"  batch prune -keep 30                # the rows of the last 30 finished nights stay\n"+
 			"  batch prune -keep 30 -page=false    # older nights keep run.json and their summaries only\n"+
-			"  batch prune -keep 7 -dry-run /data/results\n")
+			"  batch prune -keep 7 -dry-run /data/results\n"+
+			"  batch prune -keep 30 -gzip         # and gzip the rows of the 30 kept (once, for runs of before)\n")
 	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
 	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
+	gz := fset.Bool("gzip", false, "also gzip the plain results.csv of the kept finished runs (runs written before results.csv.gz, merged runs, -gzip=false or -report=false runs)")
 	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts/ and hard.csv); -page=false keeps run.json and the summaries only")
 	if err := parseFlags(fset, args); err != nil {
 		return err
@@ -43,7 +45,7 @@ func pruneMain(e *env, args []string) error {
 	if *keep < 0 {
 		return usageErr("-keep %d: want 0 or more", *keep)
 	}
-	res, err := rundir.Prune(root, rundir.PruneOptions{Keep: *keep, DryRun: *dry, DropPage: !*page})
+	res, err := rundir.Prune(root, rundir.PruneOptions{Keep: *keep, DryRun: *dry, DropPage: !*page, Gzip: *gz})
 	if res == nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return usageErr("%v: no results root there", err)
@@ -57,11 +59,18 @@ func pruneMain(e *env, args []string) error {
 	for _, p := range res.Pruned {
 		fmt.Fprintf(e.stdout, "%s: %s %s (%s)\n", p.Dir, verb, strings.Join(p.Files, ", "), byteSize(p.Bytes))
 	}
+	for _, g := range res.Gzipped {
+		if *dry {
+			fmt.Fprintf(e.stdout, "%s: would gzip %s (%s)\n", g.Dir, rundir.ResultsFile, byteSize(g.Bytes))
+		} else {
+			fmt.Fprintf(e.stdout, "%s: gzipped %s (%s saved)\n", g.Dir, rundir.ResultsFile, byteSize(g.Bytes))
+		}
+	}
 	for _, s := range res.Skipped {
 		fmt.Fprintf(e.stdout, "%s: left whole: %s\n", s.Dir, s.Why)
 	}
 	fmt.Fprintf(e.stdout, "%s %s of %s; %s kept whole (-keep %d); %s\n", freed, byteSize(res.Bytes),
-		report.Count(len(res.Pruned), "run", "runs"), report.Count(len(res.Kept), "finished run", "finished runs"), *keep,
+		report.Count(len(res.Pruned)+len(res.Gzipped), "run", "runs"), report.Count(len(res.Kept), "finished run", "finished runs"), *keep,
 		report.Count(len(res.Skipped), "run directory skipped", "run directories skipped"))
 	if err != nil {
 		return &exitError{exitWrong, fmt.Errorf("%v (the runs listed above are pruned)", err)}

@@ -5,7 +5,8 @@
 // same model.
 //
 // Data flow:
-//  1. LoadRun reads a run directory (or a bare results.csv) through
+//  1. LoadRun reads a run directory (or a bare results.csv, or the
+//     results.csv.gz of a finished run: rundir.OpenRows) through
 //     rundir's Reader into the one model of a run, Run: its rows as
 //     numbers (Results, one Series per strategy) and its run.json. The
 //     rows are checked as they are read (see Validation).

@@ -15,7 +15,8 @@ import (
 // their context.
 const checkEvery = 4096
 
-// LoadResults reads a results.csv file (see ReadResults). It refuses a
+// LoadResults reads a results.csv file, or a results.csv.gz
+// (rundir.OpenRows), see ReadResults. It refuses a
 // file that is not a regular file (a FIFO, a device: reading one could
 // block or never end) without reading from it.
 func LoadResults(ctx context.Context, path string) (*Results, error) {
@@ -37,7 +38,7 @@ func ReadResults(ctx context.Context, r io.Reader, name string) (*Results, error
 // loadResults is LoadResults, with the count of puzzles of the corpora
 // read whole (from run.json): an id of such a corpus must be below it.
 func loadResults(ctx context.Context, path string, puzzles map[string]int) (*Results, error) {
-	f, err := rundir.OpenRegular(path)
+	f, err := rundir.OpenRows(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
@@ -181,7 +182,7 @@ func checkRow(row *rundir.Row, bound int) string {
 // firstLine reads the file of dup again to the first row of its unit and
 // returns its line, or 0 if it cannot.
 func firstLine(ctx context.Context, path string, dup *DuplicateError) int {
-	f, err := rundir.OpenRegular(path)
+	f, err := rundir.OpenRows(path)
 	if err != nil {
 		return 0
 	}

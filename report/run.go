@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -14,29 +13,38 @@ import (
 // rows and, when there is one, its run.json. The summary, the charts, the
 // page, compare and show all read a Run.
 type Run struct {
-	Path     string           // as given: a run directory or a results.csv file
+	Path     string           // as given: a run directory or a results.csv[.gz] file
 	Results  *Results         // series in the run's -solvers order when Manifest is known
 	Manifest *rundir.Manifest // nil when there is no run.json beside results.csv
 }
 
 // LoadRun loads a run from path, a run directory or a results.csv file;
-// run.json is read from the same directory when it is there. A missing
-// path or results.csv gives an error wrapping fs.ErrNotExist; a
+// run.json is read from the same directory when it is there. The rows of a
+// directory are its results.csv, or its results.csv.gz once the run is
+// compressed (rundir.RowsPath, rundir.OpenRows). A missing
+// path or rows file gives an error wrapping fs.ErrNotExist; a
 // results.csv or run.json that is not a regular file is refused without
 // being opened for reading. The rows are read as ReadResults reads them
 // and, with run.json, also checked against the corpora it records as
 // read whole: an id not below the corpus's count of puzzles is refused.
 // LoadRun stops with ctx.Err() (wrapped) soon after ctx is canceled.
 func LoadRun(ctx context.Context, path string) (*Run, error) {
+	csvPath := path
 	st, err := os.Stat(path)
+	if err != nil && filepath.Base(path) == rundir.ResultsFile {
+		// A results.csv named after its run gzipped it: read the gzip.
+		if gst, gerr := os.Stat(path + ".gz"); gerr == nil {
+			st, err, csvPath = gst, nil, path+".gz"
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading run %s: %w", path, err)
 	}
-	dir, csvPath := filepath.Dir(path), path
+	dir := filepath.Dir(path)
 	if st.IsDir() {
-		dir, csvPath = path, filepath.Join(path, rundir.ResultsFile)
-		if _, err := os.Stat(csvPath); err != nil {
-			return nil, fmt.Errorf("reading run %s: no %s in it: %w", path, rundir.ResultsFile, fs.ErrNotExist)
+		dir = path
+		if csvPath, err = rundir.RowsPath(path); err != nil {
+			return nil, fmt.Errorf("reading run %w", err)
 		}
 	}
 	rd := &Run{Path: path}

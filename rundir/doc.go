@@ -7,7 +7,9 @@
 //
 // A run directory, results/<run-id>/ (the UTC start time), holds:
 //
-//	results.csv    one row per (puzzle, strategy), in (corpus, id, strategy) order
+//	results.csv    one row per (puzzle, strategy), in (corpus, id, strategy) order;
+//	               results.csv.gz instead once the run is finished and reported
+//	               (Compress); every reader opens the rows through OpenRows
 //	run.json       settings, corpora and one segment per invocation that wrote rows
 //	.lock          held (flock) by the process that writes the directory
 //	stream-N       the bytes read of corpus N when it is a stream (standard
@@ -79,6 +81,17 @@
 //     re-timing that could not be written into results.csv leaves the run
 //     finished (every row is there, with its sweep time) and its segment
 //     says why (error, timing.retime_error).
+//   - Retention: Compress gzips the rows of a finished run only, under
+//     its lock (results.csv.gz written aside, synced, renamed, then
+//     results.csv removed: the rows are whole in one of the two at any
+//     instant, and RowsPath prefers the plain file when both are there).
+//     An interrupted or failed run stays plain, so `tail -f` and -resume
+//     work on it; Resume of a gzipped run makes its rows plain again.
+//     Prune removes the rows (and stream copies) of all but the newest N
+//     finished runs under a root, each under its lock, and keeps run.json,
+//     the summary, hard.csv, the page and its charts, from which the
+//     history of runs is built; it never touches an unfinished run, a run
+//     in use or the target of latest.
 //   - Wall time: a run's is the sum of its segments' (the time its
 //     processes ran); a merged run's is the span from the first shard's
 //     start to the last one's end. Each segment records its process's CPU

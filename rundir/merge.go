@@ -58,8 +58,8 @@ func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 				return nil, fmt.Errorf("merge: shard %s is given twice", dir)
 			}
 		}
-		if st, err := os.Stat(filepath.Join(dir, ResultsFile)); err != nil || !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("merge: shard %s: no %s: not a run directory", dir, ResultsFile)
+		if _, err := RowsPath(dir); err != nil {
+			return nil, fmt.Errorf("merge: shard %s: not a run directory: %w", dir, err)
 		}
 		lock, err := LockDir(dir)
 		if err != nil {
@@ -236,7 +236,8 @@ type shardCursor struct {
 	dir  string
 	rd   *Reader
 	row  Row
-	file *os.File
+	file io.Closer // the rows file
+	name string    // its path
 	ord  [3]int
 	k, n int   // the shard k/n
 	max  []int // per corpus, the puzzle count when the shard read it whole, else -1
@@ -309,7 +310,7 @@ func (o *mergeOrder) advance(c *shardCursor) (bool, error) {
 	if bad != "" {
 		c.file.Close()
 		return false, fmt.Errorf("merge: shard %s: %s:%d: row (%s, %d, %s): %s",
-			c.dir, c.file.Name(), c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
+			c.dir, c.name, c.rd.Line(), row.Corpus, row.ID, row.Solver, bad)
 	}
 	c.row, c.ord = *row, ord
 	return true, nil
@@ -317,24 +318,28 @@ func (o *mergeOrder) advance(c *shardCursor) (bool, error) {
 
 // openShard opens the rows of the shard in dir, whose run.json is info.
 func openShard(dir string, info *Manifest) (*shardCursor, error) {
-	path := filepath.Join(dir, ResultsFile)
-	f, err := OpenRegular(path)
+	rows, err := OpenRows(dir)
 	if err != nil {
 		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
 	}
-	// Complete lines only, as Resume reads them: a shard killed
-	// mid-write ends with a torn line, which is no row.
-	good, err := completeLines(f)
+	r := rows.Reader
+	if f, ok := r.(*os.File); ok {
+		// Complete lines only, as Resume reads them: a shard killed
+		// mid-write ends with a torn line, which is no row. (Only a
+		// finished run is gzipped, and its last line is whole.)
+		good, err := completeLines(f)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
+		}
+		r = io.NewSectionReader(f, 0, good)
+	}
+	rd, err := NewReader(r, rows.Name)
 	if err != nil {
-		f.Close()
+		rows.Close()
 		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
 	}
-	rd, err := NewReader(io.NewSectionReader(f, 0, good), path)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
-	}
-	c := &shardCursor{dir: dir, rd: rd, file: f, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
+	c := &shardCursor{dir: dir, rd: rd, file: rows, name: rows.Name, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
 	if sh := info.Settings.Shard; sh != "" {
 		c.k, c.n, _ = ParseShard(sh)
 	}

@@ -29,7 +29,9 @@ type CorpusCheck func(m *Manifest) (puzzles []int, err error)
 // the units done in a bitmap (a bit per unit of the run, whatever
 // results.csv holds) so that Skip leaves them out. A segment that a
 // killed process left running is closed as killed, ending at its last
-// write. Rows are appended after the existing ones.
+// write. Rows are appended after the existing ones. A run whose rows are
+// gzipped (Compress: only a finished run is) has them made plain again
+// first, so that they can be appended to.
 func Resume(dir string, check CorpusCheck) (*Dir, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("cannot resume %s: %w: not a run directory", dir, ErrNoRun)
@@ -71,6 +73,13 @@ func resume(dir string, check CorpusCheck) (*Dir, error) {
 	}
 	last := lastWrite(dir)
 	path := filepath.Join(dir, ResultsFile)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(filepath.Join(dir, ResultsGzip)); err == nil {
+			if err := decompress(dir); err != nil {
+				return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+			}
+		}
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)

@@ -90,7 +90,7 @@ func waitForRows(t *testing.T, path string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && bytes.Count(b, []byte("\n"))-1 >= n {
+		if b, err := readRowsFile(path); err == nil && bytes.Count(b, []byte("\n"))-1 >= n {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -518,7 +518,7 @@ func TestResumeRefusesChangedCorpus(t *testing.T) {
 	out := filepath.Join(dir, "run")
 	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", out, corpus))
 	was := manifest(t, out).Corpora[0].SHA256
-	writeFile(t, filepath.Join(out, rundir.ResultsFile), strings.Join(strings.SplitAfter(string(must(os.ReadFile(filepath.Join(out, rundir.ResultsFile)))), "\n")[:51], ""))
+	writeFile(t, filepath.Join(out, rundir.ResultsFile), strings.Join(strings.SplitAfter(string(must(readRowsFile(filepath.Join(out, rundir.ResultsFile)))), "\n")[:51], ""))
 	writeFile(t, corpus, strings.Replace(text, "1", "2", 1))
 	r := batch(t, dir, "-resume", "-quiet", "-report=false", "-out", out)
 	if r.code != 2 || !strings.Contains(r.stderr, corpus) || !strings.Contains(r.stderr, was) || !strings.Contains(r.stderr, "corpus changed") {
@@ -620,7 +620,7 @@ func TestResumeValidatesRows(t *testing.T) {
 	dir := t.TempDir()
 	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, root, 0, 100))
 	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", "good", corpus))
-	good, _ := os.ReadFile(filepath.Join(dir, "good", rundir.ResultsFile))
+	good, _ := readRowsFile(filepath.Join(dir, "good", rundir.ResultsFile))
 	lines := strings.SplitAfter(string(good), "\n")
 	tests := []struct {
 		name, rows, want string

@@ -14,7 +14,7 @@ import (
 
 // compareAbout is what `batch compare -h` says the command does.
 const compareAbout = "Compare run NEW (default results/latest) with run OLD (each a run directory or a results.csv\n" +
-	"file), per strategy in both,\n" +
+	"file, or results.csv.gz: a finished run's rows are gzipped), per strategy in both,\n" +
 	"over the puzzles in both (joined on corpus and id; a corpus renamed but with the same SHA-256\n" +
 	"in run.json is joined too):\n" +
 	"  - counters, unit by unit and exactly: how many units changed status, calls, guesses or\n" +

@@ -19,7 +19,7 @@ import (
 // rewriteRun copies the run in src to dst, changing each row with edit.
 func rewriteRun(t *testing.T, src, dst string, edit func(r *rundir.Row)) {
 	t.Helper()
-	in, err := os.Open(filepath.Join(src, "results.csv"))
+	in, err := rundir.OpenRows(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestCompare(t *testing.T) {
 		{[]string{tmp + "/a", tmp + "/other"}, "no puzzle in both (OLD is over data/sudoku17.txt; NEW over " + tmp + "/other.txt)"},
 		{[]string{tmp + "/other", tmp + "/single"}, "no strategy in both (OLD has dlx; NEW has singles)"},
 		{[]string{tmp + "/a", tmp + "/nope"}, "reading run " + tmp + "/nope"},
-		{[]string{tmp + "/a", tmp}, "no results.csv in it"},
+		{[]string{tmp + "/a", tmp}, "no results.csv or results.csv.gz"},
 		{[]string{"-threshold", "0.9", tmp + "/a", tmp + "/b"}, "-threshold 0.9: want a ratio >= 1"},
 		{[]string{"-noise", "0.5", tmp + "/a", tmp + "/b"}, "-noise 0.5: want a ratio >= 1"},
 	} {

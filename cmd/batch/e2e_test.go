@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -131,12 +133,11 @@ func mustOK(t *testing.T, r result) {
 // readRows reads a results.csv.
 func readRows(t *testing.T, path string) []rundir.Row {
 	t.Helper()
-	f, err := os.Open(path)
+	b, err := readRowsFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rd, err := rundir.NewReader(f, path)
+	rd, err := rundir.NewReader(bytes.NewReader(b), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +404,7 @@ func TestInterruptAndResume(t *testing.T) {
 // one may be torn) less the header.
 func readRowsTolerant(t *testing.T, path string) int {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := readRowsFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +419,7 @@ func TestResumeCutsTornLine(t *testing.T) {
 	mustOK(t, batchMain(t, root, append(args, "-out", tmp+"/whole")...))
 	want := readRows(t, tmp+"/whole/results.csv")
 	// Make a run that died mid-write: 20 rows and half of the 21st.
-	b, _ := os.ReadFile(tmp + "/whole/results.csv")
+	b, _ := readRowsFile(tmp + "/whole/results.csv")
 	lines := strings.SplitAfter(string(b), "\n")
 	torn := strings.Join(lines[:21], "") + lines[21][:30]
 	os.MkdirAll(tmp+"/torn", 0o755)
@@ -439,12 +440,12 @@ func TestRefusesToOverwriteARun(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	args := []string{"-solvers", "bitboard", "-limit", "5", "-quiet", "-out", out}
 	mustOK(t, batchMain(t, root, args...))
-	before, _ := os.ReadFile(filepath.Join(out, "results.csv"))
+	before, _ := readRowsFile(filepath.Join(out, "results.csv"))
 	r := batchMain(t, root, args...)
 	if r.code != 2 || !strings.Contains(r.stderr, "already holds a run (status finished)") || !strings.Contains(r.stderr, "-resume") {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}
-	after, _ := os.ReadFile(filepath.Join(out, "results.csv"))
+	after, _ := readRowsFile(filepath.Join(out, "results.csv"))
 	if !bytes.Equal(before, after) {
 		t.Fatal("results.csv was changed")
 	}
@@ -587,10 +588,26 @@ func TestUnique(t *testing.T) {
 			t.Errorf("row %d (id %d %s): solutions %d, want %d", i, row.ID, row.Solver, row.Solutions, want[i])
 		}
 	}
-	b, _ := os.ReadFile(tmp + "/run/results.csv")
+	b, _ := readRowsFile(tmp + "/run/results.csv")
 	r := csv.NewReader(bytes.NewReader(b))
 	recs, _ := r.ReadAll()
 	if recs[1][10] != "1" || recs[5][10] != "0" {
 		t.Errorf("solutions column: %q %q", recs[1][10], recs[5][10])
 	}
+}
+
+// readRowsFile is os.ReadFile for a run's results.csv: when path is not
+// there but path.gz is (a finished run gzips its rows), the gzip's
+// content.
+func readRowsFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return b, err
+	}
+	r, gerr := rundir.OpenRows(path + ".gz")
+	if gerr != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }

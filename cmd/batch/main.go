@@ -89,6 +89,7 @@ func commands() []command {
 		{"compare", "OLD [NEW]", "diff two runs per strategy (NEW: results/latest); exit 1 past -threshold", compareMain},
 		{"trend", "[-root DIR] [RUN ...]", "the history of nightly runs: series by signature, each night's figures", trendMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
+		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep their summaries", pruneMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"version", "", "print the revision of this build", versionMain},
 		{"help", "[COMMAND]", "show this help, or the usage and flags of COMMAND", helpMain},

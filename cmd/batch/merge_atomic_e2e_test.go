@@ -46,7 +46,7 @@ func TestMergeKilledThenMergedAgain(t *testing.T) {
 	t0 := time.Now()
 	mustOK(t, batch(t, dir, "merge", "-o", want, shards[0], shards[1]))
 	span := time.Since(t0)
-	wantRows, err := os.ReadFile(filepath.Join(want, rundir.ResultsFile))
+	wantRows, err := readRowsFile(filepath.Join(want, rundir.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestMergeKilledThenMergedAgain(t *testing.T) {
 			killed++
 		}
 		if m, err := rundir.ReadManifest(out); err == nil {
-			if rows, _ := os.ReadFile(filepath.Join(out, rundir.ResultsFile)); m.Status != rundir.Finished || !bytes.Equal(rows, wantRows) {
+			if rows, _ := readRowsFile(filepath.Join(out, rundir.ResultsFile)); m.Status != rundir.Finished || !bytes.Equal(rows, wantRows) {
 				t.Fatalf("killed after %s: %s holds a partial run (status %s, %d bytes of rows)", delay, out, m.Status, len(rows))
 			}
 			continue // the merge ended before the kill
@@ -75,7 +75,7 @@ func TestMergeKilledThenMergedAgain(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("the same merge after a kill at %s: exit %d\n%s", delay, r.code, r.stderr)
 		}
-		rows, err := os.ReadFile(filepath.Join(out, rundir.ResultsFile))
+		rows, err := readRowsFile(filepath.Join(out, rundir.ResultsFile))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func TestReadCommandsRefuseFIFO(t *testing.T) {
 	}
 	fifoJSON := filepath.Join(dir, "fifojson")
 	os.Mkdir(fifoJSON, 0o755)
-	b, _ := os.ReadFile(filepath.Join(dir, "good", rundir.ResultsFile))
+	b, _ := readRowsFile(filepath.Join(dir, "good", rundir.ResultsFile))
 	os.WriteFile(filepath.Join(fifoJSON, rundir.ResultsFile), b, 0o644)
 	if err := syscall.Mkfifo(filepath.Join(fifoJSON, rundir.ManifestFile), 0o644); err != nil {
 		t.Fatal(err)
@@ -215,7 +215,7 @@ func TestReportAndCompareRefuseBadRows(t *testing.T) {
 	dir := t.TempDir()
 	corpus := rsCorpus(t, dir, "c.txt", 100)
 	mustOK(t, batch(t, dir, "-solvers", "bitboard,dlx", "-quiet", "-report=false", "-out", "good", corpus))
-	good, err := os.ReadFile(filepath.Join(dir, "good", rundir.ResultsFile))
+	good, err := readRowsFile(filepath.Join(dir, "good", rundir.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

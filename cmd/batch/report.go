@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -20,7 +19,7 @@ func reportMain(e *env, args []string) error {
 	fs := newFlagSet(e, "report", "[DIR]",
 		"Rebuild the summary (summary.md, summary.json, summary.bench, hard.csv), the charts\n"+
 			"(charts/*.png) and the page (index.html) of the run in DIR (default results/latest) from\n"+
-			"DIR/results.csv alone, so that a finished, interrupted or merged run reports the same way.\n"+
+			"DIR/results.csv (or results.csv.gz) alone, so that a finished, interrupted or merged run reports the same way.\n"+
 			"A results.csv that is not a regular file, a line that is not a row, a unit (corpus, id,\n"+
 			"strategy) on two rows, or an id beyond the corpus that run.json records is refused (exit 2),\n"+
 			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.",
@@ -35,7 +34,7 @@ func reportMain(e *env, args []string) error {
 	dir := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
 	switch fs.NArg() {
 	case 0:
-		if _, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err != nil {
+		if _, err := rundir.RowsPath(dir); err != nil {
 			return usageErr("no run in %s to report (a sweep makes one); name a run: batch report DIR", dir)
 		}
 	case 1:
@@ -43,8 +42,8 @@ func reportMain(e *env, args []string) error {
 	default:
 		return usageErr("report takes one run directory; got %d arguments (see batch report -h)", fs.NArg())
 	}
-	if st, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err != nil || st.IsDir() {
-		return usageErr("%s has no %s: not a run directory", dir, rundir.ResultsFile)
+	if _, err := rundir.RowsPath(dir); err != nil {
+		return usageErr("not a run directory: %v", err)
 	}
 	var ids []int
 	if *highlight != "" {

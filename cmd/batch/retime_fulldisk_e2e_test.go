@@ -15,7 +15,7 @@ import (
 // the header.
 func rowsIn(t *testing.T, path string) int {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := readRowsFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

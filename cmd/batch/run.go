@@ -41,6 +41,7 @@ type runFlags struct {
 	highlight string
 	svg       bool
 	report    bool
+	gzip      bool
 	cpuprof   string
 	profile   *os.File // the -cpuprofile file, opened before the run is created
 }
@@ -82,6 +83,7 @@ func runMain(e *env, args []string) error {
 	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
+	fs.BoolVar(&f.gzip, "gzip", true, "once the run is finished and its report written, gzip results.csv into results.csv.gz, which every command reads (-gzip=false: keep it plain); an unfinished run, and -report=false, leave it plain")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -127,7 +126,7 @@ func showRun(e *env, flag string, set bool) (*report.Run, string, error) {
 	runDir := flag
 	if !set {
 		latest := filepath.Join(rundir.DefaultRoot, "latest")
-		if _, err := os.Stat(filepath.Join(latest, rundir.ResultsFile)); err == nil {
+		if _, err := rundir.RowsPath(latest); err == nil {
 			runDir = latest
 		}
 	}

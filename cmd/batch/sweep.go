@@ -93,6 +93,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report, runErr)
 	printCorpora(e.stdout, stats.Corpora)
 	var reportErr error
+	reported := false
 	if f.report && dir.Rows() > 0 && runErr == nil {
 		// After an interrupted sweep the report of what was done is
 		// written whole (a second Ctrl-C ends the process); during a
@@ -102,6 +103,12 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			ctx = context.Background()
 		}
 		reportErr = writeReportOf(ctx, e, dir.Path, reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop})
+		reported = reportErr == nil
+	}
+	// After the report only: -report=false leaves results.csv plain, as
+	// the rows to read with other tools, and the sweep's time its own.
+	if f.gzip && reported && status == rundir.Finished {
+		compressRows(e, dir.Path)
 	}
 	printNotes(e.stdout, stats, s)
 	invalid.printRest(e.stderr)

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"sudokubatch/report"
+	"sudokubatch/rundir"
+)
+
+func pruneMain(e *env, args []string) error {
+	fset := newFlagSet(e, "prune", "[-keep N] [-dry-run] [ROOT]",
+		"Remove the rows (results.csv or results.csv.gz, and the stream copies stream-N) of every\n"+
+			"finished run under ROOT (default results) but the newest N, by start time. A pruned run\n"+
+			"keeps run.json, summary.json, summary.md, summary.bench, hard.csv, index.html and charts/:\n"+
+			"its page still shows, and the history of runs (batch trend) is built from its summary;\n"+
+			"batch report, compare and show need rows and refuse it. With -page=false only run.json\n"+
+			"and the summaries stay. A run that is not finished (interrupted, failed, killed: -resume\n"+
+			"appends to its rows), a run in use (locked by a sweep, a resume or a merge) and the target\n"+
+			"of ROOT/latest are never touched. Prints each run pruned with the bytes freed, and the\n"+
+			"runs skipped with why.",
+		"  batch prune -keep 30                # the rows of the last 30 finished nights stay\n"+
+			"  batch prune -keep 30 -page=false    # older nights keep run.json and their summaries only\n"+
+			"  batch prune -keep 7 -dry-run /data/results\n"+
+			"  batch prune -keep 30 -gzip         # and gzip the rows of the 30 kept (once, for runs of before)\n")
+	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
+	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
+	gz := fset.Bool("gzip", false, "also gzip the plain results.csv of the kept finished runs (runs written before results.csv.gz, merged runs, -gzip=false or -report=false runs)")
+	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts/ and hard.csv); -page=false keeps run.json and the summaries only")
+	if err := parseFlags(fset, args); err != nil {
+		return err
+	}
+	root := rundir.DefaultRoot
+	switch fset.NArg() {
+	case 0:
+	case 1:
+		root = fset.Arg(0)
+	default:
+		return usageErr("prune takes one results root; got %d arguments (see batch prune -h)", fset.NArg())
+	}
+	if *keep < 0 {
+		return usageErr("-keep %d: want 0 or more", *keep)
+	}
+	res, err := rundir.Prune(root, rundir.PruneOptions{Keep: *keep, DryRun: *dry, DropPage: !*page, Gzip: *gz})
+	if res == nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return usageErr("%v: no results root there", err)
+		}
+		return &exitError{exitWrong, err}
+	}
+	verb, freed := "removed", "freed"
+	if *dry {
+		verb, freed = "would remove", "would free"
+	}
+	for _, p := range res.Pruned {
+		fmt.Fprintf(e.stdout, "%s: %s %s (%s)\n", p.Dir, verb, strings.Join(p.Files, ", "), byteSize(p.Bytes))
+	}
+	for _, g := range res.Gzipped {
+		if *dry {
+			fmt.Fprintf(e.stdout, "%s: would gzip %s (%s)\n", g.Dir, rundir.ResultsFile, byteSize(g.Bytes))
+		} else {
+			fmt.Fprintf(e.stdout, "%s: gzipped %s (%s saved)\n", g.Dir, rundir.ResultsFile, byteSize(g.Bytes))
+		}
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(e.stdout, "%s: left whole: %s\n", s.Dir, s.Why)
+	}
+	fmt.Fprintf(e.stdout, "%s %s of %s; %s kept whole (-keep %d); %s\n", freed, byteSize(res.Bytes),
+		report.Count(len(res.Pruned)+len(res.Gzipped), "run", "runs"), report.Count(len(res.Kept), "finished run", "finished runs"), *keep,
+		report.Count(len(res.Skipped), "run directory skipped", "run directories skipped"))
+	if err != nil {
+		return &exitError{exitWrong, fmt.Errorf("%v (the runs listed above are pruned)", err)}
+	}
+	return nil
+}
+
+// byteSize formats n bytes for a person: B, kB, MB, GB (powers of 1000).
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+}
+
+// compressRows gzips the rows of the finished run in dir after its report
+// (rundir.Compress) and says so; a failure is a warning: the rows stay
+// whole in results.csv, and the sweep's outcome does not change.
+func compressRows(e *env, dir string) {
+	start := time.Now()
+	c, err := rundir.Compress(dir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
+		return
+	}
+	if c.Plain > 0 {
+		fmt.Fprintf(e.stdout, "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
+			byteSize(c.Gzip), byteSize(c.Plain), rundir.ResultsFile, time.Since(start).Round(time.Millisecond))
+	}
+}

@@ -143,51 +143,65 @@ func Compress(dir string) (Compression, error) {
 	if st, err := in.Stat(); err == nil {
 		c.Plain = st.Size()
 	}
-	tmp, err := os.CreateTemp(dir, "."+ResultsGzip+".*")
+	size, err := replaceFile(filepath.Join(dir, ResultsGzip), func(w io.Writer) error {
+		gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		if err != nil {
+			return err
+		}
+		gz.Name = ResultsFile
+		if _, err := io.Copy(gz, bufio.NewReaderSize(in, 256<<10)); err != nil {
+			return err
+		}
+		return gz.Close()
+	})
 	if err != nil {
-		return Compression{}, fmt.Errorf("compressing the rows of %s: %w", dir, err)
-	}
-	fail := func(err error) (Compression, error) {
-		tmp.Close()
-		os.Remove(tmp.Name())
 		return Compression{}, fmt.Errorf("compressing the rows of %s (results.csv is kept): %w", dir, err)
 	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	gz, err := gzip.NewWriterLevel(bw, gzip.DefaultCompression)
-	if err != nil {
-		return fail(err)
-	}
-	gz.Name = ResultsFile
-	if _, err := io.Copy(gz, bufio.NewReaderSize(in, 256<<10)); err != nil {
-		return fail(err)
-	}
-	if err := gz.Close(); err != nil {
-		return fail(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if st, err := tmp.Stat(); err == nil {
-		c.Gzip = st.Size()
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, ResultsGzip)); err != nil {
-		os.Remove(tmp.Name())
-		return Compression{}, fmt.Errorf("compressing the rows of %s (results.csv is kept): %w", dir, err)
-	}
-	syncDir(dir)
+	c.Gzip = size
 	if err := os.Remove(plain); err != nil {
 		return c, fmt.Errorf("compressing the rows of %s: %s is written but %w", dir, ResultsGzip, err)
 	}
 	return c, nil
+}
+
+// replaceFile writes path through write into a temporary file beside it,
+// buffered, then makes it readable by all (mode 0644, like the rest of a
+// run directory), syncs it and renames it into place, and syncs the
+// directory: path is either its old content or the new one in full, on
+// disk. It returns the new file's size; on an error the temporary is
+// removed and path is as it was.
+func replaceFile(path string, write func(io.Writer) error) (int64, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	var size int64
+	if st, serr := tmp.Stat(); err == nil && serr == nil {
+		size = st.Size()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return 0, err
+	}
+	syncDir(filepath.Dir(path))
+	return size, nil
 }
 
 // syncDir syncs the directory dir, so that a rename in it is on disk.
@@ -208,31 +222,11 @@ func decompress(dir string) error {
 		return err
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(dir, "."+ResultsFile+".*")
-	if err != nil {
+	if _, err := replaceFile(filepath.Join(dir, ResultsFile), func(w io.Writer) error {
+		_, err := io.Copy(w, in)
 		return err
-	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	_, err = io.Copy(bw, in)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, ResultsFile))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	}); err != nil {
 		return fmt.Errorf("making %s plain again: %w", ResultsGzip, err)
 	}
-	syncDir(dir)
 	return os.Remove(filepath.Join(dir, ResultsGzip))
 }

@@ -30,9 +30,8 @@
 //  2. Units go to the workers in batches of one strategy, sized from the
 //     running mean time of a unit's first run (about 16ms of work, at most
 //     a block of rundir.TimingBlock puzzles; slow units one by one; see
-//     units.go), so that
-//     each strategy runs warm and channel operations cost little per
-//     unit. Before a block, the reader takes one of its window slots
+//     units.go), so that each strategy runs warm and channel operations
+//     cost little per unit. Before a block, the reader takes one of its window slots
 //     (Window units), so memory is bounded by the window, not by the
 //     corpus. The channels have room for every batch
 //     the slots let out, so that the workers do not run dry while the

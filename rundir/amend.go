@@ -21,6 +21,10 @@ import (
 // was (and a temporary file that a new run in the directory ignores).
 // The directory stays open for more rows. Amend returns the number of
 // rows changed; it changes nothing when a row cannot be read.
+// errUnchanged stops Amend's rewrite when fix changed no row: the file
+// is left as it was.
+var errUnchanged = errors.New("no row changed")
+
 func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 	if err := d.w.Flush(); err != nil {
 		return 0, err
@@ -49,45 +53,23 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) {
 	if err != nil {
 		return fail(err)
 	}
-	tmp, err := os.CreateTemp(d.Path, "."+ResultsFile+".*")
-	if err != nil {
-		return fail(err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	var changed int
+	_, err = replaceFile(path, func(bw *bufio.Writer) error {
+		w := NewWriter(bw)
+		w.SetColumns(d.w.cols)
+		bw.Write(head)
+		var err error
+		if changed, err = copyAmended(rd, lines, head, w, bw, fix); err == nil && changed == 0 {
+			err = errUnchanged
 		}
-	}()
-	out := bufio.NewWriterSize(tmp, 64<<10)
-	w := NewWriter(out)
-	w.SetColumns(d.w.cols)
-	out.Write(head)
-	changed, err := copyAmended(rd, lines, head, w, out, fix)
-	if err != nil {
-		return fail(err)
-	}
-	if changed == 0 {
+		return err
+	})
+	switch {
+	case errors.Is(err, errUnchanged):
 		return 0, nil
-	}
-	err = out.Flush()
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	case err != nil:
 		return fail(err)
 	}
-	done = true
 	// Go on appending to the new file.
 	f, err := os.OpenFile(path, os.O_RDWR, 0o644)
 	if err != nil {

@@ -143,7 +143,7 @@ func Compress(dir string) (Compression, error) {
 	if st, err := in.Stat(); err == nil {
 		c.Plain = st.Size()
 	}
-	size, err := replaceFile(filepath.Join(dir, ResultsGzip), func(w io.Writer) error {
+	size, err := replaceFile(filepath.Join(dir, ResultsGzip), func(w *bufio.Writer) error {
 		gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 		if err != nil {
 			return err
@@ -164,13 +164,13 @@ func Compress(dir string) (Compression, error) {
 	return c, nil
 }
 
-// replaceFile writes path through write into a temporary file beside it,
-// buffered, then makes it readable by all (mode 0644, like the rest of a
-// run directory), syncs it and renames it into place, and syncs the
-// directory: path is either its old content or the new one in full, on
+// replaceFile writes path through write into a temporary file beside it
+// (write gets its buffer), then makes it readable by all (mode 0644,
+// like the rest of a run directory), syncs it, renames it into place and
+// syncs the directory: path is either its old content or the new one in full, on
 // disk. It returns the new file's size; on an error the temporary is
 // removed and path is as it was.
-func replaceFile(path string, write func(io.Writer) error) (int64, error) {
+func replaceFile(path string, write func(*bufio.Writer) error) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return 0, err
@@ -222,7 +222,7 @@ func decompress(dir string) error {
 		return err
 	}
 	defer in.Close()
-	if _, err := replaceFile(filepath.Join(dir, ResultsFile), func(w io.Writer) error {
+	if _, err := replaceFile(filepath.Join(dir, ResultsFile), func(w *bufio.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	}); err != nil {

@@ -175,3 +175,16 @@ func FormatCountShort(v float64) string {
 		return TrimNumber(v/1e9) + "G"
 	}
 }
+
+// FormatBytes formats n bytes for a person: B, kB, MB, GB (powers of 1000).
+func FormatBytes(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+}

@@ -224,11 +224,11 @@ func (s *Summary) runningLines() []string {
 }
 
 // corpusSoFar says what run.json knows of a corpus of a running run: its
-// size ("4.03MB", with its puzzles once the run has read it to its end)
+// size ("4.0 MB", with its puzzles once the run has read it to its end)
 // and a note ("not read to its end yet: its puzzles are counted when the
 // run reaches its end").
 func corpusSoFar(c rundir.CorpusInfo) (size, note string) {
-	size = fmtSig3(float64(c.Size)) + "B"
+	size = FormatBytes(c.Size)
 	switch {
 	case c.Complete:
 		return fmt.Sprintf("%s (%d invalid), %s", Count(c.Puzzles, "puzzle", "puzzles"), c.Invalid, size), "read to its end"

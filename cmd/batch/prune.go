@@ -57,38 +57,25 @@ func pruneMain(e *env, args []string) error {
 		verb, freed = "would remove", "would free"
 	}
 	for _, p := range res.Pruned {
-		fmt.Fprintf(e.stdout, "%s: %s %s (%s)\n", p.Dir, verb, strings.Join(p.Files, ", "), byteSize(p.Bytes))
+		fmt.Fprintf(e.stdout, "%s: %s %s (%s)\n", p.Dir, verb, strings.Join(p.Files, ", "), report.FormatBytes(p.Bytes))
 	}
 	for _, g := range res.Gzipped {
 		if *dry {
-			fmt.Fprintf(e.stdout, "%s: would gzip %s (%s)\n", g.Dir, rundir.ResultsFile, byteSize(g.Bytes))
+			fmt.Fprintf(e.stdout, "%s: would gzip %s (%s)\n", g.Dir, rundir.ResultsFile, report.FormatBytes(g.Bytes))
 		} else {
-			fmt.Fprintf(e.stdout, "%s: gzipped %s (%s saved)\n", g.Dir, rundir.ResultsFile, byteSize(g.Bytes))
+			fmt.Fprintf(e.stdout, "%s: gzipped %s (%s saved)\n", g.Dir, rundir.ResultsFile, report.FormatBytes(g.Bytes))
 		}
 	}
 	for _, s := range res.Skipped {
 		fmt.Fprintf(e.stdout, "%s: left whole: %s\n", s.Dir, s.Why)
 	}
-	fmt.Fprintf(e.stdout, "%s %s of %s; %s kept whole (-keep %d); %s\n", freed, byteSize(res.Bytes),
+	fmt.Fprintf(e.stdout, "%s %s of %s; %s kept whole (-keep %d); %s\n", freed, report.FormatBytes(res.Bytes),
 		report.Count(len(res.Pruned)+len(res.Gzipped), "run", "runs"), report.Count(len(res.Kept), "finished run", "finished runs"), *keep,
 		report.Count(len(res.Skipped), "run directory skipped", "run directories skipped"))
 	if err != nil {
 		return &exitError{exitWrong, fmt.Errorf("%v (the runs listed above are pruned)", err)}
 	}
 	return nil
-}
-
-// byteSize formats n bytes for a person: B, kB, MB, GB (powers of 1000).
-func byteSize(n int64) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d B", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
-	case n < 1000*1000*1000:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
 }
 
 // compressRows gzips the rows of the finished run in dir after its report
@@ -103,6 +90,6 @@ func compressRows(e *env, dir string) {
 	}
 	if c.Plain > 0 {
 		fmt.Fprintf(e.stdout, "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
-			byteSize(c.Gzip), byteSize(c.Plain), rundir.ResultsFile, time.Since(start).Round(time.Millisecond))
+			report.FormatBytes(c.Gzip), report.FormatBytes(c.Plain), rundir.ResultsFile, time.Since(start).Round(time.Millisecond))
 	}
 }

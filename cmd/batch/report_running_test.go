@@ -47,7 +47,7 @@ func TestReportOnRunningRunSaysSo(t *testing.T) {
 	for _, want := range []string{
 		"two.txt: 2 puzzles, 1 strategy, 2 rows written so far (the run is still running)\n",
 		"run run is running (started 3.",
-		"corpus two.txt: 164B, not read to its end yet",
+		"corpus two.txt: 164 B, not read to its end yet",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report's output lacks %q:\n%s", want, stdout)

@@ -17,6 +17,9 @@ type Strategy struct {
 	// Baseline: the strategy the comparison charts plot every other one
 	// against (the fastest).
 	Baseline bool
+	// Randomized: the search draws from Limits.Seed, so its counters
+	// repeat only under the same seed (trend compares them only then).
+	Randomized bool
 	// Boxes lists the box sizes n of the grids it solves (n*n by n*n: 2
 	// for 4x4, 3 for 9x9, 4 for 16x16); other sizes give StatusUnsupported.
 	Boxes []int
@@ -42,7 +45,7 @@ var registry = []Strategy{
 	{Solver: &backtrack{}, Default: true, Exhaustive: true, Boxes: allBoxes},
 	{Solver: &bruteforce{}, Exhaustive: true, Boxes: allBoxes},
 	{Solver: singles{}, Default: true, Boxes: allBoxes},
-	{Solver: randmrv{}, Default: true, Boxes: allBoxes},
+	{Solver: randmrv{}, Default: true, Randomized: true, Boxes: allBoxes},
 	{Solver: &norvig{}, Default: true, Boxes: allBoxes},
 	{Solver: &dlx{}, Default: true, Boxes: allBoxes},
 	{Solver: &bitboard{}, Default: true, Baseline: true, Boxes: []int{3}},

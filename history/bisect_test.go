@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -342,6 +343,81 @@ func TestWriteBisectRefuses(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want one saying %q", err, c.want)
 			}
+		})
+	}
+}
+
+// TestBisectScriptAgainstTheCheckout makes a good night with the tool of
+// this checkout, writes the scripts of a time alarm and of a counters
+// alarm whose good night it is, and runs them in the checkout: the same
+// code is not bad (exit 0), by its times or by its counters.
+func TestBisectScriptAgainstTheCheckout(t *testing.T) {
+	testenv.Heavy(t, "builds the tool four times and sweeps 60 puzzles once and 30 three times: about 6 s")
+	moduleRoot, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "batch")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/batch")
+	build.Dir = moduleRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	sweep := exec.Command(bin, "-quiet", "-solvers", "dlx,bitboard", "-limit", "60", "-timeout", "0", "-max-calls", "1000000",
+		"-workers", "1", "-out", filepath.Join(root, goodRun), "data/sudoku17.txt")
+	sweep.Dir = moduleRoot
+	if out, err := sweep.CombinedOutput(); err != nil {
+		t.Fatalf("the good night: %v\n%s", err, out)
+	}
+	idx, _ := update(t, root)
+	h := idx.All()
+	if len(h.Series) != 1 {
+		t.Fatalf("%d series, want 1 (skipped: %v)", len(h.Series), h.Skipped)
+	}
+	s := h.Series[0]
+	n := s.Newest()
+	ref := NightRef{Index: 1, Run: n.Run, Start: n.Start, Revision: n.Revision}
+	var puzzles []report.PuzzleRef
+	for id := range 30 {
+		puzzles = append(puzzles, report.PuzzleRef{Corpus: "data/sudoku17.txt", ID: id * 2})
+	}
+	// A go command that builds with the slowdown tag: every timed run
+	// takes SUDOKUBATCH_SLOWDOWN times as long.
+	slowGo := filepath.Join(t.TempDir(), "go")
+	if err := os.WriteFile(slowGo, []byte("#!/bin/sh\ncmd=$1; shift; exec go \"$cmd\" -tags slowdown \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, kind string
+		env        []string
+		want       int
+	}{
+		{"time, same code", AlarmTime, nil, BisectGood},
+		{"counters, same code", AlarmCounters, nil, BisectGood},
+		{"time, 1.5 times slower", AlarmTime, []string{"GO=" + slowGo, "SUDOKUBATCH_SLOWDOWN=1.5"}, BisectBad},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := &Alarm{Kind: c.kind, Solver: "bitboard", Night: ref, Good: &ref, Puzzles: puzzles, New: true}
+			rel, err := WriteBisect(root, &Report{Series: s, Newest: n}, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("sh", filepath.Join(root, filepath.FromSlash(rel)))
+			cmd.Dir = moduleRoot
+			cmd.Env = append(append(os.Environ(), "TMPDIR="+t.TempDir()), c.env...)
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != c.want {
+				t.Fatalf("the script exited %d, want %d\n%s", code, c.want, out)
+			}
+			t.Logf("%s", out)
 		})
 	}
 }

@@ -310,7 +310,7 @@ func TestBisectScriptWithPrunedGoodNight(t *testing.T) {
 			if code != BisectBad {
 				t.Fatalf("run %d: exit %d, want 1; log:\n%s\nstderr:\n%s", i, code, log, stderr)
 			}
-			ref := filepath.Join(repo, ".git", "batch-bisect", strings.TrimSuffix(filepath.Base(script), ".sh"), "run")
+			ref := filepath.Join(repo, ".git", "batch-bisect", strings.TrimSuffix(filepath.Base(script), ".sh"), strings.TrimSuffix(f.alarm.Good.Revision, "+dirty"), "run")
 			sweeps := strings.Count(log, "[-out]["+ref+"]")
 			if want := 1 - i; sweeps != want { // the reference is swept once
 				t.Errorf("run %d: %d sweeps of the good revision, want %d:\n%s", i, sweeps, want, log)

@@ -61,17 +61,17 @@ func WriteBisect(root string, r *Report, a *Alarm) (rel string, err error) {
 	if err := checkBisect(r, a); err != nil {
 		return "", err
 	}
-	bad := filepath.Join(root, filepath.FromSlash(a.Night.Run))
-	m, err := rundir.ReadManifest(bad)
-	if err != nil {
-		return "", fmt.Errorf("writing the bisect script of %s on %s: %w", a.Solver, a.Night.Run, err)
-	}
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return "", err
 	}
+	badDir, goodDir := nightDir(absRoot, r.Series, a.Night), nightDir(absRoot, r.Series, *a.Good)
+	m, err := rundir.ReadManifest(badDir)
+	if err != nil {
+		return "", fmt.Errorf("writing the bisect script of %s on %s: %w", a.Solver, a.Night.Run, err)
+	}
 	name := bisectName(r.Series.ID, a)
-	script := bisectScript(absRoot, name, r, a, m)
+	script := bisectScript(absRoot, name, r, a, m, badDir, goodDir)
 	dir := filepath.Join(root, BisectDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("writing the bisect script: %w", err)
@@ -96,6 +96,18 @@ func WriteBisect(root string, r *Report, a *Alarm) (rel string, err error) {
 		return "", fmt.Errorf("writing the bisect script %s: %w", path, err)
 	}
 	return BisectDir + "/" + name, nil
+}
+
+// nightDir returns the absolute run directory of the night ref names:
+// the directory of a run named outside the results root (Night.Dir),
+// else the run under absRoot.
+func nightDir(absRoot string, s *Series, ref NightRef) string {
+	for _, n := range s.Nights {
+		if n.Run == ref.Run && n.Dir != "" {
+			return n.Dir
+		}
+	}
+	return filepath.Join(absRoot, filepath.FromSlash(ref.Run))
 }
 
 // checkBisect says why no script can be written for a, if it cannot.
@@ -170,8 +182,8 @@ func commentText(s string) string {
 }
 
 // bisectScript returns the text of the script name of alarm a, whose
-// night's run.json is m.
-func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest) string {
+// night, in badDir, has run.json m; goodDir is the good night's.
+func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest, badDir, goodDir string) string {
 	sig := r.Series.Signature
 	threshold := r.Options.Threshold
 	if threshold <= 0 {
@@ -179,8 +191,6 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest)
 	}
 	goodRev, goodNote := bisectRevision(a.Good.Revision)
 	badRev, badNote := bisectRevision(a.Night.Revision)
-	goodDir := filepath.Join(absRoot, filepath.FromSlash(a.Good.Run))
-	badDir := filepath.Join(absRoot, filepath.FromSlash(a.Night.Run))
 
 	var ids []int
 	for _, p := range a.Puzzles {

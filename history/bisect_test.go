@@ -421,3 +421,24 @@ func TestBisectScriptAgainstTheCheckout(t *testing.T) {
 		})
 	}
 }
+
+func TestBisectScriptFindsANightNamedOutsideTheRoot(t *testing.T) {
+	f := newBisectFixture(t, AlarmTime)
+	elsewhere := filepath.Join(t.TempDir(), "old nights", "the good one")
+	if err := os.MkdirAll(filepath.Dir(elsewhere), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(f.root, goodRun), elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	// As Index.Selected names it: Run as named, Dir where it is.
+	f.report.Series.Nights = []*Night{{Run: "../old nights/the good one", Dir: elsewhere}, {Run: badRun}}
+	f.alarm.Good.Run = "../old nights/the good one"
+	code, log, stderr := runScript(t, f.write(t), t.TempDir(), "FAKE_COMPARE=1")
+	if code != BisectBad {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(log, "[compare][-threshold][1.05]["+elsewhere+"]") {
+		t.Errorf("not compared with the good night where it is, %s:\n%s", elsewhere, log)
+	}
+}

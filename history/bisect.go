@@ -47,8 +47,9 @@ const (
 //     when no unit could be compared.
 //
 // The reference is the good night's run directory while it holds its
-// rows. Once `batch prune` removed them, the script builds the good
-// night's revision (git archive, into the repository's git directory,
+// rows. Once `batch prune` removed them, or when BISECT_REFERENCE is
+// "revision" (a time alarm bisected on another machine, or after the
+// machine's speed changed), the script builds the good night's revision (git archive, into the repository's git directory,
 // once for the whole bisection) and sweeps the puzzles with it: the
 // counters are deterministic, and the times are then measured on the
 // same machine, minutes apart. Without a known good revision (a build
@@ -282,7 +283,9 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 		p("# lies above it).")
 	}
 	p("# Environment: GO, the go command (default go); BATCH_COMPARE, a build of batch to compare")
-	p("# with at every commit (default: the one built at the commit).")
+	p("# with at every commit (default: the one built at the commit); BISECT_REFERENCE=revision,")
+	p("# sweep the good revision as the reference even while the good night has its rows: for a")
+	p("# time alarm bisected on another machine, or after the machine's speed changed.")
 	p("")
 	p("set -u")
 	p("solver=%s", q(a.Solver))
@@ -337,10 +340,10 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 	p("fi")
 	p("compare=${BATCH_COMPARE:-$tmp/batch}")
 	p("")
-	p("if [ -f \"$good/results.csv\" ] || [ -f \"$good/results.csv.gz\" ]; then")
+	p("if [ \"${BISECT_REFERENCE:-}\" != revision ] && { [ -f \"$good/results.csv\" ] || [ -f \"$good/results.csv.gz\" ]; }; then")
 	p("\tref=$good")
 	p("elif [ -z \"$good_rev\" ]; then")
-	p("\tsay \"the good night's rows are gone ($good: batch prune) and its revision is unknown: nothing to compare with\"")
+	p("\tsay \"no reference: the good night's rows are gone ($good: batch prune) or BISECT_REFERENCE=revision, and its revision is unknown: nothing to compare with\"")
 	p("\texit %d", BisectAbort)
 	p("else")
 	p("\t# The rows were pruned: sweep the good revision once, kept in the git directory.")
@@ -348,7 +351,7 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 	p("\tcase $cache in /*) ;; *) cache=$PWD/$cache ;; esac")
 	p("\tref=$cache/run")
 	p("\tif ! [ -f \"$cache/done\" ]; then")
-	p("\t\tsay \"the good night's rows are gone ($good: batch prune): sweeping revision $good_rev instead\"")
+	p("\t\tsay \"sweeping the good revision $good_rev as the reference (the good night's rows are gone, or BISECT_REFERENCE=revision)\"")
 	p("\t\trm -rf \"$cache\" && mkdir -p \"$cache/src\" || exit %d", BisectAbort)
 	p("\t\tif ! git archive \"$good_rev\" | tar -xf - -C \"$cache/src\" ||")
 	p("\t\t\t! (cd \"$cache/src\" && \"$go\" build -o \"$cache/batch\" ./cmd/batch) ||")

@@ -307,6 +307,9 @@ func TestBisectScriptWithPrunedGoodNight(t *testing.T) {
 		script := f.write(t)
 		for i := range 2 {
 			code, log, stderr := runScript(t, script, repo, "FAKE_COMPARE=1")
+			if i == 1 { // the reference is kept: no sweep of it, whatever asks for one
+				code, log, stderr = runScript(t, script, repo, "FAKE_COMPARE=1", "BISECT_REFERENCE=revision")
+			}
 			if code != BisectBad {
 				t.Fatalf("run %d: exit %d, want 1; log:\n%s\nstderr:\n%s", i, code, log, stderr)
 			}
@@ -440,5 +443,36 @@ func TestBisectScriptFindsANightNamedOutsideTheRoot(t *testing.T) {
 	}
 	if !strings.Contains(log, "[compare][-threshold][1.05]["+elsewhere+"]") {
 		t.Errorf("not compared with the good night where it is, %s:\n%s", elsewhere, log)
+	}
+}
+
+func TestBisectScriptSweepsTheGoodRevisionWhenAsked(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "good"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newBisectFixture(t, AlarmTime) // the good night has its rows
+	f.alarm.Good.Revision = strings.TrimSpace(string(out))
+	script := f.write(t)
+	code, log, stderr := runScript(t, script, repo, "FAKE_COMPARE=0")
+	if code != BisectGood || !strings.Contains(log, "[compare][-threshold][1.05]["+filepath.Join(f.root, goodRun)+"]") {
+		t.Fatalf("without BISECT_REFERENCE: exit %d, want 0 against the good night; log:\n%s\nstderr:\n%s", code, log, stderr)
+	}
+	code, log, stderr = runScript(t, script, repo, "FAKE_COMPARE=0", "BISECT_REFERENCE=revision")
+	ref := filepath.Join(repo, ".git", "batch-bisect", strings.TrimSuffix(filepath.Base(script), ".sh"), f.alarm.Good.Revision, "run")
+	if code != BisectGood || !strings.Contains(log, "[compare][-threshold][1.05]["+ref+"]") {
+		t.Fatalf("with BISECT_REFERENCE=revision: exit %d, want 0 against %s; log:\n%s\nstderr:\n%s", code, ref, log, stderr)
 	}
 }

@@ -29,7 +29,8 @@ const (
 
 // WriteBisect writes the `git bisect run` script of alarm a of report r
 // into root/BisectDir, executable, and returns its path relative to root
-// (slash-separated, as Alarm.Bisect holds it).
+// (slash-separated: the caller records it in a.Bisect). An alarm with no
+// good night or no puzzle has no script: WriteBisect says so.
 //
 // The script, run from the repository's work tree at each commit git
 // bisect checks out, builds the tool there (exit 125, skip, when it does
@@ -47,17 +48,18 @@ const (
 //     when no unit could be compared.
 //
 // The reference is the good night's run directory while it holds its
-// rows. Once `batch prune` removed them, or when BISECT_REFERENCE is
-// "revision" (a time alarm bisected on another machine, or after the
-// machine's speed changed), the script builds the good night's revision (git archive, into the repository's git directory,
+// rows. Once `batch prune` removed them, or when the environment has
+// BISECT_REFERENCE=revision (a time alarm bisected on another machine,
+// or after the machine's speed changed), the script builds the good
+// night's revision (git archive, into the repository's git directory,
 // once for the whole bisection) and sweeps the puzzles with it: the
 // counters are deterministic, and the times are then measured on the
 // same machine, minutes apart. Without a known good revision (a build
 // with no VCS stamp) there is nothing to compare with, and the script
 // exits 255, which stops git bisect run.
 //
-// Every value in the script is single-quoted: run names, paths and ids
-// may hold spaces, quotes or $.
+// Every value in the script is single-quoted unless it is plainly safe:
+// run names, paths and ids may hold spaces, quotes or $.
 func WriteBisect(root string, r *Report, a *Alarm) (rel string, err error) {
 	if err := checkBisect(r, a); err != nil {
 		return "", err
@@ -160,8 +162,8 @@ func bisectRevision(v string) (rev, note string) {
 
 // shQuote quotes s for a POSIX shell: in single quotes, each single
 // quote of s written as quote, backslash, quote, quote (closed, escaped,
-// reopened).
-// A word of safe characters only is left as it is.
+// reopened). A word of characters the shell never treats specially is
+// left as it is.
 func shQuote(s string) string {
 	if s != "" && !unsafeWord.MatchString(s) {
 		return s

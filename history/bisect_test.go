@@ -476,3 +476,26 @@ func TestBisectScriptSweepsTheGoodRevisionWhenAsked(t *testing.T) {
 		t.Fatalf("with BISECT_REFERENCE=revision: exit %d, want 0 against %s; log:\n%s\nstderr:\n%s", code, ref, log, stderr)
 	}
 }
+
+func TestShQuote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"bitboard", "bitboard"},
+		{"data/sudoku17.txt", "data/sudoku17.txt"},
+		{"3,17", "3,17"},
+		{"", "''"},
+		{"night 1", "'night 1'"},
+		{"it's", `'it'\''s'`},
+		{"$HOME", "'$HOME'"},
+		{"a;b", "'a;b'"},
+		{"~x", "'~x'"},
+		{"*", "'*'"},
+	} {
+		if got := shQuote(c.in); got != c.want {
+			t.Errorf("shQuote(%q) = %s, want %s", c.in, got, c.want)
+		}
+		out, err := exec.Command("sh", "-c", "printf %s "+shQuote(c.in)).Output()
+		if err != nil || string(out) != c.in {
+			t.Errorf("sh read %s as %q (%v), want %q", shQuote(c.in), out, err, c.in)
+		}
+	}
+}

@@ -31,6 +31,22 @@ type Options struct {
 	Baseline  int     // previous nights of the gate's baseline; 0: DefaultBaseline
 	Threshold float64 // minimum effect, a share (0.05 for 5%); 0: DefaultThreshold
 	Top       int     // moved puzzles listed per alarm; 0: DefaultTop
+	// Memo holds the gate's verdicts of earlier nights, by run id, as
+	// trend keeps them in the index: Evaluate reads a night's verdicts
+	// there instead of reading its rows and its baseline's again (when
+	// they were computed with the same settings and acknowledgements),
+	// and adds those it computes. Nil: none kept.
+	Memo Memo `json:"-"`
+}
+
+// Memo is the gate's verdicts of nights, by run id.
+type Memo map[string]*NightVerdicts
+
+// NightVerdicts is the gate's verdict of each strategy on one night,
+// under the settings and acknowledgements Key names.
+type NightVerdicts struct {
+	Key      string            `json:"key"`
+	Verdicts map[string]string `json:"verdicts"`
 }
 
 // The verdicts of a strategy on a night (StrategyTrend.Verdict).

@@ -115,11 +115,15 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 			return err
 		}
 	}
+	tf.opt.Memo = idx.Memo()
 	reports := make([]*history.Report, len(h.Series))
 	for i, s := range h.Series {
 		if reports[i], err = history.Evaluate(e.ctx, tf.root, s, acks, tf.opt); err != nil {
 			return fmt.Errorf("series %s: %w", s.ID, err)
 		}
+	}
+	if err := idx.SaveMemo(refresh.Path, tf.opt.Memo); err != nil {
+		fmt.Fprintf(e.stderr, "batch trend: the verdicts could not be kept in %s: %v\n", refresh.Path, err)
 	}
 	if err := writeTrend(e.stdout, refresh, h, reports, tf.nights); err != nil {
 		return err

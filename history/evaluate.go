@@ -113,6 +113,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed; compare the night with its baseline on a quiet machine to tell", m.Ratio))
 	}
 
+	r.levels = levels(s.Nights, solverNames(s.Nights))
 	r.Steps = findSteps(s, n, as, opt)
 	var before []*Step
 	if n > 1 {
@@ -159,8 +160,10 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 			}
 		}
 	}
-	if f := s.Nights[first].StrategyNamed(st.Solver); first < k && f.Median.Value > 0 {
-		tr.Drift = &report.Ratio{Value: float64(st.Median.Value) / float64(f.Median.Value)}
+	// The drift: the level of the newest night against the first night
+	// (or the acknowledged one), the machine's factor of each taken out.
+	if lv := r.levels[st.Solver]; first < k && !math.IsNaN(lv[k]) && !math.IsNaN(lv[first]) {
+		tr.Drift = &report.Ratio{Value: math.Exp(lv[k] - lv[first])}
 	}
 
 	g := cur[st.Solver]

@@ -94,6 +94,8 @@ type Report struct {
 	// Notes say what the detectors could not do (rows gone, too few
 	// strategies for the machine's factor) and why.
 	Notes []string
+
+	levels map[string][]float64 // per strategy, the log median of each night, the machine's factor out (levels)
 }
 
 // NightRow is one night of a series on the history page: its verdict per
@@ -126,7 +128,7 @@ type StrategyTrend struct {
 	Gate     *Gate          `json:"gate,omitempty"`
 	Counters *CounterChange `json:"counters,omitempty"`
 	Since    *NightRef      `json:"since,omitempty"` // VerdictStillSlower: the night the alarm was raised
-	Drift    *report.Ratio  `json:"drift,omitempty"` // median time, newest / first night of the series (or since the last acknowledged step)
+	Drift    *report.Ratio  `json:"drift,omitempty"` // median time, newest / first night of the series (or the last acknowledged one), the machine's factor of each night taken out
 	Ack      *Ack           `json:"ack,omitempty"`
 	History  []NightFigures `json:"-"` // the series' nights of this strategy, for the charts
 }

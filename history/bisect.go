@@ -301,7 +301,8 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 	p("")
 	p("say() { echo \"bisect: $(git rev-parse --short HEAD 2>/dev/null || echo '?'): $*\" >&2; }")
 	p("")
-	p("# sweep BATCH DIR: the alarm's puzzles with its strategy, the night's settings, into DIR.")
+	p("# sweep BATCH DIR: the alarm's puzzles with its strategy, the night's settings, into DIR;")
+	p("# its output in DIR.log, shown when it fails.")
 	p("sweep() {")
 	var args []string
 	for _, f := range flags {
@@ -311,9 +312,10 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 	for _, c := range corpora {
 		fmt.Fprintf(&b, " \\\n\t\t%s", q(c))
 	}
-	p("")
+	p(" >\"$2.log\" 2>&1")
 	p("\trc=$?")
 	p("\tif [ \"$rc\" -gt 1 ] || ! [ -s \"$2/results.csv\" ]; then")
+	p("\t\ttail -n 20 \"$2.log\" >&2")
 	p("\t\tsay \"the sweep failed (exit $rc)\"")
 	p("\t\treturn 1")
 	p("\tfi")

@@ -294,8 +294,9 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 	p("ids=%s", q(strings.Join(idList, ",")))
 	p("good=%s", q(goodDir))
 	p("good_rev=%s", q(goodRev))
-	p("threshold=%s", q(strconv.FormatFloat(1+threshold, 'f', -1, 64)))
-	p("kind=%s", q(a.Kind))
+	if a.Kind != AlarmCounters {
+		p("threshold=%s", q(strconv.FormatFloat(1+threshold, 'f', -1, 64)))
+	}
 	p("name=%s", q(strings.TrimSuffix(name, ".sh")))
 	p("go=${GO:-go}")
 	p("")
@@ -380,6 +381,7 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 		p("# The counts of the strategy's compared units whose counters changed.")
 		p("counts=$(tr -d ' \\t\\r\\n' < \"$tmp/compare.json\" |")
 		p("\tsed -n 's/.*\"compared\":\\([0-9]*\\),\"changed\":{\"any\":[0-9]*,\"status\":\\([0-9]*\\),\"calls\":\\([0-9]*\\),\"guesses\":\\([0-9]*\\).*/\\1 \\2 \\3 \\4/p')")
+		p("# shellcheck disable=SC2086 # four numbers, split on purpose")
 		p("set -- $counts")
 		p("if [ $# -ne 4 ]; then")
 		p("\tsay \"batch compare -json does not give the counts of changed units: skip\"")

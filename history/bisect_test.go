@@ -122,6 +122,9 @@ func runScript(t *testing.T, script, dir string, env ...string) (int, string, st
 	return code, string(b), stderr.String()
 }
 
+// TestBisectScriptParses checks each kind of script with sh -n, and with
+// shellcheck where it is installed (warnings and errors: the quoted $HOME
+// of the run names is an "info").
 func TestBisectScriptParses(t *testing.T) {
 	for _, kind := range []string{AlarmTime, AlarmStep, AlarmCounters} {
 		t.Run(kind, func(t *testing.T) {
@@ -129,6 +132,11 @@ func TestBisectScriptParses(t *testing.T) {
 			path := f.write(t)
 			if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
 				t.Fatalf("sh -n %s: %v\n%s", path, err, out)
+			}
+			if _, err := exec.LookPath("shellcheck"); err == nil {
+				if out, err := exec.Command("shellcheck", "-s", "sh", "-S", "warning", path).CombinedOutput(); err != nil {
+					t.Errorf("shellcheck -s sh -S warning: %v\n%s", err, out)
+				}
 			}
 			b, _ := os.ReadFile(path)
 			script := string(b)

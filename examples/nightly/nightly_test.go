@@ -106,3 +106,12 @@ func TestNightlyRefusesASecondNightAtOnce(t *testing.T) {
 		t.Errorf("exit %d after %v, want 75 and nothing run", code, ran)
 	}
 }
+
+func TestNightlyPassesShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Skip("no shellcheck")
+	}
+	if out, err := exec.Command("shellcheck", "-s", "sh", "nightly.sh").CombinedOutput(); err != nil {
+		t.Errorf("shellcheck -s sh nightly.sh: %v\n%s", err, out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -113,5 +114,37 @@ func TestNightlyPassesShellcheck(t *testing.T) {
 	}
 	if out, err := exec.Command("shellcheck", "-s", "sh", "nightly.sh").CombinedOutput(); err != nil {
 		t.Errorf("shellcheck -s sh nightly.sh: %v\n%s", err, out)
+	}
+}
+
+// TestSystemdUnitsVerify runs systemd-analyze verify on the units, their
+// /srv/sudokubatch paths pointed at this directory and the user at the
+// current one (verify checks that ExecStart's file exists and the user
+// is known).
+func TestSystemdUnitsVerify(t *testing.T) {
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		t.Skip("no systemd-analyze")
+	}
+	here, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	units := []string{"batch-nightly.service", "batch-nightly.timer", "batch-nightly-failed.service"}
+	args := []string{"verify", "--man=no"}
+	for _, u := range units {
+		b, err := os.ReadFile(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(string(b), "/srv/sudokubatch/examples/nightly/", here+"/")
+		text = strings.ReplaceAll(text, "User=sudokubatch", "User="+strconv.Itoa(os.Getuid()))
+		if err := os.WriteFile(filepath.Join(dir, u), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, filepath.Join(dir, u))
+	}
+	if out, err := exec.Command("systemd-analyze", args...).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
 }

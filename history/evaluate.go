@@ -25,6 +25,9 @@ func (o Options) withDefaults() Options {
 	if o.Top <= 0 {
 		o.Top = DefaultTop
 	}
+	if o.Busy <= 0 {
+		o.Busy = DefaultBusy
+	}
 	return o
 }
 
@@ -86,7 +89,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 			gates[j] = g
 			return g, nil
 		}
-		g, err := gateAt(c, s, j, as, opt)
+		g, err := gateAt(c, s, j, as, opt, r.levels)
 		if err != nil {
 			return nil, err
 		}
@@ -385,5 +388,5 @@ func memoKey(opt Options, acks []Ack) string {
 	for _, a := range acks {
 		fmt.Fprintf(h, "%s\x00%s\x00", a.RunID, a.Solver)
 	}
-	return fmt.Sprintf("baseline=%d threshold=%g acks=%x", opt.Baseline, opt.Threshold, h.Sum(nil)[:6])
+	return fmt.Sprintf("baseline=%d threshold=%g busy=%g acks=%x", opt.Baseline, opt.Threshold, opt.Busy, h.Sum(nil)[:6])
 }

@@ -19,7 +19,11 @@
 #
 # Environment: N (puzzles a night, default 8000: about 3 s here),
 # BATCH_FLAGS (more flags for every night), TREND_FLAGS (for every
-# trend, e.g. "-threshold 10%").
+# trend, e.g. "-threshold 10%"), MODE: both (default: sweep each night,
+# then trend), sweep (the nights only), or replay (no sweep: trend over
+# the nights already in ROOT, after night k naming nights 1 to k, which
+# is the series as it was after night k; for detectors built after the
+# nights were swept).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 3 ]; then
@@ -38,6 +42,14 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 ROOT=$(cd "$1" && pwd)
 N=${N:-8000}
+MODE=${MODE:-both}
+case "$MODE" in
+both | sweep | replay) ;;
+*)
+	echo "$0: MODE=$MODE: want both, sweep or replay" >&2
+	exit 2
+	;;
+esac
 read -r -a extra <<<"${BATCH_FLAGS:-}"
 read -r -a trendflags <<<"${TREND_FLAGS:-}"
 cd "$repo"
@@ -45,7 +57,9 @@ cd "$repo"
 bin=$ROOT/bin/batch
 go build -o "$bin" ./cmd/batch
 start=$(date +%s)
-rm -rf "$ROOT"/h[0-9]*
+if [ "$MODE" != replay ]; then
+	rm -rf "$ROOT"/h[0-9]*
+fi
 : >"$ROOT/alarms.txt"
 trends=0
 failing=0
@@ -54,14 +68,23 @@ for n in $(seq 1 "$NIGHTS"); do
 		hist=$(printf '%s/h%02d' "$ROOT" "$h")
 		name=$(printf 'night%02d' "$n")
 		mkdir -p "$hist"
-		if ! "$bin" -solvers norvig,dlx,bitboard -range "0:$N" -timeout 0 -quiet "${extra[@]}" \
+		if [ "$MODE" != replay ] && ! "$bin" -solvers norvig,dlx,bitboard -range "0:$N" -timeout 0 -quiet "${extra[@]}" \
 			-out "$hist/$name" >"$hist/$name.log" 2>&1; then
 			echo "$hist/$name failed; its output:" >&2
 			cat "$hist/$name.log" >&2
 			exit 2
 		fi
+		[ "$MODE" = sweep ] && continue
+		# In replay, the nights up to this one, named: the series as it
+		# was after this night.
+		runs=()
+		if [ "$MODE" = replay ]; then
+			for k in $(seq 1 "$n"); do
+				runs+=("$(printf '%s/night%02d' "$hist" "$k")")
+			done
+		fi
 		code=0
-		"$bin" trend -root "$hist" "${trendflags[@]}" >"$hist/trend-$name.out" 2>"$hist/trend-$name.err" || code=$?
+		"$bin" trend -root "$hist" "${trendflags[@]}" "${runs[@]}" >"$hist/trend-$name.out" 2>"$hist/trend-$name.err" || code=$?
 		trends=$((trends + 1))
 		case $code in
 		0) ;;
@@ -80,9 +103,15 @@ for n in $(seq 1 "$NIGHTS"); do
 	echo "night $n of $NIGHTS done in every history ($(($(date +%s) - start)) s so far)"
 done
 wall=$(($(date +%s) - start))
+if [ "$MODE" = sweep ]; then
+	echo "swept $((HISTORIES * NIGHTS)) nights in $wall s; MODE=replay $0 $ROOT $HISTORIES $NIGHTS runs the trends"
+	exit 0
+fi
 
 echo
-echo "== false alarms: $HISTORIES histories x $NIGHTS nights of one build, -range 0:$N, ${TREND_FLAGS:-default trend flags}"
+what="-range 0:$N"
+[ "$MODE" = replay ] && what="nights swept before ($(jq -r .settings.range "$ROOT/h01/night01/run.json" 2>/dev/null || echo '?'))"
+echo "== false alarms: $HISTORIES histories x $NIGHTS nights of one build, $what, ${TREND_FLAGS:-default trend flags}, MODE=$MODE"
 echo "nights swept:           $((HISTORIES * NIGHTS))"
 echo "trends run:             $trends (one after each night)"
 echo "trends that exited 1:   $failing"

@@ -5,11 +5,11 @@
 #
 #  1. ROOT/slowdown: 10 nights of -solvers norvig,dlx,bitboard on
 #     -range 0:$N (-timeout 0); nights 7 to 10 by a -tags slowdown build
-#     with SUDOKUBATCH_SLOWDOWN=1.2 SUDOKUBATCH_SLOWDOWN_SOLVERS=dlx (dlx
-#     20% slower, the others not). After each night, batch trend: its
-#     exit code and each strategy's verdict line. Expected: exit 0 on
-#     nights 1-6, exit 1 on night 7 (dlx slower, a new alarm), 0 on
-#     nights 8-10 (still slower: no new alarm); then -ack night07 dlx
+#     with SUDOKUBATCH_SLOWDOWN=1.2 SUDOKUBATCH_SLOWDOWN_SOLVERS=$SLOW
+#     ($SLOW 20% slower, the others not). After each night, batch trend:
+#     its exit code and each strategy's verdict line. Expected: exit 0
+#     on nights 1-6, exit 1 on night 7 ($SLOW slower, a new alarm), 0 on
+#     nights 8-10 (still slower: no new alarm); then -ack night07 $SLOW
 #     "why", and trend exits 0.
 #  2. ROOT/counters: 3 plain nights on -range 0:$CN, then a night by a
 #     -tags counterschange build (dlx: one more call and guess on the
@@ -26,10 +26,13 @@
 # It ends with the exit codes, and exits 1 when they are not the ones
 # expected above.
 #
-# Environment: N (puzzles a night of 1, default 8000: about 3 s here),
-# CN (of 2 and 3, default 2000), BATCH_FLAGS (more flags for every
-# night, e.g. "-workers 1"). Needs go, jq and python3; runs from the
-# repository (the nights record its checkout's revision).
+# Environment: N (puzzles a night of 1, default 20000: 1.5-3 s here),
+# CN (of 2 and 3, default 2000), SLOW (the strategy slowed, default
+# bitboard: its nightly level is the steadiest here, while dlx's moves
+# by up to 20% from one same-build night to the next when other work
+# shares the cores), BATCH_FLAGS (more flags for every night, e.g.
+# "-workers 1"). Needs go, jq and python3; runs from the repository (the
+# nights record its checkout's revision).
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -39,8 +42,9 @@ fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 ROOT=$(cd "$1" && pwd)
-N=${N:-8000}
+N=${N:-20000}
 CN=${CN:-2000}
+SLOW=${SLOW:-bitboard}
 read -r -a extra <<<"${BATCH_FLAGS:-}"
 solvers=norvig,dlx,bitboard
 cd "$repo"
@@ -83,7 +87,7 @@ trend() {
 summary=()
 
 echo
-echo "== 1. slowdown history: 10 nights of $solvers on -range 0:$N, nights 7-10 with dlx x1.2"
+echo "== 1. slowdown history: 10 nights of $solvers on -range 0:$N, nights 7-10 with $SLOW x1.2"
 H=$ROOT/slowdown
 rm -rf "$H"
 mkdir -p "$H"
@@ -91,20 +95,20 @@ for k in $(seq 1 10); do
 	name=$(printf 'night%02d' "$k")
 	start=$(date +%s%N)
 	if [ "$k" -ge 7 ]; then
-		SUDOKUBATCH_SLOWDOWN=1.2 SUDOKUBATCH_SLOWDOWN_SOLVERS=dlx night "$bin/batch-slowdown" "$H" "$name" "0:$N"
+		SUDOKUBATCH_SLOWDOWN=1.2 SUDOKUBATCH_SLOWDOWN_SOLVERS=$SLOW night "$bin/batch-slowdown" "$H" "$name" "0:$N"
 	else
 		night "$bin/batch" "$H" "$name" "0:$N"
 	fi
 	ms=$((($(date +%s%N) - start) / 1000000))
 	slow=""
-	[ "$k" -ge 7 ] && slow=" (dlx x1.2)"
+	[ "$k" -ge 7 ] && slow=" ($SLOW x1.2)"
 	printf '\n%s: swept in %d.%03d s%s\n' "$name" $((ms / 1000)) $((ms % 1000)) "$slow"
 	trend "$H" "$name"
 	summary+=("$name:$code")
 done
 echo
-echo "-- acknowledging: batch trend -root $H -ack night07 dlx \"the 1.2 slowdown of the demo\""
-trend "$H" ack -ack night07 dlx "the 1.2 slowdown of the demo"
+echo "-- acknowledging: batch trend -root $H -ack night07 $SLOW \"the 1.2 slowdown of the demo\""
+trend "$H" ack -ack night07 "$SLOW" "the 1.2 slowdown of the demo"
 summary+=("ack:$code")
 trend "$H" after-ack
 summary+=("after-ack:$code")

@@ -17,7 +17,7 @@
 # and the wall time. Exit 0 when no trend exited 1, 1 when some did, 2
 # on a failure (a night or a trend that failed).
 #
-# Environment: N (puzzles a night, default 8000: about 3 s here),
+# Environment: N (puzzles a night, default 20000: 2-3 s here),
 # BATCH_FLAGS (more flags for every night), TREND_FLAGS (for every
 # trend, e.g. "-threshold 10%"), MODE: both (default: sweep each night,
 # then trend), sweep (the nights only), or replay (no sweep: trend over
@@ -41,7 +41,7 @@ esac
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 ROOT=$(cd "$1" && pwd)
-N=${N:-8000}
+N=${N:-20000}
 MODE=${MODE:-both}
 case "$MODE" in
 both | sweep | replay) ;;

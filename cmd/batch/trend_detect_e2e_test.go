@@ -109,6 +109,7 @@ const (
 	slowNights = 8
 	slowFrom   = 5
 	slowRange  = "0:1000"
+	slowSolver = "bitboard"
 )
 
 // TestTrendAlarmsOnceOnSlowdown: a history of slowNights nights of
@@ -129,7 +130,7 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		name := fmt.Sprintf("night%02d", k)
 		bin, env := batchBin, []string(nil)
 		if k >= slowFrom {
-			bin, env = slow, []string{"SUDOKUBATCH_SLOWDOWN=1.2", "SUDOKUBATCH_SLOWDOWN_SOLVERS=dlx"}
+			bin, env = slow, []string{"SUDOKUBATCH_SLOWDOWN=1.2", "SUDOKUBATCH_SLOWDOWN_SOLVERS=" + slowSolver}
 		}
 		sweepNight(t, bin, repo, env, "-solvers", "norvig,dlx,bitboard", "-range", slowRange, "-timeout", "0",
 			"-quiet", "-out", filepath.Join(root, name))
@@ -151,13 +152,13 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		alarms := openAlarms(reports)
 		switch {
 		case k == slowFrom:
-			if r.code != 1 || !slices.Equal(alarms, []string{"dlx " + history.AlarmTime}) {
-				t.Errorf("%s, the first slow night: exit %d, new alarms %q; want exit 1 and dlx's time alarm only\n%s",
-					name, r.code, alarms, r.stdout)
+			if r.code != 1 || !slices.Equal(alarms, []string{slowSolver + " " + history.AlarmTime}) {
+				t.Errorf("%s, the first slow night: exit %d, new alarms %q; want exit 1 and %s's time alarm only\n%s",
+					name, r.code, alarms, slowSolver, r.stdout)
 			}
 			for _, a := range rep.Alarms {
-				if a.Solver == "dlx" && a.Kind == history.AlarmTime && (a.Good == nil || a.Good.Run != fmt.Sprintf("night%02d", slowFrom-1)) {
-					t.Errorf("%s: dlx's alarm's last good night is %+v, want night%02d", name, a.Good, slowFrom-1)
+				if a.Solver == slowSolver && a.Kind == history.AlarmTime && (a.Good == nil || a.Good.Run != fmt.Sprintf("night%02d", slowFrom-1)) {
+					t.Errorf("%s: %s's alarm's last good night is %+v, want night%02d", name, slowSolver, a.Good, slowFrom-1)
 				}
 			}
 		default:
@@ -171,8 +172,8 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		// baseline, the gate may call it "no change": either way no new
 		// alarm, which the exit code checks.
 		if k == slowFrom+1 {
-			if v := strategyOf(t, rep, "dlx").Verdict; v != history.VerdictStillSlower {
-				t.Errorf("%s: dlx's verdict %q, want %q", name, v, history.VerdictStillSlower)
+			if v := strategyOf(t, rep, slowSolver).Verdict; v != history.VerdictStillSlower {
+				t.Errorf("%s: %s's verdict %q, want %q", name, slowSolver, v, history.VerdictStillSlower)
 			}
 		}
 	}
@@ -192,8 +193,8 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 	logSteps("before -ack", evaluate(t, root)[0])
 
 	night := fmt.Sprintf("night%02d", slowFrom)
-	if r := batchMain(t, dir, "trend", "-root", "results", "-ack", night, "dlx", "the 1.2 slowdown of the test"); r.code != 0 {
-		t.Errorf("trend -ack %s dlx: exit %d, want 0\n%s%s", night, r.code, r.stdout, r.stderr)
+	if r := batchMain(t, dir, "trend", "-root", "results", "-ack", night, slowSolver, "the 1.2 slowdown of the test"); r.code != 0 {
+		t.Errorf("trend -ack %s %s: exit %d, want 0\n%s%s", night, slowSolver, r.code, r.stdout, r.stderr)
 	}
 	if r := batchMain(t, dir, "trend", "-root", "results"); r.code != 0 {
 		t.Errorf("trend after -ack: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
@@ -202,8 +203,8 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 	if a := openAlarms([]*history.Report{rep}); len(a) > 0 {
 		t.Errorf("after -ack: new alarms %q, want none", a)
 	}
-	if v := strategyOf(t, rep, "dlx").Verdict; v == history.VerdictSlower || v == history.VerdictStillSlower {
-		t.Errorf("after -ack: dlx's verdict %q: want its baseline started afresh from night %d", v, slowFrom)
+	if v := strategyOf(t, rep, slowSolver).Verdict; v == history.VerdictSlower || v == history.VerdictStillSlower {
+		t.Errorf("after -ack: %s's verdict %q: want its baseline started afresh from night %d", slowSolver, v, slowFrom)
 	}
 	logSteps("after -ack", rep)
 }

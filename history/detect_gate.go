@@ -25,8 +25,11 @@ func (g *gateOut) slower() bool { return g != nil && g.verdict == VerdictSlower 
 // solver on night k of s: the last opt.Baseline nights before k that
 // have the strategy, none before the latest acknowledged change of that
 // strategy before k (an acknowledgement starts the baseline afresh, from
-// the night it names).
-func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []int {
+// the night it names), and none from the first night of a step up of
+// the strategy that no acknowledgement follows (an open slowdown stays
+// compared with the level before it, night after night, instead of
+// becoming the baseline as its nights fill it).
+func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step) []int {
 	from := 0
 	for j := k - 1; j >= 0; j-- {
 		if acks.of(s.Nights[j], solver) != nil {
@@ -34,8 +37,14 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []in
 			break
 		}
 	}
+	until := k // the baseline's nights are before it
+	for _, st := range steps {
+		if j := st.Night.Index - 1; st.Solver == solver && st.Ratio > 1 && st.Ack == nil && j > from && j < until {
+			until = j
+		}
+	}
 	var base []int
-	for j := k - 1; j >= from && len(base) < opt.Baseline; j-- {
+	for j := until - 1; j >= from && len(base) < opt.Baseline; j-- {
 		if s.Nights[j].StrategyNamed(solver) != nil {
 			base = append(base, j)
 		}
@@ -53,7 +62,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []in
 // least two others (see machineFactor). The verdict is slower when the
 // interval of that adjusted ratio lies above 1+threshold, faster when it
 // lies below 1/(1+threshold).
-func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64) (map[string]*gateOut, error) {
+func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step) (map[string]*gateOut, error) {
 	night := s.Nights[k]
 	out := map[string]*gateOut{}
 	short := map[string]*gateOut{}  // the strategies with too short a baseline
@@ -61,7 +70,7 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 	var order []string
 	bases := map[string][]int{}
 	for _, st := range night.Strategy {
-		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt), opt)
+		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps), opt)
 		var have []int
 		var gone error
 		for _, j := range base {

@@ -135,7 +135,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	}
 
 	if m := r.Machine; m != nil && m.Used && (m.Ratio > 1+opt.Threshold || m.Ratio < 1/(1+opt.Threshold)) {
-		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed; compare the night with its baseline on a quiet machine to tell", m.Ratio))
+		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed, and no strategy's slowdown that night is; the next night on a steady machine tells", m.Ratio))
 	}
 
 	for i := range night.Strategy {
@@ -156,7 +156,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 		}
 	}
 	for _, g := range cur {
-		if g.verdict == VerdictBusy {
+		if g.verdict == VerdictBusy && strings.HasPrefix(g.note, "other work") {
 			r.Notes = append(r.Notes, "a slowdown on a busy machine is no alarm: "+g.note+"; the next night on a quiet machine tells")
 			break
 		}

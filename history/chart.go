@@ -565,24 +565,33 @@ func (s *stepLines) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// nightLabels returns the x label of each night: its date and short
-// revision, on two lines.
+// nightLabels returns the x label of each night: its date (and time,
+// when two nights of the series share a date) and short revision, on two
+// lines.
 func nightLabels(nights []*Night) []string {
+	layout := "2006-01-02"
+	for i := 1; i < len(nights); i++ {
+		if nights[i].Start.UTC().Format(layout) == nights[i-1].Start.UTC().Format(layout) {
+			layout = "01-02 15:04"
+			break
+		}
+	}
 	out := make([]string, len(nights))
 	for i, n := range nights {
-		out[i] = n.Start.UTC().Format("2006-01-02") + "\n" + shortRev(n.Revision)
+		out[i] = n.Start.UTC().Format(layout) + "\n" + shortRev(n.Revision)
 	}
 	return out
 }
 
-// shortRev is a revision cut to 7 hex digits ("+" kept for a dirty
-// build); a revision that is no hash ("unknown", "(devel)") is kept.
+// shortRev is a revision cut to its first 7 hex digits, "+" after them
+// for a build of a tree with changes ("+dirty"); what follows the hash
+// (" (checkout)") is left out. A revision that is no hash ("unknown",
+// "(devel)") is kept.
 func shortRev(rev string) string {
-	dirty := strings.HasSuffix(rev, "+dirty")
-	h := strings.TrimSuffix(rev, "+dirty")
-	if len(h) > 7 && strings.Trim(h, "0123456789abcdef") == "" {
-		h = h[:7]
-		if dirty {
+	hex := len(rev) - len(strings.TrimLeft(rev, "0123456789abcdef"))
+	if hex >= 7 {
+		h := rev[:7]
+		if strings.Contains(rev[hex:], "dirty") {
 			h += "+"
 		}
 		return h

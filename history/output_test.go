@@ -422,7 +422,13 @@ func TestNightTickerThins(t *testing.T) {
 	if got := nightLabels(synthNights(1, []string{"dlx"}, nil))[0]; got != "2026-11-01\nabc0001" {
 		t.Errorf("label %q, want date and 7 hex digits", got)
 	}
-	for rev, want := range map[string]string{"0123456789abcdef0123456789abcdef01234567+dirty": "0123456+", "unknown": "unknown", "(devel)": "(devel)", "": "unknown"} {
+	same := synthNights(2, []string{"dlx"}, nil)
+	same[1].Start = same[0].Start.Add(15 * time.Minute)
+	if got := nightLabels(same); got[1] != "11-01 23:20\nabc0002" {
+		t.Errorf("label of the second night of a day %q, want its time", got[1])
+	}
+	for rev, want := range map[string]string{"0123456789abcdef0123456789abcdef01234567+dirty": "0123456+",
+		"0c689fb3e3042f1a98c54f5b9f8a79d75d61dfba (checkout)": "0c689fb", "unknown": "unknown", "(devel)": "(devel)", "": "unknown"} {
 		if got := shortRev(rev); got != want {
 			t.Errorf("shortRev(%q) = %q, want %q", rev, got, want)
 		}

@@ -3,9 +3,11 @@ package history
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -290,6 +292,24 @@ func TestWriteFilesWithoutReport(t *testing.T) {
 	}
 }
 
+func TestWriteFilesEmptyHistory(t *testing.T) {
+	root := t.TempDir()
+	written, err := WriteFiles(root, &History{Skipped: []Skipped{{Run: "n1", Reason: "no summary.json"}}}, nil)
+	if err != nil || len(written) != 3 {
+		t.Fatalf("WriteFiles of no series: %q, %v; want trend.md, trend.json, index.html", written, err)
+	}
+	var f TrendFile
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(root, TrendJSON))), &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Series == nil || len(f.Series) != 0 || len(f.Skipped) != 1 {
+		t.Errorf("trend.json of no series: %+v; want series [] and the skipped run", f)
+	}
+	if _, err := WriteFiles(root, &History{}, []*Report{nil}); err == nil {
+		t.Errorf("WriteFiles took a report for a series that is not there")
+	}
+}
+
 // decodePNG decodes a chart and checks its size.
 func decodePNG(t *testing.T, path string) image.Image {
 	t.Helper()
@@ -343,6 +363,17 @@ func TestTrendChartsDraw(t *testing.T) {
 			}
 			for _, c := range charts {
 				decodePNG(t, filepath.Join(root, c.PNG))
+				svg, err := os.ReadFile(filepath.Join(root, c.SVG))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for dec := xml.NewDecoder(bytes.NewReader(svg)); ; {
+					if _, err := dec.Token(); err == io.EOF {
+						break
+					} else if err != nil {
+						t.Fatalf("%s: not XML: %v", c.SVG, err)
+					}
+				}
 			}
 			if tc.name == "zero values" && !strings.Contains(charts[0].Caption, "12 values below 1 drawn at 1") {
 				t.Errorf("median caption %q does not say 12 values were drawn at 1", charts[0].Caption)

@@ -18,7 +18,10 @@ import (
 // It is read from the run directory's run.json and summary.json only,
 // never from results.csv (which retention may compress or drop).
 type Night struct {
-	Run       string     `json:"run"` // the run directory, relative to the results root
+	Run string `json:"run"` // the run directory, relative to the results root
+	// Dir is the run directory of a run named on the command line outside
+	// the results root (Index.Selected); empty for the root's own runs.
+	Dir       string     `json:"-"`
 	RunID     string     `json:"run_id"`
 	Start     time.Time  `json:"start"` // the run's start (UTC): the night's date
 	End       time.Time  `json:"end"`

@@ -83,6 +83,11 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 			h.Skipped = append(h.Skipped, Skipped{run, e.Skip})
 			continue
 		}
+		if idx.Lookup(e.Night.Run) != e {
+			n := *e.Night // a run outside the root: its rows are where it was named
+			n.Dir = abs
+			e.Night = &n
+		}
 		nights = append(nights, e.Night)
 		named[e.Night] = run
 	}

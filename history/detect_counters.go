@@ -1,0 +1,76 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+
+	"sudokubatch/report"
+	"sudokubatch/solvers"
+)
+
+// detectCounters compares the counters of strategy solver, unit by unit,
+// between night cur and the night before it of the series, prev: any
+// unit whose status, calls or guesses differ is a behaviour change (a
+// deterministic strategy's counters change only when its code does). A
+// unit a timeout stopped in either night is not compared: where a
+// timeout stops depends on the machine. A unit stopped by -max-calls is
+// compared: the limit is deterministic. A randomised strategy is
+// compared only between nights of the same seed. Units in one night only
+// are not compared (the selection is part of the signature: there are
+// none unless a night lost rows).
+func detectCounters(c *rowCache, solver string, prev, cur *Night) (*CounterChange, error) {
+	cc := &CounterChange{Previous: prev.Run, IDs: []report.PuzzleRef{}}
+	if st, ok := solvers.Lookup(solver); ok && st.Randomized && prev.Seed != cur.Seed {
+		cc.Skipped = fmt.Sprintf("a randomised strategy, and the seeds differ (%d, %d): its counters are compared under the same seed only", prev.Seed, cur.Seed)
+		return cc, nil
+	}
+	pr, err := c.rows(prev)
+	if err == nil {
+		var cr *nightRows
+		if cr, err = c.rows(cur); err == nil {
+			compareCounters(cc, pr, cr, solver)
+			return cc, nil
+		}
+	}
+	if errors.Is(err, errNoRows) {
+		cc.Skipped = err.Error()
+		return cc, nil
+	}
+	return nil, err
+}
+
+// compareCounters fills cc from the units of solver in both nights.
+func compareCounters(cc *CounterChange, pr, cr *nightRows, solver string) {
+	po, co := pr.units[solver], cr.units[solver]
+	pser, cser := pr.run.Results.Solver(solver), cr.run.Results.Solver(solver)
+	if pser == nil || cser == nil {
+		cc.Skipped = "the strategy is not in both nights"
+		return
+	}
+	for i, j := 0, 0; i < len(po) && j < len(co); {
+		switch {
+		case po[i].key < co[j].key:
+			i++
+			continue
+		case po[i].key > co[j].key:
+			j++
+			continue
+		}
+		a, b := int(po[i].row), int(co[j].row)
+		i++
+		j++
+		sa, sb := pser.Status(a), cser.Status(b)
+		if sa == solvers.StatusTimeout || sb == solvers.StatusTimeout {
+			cc.Timeouts++
+			continue
+		}
+		cc.Compared++
+		if sa == sb && pser.Calls(a) == cser.Calls(b) && pser.Guesses(a) == cser.Guesses(b) {
+			continue
+		}
+		cc.Changed++
+		if len(cc.IDs) < CounterIDs {
+			cc.IDs = append(cc.IDs, puzzleRef(cr.run.Results, cser, b))
+		}
+	}
+}

@@ -1,0 +1,303 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"sudokubatch/report"
+)
+
+// gateOut is the nightly time gate of one strategy on one night: the
+// gate, or the verdict that says why there is none.
+type gateOut struct {
+	gate    *Gate
+	verdict string
+	note    string // why there is no gate, for people
+}
+
+// slower reports whether the gate found the strategy slower.
+func (g *gateOut) slower() bool { return g != nil && g.gate != nil && g.gate.Verdict == VerdictSlower }
+
+// baselineOf returns the nights of the gate's baseline of strategy
+// solver on night k of s: the last opt.Baseline nights before k that
+// have the strategy, none before the latest acknowledged change of that
+// strategy before k (an acknowledgement starts the baseline afresh, from
+// the night it names).
+func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []int {
+	from := 0
+	for j := k - 1; j >= 0; j-- {
+		if acks.of(s.Nights[j], solver) != nil {
+			from = j
+			break
+		}
+	}
+	var base []int
+	for j := k - 1; j >= from && len(base) < opt.Baseline; j-- {
+		if s.Nights[j].StrategyNamed(solver) != nil {
+			base = append(base, j)
+		}
+	}
+	slices.Reverse(base)
+	return base
+}
+
+// gateAt computes the time gate of every strategy of night k of s: per
+// strategy, night k against the per-puzzle median of its baseline
+// nights (baselineOf), paired by puzzle as batch compare pairs two runs
+// (report.Compare: the ratio of median times with its 95% bootstrap
+// interval over the timing blocks), then divided by the machine's
+// factor: the median of the other strategies' ratios, when there are at
+// least two others (see machineFactor). The verdict is slower when the
+// interval of that adjusted ratio lies above 1+threshold, faster when it
+// lies below 1/(1+threshold).
+func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[string]*gateOut, error) {
+	night := s.Nights[k]
+	out := map[string]*gateOut{}
+	groups := map[string][]string{} // baseline (its runs) -> strategies
+	var order []string
+	bases := map[string][]int{}
+	for _, st := range night.Strategy {
+		base := baselineOf(s, k, st.Solver, acks, opt)
+		var have []int
+		var gone error
+		for _, j := range base {
+			if _, err := c.rows(s.Nights[j]); err != nil {
+				if !errors.Is(err, errNoRows) {
+					return nil, err
+				}
+				gone = err
+				continue
+			}
+			have = append(have, j)
+		}
+		switch {
+		case len(base) < MinBaseline:
+			out[st.Solver] = &gateOut{verdict: VerdictNotEnough, note: fmt.Sprintf("%d earlier nights in its baseline, the gate needs %d", len(base), MinBaseline)}
+			continue
+		case len(have) < MinBaseline:
+			out[st.Solver] = &gateOut{verdict: VerdictNoRows, note: fmt.Sprintf("the rows of %d of its %d baseline nights are gone (%v)", len(base)-len(have), len(base), gone)}
+			continue
+		}
+		key := fmt.Sprint(have)
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+			bases[key] = have
+		}
+		groups[key] = append(groups[key], st.Solver)
+	}
+	if len(order) > 0 {
+		if _, err := c.rows(night); err != nil {
+			if !errors.Is(err, errNoRows) {
+				return nil, err
+			}
+			for _, key := range order {
+				for _, solver := range groups[key] {
+					out[solver] = &gateOut{verdict: VerdictNoRows, note: err.Error()}
+				}
+			}
+			return out, nil
+		}
+	}
+	for _, key := range order {
+		if err := gateGroup(c, s, k, bases[key], groups[key], opt, out); err != nil {
+			return nil, err
+		}
+	}
+	applyMachine(out, opt)
+	return out, nil
+}
+
+// gateGroup computes the raw gates of the strategies solvers, which share
+// the baseline nights base, into out.
+func gateGroup(c *rowCache, s *Series, k int, base []int, solverNames []string, opt Options, out map[string]*gateOut) error {
+	cur, err := c.rows(s.Nights[k])
+	if err != nil {
+		return err
+	}
+	baseRows := make([]*nightRows, len(base))
+	runs := make([]string, len(base))
+	for i, j := range base {
+		if baseRows[i], err = c.rows(s.Nights[j]); err != nil {
+			return err
+		}
+		runs[i] = s.Nights[j].Run
+	}
+	baseRun := baselineRun(baseRows, solverNames)
+	cmp, err := report.Compare(c.ctx, baseRun, cur.run, report.CompareOptions{Noise: 1, Top: opt.Top})
+	if err != nil && !errors.Is(err, report.ErrNothingToCompare) {
+		return err
+	}
+	for _, solver := range solverNames {
+		var d *report.StrategyDiff
+		if cmp != nil {
+			for _, x := range cmp.Strategies {
+				if x.Solver == solver {
+					d = x
+				}
+			}
+		}
+		if d == nil || d.Timed == 0 {
+			out[solver] = &gateOut{verdict: VerdictNoRows, note: "no unit measured both in the night and in its baseline"}
+			continue
+		}
+		g := &Gate{Baseline: runs, Pairs: d.Timed, BaseNS: d.MedianOldNS, NewNS: d.MedianNewNS,
+			Ratio: d.MedianRatio, CI: d.TimeCI, Machine: 1, Moved: []Moved{}}
+		for _, r := range d.Regressions {
+			g.Moved = append(g.Moved, Moved{Puzzle: r.Puzzle, OldNS: r.OldNS, NewNS: r.NewNS, Ratio: r.Ratio, Confirmed: r.Confirmed})
+		}
+		out[solver] = &gateOut{gate: g}
+	}
+	return nil
+}
+
+// baselineRun returns the baseline of the nights rows as one run: per
+// strategy of solverNames, per unit of the newest baseline night, the
+// row of the night whose time is the median of the unit's times over
+// the nights that have it (for an even count, the upper of the two
+// middle rows, its time the mean of both). The run's run.json is the
+// newest baseline night's: its corpora and settings are the series'.
+func baselineRun(rows []*nightRows, solverNames []string) *report.Run {
+	last := rows[len(rows)-1]
+	res := &report.Results{Corpora: slices.Clone(last.run.Results.Corpora)}
+	type cand struct {
+		ser *report.Series
+		row int
+		ns  int64
+	}
+	cands := make([]cand, 0, len(rows))
+	for _, solver := range solverNames {
+		ser := last.run.Results.Solver(solver)
+		if ser == nil {
+			continue
+		}
+		res.AddSeries(solver)
+		for _, u := range last.units[solver] {
+			cands = cands[:0]
+			for _, r := range rows {
+				us := r.units[solver]
+				i, ok := slices.BinarySearchFunc(us, u.key, func(x unitKey, key uint64) int {
+					switch {
+					case x.key < key:
+						return -1
+					case x.key > key:
+						return 1
+					}
+					return 0
+				})
+				if ok {
+					rs := r.run.Results.Solver(solver)
+					row := int(us[i].row)
+					cands = append(cands, cand{rs, row, rs.NS(row)})
+				}
+			}
+			slices.SortFunc(cands, func(a, b cand) int {
+				switch {
+				case a.ns < b.ns:
+					return -1
+				case a.ns > b.ns:
+					return 1
+				}
+				return 0
+			})
+			m := cands[len(cands)/2]
+			e := m.ser.At(m.row)
+			e.Corpus = ser.At(int(u.row)).Corpus
+			if len(cands)%2 == 0 {
+				e.NS = (cands[len(cands)/2-1].ns + m.ns) / 2
+			}
+			res.Add(solver, e)
+		}
+	}
+	return &report.Run{Path: "the baseline of " + baselineName(rows), Results: res, Manifest: last.run.Manifest}
+}
+
+func baselineName(rows []*nightRows) string {
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.run.Path)
+	}
+	return strings.Join(names, ", ")
+}
+
+// applyMachine divides each gate's ratio by the machine's factor and
+// gives each gate its verdict.
+//
+// The machine's factor is the median of the strategies' ratios (those
+// exact, not bounds), when there are at least three: a change that most
+// strategies share is the machine's (its speed drifts between nights:
+// two sweeps of one build 15 minutes apart read x1.018 to x1.023 on
+// every strategy) or code they all share, not one strategy's. A median,
+// so that one strategy that did slow down does not move the yardstick:
+// with three strategies, one regression leaves the median at one of the
+// two others (the median of the others alone would be their mean with
+// two, and would carry half of a third's regression). With fewer than
+// three the ratios are not adjusted (Gate.Machine 1) and the notes say
+// so; when most strategies moved together the change is the machine's
+// and no strategy is alarmed for it.
+//
+// This was chosen over a calibration kernel timed each night: the
+// strategies are themselves timed in the same blocks of the same run, on
+// the same puzzles, so their common factor measures the machine as the
+// strategies feel it; a kernel would add a measurement of its own, with
+// its own noise, and would be missing from every night already recorded.
+func applyMachine(out map[string]*gateOut, opt Options) {
+	m := 1.0
+	if mc := machineChange(out); mc != nil && mc.Used {
+		m = mc.Ratio
+	}
+	for _, g := range out {
+		if g.gate == nil {
+			continue
+		}
+		g.gate.Machine = m
+		g.gate.Adjusted = g.gate.Ratio.Value / m
+		g.gate.AdjustedCI = report.RatioCI{Lo: g.gate.CI.Lo / m, Hi: g.gate.CI.Hi / m}
+		g.gate.Verdict = gateVerdict(g.gate, opt.Threshold)
+	}
+}
+
+// gateVerdict is the verdict of a gate whose adjusted ratio is computed.
+func gateVerdict(g *Gate, threshold float64) string {
+	up := 1 + threshold
+	r := g.Ratio
+	switch {
+	case g.AdjustedCI.Lo > up:
+		if r.Either || r.Bound == report.BoundUpper {
+			return VerdictUndecided
+		}
+		return VerdictSlower
+	case g.AdjustedCI.Hi < 1/up:
+		if r.Either || r.Bound == report.BoundLower {
+			return VerdictUndecided
+		}
+		return VerdictFaster
+	}
+	return VerdictNoChange
+}
+
+// machineChange is the change common to the strategies of a night's
+// gates: the median of their exact ratios.
+func machineChange(out map[string]*gateOut) *MachineChange {
+	var rs []float64
+	for _, g := range out {
+		if g.gate != nil && g.gate.Ratio.Bound == report.BoundExact && !g.gate.Ratio.Either {
+			rs = append(rs, g.gate.Ratio.Value)
+		}
+	}
+	if len(rs) == 0 {
+		return nil
+	}
+	return &MachineChange{Ratio: median(rs), Strategies: len(rs), Used: len(rs) >= 3}
+}
+
+// median returns the median of xs (not empty), sorting it.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}

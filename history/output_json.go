@@ -19,7 +19,8 @@ const TrendFileVersion = 1
 type TrendFile struct {
 	Version int `json:"version"` // TrendFileVersion
 	// Unacknowledged counts the new alarms of every series that no
-	// annotation acknowledges: trend exits 1 when it is above 0.
+	// annotation acknowledges (trend exits 1 on those of the series whose
+	// newest night is within a day of the newest of all).
 	Unacknowledged int           `json:"unacknowledged_alarms"`
 	Series         []TrendSeries `json:"series"` // the series of the newest night first
 	Skipped        []TrendSkip   `json:"skipped"`

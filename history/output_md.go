@@ -47,7 +47,8 @@ type strategyRow struct {
 	Solver, Color                  string
 	Last, Baseline, Change, Beyond string
 	Machine, Counters, Verdict     string
-	Alarm                          bool // the verdict is one that alarms (slower, counters changed)
+	Drift                          string // median time, newest / first night (or since the last acknowledgement)
+	Alarm                          bool   // the verdict is one that alarms (slower, counters changed)
 }
 
 // alarmView is one alarm with what is known of it.
@@ -132,7 +133,7 @@ func newestText(s *Series, r *Report) string {
 	if thr <= 0 {
 		thr = DefaultThreshold
 	}
-	fmt.Fprintf(&b, "; gate: against the previous %s, alarm beyond %s", report.Count(base, "night", "nights"), fmtPct(thr))
+	fmt.Fprintf(&b, "; gate: against a baseline of up to the previous %s, alarm beyond %s", report.Count(base, "night", "nights"), fmtPct(thr))
 	if m := r.Machine; m != nil {
 		fmt.Fprintf(&b, "; the machine's common factor %s (median of %s)", fmtMultiple(m.Ratio), report.Count(m.Strategies, "strategy", "strategies"))
 		if m.Used {
@@ -152,12 +153,12 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 	if r == nil || len(r.Strategies) == 0 {
 		for _, st := range s.Newest().Strategy {
 			rows = append(rows, strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Last: fmtQuantileCI(st.Median),
-				Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Verdict: "–"})
+				Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–", Verdict: "–"})
 		}
 		return rows
 	}
 	for _, st := range r.Strategies {
-		row := strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–"}
+		row := strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–"}
 		if st.Last != nil {
 			row.Last = fmtQuantileCI(st.Last.Median)
 		} else {
@@ -184,6 +185,9 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 				row.Counters = fmt.Sprintf("same (%d)", c.Compared)
 			}
 		}
+		if st.Drift != nil && st.Drift.Value != 0 {
+			row.Drift = fmtRatio(*st.Drift)
+		}
 		row.Verdict = verdictText(st)
 		row.Alarm = st.Verdict == VerdictSlower || st.Verdict == VerdictCounters
 		rows = append(rows, row)
@@ -203,9 +207,6 @@ func verdictText(st *StrategyTrend) string {
 		v += ": " + st.Ack.Why
 	case st.Ack != nil:
 		v += " (acknowledged: " + st.Ack.Why + ")"
-	}
-	if st.Drift != nil && st.Drift.Value != 0 {
-		v += "; drift " + fmtRatio(*st.Drift)
 	}
 	return v
 }
@@ -335,11 +336,15 @@ func verdictClass(v string) string {
 	return ""
 }
 
-// pageHref is a night's page as a relative link: each segment of the
-// path escaped, "./" in front so that no run name reads as a scheme.
+// pageHref is a file as a link from the results root: each segment of a
+// relative path escaped, "./" in front so that no run name reads as a
+// scheme; an absolute path (a run named outside the root) as a file: URL.
 func pageHref(page string) string {
 	if page == "" {
 		return ""
+	}
+	if filepath.IsAbs(page) {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String()
 	}
 	segs := strings.Split(filepath.ToSlash(page), "/")
 	for i, s := range segs {
@@ -357,15 +362,15 @@ func writeMarkdown(h *History, views []*seriesView) []byte {
 	for _, v := range views {
 		fmt.Fprintf(&b, "\n## %s\n\n", md(v.Head))
 		fmt.Fprintf(&b, "%s\n\n%s\n\n", mdCode(v.Series.Key), md(v.Newest))
-		b.WriteString("| strategy | last median [95%] | baseline median | change [95%] | machine | beyond the machine [95%] | counters | verdict |\n")
-		b.WriteString("|---|--:|--:|--:|--:|--:|---|---|\n")
+		b.WriteString("| strategy | last median [95%] | baseline median | change [95%] | machine | beyond the machine [95%] | drift | counters | verdict |\n")
+		b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|---|\n")
 		for _, r := range v.Strategies {
 			verdict := md(r.Verdict)
 			if r.Alarm {
 				verdict = "**" + verdict + "**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", md(r.Solver), md(r.Last), md(r.Baseline), md(r.Change),
-				md(r.Machine), md(r.Beyond), md(r.Counters), verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", md(r.Solver), md(r.Last), md(r.Baseline), md(r.Change),
+				md(r.Machine), md(r.Beyond), md(r.Drift), md(r.Counters), verdict)
 		}
 		if v.Report != nil {
 			b.WriteString("\n### Alarms\n\n")

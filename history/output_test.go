@@ -154,7 +154,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	md := readFile(t, filepath.Join(root, TrendMD))
 	for _, want := range []string{
 		"## Series 1/1 " + s.ID + ": 10 nights",
-		"| dlx | 240µs [233µs, 247µs] | 100µs | ×1.214 [1.160, 1.260] | ×1.012 | ×1.200 [1.150, 1.250] | same (300) | acknowledged: known: the new dlx column order |",
+		"| dlx | 240µs [233µs, 247µs] | 100µs | ×1.214 [1.160, 1.260] | ×1.012 | ×1.200 [1.150, 1.250] | – | same (300) | acknowledged: known: the new dlx column order |",
 		"| bitboard |", "3 of 300 changed", "**counters changed**",
 		"new time alarm: dlx, night 10 (n10",
 		"Acknowledged: known: the new dlx column order (annotation of n10",
@@ -289,6 +289,18 @@ func TestWriteFilesWithoutReport(t *testing.T) {
 	if ts := f.Series[0]; ts.Evaluated || len(ts.Nights) != 3 || ts.Nights[0].Night.Run != "n1" || ts.Nights[1].Page != "n2/index.html" || ts.Nights[2].Page != "" ||
 		ts.Strategies == nil || len(ts.Notes) != 1 {
 		t.Errorf("trend.json of a series without report: %+v", ts)
+	}
+	// A run named outside the root: its page by its absolute path.
+	r := synthReport(s, "why")
+	r.Nights[0].Page = "/srv/other nights/n1/index.html"
+	if _, err := WriteFiles(root, &History{Series: []*Series{s}}, []*Report{r}); err != nil {
+		t.Fatal(err)
+	}
+	page = readFile(t, filepath.Join(root, PageFile))
+	for _, want := range []string{`<a href="file:///srv/other%20nights/n1/index.html">n1</a>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
 	}
 }
 

@@ -18,7 +18,9 @@ var pageSource string
 // pageTemplate is the history page. html/template escapes every text
 // (run names, why texts, notes) for its context.
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"href":  pageHref,
+	// href is safe as it is: pageHref escapes every segment, and its
+	// only scheme is file: (html/template would refuse that one).
+	"href":  func(path string) template.URL { return template.URL(pageHref(path)) },
 	"shell": shellQuote,
 	"css":   func(s string) template.CSS { return template.CSS(s) }, // a color of hexColor
 }).Parse(pageSource))

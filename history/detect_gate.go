@@ -18,7 +18,7 @@ type gateOut struct {
 }
 
 // slower reports whether the gate found the strategy slower.
-func (g *gateOut) slower() bool { return g != nil && g.gate != nil && g.gate.Verdict == VerdictSlower }
+func (g *gateOut) slower() bool { return g != nil && g.verdict == VerdictSlower }
 
 // baselineOf returns the nights of the gate's baseline of strategy
 // solver on night k of s: the last opt.Baseline nights before k that
@@ -55,6 +55,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []in
 func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[string]*gateOut, error) {
 	night := s.Nights[k]
 	out := map[string]*gateOut{}
+	short := map[string]*gateOut{}  // the strategies with too short a baseline
 	groups := map[string][]string{} // baseline (its runs) -> strategies
 	var order []string
 	bases := map[string][]int{}
@@ -72,12 +73,16 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[strin
 			}
 			have = append(have, j)
 		}
+		// A strategy with too short a baseline gets no verdict, but its
+		// ratio, when it has one, still counts for the machine's factor.
 		switch {
 		case len(base) < MinBaseline:
-			out[st.Solver] = &gateOut{verdict: VerdictNotEnough, note: fmt.Sprintf("%d earlier nights in its baseline, the gate needs %d", len(base), MinBaseline)}
-			continue
+			short[st.Solver] = &gateOut{verdict: VerdictNotEnough, note: fmt.Sprintf("%d earlier nights in its baseline, the gate needs %d", len(base), MinBaseline)}
 		case len(have) < MinBaseline:
-			out[st.Solver] = &gateOut{verdict: VerdictNoRows, note: fmt.Sprintf("the rows of %d of its %d baseline nights are gone (%v)", len(base)-len(have), len(base), gone)}
+			short[st.Solver] = &gateOut{verdict: VerdictNoRows, note: fmt.Sprintf("the rows of %d of its %d baseline nights are gone (%v)", len(base)-len(have), len(base), gone)}
+		}
+		if len(have) == 0 {
+			out[st.Solver] = short[st.Solver]
 			continue
 		}
 		key := fmt.Sprint(have)
@@ -103,6 +108,11 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[strin
 	for _, key := range order {
 		if err := gateGroup(c, s, k, bases[key], groups[key], opt, out); err != nil {
 			return nil, err
+		}
+	}
+	for solver, sh := range short {
+		if g := out[solver]; g != nil && g.gate != nil {
+			g.verdict, g.note = sh.verdict, sh.note
 		}
 	}
 	applyMachine(out, opt)
@@ -254,7 +264,12 @@ func applyMachine(out map[string]*gateOut, opt Options) {
 		g.gate.Machine = m
 		g.gate.Adjusted = g.gate.Ratio.Value / m
 		g.gate.AdjustedCI = report.RatioCI{Lo: g.gate.CI.Lo / m, Hi: g.gate.CI.Hi / m}
+		if g.verdict != "" { // too short a baseline: a ratio for the factor, no verdict
+			g.gate.Verdict = g.verdict
+			continue
+		}
 		g.gate.Verdict = gateVerdict(g.gate, opt.Threshold)
+		g.verdict = g.gate.Verdict
 	}
 }
 

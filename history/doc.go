@@ -23,28 +23,30 @@
 //     the command line, keeping the series of the newest of them and
 //     skipping the others as "other signature". Runs that are no night
 //     are Skipped, with the reason.
-//  3. The caller (cmd/batch's trend) prints each series: its key, its
-//     nights, and the figures of its newest night.
-//  4. Not yet built: the detectors (counters, the nightly time gate
-//     against a baseline of the previous nights, change points), which
-//     take a Series and return its alarms; trend.md, trend.json and the
-//     charts; the exit code 1 on an alarm. They belong in this package,
-//     one file each (detect_counters.go, detect_gate.go, steps.go), fed
-//     by History.Series. The index holds per-night figures, not
-//     per-puzzle rows: the counters detector (the two newest nights of a
-//     series) and the time gate (the newest night and its baseline of N
-//     nights, paired per puzzle) read the rows of those few run
-//     directories only, through rundir's reader (results.csv gzipped or
-//     not), never the whole series'. Night.Seed tells which nights a
-//     randomised strategy's counters may be compared across; Night.Run
-//     names the directory of each night's page for the history page.
-//  5. WriteFiles writes trend's files in the results root from the history
-//     and one Report per series: trend.md, trend.json (TrendFile, versioned,
-//     documented field by field), the charts trend/<series>-<measure>.png
-//     and .svg (median with its 95% band, p99, total calls, timeouts; steps
-//     and alarms marked; a strategy's color fixed by the registry) and the
-//     history page index.html (verdicts, alarms, charts, every night
-//     linking its own page; static, escaped, readable from file://).
+//  3. Evaluate runs the detectors over a series (see docs/TREND.md):
+//     detectCounters (detect_counters.go) compares each strategy's
+//     counters with the previous night, unit by unit; gateAt
+//     (detect_gate.go) pairs the newest night, puzzle by puzzle, with
+//     the per-puzzle median of its baseline nights through
+//     report.Compare and divides the ratios by the machine's common
+//     factor; findSteps (steps.go) finds the change points of the
+//     nightly medians from the index alone. The rows of the few nights
+//     compared are read through report.LoadRun (rows.go), once each.
+//     Acknowledgements (annotations.go, root/annotations.json) silence
+//     a night's alarms and restart a strategy's baseline. The gate's
+//     verdicts are kept in the index (Options.Memo).
+//  4. The caller (cmd/batch's trend) prints each series, its verdicts
+//     and alarms, writes trend.md, trend.json, the charts, the history
+//     page and a bisect script per alarm, and exits 1 on a new alarm
+//     that no annotation acknowledges.
+//  5. WriteFiles (page.go) writes trend's files in the results root from
+//     the history and one Report per series: trend.md, trend.json
+//     (TrendFile, versioned, documented field by field), the charts
+//     trend/<series>-<measure>.png and .svg (median with its 95% band,
+//     p99, total calls, timeouts; steps and alarms marked; a strategy's
+//     color fixed by the registry) and the history page index.html
+//     (verdicts, alarms, charts, every night linking its own page;
+//     static, escaped, readable from file://).
 //
 // Nothing here is safe for concurrent use; two processes updating one
 // index at once each write a whole index, the last one wins.

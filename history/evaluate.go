@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"os"
@@ -66,12 +67,23 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	night := s.Nights[k]
 	r := &Report{Series: s, Newest: night, Options: opt}
 
+	key := memoKey(opt, acks)
 	gates := map[int]map[string]*gateOut{}
-	gate := func(j int) (map[string]*gateOut, error) {
+	// gate returns the gates of night j: computed, or the verdicts of
+	// the memo (no Gate then) unless fresh.
+	gate := func(j int, fresh bool) (map[string]*gateOut, error) {
 		if j < 0 {
 			return nil, nil
 		}
-		if g, ok := gates[j]; ok {
+		if g, ok := gates[j]; ok && (!fresh || computed(g)) {
+			return g, nil
+		}
+		if m := opt.Memo[s.Nights[j].RunID]; m != nil && m.Key == key && !fresh && j < k {
+			g := map[string]*gateOut{}
+			for solver, v := range m.Verdicts {
+				g[solver] = &gateOut{verdict: v}
+			}
+			gates[j] = g
 			return g, nil
 		}
 		g, err := gateAt(c, s, j, as, opt)
@@ -79,9 +91,16 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 			return nil, err
 		}
 		gates[j] = g
+		if opt.Memo != nil {
+			m := &NightVerdicts{Key: key, Verdicts: map[string]string{}}
+			for solver, o := range g {
+				m.Verdicts[solver] = o.verdict
+			}
+			opt.Memo[s.Nights[j].RunID] = m
+		}
 		return g, nil
 	}
-	cur, err := gate(k)
+	cur, err := gate(k, true)
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +113,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed; compare the night with its baseline on a quiet machine to tell", m.Ratio))
 	}
 
+	r.levels = levels(s.Nights, solverNames(s.Nights))
 	r.Steps = findSteps(s, n, as, opt)
 	var before []*Step
 	if n > 1 {
@@ -127,7 +147,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 // strategy returns the newest night of strategy st: its counters against
 // the night before, its gate, its verdict and its alarms (added to r).
 func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*gateOut,
-	gate func(int) (map[string]*gateOut, error), as *ackSet) (*StrategyTrend, error) {
+	gate func(int, bool) (map[string]*gateOut, error), as *ackSet) (*StrategyTrend, error) {
 	k := len(s.Nights) - 1
 	night := s.Nights[k]
 	tr := &StrategyTrend{Solver: st.Solver, Last: st, Ack: as.of(night, st.Solver)}
@@ -140,8 +160,10 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 			}
 		}
 	}
-	if f := s.Nights[first].StrategyNamed(st.Solver); first < k && f.Median.Value > 0 {
-		tr.Drift = &report.Ratio{Value: float64(st.Median.Value) / float64(f.Median.Value)}
+	// The drift: the level of the newest night against the first night
+	// (or the acknowledged one), the machine's factor of each taken out.
+	if lv := r.levels[st.Solver]; first < k && !math.IsNaN(lv[k]) && !math.IsNaN(lv[first]) {
+		tr.Drift = &report.Ratio{Value: math.Exp(lv[k] - lv[first])}
 	}
 
 	g := cur[st.Solver]
@@ -211,7 +233,7 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 // earliest night of a run of nights the gate found slower, looking back
 // sinceLookback nights at most. It returns -1 for a slowdown new on the
 // newest night.
-func (r *Report) slowSince(s *Series, solver string, gate func(int) (map[string]*gateOut, error)) (int, error) {
+func (r *Report) slowSince(s *Series, solver string, gate func(int, bool) (map[string]*gateOut, error)) (int, error) {
 	k := len(s.Nights) - 1
 	for i := len(r.Steps) - 1; i >= 0; i-- {
 		st := r.Steps[i]
@@ -221,7 +243,7 @@ func (r *Report) slowSince(s *Series, solver string, gate func(int) (map[string]
 	}
 	since := -1
 	for j := k - 1; j >= max(0, k-sinceLookback); j-- {
-		g, err := gate(j)
+		g, err := gate(j, false)
 		if err != nil {
 			return -1, err
 		}
@@ -235,19 +257,24 @@ func (r *Report) slowSince(s *Series, solver string, gate func(int) (map[string]
 
 // stepAlarms adds an alarm for each new change point up (a slowdown)
 // that the gate did not alarm on its first night.
-func (r *Report) stepAlarms(gate func(int) (map[string]*gateOut, error), as *ackSet) error {
+func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), as *ackSet) error {
 	s := r.Series
 	for _, st := range r.Steps {
 		if !st.New || st.Ratio <= 1 {
 			continue
 		}
 		j := st.Night.Index - 1
-		g, err := gate(j)
+		g, err := gate(j, false)
 		if err != nil {
 			return err
 		}
 		if g[st.Solver].slower() {
 			continue // the gate's alarm of that night is this step's
+		}
+		if !computed(g) { // the memo's verdicts: the gate again, for the puzzles that moved
+			if g, err = gate(j, true); err != nil {
+				return err
+			}
 		}
 		a := &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, New: true, Ack: st.Ack,
 			Text: fmt.Sprintf("%s: a step up from night %d (%s): its nightly median x%.3f (%s before, %s from then on, the machine's factor taken out)",
@@ -281,7 +308,9 @@ func (r *Report) nights(root string, gates map[int]map[string]*gateOut) {
 				row.Page = filepath.ToSlash(filepath.Join(n.Dir, "index.html"))
 			}
 		}
-		if g := gates[k]; g != nil {
+		if g := gates[k]; g == nil && r.Options.Memo[n.RunID] != nil {
+			row.Verdicts = r.Options.Memo[n.RunID].Verdicts
+		} else if g != nil {
 			row.Verdicts = map[string]string{}
 			for solver, o := range g {
 				row.Verdicts[solver] = o.verdict
@@ -337,3 +366,24 @@ func percent(share float64) string { return fmt.Sprintf("%g%%", share*100) }
 func formatNS(ns float64) string { return report.FormatDuration(durationOf(ns)) }
 
 func durationOf(ns float64) time.Duration { return time.Duration(math.Round(ns)) }
+
+// computed reports whether the gates g were computed (not read from the
+// memo).
+func computed(g map[string]*gateOut) bool {
+	for _, o := range g {
+		if o.gate != nil || o.note != "" {
+			return true
+		}
+	}
+	return len(g) == 0
+}
+
+// memoKey names the settings and acknowledgements a night's verdicts
+// depend on: verdicts kept under another key are computed again.
+func memoKey(opt Options, acks []Ack) string {
+	h := sha256.New()
+	for _, a := range acks {
+		fmt.Fprintf(h, "%s\x00%s\x00", a.RunID, a.Solver)
+	}
+	return fmt.Sprintf("baseline=%d threshold=%g acks=%x", opt.Baseline, opt.Threshold, h.Sum(nil)[:6])
+}

@@ -42,6 +42,54 @@ type Entry struct {
 	// it (its figures are all that is left of it), but a rebuild from the
 	// run directories cannot bring it back.
 	Gone bool `json:"gone,omitempty"`
+	// Verdicts are the gate's verdicts of the night when trend computed
+	// them (Options.Memo): for the history page, and so that the next
+	// trend need not read this night's rows again. A rebuild loses them;
+	// trend computes those it needs again from the rows.
+	Verdicts *NightVerdicts `json:"verdicts,omitempty"`
+}
+
+// Memo returns the verdicts the index keeps, by run id.
+func (idx *Index) Memo() Memo {
+	m := Memo{}
+	for _, e := range idx.Entries {
+		if e.Night != nil && e.Verdicts != nil {
+			m[e.Night.RunID] = e.Verdicts
+		}
+	}
+	return m
+}
+
+// SaveMemo records the verdicts of m in the entries of their nights and
+// writes the index to path when any changed.
+func (idx *Index) SaveMemo(path string, m Memo) error {
+	changed := false
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		if e.Night == nil {
+			continue
+		}
+		if v := m[e.Night.RunID]; v != nil && !sameVerdicts(v, e.Verdicts) {
+			e.Verdicts = v
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return idx.Write(path)
+}
+
+func sameVerdicts(a, b *NightVerdicts) bool {
+	if a == nil || b == nil || a.Key != b.Key || len(a.Verdicts) != len(b.Verdicts) {
+		return a == b
+	}
+	for k, v := range a.Verdicts {
+		if b.Verdicts[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 // Stamp is the size and modification time of a run's run.json and

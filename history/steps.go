@@ -77,16 +77,7 @@ func levels(nights []*Night, solverNames []string) map[string][]float64 {
 // spike is never a step.
 func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 	nights := s.Nights[:n]
-	var names []string
-	seen := map[string]bool{}
-	for _, nt := range nights {
-		for _, st := range nt.Strategy {
-			if !seen[st.Solver] {
-				seen[st.Solver] = true
-				names = append(names, st.Solver)
-			}
-		}
-	}
+	names := solverNames(nights)
 	lv := levels(nights, names)
 	var steps []*Step
 	for _, solver := range names {
@@ -228,4 +219,20 @@ func countSide(xs []float64, mid float64, above bool) int {
 		}
 	}
 	return n
+}
+
+// solverNames returns the strategies of nights, in order of first
+// appearance.
+func solverNames(nights []*Night) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, nt := range nights {
+		for _, st := range nt.Strategy {
+			if !seen[st.Solver] {
+				seen[st.Solver] = true
+				names = append(names, st.Solver)
+			}
+		}
+	}
+	return names
 }

@@ -31,6 +31,22 @@ type Options struct {
 	Baseline  int     // previous nights of the gate's baseline; 0: DefaultBaseline
 	Threshold float64 // minimum effect, a share (0.05 for 5%); 0: DefaultThreshold
 	Top       int     // moved puzzles listed per alarm; 0: DefaultTop
+	// Memo holds the gate's verdicts of earlier nights, by run id, as
+	// trend keeps them in the index: Evaluate reads a night's verdicts
+	// there instead of reading its rows and its baseline's again (when
+	// they were computed with the same settings and acknowledgements),
+	// and adds those it computes. Nil: none kept.
+	Memo Memo `json:"-"`
+}
+
+// Memo is the gate's verdicts of nights, by run id.
+type Memo map[string]*NightVerdicts
+
+// NightVerdicts is the gate's verdict of each strategy on one night,
+// under the settings and acknowledgements Key names.
+type NightVerdicts struct {
+	Key      string            `json:"key"`
+	Verdicts map[string]string `json:"verdicts"`
 }
 
 // The verdicts of a strategy on a night (StrategyTrend.Verdict).
@@ -78,6 +94,8 @@ type Report struct {
 	// Notes say what the detectors could not do (rows gone, too few
 	// strategies for the machine's factor) and why.
 	Notes []string
+
+	levels map[string][]float64 // per strategy, the log median of each night, the machine's factor out (levels)
 }
 
 // NightRow is one night of a series on the history page: its verdict per
@@ -110,7 +128,7 @@ type StrategyTrend struct {
 	Gate     *Gate          `json:"gate,omitempty"`
 	Counters *CounterChange `json:"counters,omitempty"`
 	Since    *NightRef      `json:"since,omitempty"` // VerdictStillSlower: the night the alarm was raised
-	Drift    *report.Ratio  `json:"drift,omitempty"` // median time, newest / first night of the series (or since the last acknowledged step)
+	Drift    *report.Ratio  `json:"drift,omitempty"` // median time, newest / first night of the series (or the last acknowledged one), the machine's factor of each night taken out
 	Ack      *Ack           `json:"ack,omitempty"`
 	History  []NightFigures `json:"-"` // the series' nights of this strategy, for the charts
 }

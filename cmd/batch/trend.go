@@ -115,11 +115,15 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 			return err
 		}
 	}
+	tf.opt.Memo = idx.Memo()
 	reports := make([]*history.Report, len(h.Series))
 	for i, s := range h.Series {
 		if reports[i], err = history.Evaluate(e.ctx, tf.root, s, acks, tf.opt); err != nil {
 			return fmt.Errorf("series %s: %w", s.ID, err)
 		}
+	}
+	if err := idx.SaveMemo(refresh.Path, tf.opt.Memo); err != nil {
+		fmt.Fprintf(e.stderr, "batch trend: the verdicts could not be kept in %s: %v\n", refresh.Path, err)
 	}
 	if err := writeTrend(e.stdout, refresh, h, reports, tf.nights); err != nil {
 		return err
@@ -293,7 +297,7 @@ func writeDetectors(w io.Writer, r *history.Report) error {
 	}
 	fmt.Fprintln(w, "):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  strategy\tmedian\tbaseline\tchange\t95% interval\tcounters\tverdict\t")
+	fmt.Fprintln(tw, "  strategy\tmedian\tbaseline\tchange\t95% interval\tsince first\tcounters\tverdict\t")
 	for _, st := range r.Strategies {
 		base, change, iv := "-", "-", "-"
 		if g := st.Gate; g != nil {
@@ -316,7 +320,11 @@ func writeDetectors(w io.Writer, r *history.Report) error {
 		if st.Since != nil {
 			verdict += fmt.Sprintf(" (since night %d, %s)", st.Since.Index, st.Since.Start.Format(time.DateOnly))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Solver, quantileText(st.Last.Median.Value, st.Last.Median.Bound), base, change, iv, counters, verdict)
+		drift := "-"
+		if st.Drift != nil {
+			drift = fmt.Sprintf("x%.3f", st.Drift.Value)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Solver, quantileText(st.Last.Median.Value, st.Last.Median.Bound), base, change, iv, drift, counters, verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"sudokubatch/history"
+	"sudokubatch/report"
+	"sudokubatch/rundir"
+)
+
+// The detectors of trend, in process, over small histories: a few real
+// nights swept on a slice, and nights made from them by fakeNight, whose
+// changes are known exactly (one strategy's times scaled, one puzzle's
+// calls changed). The heavy tests in trend_detect_e2e_test.go sweep
+// builds with the slowdown and counterschange tags instead.
+
+// fakeNight copies the run directory src to root/name as a night that
+// started hours after src: a new run id, the times of solver ("*": of
+// every strategy) scaled by
+// factor, one call more on the puzzles bump (of solver), rows written
+// plain, and its summary made again.
+func fakeNight(t *testing.T, root, src, name, solver string, factor float64, hours int, bump ...int) string {
+	t.Helper()
+	dst := filepath.Join(root, name)
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(src, rundir.ResultsFile)
+	b, err := readRowsFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	bumped := map[string]bool{}
+	for _, id := range bump {
+		bumped[strconv.Itoa(id)] = true
+	}
+	for _, r := range rows[1:] {
+		if solver != "*" && r[col["solver"]] != solver {
+			continue
+		}
+		for _, c := range []string{"ns", "ns_min", "ns_median"} {
+			if v, err := strconv.ParseInt(r[col[c]], 10, 64); err == nil {
+				r[col[c]] = strconv.FormatInt(int64(float64(v)*factor), 10)
+			}
+		}
+		if bumped[r[col["id"]]] {
+			calls, _ := strconv.ParseUint(r[col["calls"]], 10, 64)
+			r[col["calls"]] = strconv.FormatUint(calls+1, 10)
+		}
+	}
+	var out bytes.Buffer
+	w := csv.NewWriter(&out)
+	if err := w.WriteAll(rows); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dst, rundir.ResultsFile+".gz"))
+	writeFile(t, filepath.Join(dst, rundir.ResultsFile), out.String())
+	editManifest(t, dst, func(m map[string]any) {
+		m["run_id"] = fmt.Sprintf("%s-%s", m["run_id"], name)
+		for _, k := range []string{"start", "end"} {
+			at, err := time.Parse(time.RFC3339Nano, m[k].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[k] = at.Add(time.Duration(hours) * time.Hour).Format(time.RFC3339Nano)
+		}
+	})
+	// The summary only, as batch report writes it: the history reads no
+	// chart or page, and drawing them would take most of the test's time.
+	run, err := report.LoadRun(context.Background(), dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := report.SummarizeContext(context.Background(), run.Results, report.SummaryOptions{Manifest: run.Manifest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteSummaryFiles(dst, sum); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// sweepNights sweeps n nights of norvig, dlx and bitboard over a slice
+// into root/n1 ... root/nN.
+func sweepNights(t *testing.T, root string, n int) {
+	t.Helper()
+	for k := 1; k <= n; k++ {
+		r := batchMain(t, "", "-solvers", "norvig,dlx,bitboard", "-range", "0:120", "-timeout", "0", "-quiet",
+			"-out", filepath.Join(root, fmt.Sprintf("n%d", k)))
+		if r.code != 0 {
+			t.Fatalf("night %d: exit %d\n%s", k, r.code, r.stderr)
+		}
+	}
+}
+
+// trendOver runs trend over root (or the runs named) and returns its
+// exit code and output.
+func trendOver(t *testing.T, root string, args ...string) result {
+	t.Helper()
+	return batchMain(t, "", append([]string{"trend", "-root", root}, args...)...)
+}
+
+// verdictLine returns the line of strategy solver in trend's verdict
+// table.
+func verdictLine(out, solver string) string {
+	_, table, _ := strings.Cut(out, "against the baseline")
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == solver {
+			return strings.Join(f, " ")
+		}
+	}
+	return ""
+}
+
+// TestTrendDetectors: the alarm of a slowdown of one strategy is raised
+// once, on its first night, then "still slower" with exit 0; its step is
+// found and reported once; an acknowledgement silences it and starts the
+// baseline afresh. A counters change names exactly its puzzles. A change
+// every strategy shares is the machine's and no alarm. Too few nights is
+// "not enough history"; a baseline night whose rows are gone is said.
+func TestTrendDetectors(t *testing.T) {
+	// One night swept; the others are copies of it, a day apart, so that
+	// a strategy left as it was has the same times every night and the
+	// test does not depend on how the machine's speed drifts between two
+	// sweeps (scripts/trend-false-alarms.sh measures that).
+	base := t.TempDir()
+	sweepNights(t, base, 1)
+	n1 := filepath.Join(base, "n1")
+	// copyRoot returns a results root holding nights 1 to n, copies of n1.
+	copyRoot := func(t *testing.T, n int) string {
+		root := t.TempDir()
+		for k := 1; k <= n; k++ {
+			fakeNight(t, root, n1, fmt.Sprintf("n%d", k), "*", 1, 24*k)
+		}
+		return root
+	}
+
+	t.Run("not enough history", func(t *testing.T) {
+		root := copyRoot(t, 3)
+		r := trendOver(t, root)
+		if r.code != 0 || !strings.Contains(verdictLine(r.stdout, "dlx"), history.VerdictNotEnough) {
+			t.Errorf("3 nights: exit %d, dlx's line %q, want exit 0 and %q\n%s%s", r.code, verdictLine(r.stdout, "dlx"), history.VerdictNotEnough, r.stdout, r.stderr)
+		}
+	})
+
+	t.Run("slowdown", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		// Nights 5 to 7: dlx 1.25 times as slow, the others as they were.
+		for k := 5; k <= 7; k++ {
+			fakeNight(t, root, n1, fmt.Sprintf("n%d", k), "dlx", 1.25, 24*k)
+		}
+		var runs []string
+		for k := 1; k <= 7; k++ {
+			runs = append(runs, filepath.Join(root, fmt.Sprintf("n%d", k)))
+		}
+		wantCode := map[int]int{5: 1, 6: 0, 7: 0}
+		for k := 5; k <= 7; k++ {
+			r := trendOver(t, root, runs[:k]...)
+			line := verdictLine(r.stdout, "dlx")
+			if r.code != wantCode[k] {
+				t.Errorf("night %d: exit %d, want %d; dlx: %q\n%s%s", k, r.code, wantCode[k], line, r.stdout, r.stderr)
+			}
+			want := map[int]string{5: "slower", 6: "still slower (since night 5", 7: "still slower (since night 5"}[k]
+			if !strings.Contains(line, want) {
+				t.Errorf("night %d: dlx's line %q, want %q", k, line, want)
+			}
+			for _, other := range []string{"norvig", "bitboard"} {
+				if l := verdictLine(r.stdout, other); !strings.Contains(l, "no change") {
+					t.Errorf("night %d: %s's line %q, want no change (the machine's factor is the median of the three)", k, other, l)
+				}
+			}
+			if k == 5 && !strings.Contains(r.stdout, "NEW ALARM [time]: dlx slower") {
+				t.Errorf("night 5: no new alarm for dlx:\n%s", r.stdout)
+			}
+			if k == 7 && !strings.Contains(r.stdout, "step: dlx x1.2") {
+				t.Errorf("night 7: no step of dlx found (nights 5-7 after 1-4):\n%s", r.stdout)
+			}
+		}
+		// Acknowledged on night 5: trend over nights 1-5 exits 0.
+		r := trendOver(t, root, "-ack", "n5", "dlx", "dlx made slower on purpose")
+		if r.code != 0 {
+			t.Errorf("-ack: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		if r = trendOver(t, root, runs[:5]...); r.code != 0 || !strings.Contains(r.stdout, "acknowledged (dlx made slower on purpose)") {
+			t.Errorf("night 5 acknowledged: exit %d, want 0 and the acknowledgement\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		// The baseline of night 7 starts at night 5: nights 5 and 6, too few.
+		if l := verdictLine(trendOver(t, root).stdout, "dlx"); !strings.Contains(l, history.VerdictNotEnough) {
+			t.Errorf("night 7 after the acknowledgement: dlx %q, want %q (its baseline starts afresh at night 5)", l, history.VerdictNotEnough)
+		}
+		acks, err := history.ReadAnnotations(root)
+		if err != nil || len(acks) != 1 || acks[0].Run != "n5" || acks[0].Solver != "dlx" {
+			t.Errorf("annotations: %+v, %v", acks, err)
+		}
+		// Bad acknowledgements are usage errors.
+		for _, args := range [][]string{{"-ack", "n9", "dlx", "why"}, {"-ack", "n5", "nosuch", "why"}, {"-ack", "n5", "dlx"}, {"-ack", "n5", "dlx", " "}} {
+			if r := trendOver(t, root, args...); r.code != exitUsage {
+				t.Errorf("trend %v: exit %d, want %d\n%s", args, r.code, exitUsage, r.stderr)
+			}
+		}
+	})
+
+	t.Run("counters", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		fakeNight(t, root, n1, "n5", "norvig", 1, 24*5, 7, 31, 88)
+		r := trendOver(t, root)
+		if r.code != 1 || !strings.Contains(r.stdout, "norvig's counters changed on 3 puzzles of the 120 units compared with night 4 (n4): #7 #31 #88\n") {
+			t.Errorf("exit %d, want 1 and norvig's counters changed on #7 #31 #88:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		for _, other := range []string{"dlx", "bitboard"} {
+			if l := verdictLine(r.stdout, other); !strings.Contains(l, "same (120)") {
+				t.Errorf("%s: %q, want its counters the same on the 120 units", other, l)
+			}
+		}
+	})
+
+	t.Run("machine", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		// Every strategy 1.3 times as slow: the machine's change.
+		fakeNight(t, root, n1, "n5", "*", 1.3, 24*5)
+		r := trendOver(t, root)
+		if r.code != 0 || !strings.Contains(r.stdout, "moved together, x1.3") {
+			t.Errorf("exit %d, want 0 and the machine's change noted:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	})
+
+	t.Run("rows gone", func(t *testing.T) {
+		root := copyRoot(t, 5)
+		for _, k := range []int{1, 2} {
+			os.Remove(filepath.Join(root, fmt.Sprintf("n%d", k), rundir.ResultsFile))
+		}
+		r := trendOver(t, root)
+		if r.code != 0 || !strings.Contains(verdictLine(r.stdout, "dlx"), history.VerdictNoRows) || !strings.Contains(r.stdout, "are gone") {
+			t.Errorf("two baseline nights without rows: exit %d, dlx %q, want %q and a note\n%s%s", r.code, verdictLine(r.stdout, "dlx"), history.VerdictNoRows, r.stdout, r.stderr)
+		}
+	})
+
+	t.Run("verdicts kept", func(t *testing.T) {
+		root := copyRoot(t, 5)
+		trendOver(t, root)
+		idx, err := history.ReadIndex(filepath.Join(root, history.IndexFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := idx.Lookup("n5")
+		if e == nil || e.Verdicts == nil || e.Verdicts.Verdicts["dlx"] != history.VerdictNoChange {
+			b, _ := json.Marshal(e)
+			t.Errorf("the index keeps no verdict of n5: %s", b)
+		}
+	})
+}
+
+func TestParseShare(t *testing.T) {
+	for in, want := range map[string]float64{"5%": 0.05, "0.05": 0.05, "1.05": 0.05, "12.5%": 0.125, " 10% ": 0.1} {
+		if got, err := parseShare(in); err != nil || math.Abs(got-want) > 1e-12 {
+			t.Errorf("parseShare(%q) = %g, %v; want %g", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "0%", "100%", "2", "-5%", "abc", "NaN", "1"} {
+		if got, err := parseShare(in); err == nil {
+			t.Errorf("parseShare(%q) = %g, want an error", in, got)
+		}
+	}
+}

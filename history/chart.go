@@ -477,7 +477,8 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 	p.X.Min, p.X.Max = 0.5, float64(n)+0.5
 	p.X.Tick.Marker = nightTicker{labels: nightLabels(s.Nights)}
 	if len(stepXs) > 0 {
-		p.Add(&stepLines{xs: stepXs, texts: stepTexts, colors: stepColors,
+		legend := p.Legend.Rectangle(draw.Canvas{}).Size()
+		p.Add(&stepLines{xs: stepXs, texts: stepTexts, colors: stepColors, legend: legend,
 			style: text.Style{Font: font.From(trendFont, 10), Handler: plot.DefaultTextHandler}})
 	}
 
@@ -534,12 +535,14 @@ func (thickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 }
 
 // stepLines draws a dashed vertical line at each x, its text at the top
-// of the data area (stacked when several steps are drawn).
+// of the data area (stacked when several steps are drawn), below the
+// legend (in the top left corner, of size legend) where it would cover it.
 type stepLines struct {
 	xs     []float64
 	texts  []string
 	colors []color.Color
 	style  text.Style
+	legend vg.Point
 }
 
 // Plot implements plot.Plotter.
@@ -560,7 +563,12 @@ func (s *stepLines) Plot(c draw.Canvas, p *plot.Plot) {
 		if st.XAlign == draw.XRight {
 			dx = -dx
 		}
-		at := vg.Point{X: px + dx, Y: c.Max.Y - vg.Points(3) - vg.Length(i%4)*st.Height(s.texts[i])}
+		at := vg.Point{X: px + dx, Y: c.Max.Y - vg.Points(3) - vg.Length(i%4)*st.Height(s.texts[i])*1.3}
+		if r := st.Rectangle(s.texts[i]).Add(at); r.Min.X < c.Min.X+s.legend.X+vg.Points(6) && r.Max.Y > c.Max.Y-s.legend.Y-vg.Points(3) {
+			at.Y -= s.legend.Y + vg.Points(3)
+		}
+		c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xd0}) // a halo over the lines it crosses
+		c.Fill(st.Rectangle(s.texts[i]).Add(at).Path())
 		c.FillText(st, at, s.texts[i])
 	}
 }

@@ -47,7 +47,7 @@ type strategyRow struct {
 	Solver, Color                  string
 	Last, Baseline, Change, Beyond string
 	Machine, Counters, Verdict     string
-	Drift                          string // median time, newest / first night (or since the last acknowledgement)
+	Drift                          string // StrategyTrend.Drift
 	Alarm                          bool   // the verdict is one that alarms (slower, counters changed)
 }
 

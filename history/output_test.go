@@ -209,6 +209,11 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 			t.Errorf("index.html lacks %q", want)
 		}
 	}
+	for _, bad := range []string{"http:", "https:", "<script", "//cdn"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("index.html holds %q: the page must work offline, without scripts", bad)
+		}
+	}
 	if t.Failed() {
 		t.Logf("index.html:\n%s", page)
 	}

@@ -211,8 +211,10 @@ func verdictText(st *StrategyTrend) string {
 	return v
 }
 
-// alarmViews formats the newest night's alarms, with the moved puzzles
-// of the gate of their strategy.
+// alarmViews formats the newest night's alarms: a time alarm with the
+// moved puzzles of its strategy's gate (their times), the others with
+// the puzzles they name (a step's are those of the gate on its first
+// night, whose times the report does not hold).
 func alarmViews(r *Report) []alarmView {
 	var out []alarmView
 	for _, a := range r.Alarms {
@@ -238,7 +240,7 @@ func alarmViews(r *Report) []alarmView {
 				gate = st.Gate
 			}
 		}
-		if gate != nil && a.Kind != AlarmCounters && len(gate.Moved) > 0 {
+		if gate != nil && a.Kind == AlarmTime && (r.Newest == nil || a.Night.Run == r.Newest.Run) && len(gate.Moved) > 0 {
 			for _, m := range gate.Moved {
 				conf := "no"
 				if m.Confirmed {

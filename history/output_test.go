@@ -64,11 +64,13 @@ func synthReport(s *Series, why string) *Report {
 	timeAlarm := &Alarm{Kind: AlarmTime, Solver: "dlx", Night: nr, Text: "dlx slower ×1.200 [1.150, 1.250] beyond the machine", New: true, Ack: ack,
 		Good: &good, Puzzles: []report.PuzzleRef{{Corpus: "sudoku17.txt", ID: 39949, Line: 39950, Label: "#39949"}},
 		Bisect: "trend/bisect-" + s.ID + "-dlx-" + nr.Run + ".sh"}
+	stepAlarm := &Alarm{Kind: AlarmStep, Solver: "norvig", Night: ref(s, max(1, newest-3)), Text: "norvig: a step up", New: true,
+		Puzzles: []report.PuzzleRef{{ID: 8145, Label: "#8145"}}}
 	countersAlarm := &Alarm{Kind: AlarmCounters, Solver: "bitboard", Night: nr, Text: "bitboard: counters changed on 3 of 300 units", New: true,
 		Good: &good, Puzzles: []report.PuzzleRef{{ID: 12, Label: "#12"}, {ID: 2018, Label: "#2018"}}}
 	r := &Report{Series: s, Newest: s.Newest(), Options: Options{Baseline: 7, Threshold: 0.05},
 		Machine: &MachineChange{Ratio: 1.012, Strategies: 3, Used: true},
-		Alarms:  []*Alarm{timeAlarm, countersAlarm},
+		Alarms:  []*Alarm{timeAlarm, countersAlarm, stepAlarm},
 		Steps:   []*Step{{Solver: "dlx", Night: ref(s, min(7, newest)), Before: 200_000, After: 240_000, Ratio: 1.2, New: false}},
 		Notes:   []string{"bitboard: the rows of night 3 are gone (pruned)"},
 	}
@@ -164,6 +166,8 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 		"Bisect script: [trend/bisect-" + s.ID + "-dlx-n10.sh](./trend/bisect-" + s.ID + "-dlx-n10.sh)",
 		"| #39949 | 1.00ms | 1.30ms | ×1.300 | yes |",
 		"Puzzles: #12, #2018 and 1 more.",
+		"**new step alarm: norvig, night 7 (n7, 2026-11-07 23:05 UTC): norvig: a step up**",
+		"Puzzles: #8145.",
 		"| dlx | 7 | 2026-11-07 | abc0007 | 200µs | 240µs | ×1.200 | reported before |",
 		"- bitboard: the rows of night 3 are gone (pruned)",
 		"| 7 | 2026-11-07 23:05 | abc0007 | [n7](./n7/index.html) | norvig: no change; dlx: slower; bitboard: no change | time dlx |",
@@ -182,12 +186,12 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(root, TrendJSON))), &f); err != nil {
 		t.Fatal(err)
 	}
-	if f.Version != TrendFileVersion || f.Unacknowledged != 1 || len(f.Series) != 1 || len(f.Skipped) != 1 {
-		t.Fatalf("trend.json: version %d, %d unacknowledged, %d series, %d skipped; want %d, 1, 1, 1", f.Version, f.Unacknowledged, len(f.Series), len(f.Skipped), TrendFileVersion)
+	if f.Version != TrendFileVersion || f.Unacknowledged != 2 || len(f.Series) != 1 || len(f.Skipped) != 1 {
+		t.Fatalf("trend.json: version %d, %d unacknowledged, %d series, %d skipped; want %d, 2, 1, 1", f.Version, f.Unacknowledged, len(f.Series), len(f.Skipped), TrendFileVersion)
 	}
 	ts := f.Series[0]
 	if ts.ID != s.ID || !ts.Evaluated || ts.Newest.Run != "n10" || len(ts.Nights) != 10 || ts.Nights[6].Page != "n7/index.html" ||
-		len(ts.Strategies) != 3 || ts.Strategies[1].Gate.Adjusted != 1.2 || len(ts.Alarms) != 2 || ts.Alarms[0].Ack == nil ||
+		len(ts.Strategies) != 3 || ts.Strategies[1].Gate.Adjusted != 1.2 || len(ts.Alarms) != 3 || ts.Alarms[0].Ack == nil ||
 		len(ts.Steps) != 1 || ts.Steps[0].Night.Index != 7 || len(ts.Charts) != 4 || ts.Options.Threshold != 0.05 || ts.Options.Top != DefaultTop {
 		t.Errorf("trend.json series: %+v", ts)
 	}
@@ -197,7 +201,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 		`<h2 id="s-` + s.ID + `">Series 1/1 ` + s.ID + `: 10 nights</h2>`,
 		`<img src="./trend/` + s.ID + `-median.png"`,
 		`<a href="./n7/index.html">n7</a>`,
-		`<b>1 new alarm not acknowledged</b>`,
+		`<b>2 new alarms not acknowledged</b>`,
 		`<td class="text alarm">slower</td>`,
 		`Acknowledged: known: the new dlx column order`,
 		`<a href="./trend/bisect-` + s.ID + `-dlx-n10.sh">`,
@@ -428,8 +432,8 @@ func TestTrendChartMarksAlarmsAndSteps(t *testing.T) {
 	r.Alarms[0].Ack = nil // the newest night's time alarm: red, unacknowledged
 	plain := &marks{}
 	mk := chartMarks(s, r)
-	if len(mk.alarms) != 3 || len(mk.steps) != 1 {
-		t.Fatalf("marks: %d alarms, %d steps; want 3 (night 7's, the newest night's two) and 1", len(mk.alarms), len(mk.steps))
+	if len(mk.alarms) != 4 || len(mk.steps) != 1 {
+		t.Fatalf("marks: %d alarms, %d steps; want 4 (night 7's, the three of the report) and 1", len(mk.alarms), len(mk.steps))
 	}
 	render := func(mk *marks) image.Image {
 		p, caption := buildChart(s, &chartMeasures[0], mk)
@@ -448,8 +452,8 @@ func TestTrendChartMarksAlarmsAndSteps(t *testing.T) {
 	}
 	red := func(img image.Image) int { return countColor(img, 0xD0, 0x00, 0x20) }
 	without, with := red(render(plain)), red(render(mk))
-	if without != 0 || with < 50 {
-		t.Errorf("alarm-red pixels: %d without marks, %d with two time alarms; want 0 and a ring's worth (>= 50)", without, with)
+	if without != 0 || with < 100 {
+		t.Errorf("alarm-red pixels: %d without marks, %d with three alarms of time and steps; want 0 and rings' worth (>= 100)", without, with)
 	}
 }
 

@@ -122,10 +122,11 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 			return fmt.Errorf("series %s: %w", s.ID, err)
 		}
 	}
+	writeBisects(e, tf.root, reports)
 	if err := idx.SaveMemo(refresh.Path, tf.opt.Memo); err != nil {
 		fmt.Fprintf(e.stderr, "batch trend: the verdicts could not be kept in %s: %v\n", refresh.Path, err)
 	}
-	if err := writeTrend(e.stdout, refresh, h, reports, tf.nights); err != nil {
+	if err := writeTrend(e.stdout, tf.root, refresh, h, reports, tf.nights); err != nil {
 		return err
 	}
 	nights := 0
@@ -143,6 +144,29 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 			report.Count(len(alarms), "new alarm", "new alarms"), strings.Join(what, ", "))}
 	}
 	return nil
+}
+
+// writeBisects writes a git bisect run script for each alarm of the
+// newest nights that names a good night and puzzles (history.WriteBisect),
+// under root/trend/, and records its path in the alarm. A script that
+// cannot be written is a warning: the alarm stands without it.
+func writeBisects(e *env, root string, reports []*history.Report) {
+	for _, r := range reports {
+		if r == nil {
+			continue
+		}
+		for _, a := range r.Alarms {
+			if a.Good == nil || len(a.Puzzles) == 0 || a.Ack != nil {
+				continue
+			}
+			rel, err := history.WriteBisect(root, r, a)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "batch trend: the bisect script of %s's %s alarm: %v\n", a.Solver, a.Kind, err)
+				continue
+			}
+			a.Bisect = rel
+		}
+	}
 }
 
 // counted returns the new, unacknowledged alarms that make trend exit 1:
@@ -233,7 +257,7 @@ func parseShare(s string) (float64, error) {
 
 // writeTrend prints the history h: each series with its nights and its
 // newest night's figures, then the runs skipped.
-func writeTrend(w io.Writer, refresh *history.Refresh, h *history.History, reports []*history.Report, last int) error {
+func writeTrend(w io.Writer, root string, refresh *history.Refresh, h *history.History, reports []*history.Report, last int) error {
 	fmt.Fprintf(w, "history: %s\n", refresh)
 	fmt.Fprintf(w, "%s, %s skipped\n", report.Count(len(h.Series), "series", "series"), report.Count(len(h.Skipped), "run", "runs"))
 	for i, s := range h.Series {
@@ -265,7 +289,7 @@ func writeTrend(w io.Writer, refresh *history.Refresh, h *history.History, repor
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		if err := writeDetectors(w, reports[i]); err != nil {
+		if err := writeDetectors(w, root, reports[i]); err != nil {
 			return err
 		}
 	}
@@ -284,7 +308,7 @@ func writeTrend(w io.Writer, refresh *history.Refresh, h *history.History, repor
 
 // writeDetectors prints what the detectors found of a series' newest
 // night: a line per strategy, the alarms, the steps and the notes.
-func writeDetectors(w io.Writer, r *history.Report) error {
+func writeDetectors(w io.Writer, root string, r *history.Report) error {
 	if r == nil {
 		return nil
 	}
@@ -351,7 +375,7 @@ func writeDetectors(w io.Writer, r *history.Report) error {
 			fmt.Fprintf(w, "    last good night: %d %s (%s)\n", a.Good.Index, a.Good.Run, shortRevision(a.Good.Revision))
 		}
 		if a.Bisect != "" {
-			fmt.Fprintf(w, "    bisect: git bisect run sh %s\n", a.Bisect)
+			fmt.Fprintf(w, "    bisect: %s (its first lines say how to run it)\n", filepath.Join(root, a.Bisect))
 		}
 	}
 	for _, st := range r.Steps {

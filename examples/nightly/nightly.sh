@@ -1,0 +1,58 @@
+#!/bin/sh
+# One night of sudokubatch, run from the directory that holds results/
+# (see docs/NIGHTLY.md; crontab, batch-nightly.service and .timer, and
+# cronjob.yaml beside this file run it):
+#
+#  1. the deterministic sweep, `batch -quiet -timeout 0 -max-calls 10000000`
+#     and any arguments given (e.g. -solvers norvig,dlx,bitboard): a new run
+#     directory results/<UTC start>, and results/latest;
+#  2. `batch trend`: the night against its series, alarms, trend files and
+#     a bisect script per alarm under results/trend/;
+#  3. retention: `batch prune -keep $KEEP` (rows of older nights go, their
+#     summaries and pages stay; the rows were gzipped after the report).
+#
+# Environment: BATCH, the binary (default: batch on PATH); KEEP, the nights
+# whose rows are kept (default 30; the time gate reads the rows of the
+# newest night and of its baseline, 7 nights by default).
+#
+# Exit: 0 ok; 1 a new unacknowledged alarm (trend), a wrong answer or an I/O
+# error (the sweep; trend runs all the same); 2 a usage error; 130
+# interrupted; 75 another night still running (nothing done).
+set -u
+batch=${BATCH:-batch}
+keep=${KEEP:-30}
+
+mkdir -p results || exit 1
+# Two nights at once would share the cores and skew each other's times.
+# (Two processes never write one run directory: its lock refuses the second.)
+if command -v flock >/dev/null 2>&1; then
+	exec 9>results/.nightly.lock
+	if ! flock -n 9; then
+		echo "nightly: another night is still running (results/.nightly.lock)" >&2
+		exit 75
+	fi
+fi
+
+echo "nightly: sweep, $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
+"$batch" -quiet -timeout 0 -max-calls 10000000 "$@"
+sweep=$?
+case $sweep in
+0) ;;
+1) echo "nightly: the sweep finished with a wrong answer or an I/O error (exit 1)" >&2 ;;
+*)
+	echo "nightly: the sweep exited $sweep" >&2
+	exit "$sweep"
+	;;
+esac
+
+echo "nightly: trend"
+"$batch" trend
+trend=$?
+
+echo "nightly: prune -keep $keep"
+"$batch" prune -keep "$keep" || echo "nightly: batch prune failed (the night itself is done)" >&2
+
+if [ "$sweep" -eq 1 ] || [ "$trend" -eq 1 ]; then
+	exit 1
+fi
+exit "$trend"

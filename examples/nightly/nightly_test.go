@@ -1,0 +1,150 @@
+// Package nightly holds the nightly recipes (see docs/NIGHTLY.md); this
+// test runs nightly.sh with a fake batch.
+package nightly
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// fakeBatch logs each command line to $FAKE_LOG, one [argument] each,
+// and exits $FAKE_SWEEP, $FAKE_TREND or $FAKE_PRUNE.
+const fakeBatch = `#!/bin/sh
+for a; do printf '[%s]' "$a"; done >> "$FAKE_LOG"
+echo >> "$FAKE_LOG"
+case $1 in
+trend) exit "${FAKE_TREND:-0}" ;;
+prune) exit "${FAKE_PRUNE:-0}" ;;
+*) exit "${FAKE_SWEEP:-0}" ;;
+esac
+`
+
+const (
+	sweepLine = "[-quiet][-timeout][0][-max-calls][10000000][-limit][5]"
+	trendLine = "[trend]"
+	pruneLine = "[prune][-keep][30]"
+)
+
+// nightly runs nightly.sh -limit 5 in a new directory with the fake
+// batch and env, and returns its exit code and the commands it ran.
+func nightly(t *testing.T, dir string, env ...string) (int, []string) {
+	t.Helper()
+	script, err := filepath.Abs("nightly.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "batch")
+	if err := os.WriteFile(bin, []byte(fakeBatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "log")
+	cmd := exec.Command("sh", script, "-limit", "5")
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "BATCH="+bin, "FAKE_LOG="+log, "KEEP=30"), env...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", out)
+	b, _ := os.ReadFile(log)
+	return code, strings.Fields(string(b))
+}
+
+func TestNightlyExitCodes(t *testing.T) {
+	all := []string{sweepLine, trendLine, pruneLine}
+	cases := []struct {
+		name string
+		env  []string
+		want int
+		ran  []string
+	}{
+		{"a quiet night", nil, 0, all},
+		{"a new alarm", []string{"FAKE_TREND=1"}, 1, all},
+		{"a wrong answer: trend runs all the same", []string{"FAKE_SWEEP=1"}, 1, all},
+		{"trend's usage error", []string{"FAKE_TREND=2"}, 2, all},
+		{"a sweep's usage error stops the night", []string{"FAKE_SWEEP=2"}, 2, all[:1]},
+		{"an interrupted sweep stops the night", []string{"FAKE_SWEEP=130"}, 130, all[:1]},
+		{"a failed prune does not fail the night", []string{"FAKE_PRUNE=1"}, 0, all},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, ran := nightly(t, dir, c.env...)
+			if code != c.want || strings.Join(ran, "\n") != strings.Join(c.ran, "\n") {
+				t.Errorf("exit %d after\n%s\nwant exit %d after\n%s", code, strings.Join(ran, "\n"), c.want, strings.Join(c.ran, "\n"))
+			}
+			if _, err := os.Stat(filepath.Join(dir, "results")); err != nil {
+				t.Errorf("no results directory: %v", err)
+			}
+		})
+	}
+}
+
+func TestNightlyRefusesASecondNightAtOnce(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("no flock(1): nightly.sh runs without the lock")
+	}
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "results"), 0o755)
+	f, err := os.Create(filepath.Join(dir, "results", ".nightly.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	if code, ran := nightly(t, dir); code != 75 || len(ran) != 0 {
+		t.Errorf("exit %d after %v, want 75 and nothing run", code, ran)
+	}
+}
+
+func TestNightlyPassesShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Skip("no shellcheck")
+	}
+	if out, err := exec.Command("shellcheck", "-s", "sh", "nightly.sh").CombinedOutput(); err != nil {
+		t.Errorf("shellcheck -s sh nightly.sh: %v\n%s", err, out)
+	}
+}
+
+// TestSystemdUnitsVerify runs systemd-analyze verify on the units, their
+// /srv/sudokubatch paths pointed at this directory and the user at the
+// current one (verify checks that ExecStart's file exists and the user
+// is known).
+func TestSystemdUnitsVerify(t *testing.T) {
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		t.Skip("no systemd-analyze")
+	}
+	here, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	units := []string{"batch-nightly.service", "batch-nightly.timer", "batch-nightly-failed.service"}
+	args := []string{"verify", "--man=no"}
+	for _, u := range units {
+		b, err := os.ReadFile(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(string(b), "/srv/sudokubatch/examples/nightly/", here+"/")
+		text = strings.ReplaceAll(text, "User=sudokubatch", "User="+strconv.Itoa(os.Getuid()))
+		if err := os.WriteFile(filepath.Join(dir, u), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, filepath.Join(dir, u))
+	}
+	if out, err := exec.Command("systemd-analyze", args...).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}

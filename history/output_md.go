@@ -53,14 +53,17 @@ type strategyRow struct {
 
 // alarmView is one alarm with what is known of it.
 type alarmView struct {
-	Alarm   *Alarm
-	Title   string // "new time alarm: dlx, night 7 (run)"
-	Ack     string // "acknowledged: why (…)", or how to acknowledge it
-	Good    string
-	Bisect  string // the script, relative to the root
-	Moved   []movedRow
-	Puzzles string // the puzzles named when no moved times are known (a counters change), "and N more"
-	Unacked bool
+	Alarm  *Alarm
+	Title  string // "new time alarm: dlx, night 7 (run)"
+	Ack    string // "acknowledged: why (…)", or how to acknowledge it
+	Good   string
+	Bisect string // the script, relative to the root
+	// BisectCmd runs it, from the tool's work tree (the script's header
+	// says how to start the bisection).
+	BisectCmd string
+	Moved     []movedRow
+	Puzzles   string // the puzzles named when no moved times are known (a counters change), "and N more"
+	Unacked   bool
 }
 
 type movedRow struct{ Label, Old, New, Ratio, Confirmed string }
@@ -95,7 +98,7 @@ func buildViews(root string, h *History, reports []*Report, charts [][]TrendChar
 		v.Newest = newestText(s, r)
 		v.Strategies = strategyRows(s, r)
 		if r != nil {
-			v.Alarms = alarmViews(r)
+			v.Alarms = alarmViews(root, r)
 			for _, st := range r.Steps {
 				v.Steps = append(v.Steps, stepRowOf(st))
 			}
@@ -215,10 +218,17 @@ func verdictText(st *StrategyTrend) string {
 // moved puzzles of its strategy's gate (their times), the others with
 // the puzzles they name (a step's are those of the gate on its first
 // night, whose times the report does not hold).
-func alarmViews(r *Report) []alarmView {
+func alarmViews(root string, r *Report) []alarmView {
 	var out []alarmView
 	for _, a := range r.Alarms {
 		v := alarmView{Alarm: a, Unacked: a.Unacknowledged(), Bisect: a.Bisect}
+		if a.Bisect != "" {
+			path := filepath.Join(root, filepath.FromSlash(a.Bisect))
+			if abs, err := filepath.Abs(path); err == nil {
+				path = abs
+			}
+			v.BisectCmd = "git bisect run sh " + shellQuote(path)
+		}
 		state := "new"
 		if !a.New {
 			state = "known"
@@ -391,7 +401,7 @@ func writeMarkdown(h *History, views []*seriesView) []byte {
 					}
 				}
 				if a.Bisect != "" {
-					fmt.Fprintf(&b, "  Bisect script: [%s](%s) (%s, see its header).\n", md(a.Bisect), pageHref(a.Bisect), mdCode("git bisect run sh "+shellQuote(a.Bisect)))
+					fmt.Fprintf(&b, "  Bisect script: [%s](%s); in the tool's work tree, after the git bisect start of its header: %s\n", md(a.Bisect), pageHref(a.Bisect), mdCode(a.BisectCmd))
 				}
 				if a.Puzzles != "" {
 					fmt.Fprintf(&b, "  Puzzles: %s.\n", md(a.Puzzles))

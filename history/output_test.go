@@ -163,7 +163,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 		"**new counters alarm: bitboard",
 		"Not acknowledged: batch trend -ack n10 bitboard \"why\"",
 		"Last good night: 6 (n6",
-		"Bisect script: [trend/bisect-" + s.ID + "-dlx-n10.sh](./trend/bisect-" + s.ID + "-dlx-n10.sh)",
+		"Bisect script: [trend/bisect-" + s.ID + "-dlx-n10.sh](./trend/bisect-" + s.ID + "-dlx-n10.sh); in the tool's work tree, after the git bisect start of its header: ` git bisect run sh " + filepath.Join(root, "trend", "bisect-"+s.ID+"-dlx-n10.sh") + " `",
 		"| #39949 | 1.00ms | 1.30ms | ×1.300 | yes |",
 		"Puzzles: #12, #2018 and 1 more.",
 		"**new step alarm: norvig, night 7 (n7, 2026-11-07 23:05 UTC): norvig: a step up**",
@@ -249,10 +249,10 @@ func TestWriteFilesEscapesHostileNames(t *testing.T) {
 		}
 	}
 	md := readFile(t, filepath.Join(root, TrendMD))
-	if want := "` git bisect run sh 'trend/bisect-" + s.ID + "-dlx-" + hostile + ".sh' `"; !strings.Contains(md, want) {
+	if want := "` git bisect run sh '" + filepath.Join(root, "trend", "bisect-"+s.ID+"-dlx-"+hostile+".sh") + "' `"; !strings.Contains(md, want) {
 		t.Errorf("trend.md lacks the quoted bisect command %q", want)
 	}
-	outsideCode := regexp.MustCompile("`+ [^`]* `+").ReplaceAllString(md, "")
+	outsideCode := regexp.MustCompile("`+ [^`\n]* `+").ReplaceAllString(md, "")
 	for _, bad := range []string{"<script>", "<img", "<b>"} {
 		if strings.Contains(outsideCode, bad) {
 			t.Errorf("trend.md holds %q unescaped:\n%s", bad, md)

@@ -20,9 +20,8 @@ var pageSource string
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	// href is safe as it is: pageHref escapes every segment, and its
 	// only scheme is file: (html/template would refuse that one).
-	"href":  func(path string) template.URL { return template.URL(pageHref(path)) },
-	"shell": shellQuote,
-	"css":   func(s string) template.CSS { return template.CSS(s) }, // a color of hexColor
+	"href": func(path string) template.URL { return template.URL(pageHref(path)) },
+	"css":  func(s string) template.CSS { return template.CSS(s) }, // a color of hexColor
 }).Parse(pageSource))
 
 // pageData is what the page template reads.

@@ -282,7 +282,7 @@ func nightX(s *Series, ref NightRef) float64 {
 
 // buildChart builds the chart of measure m over the nights of s: a line
 // per strategy (its points drawn up to pointsUpTo nights; a lower bound
-// as an open triangle), the interval as a band, steps as dashed vertical
+// as a triangle), the interval as a band, steps as dashed vertical
 // lines before their first night, alarms as rings on their strategy's
 // point. It returns the plot and its caption.
 func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
@@ -305,6 +305,9 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 
 	n := len(s.Nights)
 	names := strategyOrder(s.Nights)
+	// A lower bound is marked on every night up to pointsUpTo nights, on
+	// every markEvery-th night beyond (365 triangles make a smear).
+	markEvery := (n + pointsUpTo - 1) / pointsUpTo
 	tr := func(v float64) float64 { return v }
 	clamped := 0
 	if m.Log {
@@ -384,7 +387,9 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			}
 			if lower {
 				lowers++
-				open = append(open, plotter.XY{X: x, Y: y})
+				if i%markEvery == 0 {
+					open = append(open, plotter.XY{X: x, Y: y})
+				}
 			}
 		}
 		flush()
@@ -488,7 +493,11 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 		caption = append(caption, "the band is its 95% interval")
 	}
 	if lowers > 0 {
-		caption = append(caption, fmt.Sprintf("%s: units stopped by a limit made the value a lower bound (open triangle)", report.Count(lowers, "value is a lower bound", "values are lower bounds")))
+		mark := "a triangle"
+		if markEvery > 1 {
+			mark = fmt.Sprintf("a triangle every %d nights", markEvery)
+		}
+		caption = append(caption, fmt.Sprintf("%s: units stopped by a limit made the value a lower bound (%s)", report.Count(lowers, "value is a lower bound", "values are lower bounds"), mark))
 	}
 	if clamped > 0 {
 		caption = append(caption, fmt.Sprintf("%s drawn at %g (a log axis has no 0)", report.Count(clamped, "value below 1", "values below 1"), float64(valueFloor)))

@@ -373,6 +373,11 @@ func TestTrendChartsDraw(t *testing.T) {
 					st.P99, st.Calls, st.Median.Lo, st.Median.Hi = Quantile{}, 0, 0, 0
 				}
 			}
+			if tc.nights == 400 {
+				for _, n := range s.Nights {
+					n.StrategyNamed("dlx").P99.Bound = "lower"
+				}
+			}
 			start := time.Now()
 			charts, err := writeCharts(root, s, nil)
 			if err != nil {
@@ -395,6 +400,9 @@ func TestTrendChartsDraw(t *testing.T) {
 						t.Fatalf("%s: not XML: %v", c.SVG, err)
 					}
 				}
+			}
+			if want := "400 values are lower bounds: units stopped by a limit made the value a lower bound (a triangle every 7 nights)"; tc.nights == 400 && !strings.Contains(charts[1].Caption, want) {
+				t.Errorf("p99 caption %q lacks %q", charts[1].Caption, want)
 			}
 			if tc.name == "zero values" && !strings.Contains(charts[0].Caption, "12 values below 1 drawn at 1") {
 				t.Errorf("median caption %q does not say 12 values were drawn at 1", charts[0].Caption)

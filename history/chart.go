@@ -357,7 +357,6 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			}
 			seg, band, hiSeg = nil, nil, nil
 		}
-		var legendLine *plotter.Line
 		for i, night := range s.Nights {
 			st := night.StrategyNamed(name)
 			if st == nil {
@@ -398,14 +397,10 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: draw.TriangleGlyph{}}
 			p.Add(sc)
 		}
-		legendLine = &plotter.Line{LineStyle: draw.LineStyle{Color: col, Width: vg.Points(2)}}
-		p.Legend.Add(name, legendLine)
+		p.Legend.Add(name, &plotter.Line{LineStyle: draw.LineStyle{Color: col, Width: vg.Points(2)}})
 	}
-	if math.IsInf(ymin, 0) {
+	if math.IsInf(ymin, 0) { // no strategy has a value: an empty chart
 		ymin, ymax = 0, 1
-		if !m.Log {
-			ymax = 1
-		}
 	}
 
 	// Steps: a dashed line between the last night before and the first

@@ -3,6 +3,7 @@ package history
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -24,8 +25,11 @@ func (g *gateOut) slower() bool { return g != nil && g.verdict == VerdictSlower 
 // solver on night k of s: the last opt.Baseline nights before k that
 // have the strategy, none before the latest acknowledged change of that
 // strategy before k (an acknowledgement starts the baseline afresh, from
-// the night it names).
-func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []int {
+// the night it names), and none from the first night of a step up of
+// the strategy that no acknowledgement follows (an open slowdown stays
+// compared with the level before it, night after night, instead of
+// becoming the baseline as its nights fill it).
+func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step) []int {
 	from := 0
 	for j := k - 1; j >= 0; j-- {
 		if acks.of(s.Nights[j], solver) != nil {
@@ -33,8 +37,14 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []in
 			break
 		}
 	}
+	until := k // the baseline's nights are before it
+	for _, st := range steps {
+		if j := st.Night.Index - 1; st.Solver == solver && st.Ratio > 1 && st.Ack == nil && j > from && j < until {
+			until = j
+		}
+	}
 	var base []int
-	for j := k - 1; j >= from && len(base) < opt.Baseline; j-- {
+	for j := until - 1; j >= from && len(base) < opt.Baseline; j-- {
 		if s.Nights[j].StrategyNamed(solver) != nil {
 			base = append(base, j)
 		}
@@ -52,7 +62,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options) []in
 // least two others (see machineFactor). The verdict is slower when the
 // interval of that adjusted ratio lies above 1+threshold, faster when it
 // lies below 1/(1+threshold).
-func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[string]*gateOut, error) {
+func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step) (map[string]*gateOut, error) {
 	night := s.Nights[k]
 	out := map[string]*gateOut{}
 	short := map[string]*gateOut{}  // the strategies with too short a baseline
@@ -60,7 +70,7 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[strin
 	var order []string
 	bases := map[string][]int{}
 	for _, st := range night.Strategy {
-		base := baselineOf(s, k, st.Solver, acks, opt)
+		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps), opt)
 		var have []int
 		var gone error
 		for _, j := range base {
@@ -115,8 +125,59 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options) (map[strin
 			g.verdict, g.note = sh.verdict, sh.note
 		}
 	}
+	for solver, g := range out {
+		if g.gate != nil {
+			g.gate.Spread = spread(lv[solver], g.gate.Baseline, s)
+		}
+	}
 	applyMachine(out, opt)
+	if share := night.OtherShare; share != nil && *share > opt.Busy {
+		for _, g := range out {
+			if g.verdict == VerdictSlower {
+				g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
+				g.note = fmt.Sprintf("other work used %.0f%% of the machine's CPUs during the night (more than %.0f%%)", *share*100, opt.Busy*100)
+			}
+		}
+	}
 	return out, nil
+}
+
+// quiet returns the nights of base (indexes into s.Nights) that ran on a
+// quiet machine (other work at most opt.Busy of its CPUs, or not
+// recorded), when at least MinBaseline of them are; else base.
+func quiet(s *Series, base []int, opt Options) []int {
+	var q []int
+	for _, j := range base {
+		if sh := s.Nights[j].OtherShare; sh == nil || *sh <= opt.Busy {
+			q = append(q, j)
+		}
+	}
+	if len(q) < MinBaseline {
+		return base
+	}
+	return q
+}
+
+// spread returns exp(spreadSigmas standard deviations) of a strategy's
+// nightly levels lv over the baseline nights runs (the deviation from
+// the median absolute deviation, so that one odd night does not widen
+// it): the change its level reaches by noise alone. 1 with fewer than
+// MinBaseline levels.
+func spread(lv []float64, runs []string, s *Series) float64 {
+	var xs []float64
+	for k, n := range s.Nights {
+		if k < len(lv) && !math.IsNaN(lv[k]) && slices.Contains(runs, n.Run) {
+			xs = append(xs, lv[k])
+		}
+	}
+	if len(xs) < MinBaseline {
+		return 1
+	}
+	m := median(slices.Clone(xs))
+	for i := range xs {
+		xs[i] = math.Abs(xs[i] - m)
+	}
+	return math.Exp(spreadSigmas * 1.4826 * median(xs))
 }
 
 // gateGroup computes the raw gates of the strategies solvers, which share
@@ -273,9 +334,11 @@ func applyMachine(out map[string]*gateOut, opt Options) {
 	}
 }
 
-// gateVerdict is the verdict of a gate whose adjusted ratio is computed.
+// gateVerdict is the verdict of a gate whose adjusted ratio is computed:
+// slower when its interval lies above both 1+threshold and the spread
+// the strategy's nightly level reaches by noise alone.
 func gateVerdict(g *Gate, threshold float64) string {
-	up := 1 + threshold
+	up := max(1+threshold, g.Spread)
 	r := g.Ratio
 	switch {
 	case g.AdjustedCI.Lo > up:

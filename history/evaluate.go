@@ -25,6 +25,9 @@ func (o Options) withDefaults() Options {
 	if o.Top <= 0 {
 		o.Top = DefaultTop
 	}
+	if o.Busy <= 0 {
+		o.Busy = DefaultBusy
+	}
 	return o
 }
 
@@ -86,7 +89,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 			gates[j] = g
 			return g, nil
 		}
-		g, err := gateAt(c, s, j, as, opt)
+		g, err := gateAt(c, s, j, as, opt, r.levels, r.Steps)
 		if err != nil {
 			return nil, err
 		}
@@ -100,20 +103,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 		}
 		return g, nil
 	}
-	cur, err := gate(k, true)
-	if err != nil {
-		return nil, err
-	}
-	if r.Machine = machineChange(cur); r.Machine != nil && !r.Machine.Used {
-		r.Notes = append(r.Notes, fmt.Sprintf("the machine's common factor is not taken out: the gate has %s with an exact ratio, it needs 3 (the factor of a strategy is the median of the others')",
-			report.Count(r.Machine.Strategies, "strategy", "strategies")))
-	}
-
-	if m := r.Machine; m != nil && m.Used && (m.Ratio > 1+opt.Threshold || m.Ratio < 1/(1+opt.Threshold)) {
-		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed; compare the night with its baseline on a quiet machine to tell", m.Ratio))
-	}
-
-	r.levels = levels(s.Nights, solverNames(s.Nights))
+	r.levels = levels(s.Nights, solverNames(s.Nights), opt.Busy)
 	r.Steps = findSteps(s, n, as, opt)
 	var before []*Step
 	if n > 1 {
@@ -122,6 +112,19 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	for _, st := range r.Steps {
 		st.Ack = as.of(s.Nights[st.Night.Index-1], st.Solver)
 		st.New = !slices.ContainsFunc(before, func(b *Step) bool { return sameStep(b, st) })
+	}
+
+	cur, err := gate(k, true)
+	if err != nil {
+		return nil, err
+	}
+	if r.Machine = machineChange(cur); r.Machine != nil && !r.Machine.Used {
+		r.Notes = append(r.Notes, fmt.Sprintf("the machine's common factor is not taken out: the gate has %s with an exact ratio, it needs 3 (the factor is the median of their ratios)",
+			report.Count(r.Machine.Strategies, "strategy", "strategies")))
+	}
+
+	if m := r.Machine; m != nil && m.Used && (m.Ratio > 1+opt.Threshold || m.Ratio < 1/(1+opt.Threshold)) {
+		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed; compare the night with its baseline on a quiet machine to tell", m.Ratio))
 	}
 
 	for i := range night.Strategy {
@@ -277,7 +280,7 @@ func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), a
 			}
 		}
 		a := &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, New: true, Ack: st.Ack,
-			Text: fmt.Sprintf("%s: a step up from night %d (%s): its nightly median x%.3f (%s before, %s from then on, the machine's factor taken out)",
+			Text: fmt.Sprintf("%s: a step up from night %d (%s): x%.3f against the other strategies (its nightly median as recorded: %s before, %s from then on)",
 				st.Solver, j+1, s.Nights[j].Run, st.Ratio, formatNS(st.Before), formatNS(st.After))}
 		if j > 0 {
 			a.Good = r.ref(s, s.Nights[j-1].Run)
@@ -385,5 +388,5 @@ func memoKey(opt Options, acks []Ack) string {
 	for _, a := range acks {
 		fmt.Fprintf(h, "%s\x00%s\x00", a.RunID, a.Solver)
 	}
-	return fmt.Sprintf("baseline=%d threshold=%g acks=%x", opt.Baseline, opt.Threshold, h.Sum(nil)[:6])
+	return fmt.Sprintf("baseline=%d threshold=%g busy=%g acks=%x", opt.Baseline, opt.Threshold, opt.Busy, h.Sum(nil)[:6])
 }

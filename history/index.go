@@ -17,8 +17,9 @@ import (
 const IndexFile = "history.json"
 
 // IndexVersion is the version of the index format: an index of another
-// version is rebuilt from the run directories.
-const IndexVersion = 1
+// version is rebuilt from the run directories. Version 2 added each
+// night's OtherShare.
+const IndexVersion = 2
 
 // Index is the history index, results/history.json: one entry per run
 // directory of the results root, with the night it is (or why it is

@@ -21,18 +21,22 @@ type Night struct {
 	Run string `json:"run"` // the run directory, relative to the results root
 	// Dir is the run directory of a run named on the command line outside
 	// the results root (Index.Selected); empty for the root's own runs.
-	Dir       string     `json:"-"`
-	RunID     string     `json:"run_id"`
-	Start     time.Time  `json:"start"` // the run's start (UTC): the night's date
-	End       time.Time  `json:"end"`
-	Revision  string     `json:"revision"` // VCS revision of the tool that ran it
-	GoVersion string     `json:"go_version,omitempty"`
-	Host      string     `json:"host,omitempty"`
-	Seed      uint64     `json:"seed"`
-	Signature Signature  `json:"signature"`
-	Rows      int        `json:"rows"`
-	Timed     bool       `json:"timed"` // results.csv had the timing columns: times were confirmed
-	Strategy  []Strategy `json:"strategies"`
+	Dir       string    `json:"-"`
+	RunID     string    `json:"run_id"`
+	Start     time.Time `json:"start"` // the run's start (UTC): the night's date
+	End       time.Time `json:"end"`
+	Revision  string    `json:"revision"` // VCS revision of the tool that ran it
+	GoVersion string    `json:"go_version,omitempty"`
+	Host      string    `json:"host,omitempty"`
+	Seed      uint64    `json:"seed"`
+	Signature Signature `json:"signature"`
+	Rows      int       `json:"rows"`
+	Timed     bool      `json:"timed"` // results.csv had the timing columns: times were confirmed
+	// OtherShare is the share of the machine's CPUs that other work used
+	// while the night's units were timed (rundir.Segment.OtherShare; the
+	// largest of its segments); nil when run.json does not record it.
+	OtherShare *float64   `json:"other_share,omitempty"`
+	Strategy   []Strategy `json:"strategies"`
 }
 
 // Strategy is one strategy's figures of one night: its time quantiles
@@ -125,6 +129,11 @@ func readNight(root, rel string) (*Night, string, error) {
 		Run: filepath.ToSlash(rel), RunID: m.RunID, Start: m.Start.UTC(), End: m.End.UTC(),
 		Revision: first.Version, GoVersion: first.GoVersion, Host: first.Host,
 		Seed: m.Settings.Seed, Signature: sig, Rows: m.Rows, Timed: sum.Timed,
+	}
+	for _, g := range m.Segments {
+		if share, ok := g.OtherShare(); ok && g.Rows > 0 && (n.OtherShare == nil || share > *n.OtherShare) {
+			n.OtherShare = &share
+		}
 	}
 	for _, g := range m.Segments[1:] {
 		if g.Machine.Version != n.Revision && g.Rows > 0 {

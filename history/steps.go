@@ -17,13 +17,14 @@ const stepScore = 5
 const stepNoiseFloor = 0.005
 
 // levels returns, per strategy, the log median time of each night of
-// nights[:n] that has it (NaN where a night lacks it or its median is
-// not a positive exact value), less the machine's factor of that night:
+// nights[:n] that has it (NaN where a night lacks it, its median is not a
+// positive exact value, or other work used more than busy of the
+// machine's CPUs that night), less the machine's factor of that night:
 // the median over the strategies of their deviation from their own
 // median level over those nights, when at least three have a value that
 // night. This takes out a change most strategies share (the machine's
 // speed), as the gate does (see applyMachine).
-func levels(nights []*Night, solverNames []string) map[string][]float64 {
+func levels(nights []*Night, solverNames []string, busy float64) map[string][]float64 {
 	raw := map[string][]float64{}
 	center := map[string]float64{}
 	for _, solver := range solverNames {
@@ -31,6 +32,9 @@ func levels(nights []*Night, solverNames []string) map[string][]float64 {
 		var have []float64
 		for k, n := range nights {
 			v[k] = math.NaN()
+			if n.OtherShare != nil && *n.OtherShare > busy {
+				continue // a night on a busy machine: its level is not the strategy's
+			}
 			if st := n.StrategyNamed(solver); st != nil && st.Median.Value > 0 && st.Median.Bound == "" {
 				v[k] = math.Log(float64(st.Median.Value))
 				have = append(have, v[k])
@@ -78,7 +82,7 @@ func levels(nights []*Night, solverNames []string) map[string][]float64 {
 func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 	nights := s.Nights[:n]
 	names := solverNames(nights)
-	lv := levels(nights, names)
+	lv := levels(nights, names, opt.Busy)
 	var steps []*Step
 	for _, solver := range names {
 		var idx []int // nights with a level

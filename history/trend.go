@@ -17,6 +17,14 @@ const (
 	// DefaultThreshold is the smallest change of time, as a share, that
 	// the gate and the change points alarm on: 5%.
 	DefaultThreshold = 0.05
+	// DefaultBusy is the share of the machine's CPUs that other work may
+	// use while a night's units are timed before its times are not
+	// trusted for an alarm (a night on a busy machine): 10%.
+	DefaultBusy = 0.10
+	// spreadSigmas is how many standard deviations of a strategy's
+	// nightly level (over its baseline nights, the machine's factor
+	// taken out) a change must exceed, beside the threshold.
+	spreadSigmas = 3
 	// MinStepSide is the fewest nights on each side of a change point:
 	// one slow night is a spike, not a step.
 	MinStepSide = 3
@@ -31,6 +39,11 @@ type Options struct {
 	Baseline  int     // previous nights of the gate's baseline; 0: DefaultBaseline
 	Threshold float64 // minimum effect, a share (0.05 for 5%); 0: DefaultThreshold
 	Top       int     // moved puzzles listed per alarm; 0: DefaultTop
+	// Busy is the share of the machine's CPUs other work may use during
+	// a night before its slowdowns are not alarms ("slower on a busy
+	// machine") and the night is left out of later baselines; 0:
+	// DefaultBusy, 1 or more: no limit.
+	Busy float64
 	// Memo holds the gate's verdicts of earlier nights, by run id, as
 	// trend keeps them in the index: Evaluate reads a night's verdicts
 	// there instead of reading its rows and its baseline's again (when
@@ -56,11 +69,12 @@ const (
 	VerdictFaster       = "faster"    // the gate: faster beyond the threshold (not an alarm)
 	VerdictUndecided    = "undecided" // the ratio is a bound that could reverse the verdict
 	VerdictNotEnough    = "not enough history"
-	VerdictNoRows       = "no rows"          // the rows of the night or of its baseline are gone (pruned)
-	VerdictStillSlower  = "still slower"     // slower, as the night before: the alarm was raised then
-	VerdictCounters     = "counters changed" // behaviour change: the counters detector
-	VerdictNewStrategy  = "new"              // no earlier night of the series has this strategy
-	VerdictAcknowledged = "acknowledged"     // an alarm of this night, acknowledged
+	VerdictNoRows       = "no rows"                  // the rows of the night or of its baseline are gone (pruned)
+	VerdictStillSlower  = "still slower"             // slower, as the night before: the alarm was raised then
+	VerdictBusy         = "slower on a busy machine" // slower, but other work used more than Options.Busy of the CPUs: not an alarm
+	VerdictCounters     = "counters changed"         // behaviour change: the counters detector
+	VerdictNewStrategy  = "new"                      // no earlier night of the series has this strategy
+	VerdictAcknowledged = "acknowledged"             // an alarm of this night, acknowledged
 )
 
 // The kinds of an alarm (Alarm.Kind).
@@ -151,17 +165,22 @@ type NightFigures struct {
 // against the per-puzzle median of its baseline nights, paired by puzzle
 // as batch compare pairs two runs.
 type Gate struct {
-	Baseline   []string        `json:"baseline"` // runs of the baseline nights, oldest first
-	Pairs      int             `json:"pairs"`    // units measured in the newest night and the baseline
-	BaseNS     report.Estimate `json:"baseline_median_ns"`
-	NewNS      report.Estimate `json:"median_ns"`
-	Ratio      report.Ratio    `json:"ratio"`       // of medians, newest / baseline
-	CI         report.RatioCI  `json:"ci"`          // its 95% interval
-	Machine    float64         `json:"machine"`     // the common factor of the other strategies it is divided by (1: none)
-	Adjusted   float64         `json:"adjusted"`    // Ratio / Machine
-	AdjustedCI report.RatioCI  `json:"adjusted_ci"` // CI / Machine
-	Verdict    string          `json:"verdict"`     // VerdictSlower, VerdictFaster, VerdictNoChange or VerdictUndecided
-	Moved      []Moved         `json:"moved"`       // the puzzles that moved most, slower first
+	Baseline []string        `json:"baseline"` // runs of the baseline nights, oldest first
+	Pairs    int             `json:"pairs"`    // units measured in the newest night and the baseline
+	BaseNS   report.Estimate `json:"baseline_median_ns"`
+	NewNS    report.Estimate `json:"median_ns"`
+	Ratio    report.Ratio    `json:"ratio"`   // of medians, newest / baseline
+	CI       report.RatioCI  `json:"ci"`      // its 95% interval
+	Machine  float64         `json:"machine"` // the machine's common factor it is divided by (1: none)
+	// Spread is the change the strategy's nightly level reaches by noise
+	// alone: exp(3 standard deviations) of its level over the baseline
+	// nights, the machine's factor taken out (1 with fewer than 3). A
+	// slowdown must exceed it as well as the threshold.
+	Spread     float64        `json:"spread"`
+	Adjusted   float64        `json:"adjusted"`    // Ratio / Machine
+	AdjustedCI report.RatioCI `json:"adjusted_ci"` // CI / Machine
+	Verdict    string         `json:"verdict"`     // VerdictSlower, VerdictFaster, VerdictNoChange or VerdictUndecided
+	Moved      []Moved        `json:"moved"`       // the puzzles that moved most, slower first
 }
 
 // Moved is a puzzle whose time moved: its baseline (the per-puzzle

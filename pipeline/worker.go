@@ -326,7 +326,7 @@ func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Pu
 	}
 	panicked = safeSolve(ctx, s, p, lim, res)
 	if slowdownBuild {
-		slowdown(epoch, t0, overhead)
+		slowdown(s, epoch, t0, overhead)
 	}
 	return max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0), panicked
 }

@@ -24,6 +24,10 @@ type Dir struct {
 	segRows  int  // rows written by this process
 	seg      int  // index of this process's segment in Manifest.Segments, -1 before Begin
 	made     bool // Create made the directory itself
+	// busy0 and cpu0 are the machine's busy CPU time (hostBusy) and this
+	// process's (processCPU) when the segment began: OtherCPUNS is what
+	// the machine did besides this process since.
+	busy0, cpu0 int64
 }
 
 // The errors of Create and Resume that say what the directory holds.
@@ -185,6 +189,7 @@ func isTempFile(name string) bool {
 // so that a process killed later leaves its trace.
 func (d *Dir) Begin(seg Segment) error {
 	seg.Status = Running
+	d.busy0, d.cpu0 = hostBusy(), processCPU()
 	d.Manifest.Segments = append(d.Manifest.Segments, seg)
 	d.seg = len(d.Manifest.Segments) - 1
 	d.Manifest.Status = Running
@@ -252,6 +257,10 @@ func (d *Dir) finish(status, msg string, sync bool) error {
 		s.end(now, status)
 		s.Rows, s.Error = d.segRows, msg
 		s.CPUNS = processCPU()
+		if busy := hostBusy(); busy >= 0 && d.busy0 >= 0 {
+			// Never 0 once measured: 0 means "not recorded".
+			s.OtherCPUNS = max(busy-d.busy0-(s.CPUNS-d.cpu0), 1)
+		}
 		d.Manifest.End = now
 	}
 	d.Manifest.Status = status

@@ -81,6 +81,16 @@ const MaxRuns = 5
 // pair the units timed under the same conditions by their block.
 const TimingBlock = 256
 
+// OtherShare returns the share of the machine's CPUs that other work used
+// during the segment (OtherCPUNS over the wall time of every CPU), and
+// false when the segment did not record it.
+func (s *Segment) OtherShare() (float64, bool) {
+	if s.OtherCPUNS <= 0 || s.DurationNS <= 0 || s.Machine.NumCPU <= 0 {
+		return 0, false
+	}
+	return float64(s.OtherCPUNS) / (float64(s.DurationNS) * float64(s.Machine.NumCPU)), true
+}
+
 // Segment is one invocation that wrote rows into the run (the first run,
 // each -resume, or a merged shard).
 type Segment struct {
@@ -88,14 +98,20 @@ type Segment struct {
 	End        time.Time `json:"end,omitzero"`
 	DurationNS int64     `json:"duration_ns"`      // wall time, End - Start
 	CPUNS      int64     `json:"cpu_ns,omitempty"` // CPU time of the process (user and system), when it closed the segment
-	Command    []string  `json:"command"`
-	Workers    int       `json:"workers"`
-	Rows       int       `json:"rows"`            // rows this segment wrote
-	Status     string    `json:"status"`          // running, finished, interrupted, failed, killed
-	Error      string    `json:"error,omitempty"` // why it failed
-	Machine    Machine   `json:"machine"`
-	Source     string    `json:"source,omitempty"` // the shard directory, for merged runs
-	Timing     *Timing   `json:"timing,omitempty"` // how this segment timed its units
+	// OtherCPUNS is the CPU time the machine's other work took during the
+	// segment: the time its CPUs were busy (steal included) less this
+	// process's own (Linux; 0 where the system does not tell). Over
+	// DurationNS × NumCPU it is the share of the machine that others
+	// used while the units were timed (see OtherShare).
+	OtherCPUNS int64    `json:"other_cpu_ns,omitempty"`
+	Command    []string `json:"command"`
+	Workers    int      `json:"workers"`
+	Rows       int      `json:"rows"`            // rows this segment wrote
+	Status     string   `json:"status"`          // running, finished, interrupted, failed, killed
+	Error      string   `json:"error,omitempty"` // why it failed
+	Machine    Machine  `json:"machine"`
+	Source     string   `json:"source,omitempty"` // the shard directory, for merged runs
+	Timing     *Timing  `json:"timing,omitempty"` // how this segment timed its units
 }
 
 // Timing is how a segment timed its units: the timer's overhead it

@@ -153,6 +153,9 @@ type dlxSearch struct {
 
 func (x *dlx) Solve(ctx context.Context, p Puzzle, lim Limits) Result {
 	res, _ := x.solve(ctx, p, lim, 1)
+	if countersChangeBuild { // the counterschange tag (counterschange.go); removed otherwise
+		countersChange(&p, lim, &res)
+	}
 	return res
 }
 

@@ -76,6 +76,11 @@ func fakeNight(t *testing.T, root, src, name, solver string, factor float64, hou
 	writeFile(t, filepath.Join(dst, rundir.ResultsFile), out.String())
 	editManifest(t, dst, func(m map[string]any) {
 		m["run_id"] = fmt.Sprintf("%s-%s", m["run_id"], name)
+		// The copy was not swept: how busy the machine was is not known
+		// (the tests that want a busy night set it).
+		for _, seg := range m["segments"].([]any) {
+			delete(seg.(map[string]any), "other_cpu_ns")
+		}
 		for _, k := range []string{"start", "end"} {
 			at, err := time.Parse(time.RFC3339Nano, m[k].(string))
 			if err != nil {
@@ -217,6 +222,27 @@ func TestTrendDetectors(t *testing.T) {
 			if r := trendOver(t, root, args...); r.code != exitUsage {
 				t.Errorf("trend %v: exit %d, want %d\n%s", args, r.code, exitUsage, r.stderr)
 			}
+		}
+	})
+
+	t.Run("busy machine", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		// Night 5: dlx 1.25 times as slow while other work took half the
+		// machine: not an alarm. Night 6, as slow on a quiet machine: the
+		// alarm, new (night 5 raised none).
+		n5 := fakeNight(t, root, n1, "n5", "dlx", 1.25, 24*5)
+		editManifest(t, n5, func(m map[string]any) {
+			seg := m["segments"].([]any)[0].(map[string]any)
+			seg["other_cpu_ns"] = seg["duration_ns"].(float64) * seg["machine"].(map[string]any)["num_cpu"].(float64) / 2
+		})
+		r := trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictBusy) {
+			t.Errorf("night 5, busy: exit %d, dlx %q, want exit 0 and %q\n%s%s", r.code, l, history.VerdictBusy, r.stdout, r.stderr)
+		}
+		fakeNight(t, root, n1, "n6", "dlx", 1.25, 24*6)
+		r = trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 1 || !strings.Contains(l, "slower") || !strings.Contains(r.stdout, "NEW ALARM [time]: dlx slower") {
+			t.Errorf("night 6, quiet: exit %d, dlx %q, want exit 1 and a new alarm\n%s%s", r.code, l, r.stdout, r.stderr)
 		}
 	})
 

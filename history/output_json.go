@@ -54,6 +54,9 @@ type TrendOptions struct {
 	Baseline  int     `json:"baseline"`  // previous nights of the gate's baseline
 	Threshold float64 `json:"threshold"` // minimum effect, a share (0.05: 5%)
 	Top       int     `json:"top"`       // moved puzzles listed per alarm
+	// Busy is the share of the CPUs other work may use during a night
+	// before its slowdowns are no alarms (1 or more: no limit).
+	Busy float64 `json:"busy"`
 }
 
 // TrendSkip is a run in no series, and why.
@@ -80,7 +83,7 @@ func trendFile(h *History, reports []*Report, views []*seriesView) *TrendFile {
 		}
 		if r != nil {
 			ts.Evaluated = true
-			o := TrendOptions{Baseline: r.Options.Baseline, Threshold: r.Options.Threshold, Top: r.Options.Top}
+			o := TrendOptions{Baseline: r.Options.Baseline, Threshold: r.Options.Threshold, Top: r.Options.Top, Busy: r.Options.Busy}
 			if o.Baseline <= 0 {
 				o.Baseline = DefaultBaseline
 			}
@@ -89,6 +92,9 @@ func trendFile(h *History, reports []*Report, views []*seriesView) *TrendFile {
 			}
 			if o.Top <= 0 {
 				o.Top = DefaultTop
+			}
+			if o.Busy <= 0 {
+				o.Busy = DefaultBusy
 			}
 			ts.Options = &o
 			ts.Machine = r.Machine

@@ -192,7 +192,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	ts := f.Series[0]
 	if ts.ID != s.ID || !ts.Evaluated || ts.Newest.Run != "n10" || len(ts.Nights) != 10 || ts.Nights[6].Page != "n7/index.html" ||
 		len(ts.Strategies) != 3 || ts.Strategies[1].Gate.Adjusted != 1.2 || len(ts.Alarms) != 3 || ts.Alarms[0].Ack == nil ||
-		len(ts.Steps) != 1 || ts.Steps[0].Night.Index != 7 || len(ts.Charts) != 4 || ts.Options.Threshold != 0.05 || ts.Options.Top != DefaultTop {
+		len(ts.Steps) != 1 || ts.Steps[0].Night.Index != 7 || len(ts.Charts) != 4 || ts.Options.Threshold != 0.05 || ts.Options.Top != DefaultTop || ts.Options.Busy != DefaultBusy {
 		t.Errorf("trend.json series: %+v", ts)
 	}
 

@@ -439,7 +439,7 @@ func verdictClass(v string) string {
 	switch v {
 	case VerdictSlower, VerdictCounters:
 		return "alarm"
-	case VerdictStillSlower, VerdictUndecided:
+	case VerdictStillSlower, VerdictUndecided, VerdictBusy:
 		return "warn"
 	case VerdictAcknowledged:
 		return "ack"

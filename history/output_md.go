@@ -87,10 +87,10 @@ func writeMarkdown(h *History, views []*seriesView) []byte {
 			}
 		}
 		b.WriteString("\n### Nights\n\n")
-		b.WriteString("| night | date (UTC) | revision | run | verdicts | alarms |\n|--:|---|---|---|---|---|\n")
+		b.WriteString("| night | date (UTC) | revision | run | other work | verdicts | alarms |\n|--:|---|---|---|--:|---|---|\n")
 		for i, n := range v.Nights {
 			if i == mdNights {
-				fmt.Fprintf(&b, "| | | | | %s earlier: see %s or %s | |\n", report.Count(len(v.Nights)-mdNights, "night", "nights"), PageFile, TrendJSON)
+				fmt.Fprintf(&b, "| | | | | | %s earlier: see %s or %s | |\n", report.Count(len(v.Nights)-mdNights, "night", "nights"), PageFile, TrendJSON)
 				break
 			}
 			run := md(n.Run)
@@ -104,7 +104,11 @@ func writeMarkdown(h *History, views []*seriesView) []byte {
 				}
 				verdicts = append(verdicts, md(c.Solver)+": "+md(c.Verdict))
 			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s |\n", n.Index, n.Date, md(n.Revision), run, strings.Join(verdicts, "; "), md(n.Alarms))
+			other := n.Other
+			if n.Busy {
+				other = "**" + other + "**"
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", n.Index, n.Date, md(n.Revision), run, other, strings.Join(verdicts, "; "), md(n.Alarms))
 		}
 	}
 	if len(h.Skipped) > 0 {

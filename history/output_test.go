@@ -134,6 +134,8 @@ func readFile(t *testing.T, path string) string {
 func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	root := t.TempDir()
 	s := Group(synthNights(10, []string{"norvig", "dlx", "bitboard"}, slowDLX))[0]
+	busy := 0.25
+	s.Nights[6].OtherShare = &busy
 	h := &History{Series: []*Series{s}, Skipped: []Skipped{{Run: "n11", Reason: "not finished (status running)"}}}
 	written, err := WriteFiles(root, h, []*Report{synthReport(s, "known: the new dlx column order")})
 	if err != nil {
@@ -170,7 +172,8 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 		"Puzzles: #8145.",
 		"| dlx | 7 | 2026-11-07 | abc0007 | 200µs | 240µs | ×1.200 | reported before |",
 		"- bitboard: the rows of night 3 are gone (pruned)",
-		"| 7 | 2026-11-07 23:05 | abc0007 | [n7](./n7/index.html) | norvig: no change; dlx: slower; bitboard: no change | time dlx |",
+		"| 7 | 2026-11-07 23:05 | abc0007 | [n7](./n7/index.html) | **25%** | norvig: no change; dlx: slower; bitboard: no change | time dlx |",
+		"| 6 | 2026-11-06 23:05 | abc0006 | [n6](./n6/index.html) | – |",
 		"| n11 | not finished (status running) |",
 		"[median time per night — series " + s.ID + "](./trend/" + s.ID + "-median.png)",
 	} {
@@ -203,6 +206,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 		`<a href="./n7/index.html">n7</a>`,
 		`<b>2 new alarms not acknowledged</b>`,
 		`<td class="text alarm">slower</td>`,
+		`<a href="./n7/index.html">n7</a></td><td class="warn">25%</td>`,
 		`Acknowledged: known: the new dlx column order`,
 		`<a href="./trend/bisect-` + s.ID + `-dlx-n10.sh">`,
 		`<td>#39949</td><td>1.00ms</td><td>1.30ms</td>`,

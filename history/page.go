@@ -180,6 +180,8 @@ type nightView struct {
 	Page                string        // href of its page, relative to the root; empty: none
 	PagePath            string        // the page's path, relative to the root
 	Verdicts            []verdictCell // one per strategy of the series (Verdict empty: none that night)
+	Other               string        // the share of the CPUs other work used while it ran ("–": not recorded)
+	Busy                bool          // more than the gate allows (Options.Busy): its slowdowns are no alarms
 	Alarms              string
 }
 
@@ -409,11 +411,20 @@ func nightViews(root string, s *Series, r *Report) []nightView {
 		}
 	}
 	names := strategyOrder(s.Nights)
+	busy := DefaultBusy
+	if r != nil && r.Options.Busy > 0 {
+		busy = r.Options.Busy
+	}
 	out := make([]nightView, 0, len(rows))
 	for i := len(rows) - 1; i >= 0; i-- {
 		row := rows[i]
 		v := nightView{Index: row.Night.Index, Date: row.Night.Start.UTC().Format("2006-01-02 15:04"),
-			Revision: shortRev(row.Night.Revision), Run: row.Night.Run, Page: pageHref(row.Page), PagePath: row.Page}
+			Revision: shortRev(row.Night.Revision), Run: row.Night.Run, Page: pageHref(row.Page), PagePath: row.Page, Other: "–"}
+		if k := row.Night.Index - 1; k >= 0 && k < len(s.Nights) && s.Nights[k].Run == row.Night.Run && s.Nights[k].OtherShare != nil {
+			share := *s.Nights[k].OtherShare
+			v.Other = fmtPct(share)
+			v.Busy = share > busy
+		}
 		for _, name := range names {
 			verdict := row.Verdicts[name]
 			v.Verdicts = append(v.Verdicts, verdictCell{Solver: name, Verdict: verdict, Class: verdictClass(verdict)})

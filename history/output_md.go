@@ -24,15 +24,15 @@ func writeMarkdown(h *History, views []*seriesView) []byte {
 	for _, v := range views {
 		fmt.Fprintf(&b, "\n## %s\n\n", md(v.Head))
 		fmt.Fprintf(&b, "%s\n\n%s\n\n", mdCode(v.Series.Key), md(v.Newest))
-		b.WriteString("| strategy | last median [95%] | baseline median | change [95%] | machine | beyond the machine [95%] | drift | counters | verdict |\n")
-		b.WriteString("|---|--:|--:|--:|--:|--:|--:|---|---|\n")
+		b.WriteString("| strategy | last median [95%] | baseline median | change [95%] | machine | beyond the machine [95%] | noise | drift | counters | verdict |\n")
+		b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n")
 		for _, r := range v.Strategies {
 			verdict := md(r.Verdict)
 			if r.Alarm {
 				verdict = "**" + verdict + "**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", md(r.Solver), md(r.Last), md(r.Baseline), md(r.Change),
-				md(r.Machine), md(r.Beyond), md(r.Drift), md(r.Counters), verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", md(r.Solver), md(r.Last), md(r.Baseline), md(r.Change),
+				md(r.Machine), md(r.Beyond), md(r.Spread), md(r.Drift), md(r.Counters), verdict)
 		}
 		if v.Report != nil {
 			b.WriteString("\n### Alarms\n\n")

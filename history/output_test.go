@@ -86,6 +86,7 @@ func synthReport(s *Series, why string) *Report {
 			st.Ack = ack
 			st.Gate.Ratio, st.Gate.CI = report.Ratio{Value: 1.214}, report.RatioCI{Lo: 1.16, Hi: 1.26}
 			st.Gate.Adjusted, st.Gate.AdjustedCI, st.Gate.Verdict = 1.2, report.RatioCI{Lo: 1.15, Hi: 1.25}, VerdictSlower
+			st.Gate.Spread = 1.03
 			st.Gate.Moved = []Moved{{Puzzle: report.PuzzleRef{ID: 39949, Label: "#39949"}, OldNS: 1_000_000, NewNS: 1_300_000, Ratio: 1.3, Confirmed: true}}
 		case "bitboard":
 			st.Verdict = VerdictCounters
@@ -158,7 +159,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	md := readFile(t, filepath.Join(root, TrendMD))
 	for _, want := range []string{
 		"## Series 1/1 " + s.ID + ": 10 nights",
-		"| dlx | 240µs [233µs, 247µs] | 100µs | ×1.214 [1.160, 1.260] | ×1.012 | ×1.200 [1.150, 1.250] | – | same (300) | acknowledged: known: the new dlx column order |",
+		"| dlx | 240µs [233µs, 247µs] | 100µs | ×1.214 [1.160, 1.260] | ×1.012 | ×1.200 [1.150, 1.250] | ×1.030 | – | same (300) | acknowledged: known: the new dlx column order |",
 		"| bitboard |", "3 of 300 changed", "**counters changed**",
 		"new time alarm: dlx, night 10 (n10",
 		"Acknowledged: known: the new dlx column order (annotation of n10",

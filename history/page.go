@@ -149,6 +149,7 @@ type strategyRow struct {
 	Last, Baseline, Change, Beyond string
 	Machine, Counters, Verdict     string
 	Drift                          string // StrategyTrend.Drift
+	Spread                         string // Gate.Spread: what the nightly level reaches by noise alone
 	Alarm                          bool   // the verdict is one that alarms (slower, counters changed)
 }
 
@@ -259,12 +260,12 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 	if r == nil || len(r.Strategies) == 0 {
 		for _, st := range s.Newest().Strategy {
 			rows = append(rows, strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Last: fmtQuantileCI(st.Median),
-				Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–", Verdict: "–"})
+				Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–", Spread: "–", Verdict: "–"})
 		}
 		return rows
 	}
 	for _, st := range r.Strategies {
-		row := strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–"}
+		row := strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–", Spread: "–"}
 		if st.Last != nil {
 			row.Last = fmtQuantileCI(st.Last.Median)
 		} else {
@@ -273,6 +274,10 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 		if g := st.Gate; g != nil {
 			row.Baseline = fmtEstimateNS(g.BaseNS)
 			row.Change = fmtRatio(g.Ratio) + " " + fmtCI(g.CI)
+			row.Spread = "–"
+			if g.Spread > 1 {
+				row.Spread = fmtMultiple(g.Spread)
+			}
 			if g.Machine != 0 && g.Machine != 1 {
 				row.Machine = fmtMultiple(g.Machine)
 				row.Beyond = fmtMultiple(g.Adjusted) + " " + fmtCI(g.AdjustedCI)

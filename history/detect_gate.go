@@ -26,10 +26,11 @@ func (g *gateOut) slower() bool { return g != nil && g.verdict == VerdictSlower 
 // have the strategy, none before the latest acknowledged change of that
 // strategy before k (an acknowledgement starts the baseline afresh, from
 // the night it names), and none from the first night of a step up of
-// the strategy that no acknowledgement follows (an open slowdown stays
-// compared with the level before it, night after night, instead of
-// becoming the baseline as its nights fill it).
-func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step) []int {
+// the strategy that no acknowledgement follows, or of the run of nights
+// before k that the gate found slower (open, see openSlowdowns): an open
+// slowdown stays compared with the level before it, night after night,
+// instead of becoming the baseline as its nights fill it.
+func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step, open map[string]int) []int {
 	from := 0
 	for j := k - 1; j >= 0; j-- {
 		if acks.of(s.Nights[j], solver) != nil {
@@ -38,6 +39,9 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 		}
 	}
 	until := k // the baseline's nights are before it
+	if j, ok := open[solver]; ok && j > from {
+		until = j
+	}
 	for _, st := range steps {
 		if j := st.Night.Index - 1; st.Solver == solver && st.Ratio > 1 && st.Ack == nil && j > from && j < until {
 			until = j
@@ -62,7 +66,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 // least two others (see machineFactor). The verdict is slower when the
 // interval of that adjusted ratio lies above 1+threshold, faster when it
 // lies below 1/(1+threshold).
-func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step) (map[string]*gateOut, error) {
+func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step, open map[string]int) (map[string]*gateOut, error) {
 	night := s.Nights[k]
 	out := map[string]*gateOut{}
 	short := map[string]*gateOut{}  // the strategies with too short a baseline
@@ -70,7 +74,7 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 	var order []string
 	bases := map[string][]int{}
 	for _, st := range night.Strategy {
-		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps), opt)
+		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps, open), opt)
 		var have []int
 		var gone error
 		for _, j := range base {
@@ -135,7 +139,7 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 		for _, g := range out {
 			if g.verdict == VerdictSlower {
 				g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
-				g.note = fmt.Sprintf("other work used %.0f%% of the machine's CPUs during the night (more than %.0f%%)", *share*100, opt.Busy*100)
+				g.note = fmt.Sprintf("other work took %.0f%% of the workers' CPU time during the night (more than %.0f%%)", *share*100, opt.Busy*100)
 			}
 		}
 	}
@@ -159,9 +163,10 @@ func quiet(s *Series, base []int, opt Options) []int {
 }
 
 // spread returns exp(spreadSigmas standard deviations) of a strategy's
-// nightly levels lv over the baseline nights runs (the deviation from
-// the median absolute deviation, so that one odd night does not widen
-// it): the change its level reaches by noise alone. 1 with fewer than
+// nightly levels lv over the baseline nights runs: the change its level
+// reaches by noise alone. The plain standard deviation, not a robust
+// one: a baseline night whose level jumped on its own is exactly the
+// noise a night's slowdown must be told from. 1 with fewer than
 // MinBaseline levels.
 func spread(lv []float64, runs []string, s *Series) float64 {
 	var xs []float64
@@ -173,11 +178,8 @@ func spread(lv []float64, runs []string, s *Series) float64 {
 	if len(xs) < MinBaseline {
 		return 1
 	}
-	m := median(slices.Clone(xs))
-	for i := range xs {
-		xs[i] = math.Abs(xs[i] - m)
-	}
-	return math.Exp(spreadSigmas * 1.4826 * median(xs))
+	_, sd := meanSD(xs)
+	return math.Exp(spreadSigmas * sd)
 }
 
 // gateGroup computes the raw gates of the strategies solvers, which share
@@ -336,17 +338,21 @@ func applyMachine(out map[string]*gateOut, opt Options) {
 
 // gateVerdict is the verdict of a gate whose adjusted ratio is computed:
 // slower when its interval lies above both 1+threshold and the spread
-// the strategy's nightly level reaches by noise alone.
+// the strategy's nightly level reaches by noise alone, and the time as
+// recorded (the ratio before the machine's factor) grew too; faster
+// likewise. A change against the machine's factor alone, the times as
+// recorded moving the other way, is the other strategies' moves (with
+// three strategies, one that jumps moves the factor), not this one's.
 func gateVerdict(g *Gate, threshold float64) string {
 	up := max(1+threshold, g.Spread)
 	r := g.Ratio
 	switch {
-	case g.AdjustedCI.Lo > up:
+	case g.AdjustedCI.Lo > up && r.Value > 1:
 		if r.Either || r.Bound == report.BoundUpper {
 			return VerdictUndecided
 		}
 		return VerdictSlower
-	case g.AdjustedCI.Hi < 1/up:
+	case g.AdjustedCI.Hi < 1/up && r.Value < 1:
 		if r.Either || r.Bound == report.BoundLower {
 			return VerdictUndecided
 		}

@@ -32,7 +32,7 @@ type Night struct {
 	Signature Signature `json:"signature"`
 	Rows      int       `json:"rows"`
 	Timed     bool      `json:"timed"` // results.csv had the timing columns: times were confirmed
-	// OtherShare is the share of the machine's CPUs that other work used
+	// OtherShare is the share of the workers' CPU time that other work took
 	// while the night's units were timed (rundir.Segment.OtherShare; the
 	// largest of its segments); nil when run.json does not record it.
 	OtherShare *float64   `json:"other_share,omitempty"`

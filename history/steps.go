@@ -5,15 +5,10 @@ import (
 	"slices"
 )
 
-// stepScore is the least score of a change point: the difference of the
-// two sides' median levels over its standard error (see findSteps). With
-// three nights on each side a step of 5% passes it when the nights of
-// each side agree within about 1%.
-const stepScore = 5
-
 // stepNoiseFloor is the least noise (standard deviation of a night's log
-// median time about its level) the score assumes: a level whose nights
-// agree to the last digit is not infinitely sure.
+// median time about its level) that the t statistic placing a cut
+// assumes: a level whose nights agree to the last digit is not
+// infinitely sure.
 const stepNoiseFloor = 0.005
 
 // levels returns, per strategy, the log median time of each night of
@@ -24,8 +19,8 @@ const stepNoiseFloor = 0.005
 // median level over those nights, when at least three have a value that
 // night. This takes out a change most strategies share (the machine's
 // speed), as the gate does (see applyMachine).
-func levels(nights []*Night, solverNames []string, busy float64) map[string][]float64 {
-	raw := map[string][]float64{}
+func levels(nights []*Night, solverNames []string, busy float64) (adjusted, raw map[string][]float64) {
+	raw = map[string][]float64{}
 	center := map[string]float64{}
 	for _, solver := range solverNames {
 		v := make([]float64, len(nights))
@@ -64,7 +59,7 @@ func levels(nights []*Night, solverNames []string, busy float64) map[string][]fl
 		}
 		out[solver] = v
 	}
-	return out
+	return out, raw
 }
 
 // findSteps returns the change points of the strategies' median times
@@ -82,7 +77,8 @@ func levels(nights []*Night, solverNames []string, busy float64) map[string][]fl
 func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 	nights := s.Nights[:n]
 	names := solverNames(nights)
-	lv := levels(nights, names, opt.Busy)
+	lv, raw := levels(nights, names, opt.Busy)
+	sp := &stepper{s: s, opt: opt, raw: raw}
 	var steps []*Step
 	for _, solver := range names {
 		var idx []int // nights with a level
@@ -94,19 +90,27 @@ func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 		start := 0
 		for i := range idx {
 			if i > start && acks.of(nights[idx[i]], solver) != nil {
-				steps = append(steps, segment(s, solver, lv[solver], idx[start:i], opt)...)
+				steps = append(steps, sp.segment(solver, lv[solver], idx[start:i])...)
 				start = i
 			}
 		}
-		steps = append(steps, segment(s, solver, lv[solver], idx[start:], opt)...)
+		steps = append(steps, sp.segment(solver, lv[solver], idx[start:])...)
 	}
 	slices.SortStableFunc(steps, func(a, b *Step) int { return a.Night.Index - b.Night.Index })
 	return steps
 }
 
+// stepper finds the steps of the strategies of a series.
+type stepper struct {
+	s   *Series
+	opt Options
+	raw map[string][]float64 // per strategy, the log median of each night as recorded (levels)
+}
+
 // segment finds the steps within the nights idx (indexes into s.Nights)
 // of one strategy, whose levels are v.
-func segment(s *Series, solver string, v []float64, idx []int, opt Options) []*Step {
+func (sp *stepper) segment(solver string, v []float64, idx []int) []*Step {
+	s, opt := sp.s, sp.opt
 	if len(idx) < 2*MinStepSide {
 		return nil
 	}
@@ -128,22 +132,20 @@ func segment(s *Series, solver string, v []float64, idx []int, opt Options) []*S
 	if best < 0 {
 		return nil
 	}
-	// The step: medians and the median absolute deviation, so that one
-	// slow night on either side moves neither the level nor the noise.
+	// The step: the sides' medians, so that one slow night on either
+	// side moves neither level, must differ by more than the threshold
+	// and by more than spreadSigmas standard deviations of the nights
+	// about their side's mean: the plain deviation, as the gate's spread,
+	// since nights that jump on their own are the noise a step must be
+	// told from.
 	left, right := valuesAt(v, idx[:best]), valuesAt(v, idx[best:])
 	ml, mr := median(slices.Clone(left)), median(slices.Clone(right))
-	var dev []float64
-	for _, x := range left {
-		dev = append(dev, math.Abs(x-ml))
-	}
-	for _, x := range right {
-		dev = append(dev, math.Abs(x-mr))
-	}
-	sigma := max(1.4826*median(dev), stepNoiseFloor)
-	// The standard error of a median is about 1.25 times a mean's.
-	se := 1.25 * sigma * math.Sqrt(1/float64(len(left))+1/float64(len(right)))
+	_, sl := meanSD(left)
+	_, sr := meanSD(right)
+	nl, nr := float64(len(left)), float64(len(right))
+	pooled := math.Sqrt(((nl-1)*sl*sl + (nr-1)*sr*sr) / (nl + nr - 2))
 	bestDiff := mr - ml
-	if math.Abs(bestDiff)/se < stepScore || math.Abs(bestDiff) < math.Log(1+opt.Threshold) {
+	if math.Abs(bestDiff) < max(spreadSigmas*pooled, math.Log(1+opt.Threshold)) {
 		return nil
 	}
 	// Each side must hold MinStepSide nights on its own side of the
@@ -156,9 +158,48 @@ func segment(s *Series, solver string, v []float64, idx []int, opt Options) []*S
 	}
 	st := &Step{Solver: solver, Night: refOf(s, idx[best]), Ratio: math.Exp(bestDiff),
 		Before: rawMedian(s, solver, idx[:best]), After: rawMedian(s, solver, idx[best:])}
-	out := segment(s, solver, v, idx[:best], opt)
+	if !sp.againstMost(solver, idx[:best], idx[best:], bestDiff) {
+		return append(sp.segment(solver, v, idx[:best]), sp.segment(solver, v, idx[best:])...)
+	}
+	out := sp.segment(solver, v, idx[:best])
 	out = append(out, st)
-	return append(out, segment(s, solver, v, idx[best:], opt)...)
+	return append(out, sp.segment(solver, v, idx[best:])...)
+}
+
+// againstMost reports whether a step of solver between the nights left
+// and right, of diff in log level, shows against most other strategies
+// one by one: the ratio of solver's nightly median to the other's moves
+// across the cut by more than the threshold, in the same direction, for
+// more than half of the others that have nights on both sides. A
+// strategy's own step moves its ratio to every other; the machine
+// moves none of them; another strategy's jump moves one (with three
+// strategies, a jump of one moves the median that the levels are
+// adjusted by, and would make a step of the others).
+func (sp *stepper) againstMost(solver string, left, right []int, diff float64) bool {
+	others, agree := 0, 0
+	for other, ro := range sp.raw {
+		if other == solver {
+			continue
+		}
+		pair := func(idx []int) []float64 {
+			var xs []float64
+			for _, k := range idx {
+				if a, b := sp.raw[solver][k], ro[k]; !math.IsNaN(a) && !math.IsNaN(b) {
+					xs = append(xs, a-b)
+				}
+			}
+			return xs
+		}
+		l, r := pair(left), pair(right)
+		if len(l) == 0 || len(r) == 0 {
+			continue
+		}
+		others++
+		if shift := median(r) - median(l); (shift > 0) == (diff > 0) && math.Abs(shift) >= math.Log(1+sp.opt.Threshold) {
+			agree++
+		}
+	}
+	return others == 0 || 2*agree > others
 }
 
 func valuesAt(v []float64, idx []int) []float64 {

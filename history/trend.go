@@ -17,8 +17,8 @@ const (
 	// DefaultThreshold is the smallest change of time, as a share, that
 	// the gate and the change points alarm on: 5%.
 	DefaultThreshold = 0.05
-	// DefaultBusy is the share of the machine's CPUs that other work may
-	// use while a night's units are timed before its times are not
+	// DefaultBusy is the share of the workers' CPU time that other work may
+	// take while a night's units are timed before its times are not
 	// trusted for an alarm (a night on a busy machine): 10%.
 	DefaultBusy = 0.10
 	// spreadSigmas is how many standard deviations of a strategy's
@@ -39,7 +39,7 @@ type Options struct {
 	Baseline  int     // previous nights of the gate's baseline; 0: DefaultBaseline
 	Threshold float64 // minimum effect, a share (0.05 for 5%); 0: DefaultThreshold
 	Top       int     // moved puzzles listed per alarm; 0: DefaultTop
-	// Busy is the share of the machine's CPUs other work may use during
+	// Busy is the share of the workers' CPU time other work may take during
 	// a night before its slowdowns are not alarms ("slower on a busy
 	// machine") and the night is left out of later baselines; 0:
 	// DefaultBusy, 1 or more: no limit.
@@ -71,7 +71,7 @@ const (
 	VerdictNotEnough    = "not enough history"
 	VerdictNoRows       = "no rows"                  // the rows of the night or of its baseline are gone (pruned)
 	VerdictStillSlower  = "still slower"             // slower, as the night before: the alarm was raised then
-	VerdictBusy         = "slower on a busy machine" // slower, but other work used more than Options.Busy of the CPUs: not an alarm
+	VerdictBusy         = "slower on a busy machine" // slower, but other work took more than Options.Busy of the workers' CPU time: not an alarm
 	VerdictCounters     = "counters changed"         // behaviour change: the counters detector
 	VerdictNewStrategy  = "new"                      // no earlier night of the series has this strategy
 	VerdictAcknowledged = "acknowledged"             // an alarm of this night, acknowledged
@@ -173,9 +173,9 @@ type Gate struct {
 	CI       report.RatioCI  `json:"ci"`      // its 95% interval
 	Machine  float64         `json:"machine"` // the machine's common factor it is divided by (1: none)
 	// Spread is the change the strategy's nightly level reaches by noise
-	// alone: exp(3 standard deviations) of its level over the baseline
-	// nights, the machine's factor taken out (1 with fewer than 3). A
-	// slowdown must exceed it as well as the threshold.
+	// alone: exp(3 standard deviations) of its log nightly median over
+	// the baseline nights, the machine's factor taken out (1 with fewer
+	// than 3). A slowdown must exceed it as well as the threshold.
 	Spread     float64        `json:"spread"`
 	Adjusted   float64        `json:"adjusted"`    // Ratio / Machine
 	AdjustedCI report.RatioCI `json:"adjusted_ci"` // CI / Machine

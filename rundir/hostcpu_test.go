@@ -18,10 +18,24 @@ func TestParseHostBusy(t *testing.T) {
 }
 
 func TestOtherShare(t *testing.T) {
-	s := Segment{DurationNS: 10e9, OtherCPUNS: 5e9, Machine: Machine{NumCPU: 2}}
-	if got, ok := s.OtherShare(); !ok || got != 0.25 {
-		t.Errorf("OtherShare = %g, %t; want 0.25", got, ok)
+	for _, c := range []struct {
+		workers int
+		other   float64 // CPU seconds over 10 s of wall time, 2 CPUs
+		want    float64
+	}{
+		{2, 5, 0.25}, // both CPUs the workers': a quarter of their time
+		{2, 25, 1},   // more than there was: all of it
+		{1, 5, 0},    // the other CPU was idle enough for it
+		{1, 12, 0.2}, // 2 s beyond the spare CPU's 10
+		{0, 5, 0},    // workers unknown: taken as 1
+		{4, 5, 0.25}, // more workers than CPUs: as many as CPUs
+	} {
+		s := Segment{DurationNS: 10e9, OtherCPUNS: int64(c.other * 1e9), Workers: c.workers, Machine: Machine{NumCPU: 2}}
+		if got, ok := s.OtherShare(); !ok || got != c.want {
+			t.Errorf("%d workers, %g s of other work: OtherShare = %g, %t; want %g", c.workers, c.other, got, ok, c.want)
+		}
 	}
+	s := Segment{DurationNS: 10e9, Machine: Machine{NumCPU: 2}}
 	s.OtherCPUNS = 0
 	if _, ok := s.OtherShare(); ok {
 		t.Error("a segment without other_cpu_ns has a share")

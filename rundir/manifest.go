@@ -81,14 +81,20 @@ const MaxRuns = 5
 // pair the units timed under the same conditions by their block.
 const TimingBlock = 256
 
-// OtherShare returns the share of the machine's CPUs that other work used
-// during the segment (OtherCPUNS over the wall time of every CPU), and
-// false when the segment did not record it.
+// OtherShare returns the share of the workers' CPU time that other work
+// took during the segment, and false when the segment did not record
+// OtherCPUNS. Other work first fills the CPUs the workers leave idle
+// (NumCPU - Workers of them): only what it used beyond those took time
+// from the workers. So on 2 CPUs a sweep with 2 workers shares them with
+// anything else that ran, and one with 1 worker shares its CPU only
+// when the other work needed more than the other CPU.
 func (s *Segment) OtherShare() (float64, bool) {
 	if s.OtherCPUNS <= 0 || s.DurationNS <= 0 || s.Machine.NumCPU <= 0 {
 		return 0, false
 	}
-	return float64(s.OtherCPUNS) / (float64(s.DurationNS) * float64(s.Machine.NumCPU)), true
+	workers := min(max(s.Workers, 1), s.Machine.NumCPU)
+	spare := float64(s.Machine.NumCPU-workers) * float64(s.DurationNS)
+	return min(max(float64(s.OtherCPUNS)-spare, 0)/(float64(workers)*float64(s.DurationNS)), 1), true
 }
 
 // Segment is one invocation that wrote rows into the run (the first run,
@@ -101,8 +107,8 @@ type Segment struct {
 	// OtherCPUNS is the CPU time the machine's other work took during the
 	// segment: the time its CPUs were busy (steal included) less this
 	// process's own (Linux; 0 where the system does not tell). Over
-	// DurationNS × NumCPU it is the share of the machine that others
-	// used while the units were timed (see OtherShare).
+	// the wall time it is what others took of the CPUs while the units
+	// were timed (see OtherShare).
 	OtherCPUNS int64    `json:"other_cpu_ns,omitempty"`
 	Command    []string `json:"command"`
 	Workers    int      `json:"workers"`

@@ -30,9 +30,11 @@ const trendAbout = "Read the history of nightly runs: every run directory under 
 	"            the same seed): any change is an alarm, with the puzzles' ids;\n" +
 	"  time      the nightly gate: its times against the per-puzzle median of its previous -baseline\n" +
 	"            nights (at least 3), paired by puzzle, the ratio of median times with its 95%\n" +
-	"            interval divided by the machine's factor (the median of the other strategies'\n" +
-	"            ratios); slower when that interval lies beyond -threshold. An alarm the night it\n" +
-	"            appears; the nights after, \"still slower\", not alarmed again;\n" +
+	"            interval divided by the machine's factor (the median of the strategies' ratios);\n" +
+	"            slower when that interval lies beyond -threshold and beyond the spread of the\n" +
+	"            strategy's own nightly level over its baseline nights. An alarm the night it\n" +
+	"            appears; the nights after, \"still slower\", not alarmed again; a night when other\n" +
+	"            work took more than -busy of the workers' CPU time is \"slower on a busy machine\";\n" +
 	"  steps     change points of its nightly median over the whole series, at least 3 nights on\n" +
 	"            each side (one slow night is a spike, not a step), each reported once.\n" +
 	"-ack NIGHT STRATEGY \"why\" records in -root/" + history.AnnotationsFile + " that the change of STRATEGY on NIGHT is\n" +
@@ -61,6 +63,7 @@ func trendMain(e *env, args []string) error {
 	fs.IntVar(&tf.nights, "nights", 10, "list the newest `n` nights of each series; 0 for all")
 	threshold := fs.String("threshold", "5%", "the smallest change of median time that is an alarm: a `share` (5%, 0.05) or a ratio (1.05)")
 	fs.IntVar(&tf.opt.Baseline, "baseline", history.DefaultBaseline, fmt.Sprintf("the gate's baseline: the previous `n` nights (at least %d)", history.MinBaseline))
+	busy := fs.String("busy", "10%", "the `share` of the workers' CPU time that other work may take during a night before its slowdowns are no alarm (run.json records it); none for no limit")
 	fs.StringVar(&tf.ack, "ack", "", "acknowledge the change of a strategy on `NIGHT` (a run directory): -ack NIGHT STRATEGY \"why\"")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -68,6 +71,11 @@ func trendMain(e *env, args []string) error {
 	var err error
 	if tf.opt.Threshold, err = parseShare(*threshold); err != nil {
 		return usageErr("-threshold %s: %v", *threshold, err)
+	}
+	if tf.opt.Busy = 1; *busy != "none" {
+		if tf.opt.Busy, err = parseShare(*busy); err != nil {
+			return usageErr("-busy %s: %v, or none", *busy, err)
+		}
 	}
 	switch {
 	case tf.nights < 0:

@@ -54,7 +54,7 @@ type TrendOptions struct {
 	Baseline  int     `json:"baseline"`  // previous nights of the gate's baseline
 	Threshold float64 `json:"threshold"` // minimum effect, a share (0.05: 5%)
 	Top       int     `json:"top"`       // moved puzzles listed per alarm
-	// Busy is the share of the CPUs other work may use during a night
+	// Busy is the share of the workers' CPU time other work may take during a night
 	// before its slowdowns are no alarms (1 or more: no limit).
 	Busy float64 `json:"busy"`
 }

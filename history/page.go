@@ -181,7 +181,7 @@ type nightView struct {
 	Page                string        // href of its page, relative to the root; empty: none
 	PagePath            string        // the page's path, relative to the root
 	Verdicts            []verdictCell // one per strategy of the series (Verdict empty: none that night)
-	Other               string        // the share of the CPUs other work used while it ran ("–": not recorded)
+	Other               string        // the share of the workers' CPU time other work took while it ran ("–": not recorded)
 	Busy                bool          // more than the gate allows (Options.Busy): its slowdowns are no alarms
 	Alarms              string
 }

@@ -135,11 +135,25 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 		}
 	}
 	applyMachine(out, opt)
+	// A night on a busy or a disturbed machine: its new slowdowns are no
+	// alarms (one already open stays "slower": it is not new). Busy:
+	// other work took more than opt.Busy of the workers' CPU time
+	// (run.json says). Disturbed: the strategies moved together beyond
+	// twice the threshold, and they do not feel the machine alike (on a
+	// night when the machine's factor read x1.265, dlx read x1.40: a
+	// memory-bound search feels a slow machine more), so what is left of
+	// one strategy's change after the factor is not its own.
+	why := ""
 	if share := night.OtherShare; share != nil && *share > opt.Busy {
-		for _, g := range out {
-			if g.verdict == VerdictSlower {
+		why = fmt.Sprintf("other work took %.0f%% of the workers' CPU time during the night (more than %.0f%%)", *share*100, opt.Busy*100)
+	} else if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
+		why = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
+	}
+	if why != "" {
+		for solver, g := range out {
+			if _, still := open[solver]; g.verdict == VerdictSlower && !still {
 				g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
-				g.note = fmt.Sprintf("other work took %.0f%% of the workers' CPU time during the night (more than %.0f%%)", *share*100, opt.Busy*100)
+				g.note = why
 			}
 		}
 	}
@@ -335,6 +349,10 @@ func applyMachine(out map[string]*gateOut, opt Options) {
 		g.verdict = g.gate.Verdict
 	}
 }
+
+// disturbed is how many times the threshold the machine's factor of a
+// night must move for the night to be on a disturbed machine.
+const disturbed = 2
 
 // gateVerdict is the verdict of a gate whose adjusted ratio is computed:
 // slower when its interval lies above both 1+threshold and the spread

@@ -135,7 +135,11 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	}
 
 	if m := r.Machine; m != nil && m.Used && (m.Ratio > 1+opt.Threshold || m.Ratio < 1/(1+opt.Threshold)) {
-		r.Notes = append(r.Notes, fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed; compare the night with its baseline on a quiet machine to tell", m.Ratio))
+		note := fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed", m.Ratio)
+		if math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
+			note += "; beyond twice the threshold, so no new slowdown of a strategy that night is an alarm either: the next night on a steady machine tells"
+		}
+		r.Notes = append(r.Notes, note)
 	}
 
 	for i := range night.Strategy {
@@ -156,7 +160,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 		}
 	}
 	for _, g := range cur {
-		if g.verdict == VerdictBusy {
+		if g.verdict == VerdictBusy && strings.HasPrefix(g.note, "other work") {
 			r.Notes = append(r.Notes, "a slowdown on a busy machine is no alarm: "+g.note+"; the next night on a quiet machine tells")
 			break
 		}
@@ -266,6 +270,9 @@ func (r *Report) slowSince(s *Series, solver string, gate func(int, bool) (map[s
 		g, err := gate(j, false)
 		if err != nil {
 			return -1, err
+		}
+		if g[solver] != nil && g[solver].verdict == VerdictBusy {
+			continue // a night on a busy machine neither ends nor starts it
 		}
 		if !g[solver].slower() {
 			break
@@ -404,7 +411,11 @@ func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Opti
 	for _, st := range s.Nights[j].Strategy {
 		start := -1
 		for i := j - 1; i >= 0 && i >= j-opt.Baseline; i-- {
-			if g := gates[i]; g == nil || !g[st.Solver].slower() {
+			g := gates[i]
+			if g != nil && g[st.Solver] != nil && g[st.Solver].verdict == VerdictBusy {
+				continue // a night on a busy machine neither ends nor starts it
+			}
+			if g == nil || !g[st.Solver].slower() {
 				break
 			}
 			start = i

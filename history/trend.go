@@ -71,7 +71,7 @@ const (
 	VerdictNotEnough    = "not enough history"
 	VerdictNoRows       = "no rows"                  // the rows of the night or of its baseline are gone (pruned)
 	VerdictStillSlower  = "still slower"             // slower, as the night before: the alarm was raised then
-	VerdictBusy         = "slower on a busy machine" // slower, but other work took more than Options.Busy of the workers' CPU time: not an alarm
+	VerdictBusy         = "slower on a busy machine" // slower, but other work took more than Options.Busy of the workers' CPU time, or every strategy moved beyond the threshold: not an alarm
 	VerdictCounters     = "counters changed"         // behaviour change: the counters detector
 	VerdictNewStrategy  = "new"                      // no earlier night of the series has this strategy
 	VerdictAcknowledged = "acknowledged"             // an alarm of this night, acknowledged

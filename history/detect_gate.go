@@ -149,6 +149,14 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 	} else if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
 		why = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
 	}
+	if !opt.SameBuild && night.Build() != "" {
+		for _, g := range out {
+			if g.verdict == VerdictSlower && sameBuild(s, night, g.gate.Baseline) {
+				g.verdict, g.gate.Verdict = VerdictSameBuild, VerdictSameBuild
+				g.note = "the night ran the build of every night of its baseline (" + night.Revision + ")"
+			}
+		}
+	}
 	if why != "" {
 		for solver, g := range out {
 			if _, still := open[solver]; g.verdict == VerdictSlower && !still {
@@ -348,6 +356,16 @@ func applyMachine(out map[string]*gateOut, opt Options) {
 		g.gate.Verdict = gateVerdict(g.gate, opt.Threshold)
 		g.verdict = g.gate.Verdict
 	}
+}
+
+// sameBuild reports whether every night of runs ran the build of night.
+func sameBuild(s *Series, night *Night, runs []string) bool {
+	for _, n := range s.Nights {
+		if slices.Contains(runs, n.Run) && n.Build() != night.Build() {
+			return false
+		}
+	}
+	return true
 }
 
 // disturbed is how many times the threshold the machine's factor of a

@@ -293,7 +293,7 @@ func (r *Report) slowSince(s *Series, solver string, gate func(int, bool) (map[s
 func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), as *ackSet) error {
 	s := r.Series
 	for _, st := range r.Steps {
-		if !st.New || st.Ratio <= 1+stepAlarm*r.Options.Threshold {
+		if !st.New || st.Ratio <= 1+stepAlarm*r.Options.Threshold || st.SameBuild && !r.Options.SameBuild {
 			continue
 		}
 		j := st.Night.Index - 1
@@ -445,5 +445,5 @@ func memoKey(opt Options, acks []Ack) string {
 	for _, a := range acks {
 		fmt.Fprintf(h, "%s\x00%s\x00", a.RunID, a.Solver)
 	}
-	return fmt.Sprintf("baseline=%d threshold=%g busy=%g acks=%x", opt.Baseline, opt.Threshold, opt.Busy, h.Sum(nil)[:6])
+	return fmt.Sprintf("baseline=%d threshold=%g busy=%g same-build=%t acks=%x", opt.Baseline, opt.Threshold, opt.Busy, opt.SameBuild, h.Sum(nil)[:6])
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"sudokubatch/report"
@@ -27,6 +28,7 @@ type Night struct {
 	End       time.Time `json:"end"`
 	Revision  string    `json:"revision"` // VCS revision of the tool that ran it
 	GoVersion string    `json:"go_version,omitempty"`
+	BuildTags string    `json:"build_tags,omitempty"` // the -tags of the build
 	Host      string    `json:"host,omitempty"`
 	Seed      uint64    `json:"seed"`
 	Signature Signature `json:"signature"`
@@ -71,6 +73,16 @@ type Quantile struct {
 	Lo    int64  `json:"lo"`
 	Hi    int64  `json:"hi"`
 	Bound string `json:"bound,omitempty"`
+}
+
+// Build names the build that ran the night: its revision, Go version
+// and build tags; "" when the revision is not known well enough to tell
+// two builds apart (unknown, or a tree with changes: "+dirty").
+func (n *Night) Build() string {
+	if n.Revision == "" || n.Revision == "unknown" || strings.Contains(n.Revision, "dirty") || strings.Contains(n.Revision, "devel") {
+		return ""
+	}
+	return n.Revision + " " + n.GoVersion + " tags=" + n.BuildTags
 }
 
 // StrategyNamed returns the figures of strategy name, or nil.
@@ -127,7 +139,7 @@ func readNight(root, rel string) (*Night, string, error) {
 	first := m.Segments[0].Machine
 	n := &Night{
 		Run: filepath.ToSlash(rel), RunID: m.RunID, Start: m.Start.UTC(), End: m.End.UTC(),
-		Revision: first.Version, GoVersion: first.GoVersion, Host: first.Host,
+		Revision: first.Version, GoVersion: first.GoVersion, BuildTags: first.BuildTags, Host: first.Host,
 		Seed: m.Settings.Seed, Signature: sig, Rows: m.Rows, Timed: sum.Timed,
 	}
 	for _, g := range m.Segments {

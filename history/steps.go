@@ -158,6 +158,9 @@ func (sp *stepper) segment(solver string, v []float64, idx []int) []*Step {
 	}
 	st := &Step{Solver: solver, Night: refOf(s, idx[best]), Ratio: math.Exp(bestDiff),
 		Before: rawMedian(s, solver, idx[:best]), After: rawMedian(s, solver, idx[best:])}
+	if b := s.Nights[idx[best]].Build(); b != "" && b == s.Nights[idx[best-1]].Build() {
+		st.SameBuild = true
+	}
 	if !sp.againstMost(solver, idx[:best], idx[best:], bestDiff) {
 		return append(sp.segment(solver, v, idx[:best]), sp.segment(solver, v, idx[best:])...)
 	}

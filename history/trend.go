@@ -39,6 +39,12 @@ type Options struct {
 	Baseline  int     // previous nights of the gate's baseline; 0: DefaultBaseline
 	Threshold float64 // minimum effect, a share (0.05 for 5%); 0: DefaultThreshold
 	Top       int     // moved puzzles listed per alarm; 0: DefaultTop
+	// SameBuild alarms on slowdowns between nights of one build too. By
+	// default a slowdown of a night whose build (revision, Go version,
+	// build tags: Night.Build) is that of every night it is compared with
+	// is "slower, same build", not an alarm: the code did not change, the
+	// machine did.
+	SameBuild bool
 	// Busy is the share of the workers' CPU time other work may take during
 	// a night before its slowdowns are not alarms ("slower on a busy
 	// machine") and the night is left out of later baselines; 0:
@@ -71,6 +77,7 @@ const (
 	VerdictNotEnough    = "not enough history"
 	VerdictNoRows       = "no rows"                  // the rows of the night or of its baseline are gone (pruned)
 	VerdictStillSlower  = "still slower"             // slower, as the night before: the alarm was raised then
+	VerdictSameBuild    = "slower, same build"       // slower, but the build is its baseline's: the machine's, not an alarm
 	VerdictBusy         = "slower on a busy machine" // slower, but other work took more than Options.Busy of the workers' CPU time, or every strategy moved beyond the threshold: not an alarm
 	VerdictCounters     = "counters changed"         // behaviour change: the counters detector
 	VerdictNewStrategy  = "new"                      // no earlier night of the series has this strategy
@@ -219,7 +226,10 @@ type Step struct {
 	// New: found over the series up to the newest night, not over the
 	// series up to the night before: reported now, once.
 	New bool `json:"new"`
-	Ack *Ack `json:"ack,omitempty"`
+	// SameBuild: the nights on both sides of the step ran one build (see
+	// Options.SameBuild): the machine's step, not the code's; no alarm.
+	SameBuild bool `json:"same_build,omitempty"`
+	Ack       *Ack `json:"ack,omitempty"`
 }
 
 // Alarm is an alarm of the newest night.

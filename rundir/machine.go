@@ -15,8 +15,20 @@ func ThisMachine() Machine {
 	return Machine{
 		Host: host, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPU: cpuModel(),
 		NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
-		GoVersion: runtime.Version(), Version: toolVersion(),
+		GoVersion: runtime.Version(), Version: toolVersion(), BuildTags: buildTags(),
 	}
+}
+
+// buildTags returns the -tags the tool was built with, or "".
+func buildTags() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }
 
 // toolVersion is the VCS revision from the build info ("+dirty" when the

@@ -50,6 +50,10 @@ type Machine struct {
 	GOMAXPROCS int    `json:"gomaxprocs"`
 	GoVersion  string `json:"go_version"`
 	Version    string `json:"tool_version"` // VCS revision of the tool
+	// BuildTags are the build tags the tool was built with (-tags), e.g.
+	// "slowdown": a build of one revision with other tags is another
+	// build.
+	BuildTags string `json:"build_tags,omitempty"`
 }
 
 // Settings are the parts of a run that decide its rows: two runs with

@@ -35,6 +35,8 @@ const trendAbout = "Read the history of nightly runs: every run directory under 
 	"            strategy's own nightly level over its baseline nights. An alarm the night it\n" +
 	"            appears; the nights after, \"still slower\", not alarmed again; a night when other\n" +
 	"            work took more than -busy of the workers' CPU time is \"slower on a busy machine\";\n" +
+	"            a night that ran the build of its baseline nights (revision, Go version, tags) is\n" +
+	"            \"slower, same build\": the machine's, not an alarm (-same-build alarms on it too);\n" +
 	"  steps     change points of its nightly median over the whole series, at least 3 nights on\n" +
 	"            each side (one slow night is a spike, not a step), each reported once.\n" +
 	"-ack NIGHT STRATEGY \"why\" records in -root/" + history.AnnotationsFile + " that the change of STRATEGY on NIGHT is\n" +
@@ -64,6 +66,7 @@ func trendMain(e *env, args []string) error {
 	threshold := fs.String("threshold", "5%", "the smallest change of median time that is an alarm: a `share` (5%, 0.05) or a ratio (1.05)")
 	fs.IntVar(&tf.opt.Baseline, "baseline", history.DefaultBaseline, fmt.Sprintf("the gate's baseline: the previous `n` nights (at least %d)", history.MinBaseline))
 	busy := fs.String("busy", "10%", "the `share` of the workers' CPU time that other work may take during a night before its slowdowns are no alarm (run.json records it); none for no limit")
+	fs.BoolVar(&tf.opt.SameBuild, "same-build", false, "alarm on a slowdown whose night ran the build of its baseline nights too (by default it is \"slower, same build\": the machine's)")
 	fs.StringVar(&tf.ack, "ack", "", "acknowledge the change of a strategy on `NIGHT` (a run directory): -ack NIGHT STRATEGY \"why\"")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -393,6 +396,9 @@ func writeDetectors(w io.Writer, root string, r *history.Report) error {
 			state = " (acknowledged: " + st.Ack.Why + ")"
 		case st.New:
 			state = " (new)"
+		}
+		if st.SameBuild {
+			state += " (same build on both sides: the machine's)"
 		}
 		fmt.Fprintf(w, "  step: %s x%.3f from night %d (%s, %s, %s)%s\n", st.Solver, st.Ratio, st.Night.Index, st.Night.Run,
 			st.Night.Start.Format(time.DateOnly), shortRevision(st.Night.Revision), state)

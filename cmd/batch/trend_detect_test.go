@@ -29,7 +29,8 @@ import (
 // started hours after src: a new run id, the times of solver ("*": of
 // every strategy) scaled by
 // factor, one call more on the puzzles bump (of solver), rows written
-// plain, and its summary made again.
+// plain, and its summary made again. Its revision is "fake-base", or for
+// a night with a change, a build of its own ("fake-SOLVER-xFACTOR-[BUMP]").
 func fakeNight(t *testing.T, root, src, name, solver string, factor float64, hours int, bump ...int) string {
 	t.Helper()
 	dst := filepath.Join(root, name)
@@ -80,6 +81,13 @@ func fakeNight(t *testing.T, root, src, name, solver string, factor float64, hou
 		// (the tests that want a busy night set it).
 		for _, seg := range m["segments"].([]any) {
 			delete(seg.(map[string]any), "other_cpu_ns")
+			// A night whose times or counters changed ran another build (a
+			// slowdown of the same build is the machine's, not an alarm).
+			build := "fake-base" // whatever revision the sweep recorded ("unknown" outside a checkout)
+			if factor != 1 || len(bump) > 0 {
+				build = fmt.Sprintf("fake-%s-x%g-%v", solver, factor, bump)
+			}
+			seg.(map[string]any)["machine"].(map[string]any)["tool_version"] = build
 		}
 		for _, k := range []string{"start", "end"} {
 			at, err := time.Parse(time.RFC3339Nano, m[k].(string))
@@ -243,6 +251,23 @@ func TestTrendDetectors(t *testing.T) {
 		r = trendOver(t, root)
 		if l := verdictLine(r.stdout, "dlx"); r.code != 1 || !strings.Contains(l, "slower") || !strings.Contains(r.stdout, "NEW ALARM [time]: dlx slower") {
 			t.Errorf("night 6, quiet: exit %d, dlx %q, want exit 1 and a new alarm\n%s%s", r.code, l, r.stdout, r.stderr)
+		}
+	})
+
+	t.Run("same build", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		// Night 5: dlx 1.25 times as slow, and the build of nights 1-4.
+		n5 := fakeNight(t, root, n1, "n5", "dlx", 1.25, 24*5)
+		editManifest(t, n5, func(m map[string]any) {
+			seg := m["segments"].([]any)[0].(map[string]any)
+			seg["machine"].(map[string]any)["tool_version"] = "fake-base"
+		})
+		r := trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictSameBuild) {
+			t.Errorf("same build: exit %d, dlx %q, want exit 0 and %q\n%s%s", r.code, l, history.VerdictSameBuild, r.stdout, r.stderr)
+		}
+		if r = trendOver(t, root, "-same-build"); r.code != 1 {
+			t.Errorf("same build, -same-build: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 		}
 	})
 

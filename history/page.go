@@ -455,7 +455,7 @@ func verdictClass(v string) string {
 	switch v {
 	case VerdictSlower, VerdictCounters:
 		return "alarm"
-	case VerdictStillSlower, VerdictUndecided, VerdictBusy:
+	case VerdictStillSlower, VerdictUndecided, VerdictBusy, VerdictSameBuild:
 		return "warn"
 	case VerdictAcknowledged:
 		return "ack"

@@ -39,6 +39,14 @@
 //     and alarms, writes trend.md, trend.json, the charts, the history
 //     page and a bisect script per alarm, and exits 1 on a new alarm
 //     that no annotation acknowledges.
+//  5. WriteFiles (page.go) writes trend's files in the results root from
+//     the history and one Report per series: trend.md, trend.json
+//     (TrendFile, versioned, documented field by field), the charts
+//     trend/<series>-<measure>.png and .svg (median with its 95% band,
+//     p99, total calls, timeouts; steps and alarms marked; a strategy's
+//     color fixed by the registry) and the history page index.html
+//     (verdicts, alarms, charts, every night linking its own page;
+//     static, escaped, readable from file://).
 //
 // Nothing here is safe for concurrent use; two processes updating one
 // index at once each write a whole index, the last one wins.

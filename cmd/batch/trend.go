@@ -140,7 +140,12 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	if err := writeTrend(e.stdout, tf.root, refresh, h, reports, tf.nights); err != nil {
 		return err
 	}
-	if written, err := history.WriteFiles(tf.root, h, reports); err != nil {
+	// The files describe the whole root: with runs named, the history of
+	// those runs only is printed, and the root's files are left as they are.
+	if len(runs) > 0 {
+		fmt.Fprintf(e.stdout, "\n(runs named: %s, %s, %s and the charts in %s are left as they were; batch trend -root %s writes them)\n",
+			history.TrendMD, history.TrendJSON, history.PageFile, tf.root, tf.root)
+	} else if written, err := history.WriteFiles(tf.root, h, reports); err != nil {
 		fmt.Fprintf(e.stderr, "batch trend: %v\n", err)
 	} else if len(written) > 0 {
 		fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s and %d charts in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, len(written)-3, tf.root)
@@ -162,17 +167,18 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	return nil
 }
 
-// writeBisects writes a git bisect run script for each alarm of the
-// newest nights that names a good night and puzzles (history.WriteBisect),
-// under root/trend/, and records its path in the alarm. A script that
-// cannot be written is a warning: the alarm stands without it.
+// writeBisects writes a git bisect run script for each new alarm, not
+// acknowledged, that names a good night and puzzles (history.WriteBisect),
+// under root/trend/, and records its path in the alarm (a known one had
+// its script written the night it was new). A script that cannot be
+// written is a warning: the alarm stands without it.
 func writeBisects(e *env, root string, reports []*history.Report) {
 	for _, r := range reports {
 		if r == nil {
 			continue
 		}
 		for _, a := range r.Alarms {
-			if a.Good == nil || len(a.Puzzles) == 0 || a.Ack != nil {
+			if !a.New || a.Good == nil || len(a.Puzzles) == 0 || a.Ack != nil {
 				continue
 			}
 			rel, err := history.WriteBisect(root, r, a)

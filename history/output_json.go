@@ -124,7 +124,7 @@ func trendFile(h *History, reports []*Report, views []*seriesView) *TrendFile {
 		f.Series = append(f.Series, ts)
 	}
 	for _, sk := range h.Skipped {
-		f.Skipped = append(f.Skipped, TrendSkip{Run: sk.Run, Reason: sk.Reason})
+		f.Skipped = append(f.Skipped, TrendSkip(sk))
 	}
 	return f
 }

@@ -52,7 +52,7 @@ func TestByTimeRanksEveryUnitMarksUnconfirmed(t *testing.T) {
 			t.Errorf("summary.md has no %q:\n%s", want, md.String())
 		}
 	}
-	if err := s.WriteText(&text); err != nil {
+	if err := s.WriteFullText(&text); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "9.00ms†") || !strings.Contains(text.String(), "†: a time measured once, in the sweep") {

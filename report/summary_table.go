@@ -89,6 +89,43 @@ func (s *Summary) mainTable() (head []string, rows []tableRow) {
 	return head, rows
 }
 
+// HeadlineRows is the most rows headlineTable returns.
+const HeadlineRows = 12
+
+// headlineTable returns the rows of the short table a terminal shows
+// (WriteText): per strategy its puzzles and the statuses that occur
+// (solved always), the median and p99 time with their spreads, the
+// no-guess rate and its hardest puzzle by calls; at most HeadlineRows
+// rows (the rarest statuses go first when there are more). The rest of
+// the main table is in summary.md and on the page.
+func (s *Summary) headlineTable() (head []string, rows []tableRow) {
+	head, all := s.mainTable()
+	keep := map[string]bool{"puzzles": true, "time median": true, "time p99": true, "no guess": true}
+	for _, status := range s.shownStatuses() {
+		keep[status.String()] = true
+	}
+	for _, r := range all {
+		if keep[r.Label] {
+			rows = append(rows, r)
+		}
+	}
+	hardest := tableRow{Label: "hardest (calls)"}
+	for _, st := range s.Strategies {
+		cell := "–"
+		if len(st.ByCalls) > 0 {
+			cell = st.ByCalls[0].Puzzle.Label
+		}
+		hardest.Cells = append(hardest.Cells, cell)
+	}
+	rows = append(rows, hardest)
+	for len(rows) > HeadlineRows {
+		// Drop the last status row (shownStatuses orders the rare ones last).
+		i := len(rows) - 5 // the status rows end before the 4 figure rows
+		rows = append(rows[:i], rows[i+1:]...)
+	}
+	return head, rows
+}
+
 // timingRows returns the rows of the noise figure (nil when the run has
 // no timing columns): the share of measured units whose time is
 // confirmed, the units re-timed and their outcome, the unstable ones;

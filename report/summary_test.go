@@ -55,7 +55,7 @@ func TestSummaryGolden(t *testing.T) {
 	}
 	t.Run("summary.txt", func(t *testing.T) {
 		var b bytes.Buffer
-		if err := s.WriteText(&b); err != nil {
+		if err := s.WriteFullText(&b); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, filepath.Join("testdata", "mini.golden", "summary.txt"), b.Bytes())
@@ -314,7 +314,7 @@ func TestOnlyTimeouts(t *testing.T) {
 	res := mkResults(unit{"slow", 0, solvers.StatusTimeout, 100e6, 7000, 3}, unit{"slow", 1, solvers.StatusTimeout, 101e6, 7100, 4})
 	s := Summarize(res, SummaryOptions{})
 	var txt, md bytes.Buffer
-	if err := s.WriteText(&txt); err != nil {
+	if err := s.WriteFullText(&txt); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.WriteMarkdown(&md); err != nil {
@@ -417,7 +417,7 @@ func TestSeveralCorpora(t *testing.T) {
 func TestEmpty(t *testing.T) {
 	s := Summarize(&Results{}, SummaryOptions{})
 	for name, w := range map[string]func(io.Writer) error{
-		"text": s.WriteText, "markdown": s.WriteMarkdown, "json": s.WriteJSON, "bench": s.WriteBench, "hard": s.WriteHardCSV,
+		"text": s.WriteFullText, "headline": s.WriteText, "markdown": s.WriteMarkdown, "json": s.WriteJSON, "bench": s.WriteBench, "hard": s.WriteHardCSV,
 	} {
 		if err := w(io.Discard); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -436,7 +436,7 @@ func TestNotMeasured(t *testing.T) {
 		t.Errorf("bitboard: %+v", st)
 	}
 	var txt, md, bench bytes.Buffer
-	s.WriteText(&txt)
+	s.WriteFullText(&txt)
 	s.WriteMarkdown(&md)
 	s.WriteBench(&bench)
 	if !strings.Contains(txt.String(), "\n  time median                –  900ns ±?\n") {
@@ -537,7 +537,7 @@ func TestTimingSummary(t *testing.T) {
 	md.Reset()
 	txt.Reset()
 	s.WriteMarkdown(&md)
-	s.WriteText(&txt)
+	s.WriteFullText(&txt)
 	if s.Timing != nil || s.Strategies[0].Timing != nil || strings.Contains(md.String(), "time retimed") ||
 		!strings.Contains(md.String(), "## Timing\n\nTimes are unconfirmed") ||
 		!strings.Contains(txt.String(), "times unconfirmed") || strings.Contains(txt.String(), "retimed") {
@@ -563,7 +563,7 @@ func TestMissing(t *testing.T) {
 		t.Fatalf("solutions %+v", c)
 	}
 	var txt, md bytes.Buffer
-	s.WriteText(&txt)
+	s.WriteFullText(&txt)
 	s.WriteMarkdown(&md)
 	for _, want := range []string{
 		"highlighted but not in this run: #99, #120.\n",
@@ -599,7 +599,7 @@ func TestMissing(t *testing.T) {
 	// Not counted: nothing said.
 	s = Summarize(mkResults(values("x", 1, 2)...), SummaryOptions{})
 	txt.Reset()
-	s.WriteText(&txt)
+	s.WriteFullText(&txt)
 	if s.Solutions != nil || strings.Contains(txt.String(), "solutions") {
 		t.Errorf("solutions not counted: %+v\n%s", s.Solutions, txt.String())
 	}
@@ -618,7 +618,7 @@ func TestSummaryTimedGolden(t *testing.T) {
 	m.Corpora[0].Path, m.Corpora[0].Puzzles, m.Corpora[0].Invalid, m.Settings.Unique = "c.txt", 30, 0, true
 	m.Segments[0].Timing = &rundir.Timing{Left: 2}
 	s := Summarize(res, SummaryOptions{Top: 3, Highlight: []int{3, 99}, Manifest: m})
-	for name, w := range map[string]func(io.Writer) error{"summary.md": s.WriteMarkdown, "summary.txt": s.WriteText} {
+	for name, w := range map[string]func(io.Writer) error{"summary.md": s.WriteMarkdown, "summary.txt": s.WriteFullText} {
 		var b bytes.Buffer
 		if err := w(&b); err != nil {
 			t.Fatal(err)
@@ -631,7 +631,7 @@ func TestSummaryTimedGolden(t *testing.T) {
 func writeAll(t *testing.T, s *Summary) (txt, md, js bytes.Buffer) {
 	t.Helper()
 	for _, w := range []func() error{
-		func() error { return s.WriteText(&txt) },
+		func() error { return s.WriteFullText(&txt) },
 		func() error { return s.WriteMarkdown(&md) },
 		func() error { return s.WriteJSON(&js) },
 	} {

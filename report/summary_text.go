@@ -13,7 +13,7 @@ import (
 // textWidth is the width WriteText keeps the table within when it can.
 const textWidth = 100
 
-// WriteText writes the main table for a terminal: one column per
+// WriteFullText writes the main table for a terminal (batch report -full): one column per
 // strategy, one row per statistic, human units (µs, ms, s; k, M) with
 // three significant digits, and only the statuses that occur (solved
 // always), so that seven strategies fit in 100 columns. Each time figure
@@ -23,7 +23,7 @@ const textWidth = 100
 // (re-timed units and their outcome, unstable units), its total on a line
 // under the table. Then what was asked but is missing: highlighted ids
 // not in the run, puzzles with no or several solutions.
-func (s *Summary) WriteText(w io.Writer) error {
+func (s *Summary) WriteFullText(w io.Writer) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
 	for _, l := range s.runningLines() {
@@ -72,6 +72,61 @@ func (s *Summary) WriteText(w io.Writer) error {
 	} else if s.anyMeasured() {
 		b.WriteString("times unconfirmed: results.csv has no timing columns (each time was measured once).\n")
 	}
+	s.writeMissingText(&b)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("writing summary: %w", err)
+	}
+	return nil
+}
+
+// WriteText writes the headline for a terminal (headlineTable): one
+// column per strategy, at most HeadlineRows rows (its puzzles and
+// statuses, median and p99 time, the no-guess rate, its hardest puzzle
+// by calls), human units (µs, ms, s; k, M) with three significant
+// digits; each time figure's spread, "±3.1%" (see fmtSpread), beside it
+// when the table still fits in textWidth columns, else on a row of its
+// own under it. Then where the rest is (p90, means, maxima, calls, the
+// re-timing: summary.md and the page), and what was asked but is
+// missing: highlighted ids not in the run, puzzles with no or several
+// solutions.
+func (s *Summary) WriteText(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
+	for _, l := range s.runningLines() {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
+	b.WriteString("\n")
+	head, rows := s.headlineTable()
+	table, err := textTable(head, rows, true)
+	if err == nil && textTableWidth(table) > textWidth {
+		table, err = textTable(head, rows, false)
+	}
+	if err != nil {
+		return fmt.Errorf("writing summary: %w", err)
+	}
+	b.WriteString(table)
+	b.WriteString("\n")
+	if n := s.censored(); n > 0 {
+		fmt.Fprintf(&b, "≥: lower bound, ≤: upper bound: %d %s stopped by a limit %s at %s stopping value.\n",
+			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"), Plural(n, "its", "their"))
+	}
+	if s.anyMeasured() {
+		b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded).\n")
+	}
+	if s.Timed {
+		for _, st := range s.Strategies {
+			if st.TimeNS.MaxUnconfirmed {
+				b.WriteString(UnconfirmedMark + ": a time measured once, in the sweep: the re-timing's allowance was spent before it.\n")
+				break
+			}
+		}
+		if t := s.Timing; t != nil && t.Unstable > 0 {
+			fmt.Fprintf(&b, "unstable (runs disagreed on status or counters): %s.\n", strings.Join(s.unstable(), "; "))
+		}
+	} else if s.anyMeasured() {
+		b.WriteString("times unconfirmed: results.csv has no timing columns (each time was measured once).\n")
+	}
+	b.WriteString("the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.\n")
 	s.writeMissingText(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("writing summary: %w", err)

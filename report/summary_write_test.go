@@ -217,7 +217,7 @@ func TestWriteSummaryFilesError(t *testing.T) {
 	}
 }
 
-func ExampleSummary_WriteText() {
+func ExampleSummary_WriteFullText() {
 	const in = `id,line,solver,status,ns,calls,guesses,backtracks,filled,clues,solutions,seed,solution,error,corpus
 0,1,backtrack,timeout,101393387,10739712,5369869,5369843,27,17,,1,,deadline passed,sudoku17.txt
 0,1,norvig,solved,36675,1,0,0,64,17,,1,,,sudoku17.txt
@@ -228,7 +228,7 @@ func ExampleSummary_WriteText() {
 	if err != nil {
 		panic(err)
 	}
-	Summarize(res, SummaryOptions{}).WriteText(os.Stdout)
+	Summarize(res, SummaryOptions{}).WriteFullText(os.Stdout)
 	// Output:
 	// sudoku17.txt: 2 puzzles, 2 strategies, 4 rows
 	//
@@ -271,7 +271,7 @@ func TestTextSpreads(t *testing.T) {
 			}
 		}
 		var b bytes.Buffer
-		if err := Summarize(mkResults(us...), SummaryOptions{}).WriteText(&b); err != nil {
+		if err := Summarize(mkResults(us...), SummaryOptions{}).WriteFullText(&b); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -293,5 +293,63 @@ func TestTextSpreads(t *testing.T) {
 		if strings.HasPrefix(l, "  ") && utf8.RuneCountInString(l) > textWidth {
 			t.Errorf("a line of %d columns: %q", utf8.RuneCountInString(l), l)
 		}
+	}
+}
+
+func ExampleSummary_WriteText() {
+	const in = `id,line,solver,status,ns,calls,guesses,backtracks,filled,clues,solutions,seed,solution,error,corpus
+0,1,backtrack,timeout,101393387,10739712,5369869,5369843,27,17,,1,,deadline passed,sudoku17.txt
+0,1,norvig,solved,36675,1,0,0,64,17,,1,,,sudoku17.txt
+1,2,backtrack,solved,2893000,301277,150650,150626,64,17,,1,,,sudoku17.txt
+1,2,norvig,solved,61000,7,6,3,64,17,,1,,,sudoku17.txt
+`
+	res, err := ReadResults(context.Background(), strings.NewReader(in), "results.csv")
+	if err != nil {
+		panic(err)
+	}
+	Summarize(res, SummaryOptions{}).WriteText(os.Stdout)
+	// Output:
+	// sudoku17.txt: 2 puzzles, 2 strategies, 4 rows
+	//
+	//                    backtrack     norvig
+	//   puzzles                  2          2
+	//   solved                   1          2
+	//   timeout                  1          0
+	//   time median      2.89ms ±?  36.7µs ±?
+	//   time p99         ≥101ms ±?  61.0µs ±?
+	//   no guess              0.0%      50.0%
+	//   hardest (calls)         #0         #1
+	//
+	// ≥: lower bound, ≤: upper bound: 1 unit stopped by a limit enters at its stopping value.
+	// ±: 95% interval, its larger half over the figure (±?: unbounded).
+	// times unconfirmed: results.csv has no timing columns (each time was measured once).
+	// the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.
+}
+
+// TestHeadlineKeepsTwelveRows: the terminal's table keeps at most
+// HeadlineRows rows whatever the statuses, the figures last.
+func TestHeadlineKeepsTwelveRows(t *testing.T) {
+	var us []unit
+	for i, st := range solvers.Statuses() { // every status: 9 status rows
+		us = append(us, unit{"x", i, st, int64(1000 * (i + 1)), uint64(i + 1), 0})
+	}
+	s := Summarize(mkResults(us...), SummaryOptions{})
+	_, rows := s.headlineTable()
+	if len(rows) > HeadlineRows {
+		t.Fatalf("%d rows, want at most %d", len(rows), HeadlineRows)
+	}
+	var labels []string
+	for _, r := range rows {
+		labels = append(labels, r.Label)
+	}
+	if got := strings.Join(labels[len(labels)-4:], ","); got != "time median,time p99,no guess,hardest (calls)" {
+		t.Errorf("the last rows are %s", got)
+	}
+	var b strings.Builder
+	if err := s.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "time p90") || !strings.Contains(b.String(), "summary.md") {
+		t.Errorf("the terminal's table has the full table's rows, or does not say where it is:\n%s", b.String())
 	}
 }

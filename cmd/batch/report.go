@@ -28,6 +28,7 @@ func reportMain(e *env, args []string) error {
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page (default: the run's -highlight)")
 	svg := fs.Bool("svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
 	top := fs.Int("top", report.DefaultTop, "hardest puzzles listed per strategy")
+	full := fs.Bool("full", false, "print the whole main table (p90, means, maxima, calls, guesses, the re-timing), not the headline of at most 12 rows")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func reportMain(e *env, args []string) error {
 			return usageErr("-highlight: %v", err)
 		}
 	}
-	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != ""})
+	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != "", full: *full})
 	if err != nil && e.ctx.Err() != nil {
 		return &exitError{exitInterrupted, fmt.Errorf("report interrupted: the report in %s is not whole; batch report %s builds it again", dir, dir)}
 	}
@@ -81,6 +82,7 @@ type reportOptions struct {
 	explicit  bool // highlight given on the command line (else the run's)
 	svg       bool
 	top       int
+	full      bool // print the whole main table, not the headline
 }
 
 // writeReport builds the summary files, the charts and the page of the
@@ -146,7 +148,11 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 		}
 		return sum, err
 	}
-	if err := sum.WriteText(w); err != nil {
+	write := sum.WriteText
+	if opt.full {
+		write = sum.WriteFullText
+	}
+	if err := write(w); err != nil {
 		return sum, err
 	}
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",

@@ -3,12 +3,12 @@ package pipeline
 import (
 	"context"
 	"runtime/debug"
-	"sudokubatch/internal/testenv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )

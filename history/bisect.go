@@ -160,19 +160,6 @@ func bisectRevision(v string) (rev, note string) {
 	return rev, note
 }
 
-// shQuote quotes s for a POSIX shell: in single quotes, each single
-// quote of s written as quote, backslash, quote, quote (closed, escaped,
-// reopened). A word of characters the shell never treats specially is
-// left as it is.
-func shQuote(s string) string {
-	if s != "" && !unsafeWord.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-var unsafeWord = regexp.MustCompile(`[^A-Za-z0-9._/:=,@+-]`)
-
 // commentText makes s safe on a comment line: no line break, no control
 // character.
 func commentText(s string) string {
@@ -242,7 +229,7 @@ func bisectScript(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest,
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	q := shQuote
+	q := report.ShellQuote
 	p("#!/bin/sh")
 	p("# %s: written by batch trend for `git bisect run`.", name)
 	p("#")

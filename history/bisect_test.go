@@ -498,12 +498,12 @@ func TestShQuote(t *testing.T) {
 		{"~x", "'~x'"},
 		{"*", "'*'"},
 	} {
-		if got := shQuote(c.in); got != c.want {
-			t.Errorf("shQuote(%q) = %s, want %s", c.in, got, c.want)
+		if got := report.ShellQuote(c.in); got != c.want {
+			t.Errorf("report.ShellQuote(%q) = %s, want %s", c.in, got, c.want)
 		}
-		out, err := exec.Command("sh", "-c", "printf %s "+shQuote(c.in)).Output()
+		out, err := exec.Command("sh", "-c", "printf %s "+report.ShellQuote(c.in)).Output()
 		if err != nil || string(out) != c.in {
-			t.Errorf("sh read %s as %q (%v), want %q", shQuote(c.in), out, err, c.in)
+			t.Errorf("sh read %s as %q (%v), want %q", report.ShellQuote(c.in), out, err, c.in)
 		}
 	}
 }

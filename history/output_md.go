@@ -162,15 +162,6 @@ func mdCode(s string) string {
 	return fence + " " + s + " " + fence
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but
-// letters, digits and -_./+,:=@%.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+,:=@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // The formats of the figures: times as the reports give them (three
 // significant digits in ns, µs, ms or s), ratios as batch compare does
 // (three decimals near 1).

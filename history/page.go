@@ -335,7 +335,7 @@ func alarmViews(root string, r *Report) []alarmView {
 			if abs, err := filepath.Abs(path); err == nil {
 				path = abs
 			}
-			v.BisectCmd = "git bisect run sh " + shellQuote(path)
+			v.BisectCmd = "git bisect run sh " + report.ShellQuote(path)
 		}
 		state := "new"
 		if !a.New {

@@ -188,3 +188,23 @@ func FormatBytes(n int64) string {
 	}
 	return fmt.Sprintf("%.2f GB", float64(n)/1e9)
 }
+
+// ShellQuote quotes s for a POSIX shell: in single quotes, each single
+// quote of s written as quote, backslash, quote, quote (closed, escaped,
+// reopened). A word of characters the shell never treats specially is
+// left as it is.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:=,@+-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ShellCommand is args as one shell command line, each quoted as needed.
+func ShellCommand(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = ShellQuote(a)
+	}
+	return strings.Join(q, " ")
+}

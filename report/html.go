@@ -45,6 +45,14 @@ type PageOptions struct {
 	// place: the copy in the run directory of a corpus read from a stream
 	// (corpus.InRun); "" reads Corpora[i] itself.
 	Files []string
+	// RowsFile is the name of the rows file the page links, beside it:
+	// results.csv, or results.csv.gz when the rows are (or are about to
+	// be, the sweep gzipping them after its report) compressed; "": the
+	// page names none.
+	RowsFile string
+	// Command is the command line that made the run, for people (quoted
+	// for a shell); "": none shown.
+	Command string
 }
 
 //go:embed html.tmpl
@@ -97,7 +105,12 @@ type page struct {
 	Puzzles   []pagePuzzle
 	Highlight []pagePuzzle
 	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
+	Data      []pageLink
+	Command   string
 }
+
+// pageLink is a link to a file of the run.
+type pageLink struct{ Name, Href string }
 
 type pageUnit struct {
 	Label, Anchor string
@@ -189,6 +202,16 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	}
 	p.Unstable = s.unstable()
 	p.Running = s.runningLines()
+	p.Command = opt.Command
+	if opt.RowsFile != "" {
+		p.Data = append(p.Data, pageLink{opt.RowsFile, opt.RowsFile})
+	}
+	if s.Run != nil {
+		p.Data = append(p.Data, pageLink{rundir.ManifestFile, rundir.ManifestFile})
+	}
+	for _, f := range []string{rundir.SummaryMarkdown, rundir.SummaryJSON, rundir.HardCSV, rundir.SummaryBench} {
+		p.Data = append(p.Data, pageLink{f, f})
+	}
 	if c := s.Solutions; c != nil {
 		p.Solutions = fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
 			Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))

@@ -83,6 +83,10 @@ type reportOptions struct {
 	svg       bool
 	top       int
 	full      bool // print the whole main table, not the headline
+	// rowsFile is the rows file the page links: "" for the run's own
+	// (results.csv or results.csv.gz); the sweep names results.csv.gz
+	// when it gzips the rows after the report.
+	rowsFile string
 }
 
 // writeReport builds the summary files, the charts and the page of the
@@ -142,7 +146,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 		}
 	}
 	if err := report.WritePage(ctx, dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		Corpora: corpora, Files: corpusFiles(dir, info)}); err != nil {
+		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info)}); err != nil {
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}
@@ -158,4 +162,29 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
 		filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
+}
+
+// rowsFile is the name of the rows file of the run in dir for its page:
+// name when given, else the file there is.
+func rowsFile(dir, name string) string {
+	if name != "" {
+		return name
+	}
+	if path, err := rundir.RowsPath(dir); err == nil {
+		return filepath.Base(path)
+	}
+	return ""
+}
+
+// commandOf is the command line of the run's first segment, quoted for a
+// shell, with how many segments (resumes, merged shards) followed; "".
+func commandOf(m *rundir.Manifest) string {
+	if m == nil || len(m.Segments) == 0 || len(m.Segments[0].Command) == 0 {
+		return ""
+	}
+	c := report.ShellCommand(m.Segments[0].Command)
+	if n := len(m.Segments) - 1; n > 0 {
+		c += fmt.Sprintf("  (then %s)", report.Count(n, "more segment", "more segments"))
+	}
+	return c
 }

@@ -102,7 +102,11 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		if stats.Interrupted {
 			ctx = context.Background()
 		}
-		reportErr = writeReportOf(ctx, e, dir.Path, reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop})
+		opt := reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}
+		if f.gzip && status == rundir.Finished {
+			opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
+		}
+		reportErr = writeReportOf(ctx, e, dir.Path, opt)
 		reported = reportErr == nil
 	}
 	// After the report only: -report=false leaves results.csv plain, as

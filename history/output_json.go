@@ -83,20 +83,8 @@ func trendFile(h *History, reports []*Report, views []*seriesView) *TrendFile {
 		}
 		if r != nil {
 			ts.Evaluated = true
-			o := TrendOptions{Baseline: r.Options.Baseline, Threshold: r.Options.Threshold, Top: r.Options.Top, Busy: r.Options.Busy}
-			if o.Baseline <= 0 {
-				o.Baseline = DefaultBaseline
-			}
-			if o.Threshold <= 0 {
-				o.Threshold = DefaultThreshold
-			}
-			if o.Top <= 0 {
-				o.Top = DefaultTop
-			}
-			if o.Busy <= 0 {
-				o.Busy = DefaultBusy
-			}
-			ts.Options = &o
+			d := r.Options.withDefaults()
+			ts.Options = &TrendOptions{Baseline: d.Baseline, Threshold: d.Threshold, Top: d.Top, Busy: d.Busy}
 			ts.Machine = r.Machine
 			ts.Strategies = append(ts.Strategies, r.Strategies...)
 			ts.Alarms = append(ts.Alarms, r.Alarms...)

@@ -32,14 +32,9 @@ func (s *Summary) WriteFullText(w io.Writer) error {
 	b.WriteString("\n")
 	head, rows := s.mainTable()
 	rows = append(rows, s.timingRows(false)...)
-	table, err := textTable(head, rows, true)
-	if err == nil && textTableWidth(table) > textWidth {
-		table, err = textTable(head, rows, false)
+	if err := writeFitted(&b, head, rows); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("writing summary: %w", err)
-	}
-	b.WriteString(table)
 	if t := s.Timing; t != nil {
 		fmt.Fprintf(&b, "  time retimed in all: %d %s (slow %d, noise %d, ok %d)", t.Retimed,
 			Plural(t.Retimed, "unit", "units"), t.RetimedSlow, t.RetimedNoise, t.RetimedConfirmed)
@@ -49,33 +44,63 @@ func (s *Summary) WriteFullText(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
-	if n := s.censored(); n > 0 {
-		fmt.Fprintf(&b, "≥: lower bound, ≤: upper bound: %d %s stopped by a limit %s at %s stopping value.\n",
-			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"), Plural(n, "its", "their"))
-	}
-	if s.anyMeasured() {
-		b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.\n")
-	}
-	if s.Timed {
-		b.WriteString("time confirmed: measured more than once (repeated, or re-timed).\n" +
-			"time retimed: timed again alone at the end: slow (confirmed), noise (not confirmed) or ok;\n" +
-			"the slowest are re-timed first, then the outliers.\n")
-		for _, st := range s.Strategies {
-			if st.TimeNS.MaxUnconfirmed {
-				b.WriteString(UnconfirmedMark + ": a time measured once, in the sweep: the re-timing's allowance was spent before it.\n")
-				break
-			}
-		}
-		if u := s.unstable(); len(u) > 0 {
-			fmt.Fprintf(&b, "unstable (runs disagreed on status or counters): %s.\n", strings.Join(u, "; "))
-		}
-	} else if s.anyMeasured() {
-		b.WriteString("times unconfirmed: results.csv has no timing columns (each time was measured once).\n")
-	}
+	s.writeLegend(&b, true)
 	s.writeMissingText(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("writing summary: %w", err)
 	}
+	return nil
+}
+
+// writeLegend writes what the marks of the text table mean: bounds,
+// spreads, the unconfirmed mark, the unstable units; with full, also the
+// trimmed mean and the rows of the re-timing.
+func (s *Summary) writeLegend(b *bytes.Buffer, full bool) {
+	if n := s.censored(); n > 0 {
+		fmt.Fprintf(b, "≥: lower bound, ≤: upper bound: %d %s stopped by a limit %s at %s stopping value.\n",
+			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"), Plural(n, "its", "their"))
+	}
+	if s.anyMeasured() {
+		if full {
+			b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.\n")
+		} else {
+			b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded).\n")
+		}
+	}
+	if !s.Timed {
+		if s.anyMeasured() {
+			b.WriteString("times unconfirmed: results.csv has no timing columns (each time was measured once).\n")
+		}
+		return
+	}
+	if full {
+		b.WriteString("time confirmed: measured more than once (repeated, or re-timed).\n" +
+			"time retimed: timed again alone at the end: slow (confirmed), noise (not confirmed) or ok;\n" +
+			"the slowest are re-timed first, then the outliers.\n")
+	}
+	for _, st := range s.Strategies {
+		if st.TimeNS.MaxUnconfirmed {
+			b.WriteString(UnconfirmedMark + ": a time measured once, in the sweep: the re-timing's allowance was spent before it.\n")
+			break
+		}
+	}
+	if u := s.unstable(); len(u) > 0 {
+		fmt.Fprintf(b, "unstable (runs disagreed on status or counters): %s.\n", strings.Join(u, "; "))
+	}
+}
+
+// writeFitted writes the table of head and rows with each spread beside
+// its figure when that fits in textWidth columns, else on a row of its
+// own.
+func writeFitted(b *bytes.Buffer, head []string, rows []tableRow) error {
+	table, err := textTable(head, rows, true)
+	if err == nil && textTableWidth(table) > textWidth {
+		table, err = textTable(head, rows, false)
+	}
+	if err != nil {
+		return fmt.Errorf("writing summary: %w", err)
+	}
+	b.WriteString(table)
 	return nil
 }
 
@@ -97,35 +122,11 @@ func (s *Summary) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	head, rows := s.headlineTable()
-	table, err := textTable(head, rows, true)
-	if err == nil && textTableWidth(table) > textWidth {
-		table, err = textTable(head, rows, false)
+	if err := writeFitted(&b, head, rows); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("writing summary: %w", err)
-	}
-	b.WriteString(table)
 	b.WriteString("\n")
-	if n := s.censored(); n > 0 {
-		fmt.Fprintf(&b, "≥: lower bound, ≤: upper bound: %d %s stopped by a limit %s at %s stopping value.\n",
-			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"), Plural(n, "its", "their"))
-	}
-	if s.anyMeasured() {
-		b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded).\n")
-	}
-	if s.Timed {
-		for _, st := range s.Strategies {
-			if st.TimeNS.MaxUnconfirmed {
-				b.WriteString(UnconfirmedMark + ": a time measured once, in the sweep: the re-timing's allowance was spent before it.\n")
-				break
-			}
-		}
-		if t := s.Timing; t != nil && t.Unstable > 0 {
-			fmt.Fprintf(&b, "unstable (runs disagreed on status or counters): %s.\n", strings.Join(s.unstable(), "; "))
-		}
-	} else if s.anyMeasured() {
-		b.WriteString("times unconfirmed: results.csv has no timing columns (each time was measured once).\n")
-	}
+	s.writeLegend(&b, false)
 	b.WriteString("the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.\n")
 	s.writeMissingText(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {

@@ -23,6 +23,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"sudokubatch/report"
+	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -85,16 +86,10 @@ const (
 // strategy has the same color on every trend chart of every series;
 // alarms in red, acknowledged ones in gray (no strategy is gray).
 var (
-	trendPalette = []color.Color{
-		color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
-		color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
-		color.RGBA{0x00, 0x9E, 0x73, 0xff}, // green
-		color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
-		color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
-		color.RGBA{0x33, 0x22, 0x88, 0xff}, // indigo
+	trendPalette = append(slices.Clone(chart.OkabeIto),
 		color.RGBA{0x99, 0x77, 0x00, 0xff}, // ochre
 		color.RGBA{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
-	}
+	)
 	alarmColor = color.RGBA{0xD0, 0x00, 0x20, 0xff}
 	ackColor   = color.RGBA{0x80, 0x80, 0x80, 0xff}
 	trendFont  = font.Font{Typeface: "Liberation", Variant: "Sans"}
@@ -590,16 +585,16 @@ func nightLabels(nights []*Night) []string {
 	}
 	out := make([]string, len(nights))
 	for i, n := range nights {
-		out[i] = n.Start.UTC().Format(layout) + "\n" + shortRev(n.Revision)
+		out[i] = n.Start.UTC().Format(layout) + "\n" + ShortRevision(n.Revision)
 	}
 	return out
 }
 
-// shortRev is a revision cut to its first 7 hex digits, "+" after them
+// ShortRevision is a revision cut to its first 7 hex digits, "+" after them
 // for a build of a tree with changes ("+dirty"); what follows the hash
 // (" (checkout)") is left out. A revision that is no hash ("unknown",
 // "(devel)") is kept.
-func shortRev(rev string) string {
+func ShortRevision(rev string) string {
 	hex := len(rev) - len(strings.TrimLeft(rev, "0123456789abcdef"))
 	if hex >= 7 {
 		h := rev[:7]

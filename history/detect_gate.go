@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -220,14 +221,14 @@ func gateGroup(c *rowCache, s *Series, k int, base []int, solverNames []string, 
 		runs[i] = s.Nights[j].Run
 	}
 	baseRun := baselineRun(baseRows, solverNames)
-	cmp, err := report.Compare(c.ctx, baseRun, cur.run, report.CompareOptions{Noise: 1, Top: opt.Top})
+	comp, err := report.Compare(c.ctx, baseRun, cur.run, report.CompareOptions{Noise: 1, Top: opt.Top})
 	if err != nil && !errors.Is(err, report.ErrNothingToCompare) {
 		return err
 	}
 	for _, solver := range solverNames {
 		var d *report.StrategyDiff
-		if cmp != nil {
-			for _, x := range cmp.Strategies {
+		if comp != nil {
+			for _, x := range comp.Strategies {
 				if x.Solver == solver {
 					d = x
 				}
@@ -272,30 +273,14 @@ func baselineRun(rows []*nightRows, solverNames []string) *report.Run {
 			cands = cands[:0]
 			for _, r := range rows {
 				us := r.units[solver]
-				i, ok := slices.BinarySearchFunc(us, u.key, func(x unitKey, key uint64) int {
-					switch {
-					case x.key < key:
-						return -1
-					case x.key > key:
-						return 1
-					}
-					return 0
-				})
+				i, ok := slices.BinarySearchFunc(us, u.key, func(x unitKey, key uint64) int { return cmp.Compare(x.key, key) })
 				if ok {
 					rs := r.run.Results.Solver(solver)
 					row := int(us[i].row)
 					cands = append(cands, cand{rs, row, rs.NS(row)})
 				}
 			}
-			slices.SortFunc(cands, func(a, b cand) int {
-				switch {
-				case a.ns < b.ns:
-					return -1
-				case a.ns > b.ns:
-					return 1
-				}
-				return 0
-			})
+			slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(a.ns, b.ns) })
 			m := cands[len(cands)/2]
 			e := m.ser.At(m.row)
 			e.Corpus = ser.At(int(u.row)).Corpus

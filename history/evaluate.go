@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"sudokubatch/report"
 )
@@ -203,7 +202,7 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 		a := &Alarm{Kind: AlarmTime, Solver: st.Solver, Night: refOf(s, k), Ack: tr.Ack, New: since < 0,
 			Text: fmt.Sprintf("%s slower: median x%.3f [%.3f, %.3f] against the baseline of %s, beyond the machine's x%.3f and the threshold of %s",
 				st.Solver, g.gate.Adjusted, g.gate.AdjustedCI.Lo, g.gate.AdjustedCI.Hi,
-				report.Count(len(g.gate.Baseline), "night", "nights"), g.gate.Machine, percent(r.Options.Threshold))}
+				report.Count(len(g.gate.Baseline), "night", "nights"), g.gate.Machine, FormatShare(r.Options.Threshold))}
 		if since >= 0 {
 			tr.Verdict = VerdictStillSlower
 			ref := refOf(s, since)
@@ -311,7 +310,7 @@ func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), a
 		}
 		a := &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, New: true, Ack: st.Ack,
 			Text: fmt.Sprintf("%s: a step up from night %d (%s): x%.3f against the other strategies (its nightly median as recorded: %s before, %s from then on)",
-				st.Solver, j+1, s.Nights[j].Run, st.Ratio, formatNS(st.Before), formatNS(st.After))}
+				st.Solver, j+1, s.Nights[j].Run, st.Ratio, fmtNS(st.Before), fmtNS(st.After))}
 		if j > 0 {
 			a.Good = r.ref(s, s.Nights[j-1].Run)
 		}
@@ -393,12 +392,6 @@ func idList(ids []report.PuzzleRef, total int) string {
 	}
 	return b.String()
 }
-
-func percent(share float64) string { return fmt.Sprintf("%g%%", share*100) }
-
-func formatNS(ns float64) string { return report.FormatDuration(durationOf(ns)) }
-
-func durationOf(ns float64) time.Duration { return time.Duration(math.Round(ns)) }
 
 // openSlowdowns returns, per strategy of night j, the first night of the
 // run of nights just before j that the gate found slower (from gates,

@@ -178,17 +178,23 @@ func boundMark(bound string) string {
 	return ""
 }
 
+// FormatQuantile formats a time quantile without its interval: "1.23ms",
+// "≥100ms" for a lower bound.
+func FormatQuantile(q Quantile) string { return boundMark(q.Bound) + fmtNS(float64(q.Value)) }
+
 // fmtQuantileCI formats a time quantile and its interval: "1.23ms
 // [1.20ms, 1.25ms]", "≥100ms" for a lower bound.
 func fmtQuantileCI(q Quantile) string {
-	s := boundMark(q.Bound) + fmtNS(float64(q.Value))
+	s := FormatQuantile(q)
 	if q.Lo > 0 || q.Hi > 0 {
 		s += " [" + fmtNS(float64(q.Lo)) + ", " + fmtNS(float64(q.Hi)) + "]"
 	}
 	return s
 }
 
-func fmtEstimateNS(e report.Estimate) string {
+// FormatEstimateNS formats a time estimate (ns), "≥" or "≤" before a
+// bound.
+func FormatEstimateNS(e report.Estimate) string {
 	return boundMark(e.Bound.String()) + fmtNS(e.Value)
 }
 
@@ -217,8 +223,8 @@ func fmtCI(ci report.RatioCI) string {
 	return "[" + fmtRatioNum(ci.Lo) + ", " + fmtRatioNum(ci.Hi) + "]"
 }
 
-// fmtPct formats a share as a percentage: 0.05 is "5%".
-func fmtPct(x float64) string { return report.TrimNumber(x*100) + "%" }
+// FormatShare formats a share as a percentage: 0.05 is "5%".
+func FormatShare(x float64) string { return report.TrimNumber(x*100) + "%" }
 
 // hexColor is a strategy's chart color as CSS.
 func hexColor(name string) string {

@@ -494,8 +494,8 @@ func TestNightTickerThins(t *testing.T) {
 	}
 	for rev, want := range map[string]string{"0123456789abcdef0123456789abcdef01234567+dirty": "0123456+",
 		"0c689fb3e3042f1a98c54f5b9f8a79d75d61dfba (checkout)": "0c689fb", "unknown": "unknown", "(devel)": "(devel)", "": "unknown"} {
-		if got := shortRev(rev); got != want {
-			t.Errorf("shortRev(%q) = %q, want %q", rev, got, want)
+		if got := ShortRevision(rev); got != want {
+			t.Errorf("ShortRevision(%q) = %q, want %q", rev, got, want)
 		}
 	}
 }

@@ -227,7 +227,7 @@ func buildViews(root string, h *History, reports []*Report, charts [][]TrendChar
 func newestText(s *Series, r *Report) string {
 	n := s.Newest()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Newest night %s (%s UTC, revision %s)", n.Run, n.Start.UTC().Format("2006-01-02 15:04"), shortRev(n.Revision))
+	fmt.Fprintf(&b, "Newest night %s (%s UTC, revision %s)", n.Run, n.Start.UTC().Format("2006-01-02 15:04"), ShortRevision(n.Revision))
 	if r == nil {
 		b.WriteString(".")
 		return b.String()
@@ -240,7 +240,7 @@ func newestText(s *Series, r *Report) string {
 	if thr <= 0 {
 		thr = DefaultThreshold
 	}
-	fmt.Fprintf(&b, "; gate: against a baseline of up to the previous %s, alarm beyond %s", report.Count(base, "night", "nights"), fmtPct(thr))
+	fmt.Fprintf(&b, "; gate: against a baseline of up to the previous %s, alarm beyond %s", report.Count(base, "night", "nights"), FormatShare(thr))
 	if m := r.Machine; m != nil {
 		fmt.Fprintf(&b, "; the machine's common factor %s (median of %s)", fmtMultiple(m.Ratio), report.Count(m.Strategies, "strategy", "strategies"))
 		if m.Used {
@@ -272,7 +272,7 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 			row.Last = "–"
 		}
 		if g := st.Gate; g != nil {
-			row.Baseline = fmtEstimateNS(g.BaseNS)
+			row.Baseline = FormatEstimateNS(g.BaseNS)
 			row.Change = fmtRatio(g.Ratio) + " " + fmtCI(g.CI)
 			row.Spread = "–"
 			if g.Spread > 1 {
@@ -350,7 +350,7 @@ func alarmViews(root string, r *Report) []alarmView {
 		}
 		if a.Good != nil {
 			v.Good = fmt.Sprintf("Last good night: %d (%s, %s UTC, revision %s).", a.Good.Index, a.Good.Run,
-				a.Good.Start.UTC().Format("2006-01-02 15:04"), shortRev(a.Good.Revision))
+				a.Good.Start.UTC().Format("2006-01-02 15:04"), ShortRevision(a.Good.Revision))
 		}
 		var gate *Gate
 		for _, st := range r.Strategies {
@@ -396,7 +396,7 @@ func stepRowOf(st *Step) stepRow {
 		status += "; acknowledged: " + st.Ack.Why
 	}
 	return stepRow{Solver: st.Solver, Night: strconv.Itoa(st.Night.Index), Date: st.Night.Start.UTC().Format(time.DateOnly),
-		Revision: shortRev(st.Night.Revision), Before: fmtNS(st.Before), After: fmtNS(st.After), Ratio: fmtMultiple(st.Ratio), Status: status}
+		Revision: ShortRevision(st.Night.Revision), Before: fmtNS(st.Before), After: fmtNS(st.After), Ratio: fmtMultiple(st.Ratio), Status: status}
 }
 
 // nightViews lists the nights of s, newest first: from the report's rows
@@ -424,10 +424,10 @@ func nightViews(root string, s *Series, r *Report) []nightView {
 	for i := len(rows) - 1; i >= 0; i-- {
 		row := rows[i]
 		v := nightView{Index: row.Night.Index, Date: row.Night.Start.UTC().Format("2006-01-02 15:04"),
-			Revision: shortRev(row.Night.Revision), Run: row.Night.Run, Page: pageHref(row.Page), PagePath: row.Page, Other: "–"}
+			Revision: ShortRevision(row.Night.Revision), Run: row.Night.Run, Page: pageHref(row.Page), PagePath: row.Page, Other: "–"}
 		if k := row.Night.Index - 1; k >= 0 && k < len(s.Nights) && s.Nights[k].Run == row.Night.Run && s.Nights[k].OtherShare != nil {
 			share := *s.Nights[k].OtherShare
-			v.Other = fmtPct(share)
+			v.Other = FormatShare(share)
 			v.Busy = share > busy
 		}
 		for _, name := range names {

@@ -13,45 +13,6 @@ import (
 // textWidth is the width WriteText keeps the table within when it can.
 const textWidth = 100
 
-// WriteFullText writes the main table for a terminal (batch report -full): one column per
-// strategy, one row per statistic, human units (µs, ms, s; k, M) with
-// three significant digits, and only the statuses that occur (solved
-// always), so that seven strategies fit in 100 columns. Each time figure
-// but the max has its spread, "±3.1%" (see fmtSpread): beside it when the
-// table still fits in textWidth columns, else on a row of its own under
-// it. In a run with the timing columns, the noise figure follows as rows
-// (re-timed units and their outcome, unstable units), its total on a line
-// under the table. Then what was asked but is missing: highlighted ids
-// not in the run, puzzles with no or several solutions.
-func (s *Summary) WriteFullText(w io.Writer) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
-	for _, l := range s.runningLines() {
-		fmt.Fprintf(&b, "%s\n", l)
-	}
-	b.WriteString("\n")
-	head, rows := s.mainTable()
-	rows = append(rows, s.timingRows(false)...)
-	if err := writeFitted(&b, head, rows); err != nil {
-		return err
-	}
-	if t := s.Timing; t != nil {
-		fmt.Fprintf(&b, "  time retimed in all: %d %s (slow %d, noise %d, ok %d)", t.Retimed,
-			Plural(t.Retimed, "unit", "units"), t.RetimedSlow, t.RetimedNoise, t.RetimedConfirmed)
-		if t.NotRetimed > 0 {
-			fmt.Fprintf(&b, "; %d not re-timed (the time allowed was spent)", t.NotRetimed)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
-	s.writeLegend(&b, true)
-	s.writeMissingText(&b)
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("writing summary: %w", err)
-	}
-	return nil
-}
-
 // writeLegend writes what the marks of the text table mean: bounds,
 // spreads, the unconfirmed mark, the unstable units; with full, also the
 // trimmed mean and the rows of the re-timing.
@@ -114,20 +75,48 @@ func writeFitted(b *bytes.Buffer, head []string, rows []tableRow) error {
 // re-timing: summary.md and the page), and what was asked but is
 // missing: highlighted ids not in the run, puzzles with no or several
 // solutions.
-func (s *Summary) WriteText(w io.Writer) error {
+func (s *Summary) WriteText(w io.Writer) error { return s.writeText(w, false) }
+
+// WriteFullText writes the whole main table for a terminal (batch report
+// -full): every row of mainTable, so that seven strategies fit in 100
+// columns, the spreads as WriteText places them. In a run with the timing
+// columns, the noise figure follows as rows (re-timed units and their
+// outcome, unstable units), its total on a line under the table. Then
+// what was asked but is missing, as WriteText.
+func (s *Summary) WriteFullText(w io.Writer) error { return s.writeText(w, true) }
+
+// writeText writes the headline, or with full the whole table.
+func (s *Summary) writeText(w io.Writer, full bool) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
 	for _, l := range s.runningLines() {
 		fmt.Fprintf(&b, "%s\n", l)
 	}
 	b.WriteString("\n")
-	head, rows := s.headlineTable()
+	var head []string
+	var rows []tableRow
+	if full {
+		head, rows = s.mainTable()
+		rows = append(rows, s.timingRows(false)...)
+	} else {
+		head, rows = s.headlineTable()
+	}
 	if err := writeFitted(&b, head, rows); err != nil {
 		return err
 	}
+	if t := s.Timing; full && t != nil {
+		fmt.Fprintf(&b, "  time retimed in all: %d %s (slow %d, noise %d, ok %d)", t.Retimed,
+			Plural(t.Retimed, "unit", "units"), t.RetimedSlow, t.RetimedNoise, t.RetimedConfirmed)
+		if t.NotRetimed > 0 {
+			fmt.Fprintf(&b, "; %d not re-timed (the time allowed was spent)", t.NotRetimed)
+		}
+		b.WriteString("\n")
+	}
 	b.WriteString("\n")
-	s.writeLegend(&b, false)
-	b.WriteString("the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.\n")
+	s.writeLegend(&b, full)
+	if !full {
+		b.WriteString("the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.\n")
+	}
 	s.writeMissingText(&b)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("writing summary: %w", err)

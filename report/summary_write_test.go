@@ -217,14 +217,17 @@ func TestWriteSummaryFilesError(t *testing.T) {
 	}
 }
 
-func ExampleSummary_WriteFullText() {
-	const in = `id,line,solver,status,ns,calls,guesses,backtracks,filled,clues,solutions,seed,solution,error,corpus
+// exampleRows are the rows of the examples: two puzzles, backtrack
+// stopped by its timeout on the first.
+const exampleRows = `id,line,solver,status,ns,calls,guesses,backtracks,filled,clues,solutions,seed,solution,error,corpus
 0,1,backtrack,timeout,101393387,10739712,5369869,5369843,27,17,,1,,deadline passed,sudoku17.txt
 0,1,norvig,solved,36675,1,0,0,64,17,,1,,,sudoku17.txt
 1,2,backtrack,solved,2893000,301277,150650,150626,64,17,,1,,,sudoku17.txt
 1,2,norvig,solved,61000,7,6,3,64,17,,1,,,sudoku17.txt
 `
-	res, err := ReadResults(context.Background(), strings.NewReader(in), "results.csv")
+
+func ExampleSummary_WriteFullText() {
+	res, err := ReadResults(context.Background(), strings.NewReader(exampleRows), "results.csv")
 	if err != nil {
 		panic(err)
 	}
@@ -297,13 +300,7 @@ func TestTextSpreads(t *testing.T) {
 }
 
 func ExampleSummary_WriteText() {
-	const in = `id,line,solver,status,ns,calls,guesses,backtracks,filled,clues,solutions,seed,solution,error,corpus
-0,1,backtrack,timeout,101393387,10739712,5369869,5369843,27,17,,1,,deadline passed,sudoku17.txt
-0,1,norvig,solved,36675,1,0,0,64,17,,1,,,sudoku17.txt
-1,2,backtrack,solved,2893000,301277,150650,150626,64,17,,1,,,sudoku17.txt
-1,2,norvig,solved,61000,7,6,3,64,17,,1,,,sudoku17.txt
-`
-	res, err := ReadResults(context.Background(), strings.NewReader(in), "results.csv")
+	res, err := ReadResults(context.Background(), strings.NewReader(exampleRows), "results.csv")
 	if err != nil {
 		panic(err)
 	}

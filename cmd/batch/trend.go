@@ -293,20 +293,20 @@ func writeTrend(w io.Writer, root string, refresh *history.Refresh, h *history.H
 		}
 		for j, n := range nights {
 			run := n.Run
-			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t\n", len(s.Nights)-len(nights)+j+1, n.Start.Format("2006-01-02 15:04"), shortRevision(n.Revision), run)
+			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t\n", len(s.Nights)-len(nights)+j+1, n.Start.Format("2006-01-02 15:04"), history.ShortRevision(n.Revision), run)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		n := s.Newest()
-		fmt.Fprintf(w, "  newest night %s (%s, %s):\n", n.Run, n.Start.Format(time.DateOnly), shortRevision(n.Revision))
+		fmt.Fprintf(w, "  newest night %s (%s, %s):\n", n.Run, n.Start.Format(time.DateOnly), history.ShortRevision(n.Revision))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "  strategy\tmedian\t95% interval\tp99\tsolved\ttimeouts\tno-guess\tcalls\tguesses\t")
 		for _, st := range n.Strategy {
 			fmt.Fprintf(tw, "  %s\t%s\t[%s, %s]\t%s\t%d\t%d\t%.1f%%\t%d\t%d\t\n", st.Solver,
-				quantileText(st.Median.Value, st.Median.Bound),
+				history.FormatQuantile(st.Median),
 				report.FormatDuration(time.Duration(st.Median.Lo)), report.FormatDuration(time.Duration(st.Median.Hi)),
-				quantileText(st.P99.Value, st.P99.Bound), st.Solved, st.TimedOut, st.NoGuessPct, st.Calls, st.Guesses)
+				history.FormatQuantile(st.P99), st.Solved, st.TimedOut, st.NoGuessPct, st.Calls, st.Guesses)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -334,7 +334,7 @@ func writeDetectors(w io.Writer, root string, r *history.Report) error {
 	if r == nil {
 		return nil
 	}
-	fmt.Fprintf(w, "  against the baseline (the previous %d nights at most; an alarm beyond %s", r.Options.Baseline, sharePct(r.Options.Threshold))
+	fmt.Fprintf(w, "  against the baseline (the previous %d nights at most; an alarm beyond %s", r.Options.Baseline, history.FormatShare(r.Options.Threshold))
 	if m := r.Machine; m != nil {
 		fmt.Fprintf(w, "; common to the %d strategies, the machine's x%.3f", m.Strategies, m.Ratio)
 		if !m.Used {
@@ -347,7 +347,7 @@ func writeDetectors(w io.Writer, root string, r *history.Report) error {
 	for _, st := range r.Strategies {
 		base, change, iv := "-", "-", "-"
 		if g := st.Gate; g != nil {
-			base = quantileText(int64(g.BaseNS.Value), boundName(g.BaseNS.Bound))
+			base = history.FormatEstimateNS(g.BaseNS)
 			change = fmt.Sprintf("x%.3f", g.Adjusted)
 			iv = fmt.Sprintf("[%.3f, %.3f]", g.AdjustedCI.Lo, g.AdjustedCI.Hi)
 		}
@@ -370,13 +370,13 @@ func writeDetectors(w io.Writer, root string, r *history.Report) error {
 		if st.Drift != nil {
 			drift = fmt.Sprintf("x%.3f", st.Drift.Value)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Solver, quantileText(st.Last.Median.Value, st.Last.Median.Bound), base, change, iv, drift, counters, verdict)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Solver, history.FormatQuantile(st.Last.Median), base, change, iv, drift, counters, verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, a := range r.Alarms {
-		tag := "alarm"
+		var tag string
 		switch {
 		case a.Ack != nil:
 			tag = "acknowledged (" + a.Ack.Why + ")"
@@ -394,7 +394,7 @@ func writeDetectors(w io.Writer, root string, r *history.Report) error {
 			fmt.Fprintf(w, "    puzzles: %s\n", strings.Join(ids, " "))
 		}
 		if a.Good != nil {
-			fmt.Fprintf(w, "    last good night: %d %s (%s)\n", a.Good.Index, a.Good.Run, shortRevision(a.Good.Revision))
+			fmt.Fprintf(w, "    last good night: %d %s (%s)\n", a.Good.Index, a.Good.Run, history.ShortRevision(a.Good.Revision))
 		}
 		if a.Bisect != "" {
 			fmt.Fprintf(w, "    bisect: %s (its first lines say how to run it)\n", filepath.Join(root, a.Bisect))
@@ -412,49 +412,10 @@ func writeDetectors(w io.Writer, root string, r *history.Report) error {
 			state += " (same build on both sides: the machine's)"
 		}
 		fmt.Fprintf(w, "  step: %s x%.3f from night %d (%s, %s, %s)%s\n", st.Solver, st.Ratio, st.Night.Index, st.Night.Run,
-			st.Night.Start.Format(time.DateOnly), shortRevision(st.Night.Revision), state)
+			st.Night.Start.Format(time.DateOnly), history.ShortRevision(st.Night.Revision), state)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	return nil
-}
-
-// sharePct is a share for people: 0.05 is "5%".
-func sharePct(f float64) string { return strconv.FormatFloat(f*100, 'f', -1, 64) + "%" }
-
-// boundName is the name of an estimate's bound as the history writes it.
-func boundName(b report.Bound) string {
-	switch b {
-	case report.BoundLower:
-		return "lower"
-	case report.BoundUpper:
-		return "upper"
-	}
-	return ""
-}
-
-// quantileText is a time quantile for people, "≥" before a lower bound.
-func quantileText(ns int64, bound string) string {
-	s := report.FormatDuration(time.Duration(ns))
-	if bound == "lower" {
-		return "≥" + s
-	}
-	if bound == "upper" {
-		return "≤" + s
-	}
-	return s
-}
-
-// shortRevision is a VCS revision cut to 12 hex digits, what follows it
-// kept ("abcdef012345 (checkout)"; "(unknown)" as it is).
-func shortRevision(rev string) string {
-	if rev == "" {
-		return "(unknown)"
-	}
-	hex, rest, _ := strings.Cut(rev, " ")
-	if len(hex) > 12 && strings.Trim(hex, "0123456789abcdef") == "" {
-		return strings.TrimSpace(hex[:12] + " " + rest)
-	}
-	return rev
 }

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -18,16 +19,20 @@ import (
 // the order of the results, the same on every chart; highlighted puzzles
 // in magenta; censored values in near-black.
 var (
-	palette = []color.Color{
+	// OkabeIto are the first six colors of every palette of the charts,
+	// the run's and the history's (history/chart.go).
+	OkabeIto = []color.Color{
 		color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
 		color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
 		color.RGBA{0x00, 0x9E, 0x73, 0xff}, // green
 		color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
 		color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
 		color.RGBA{0x33, 0x22, 0x88, 0xff}, // indigo
+	}
+	palette = append(slices.Clone(OkabeIto),
 		color.RGBA{0x88, 0x88, 0x88, 0xff}, // gray
 		color.RGBA{0x99, 0x77, 0x00, 0xff}, // ochre
-	}
+	)
 	highlightColor = color.RGBA{0xE0, 0x00, 0x90, 0xff}
 	censorColor    = color.RGBA{0x22, 0x22, 0x22, 0xff}
 	guideColor     = color.RGBA{0x99, 0x99, 0x99, 0xff}

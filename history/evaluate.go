@@ -207,7 +207,23 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 			tr.Verdict = VerdictStillSlower
 			ref := refOf(s, since)
 			tr.Since = &ref
-			a.Text += fmt.Sprintf("; slower since night %d (%s), alarmed then", since+1, s.Nights[since].Run)
+			a.Text += fmt.Sprintf("; slower since night %d (%s)", since+1, s.Nights[since].Run)
+			// The night the gate alarmed: the first of the slowdown, or a
+			// later one when the machine was busy or disturbed on the first.
+			for i := since; i < k && i <= since+sinceLookback; i++ {
+				g, err := gate(i, false)
+				if err != nil {
+					return nil, err
+				}
+				if g[st.Solver].slower() {
+					if i == since {
+						a.Text += ", alarmed then"
+					} else {
+						a.Text += fmt.Sprintf(", alarmed on night %d (%s)", i+1, s.Nights[i].Run)
+					}
+					break
+				}
+			}
 		}
 		base := g.gate.Baseline
 		a.Good = r.ref(s, base[len(base)-1])
@@ -303,6 +319,11 @@ func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), a
 		if g[st.Solver].slower() {
 			continue // the gate's alarm of that night is this step's
 		}
+		if covered, err := judgedLater(s, j, st.Solver, gate); err != nil {
+			return err
+		} else if covered {
+			continue // the gate alarmed on the first night it could judge
+		}
 		if !computed(g) { // the memo's verdicts: the gate again, for the puzzles that moved
 			if g, err = gate(j, true); err != nil {
 				return err
@@ -322,6 +343,28 @@ func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), a
 		r.Alarms = append(r.Alarms, a)
 	}
 	return nil
+}
+
+// judgedLater reports whether the gate could not judge strategy solver
+// on night j (VerdictBusy: a busy or disturbed machine) and found it
+// slower on the first night after j that it could judge: the gate's
+// alarm of that night is then the alarm of a step from night j.
+func judgedLater(s *Series, j int, solver string, gate func(int, bool) (map[string]*gateOut, error)) (bool, error) {
+	for i := j; i < len(s.Nights); i++ {
+		g, err := gate(i, false)
+		if err != nil {
+			return false, err
+		}
+		switch o := g[solver]; {
+		case o != nil && o.verdict == VerdictBusy:
+			continue
+		case i == j:
+			return false, nil
+		default:
+			return o.slower(), nil
+		}
+	}
+	return false, nil
 }
 
 // nights fills r.Nights: every night of the series, with its page when
@@ -393,31 +436,50 @@ func idList(ids []report.PuzzleRef, total int) string {
 	return b.String()
 }
 
-// openSlowdowns returns, per strategy of night j, the first night of the
-// run of nights just before j that the gate found slower (from gates,
-// already known), when there is one: a slowdown still open, alarmed on
-// that night. Night j's baseline of that strategy ends where it starts,
-// so that its first slow nights do not become its baseline, nor widen
-// its spread, before the change points date it.
-func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Options) map[string]int {
-	open := map[string]int{}
+// priorGates is what the gates of the nights before night j tell its
+// baseline, per strategy: open, the first night of the run of nights
+// just before j that the gate found slower (a slowdown still open,
+// alarmed on that night); unjudged, the nights of that look-back whose
+// slowdown the gate could not judge (VerdictBusy: a busy or disturbed
+// machine).
+type priorGates struct {
+	open     map[string]int
+	unjudged map[string][]int
+}
+
+// openSlowdowns returns the priorGates of night j from gates (those
+// already known), looking back opt.Baseline nights. Night j's baseline
+// of a strategy ends where its open slowdown starts, so that its first
+// slow nights do not become its baseline, nor widen its spread, before
+// the change points date it; and it leaves out the unjudged nights: a
+// night that read slower on a disturbed machine may be the first night
+// of a slowdown (TestTrendAlarmsOnceOnSlowdown met one: the machine's
+// factor x1.18 on the first slow night), and in the next night's
+// baseline its level widened the spread past the slowdown, so that the
+// next night on a steady machine did not tell.
+func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Options) priorGates {
+	p := priorGates{open: map[string]int{}, unjudged: map[string][]int{}}
 	for _, st := range s.Nights[j].Strategy {
 		start := -1
+		ended := false
 		for i := j - 1; i >= 0 && i >= j-opt.Baseline; i-- {
 			g := gates[i]
 			if g != nil && g[st.Solver] != nil && g[st.Solver].verdict == VerdictBusy {
-				continue // a night on a busy machine neither ends nor starts it
+				// A night on a busy machine neither ends nor starts it.
+				p.unjudged[st.Solver] = append(p.unjudged[st.Solver], i)
+				continue
 			}
-			if g == nil || !g[st.Solver].slower() {
-				break
+			if ended || g == nil || !g[st.Solver].slower() {
+				ended = true
+				continue
 			}
 			start = i
 		}
 		if start >= 0 {
-			open[st.Solver] = start
+			p.open[st.Solver] = start
 		}
 	}
-	return open
+	return p
 }
 
 // computed reports whether the gates g were computed (not read from the

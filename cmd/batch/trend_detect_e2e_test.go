@@ -102,7 +102,7 @@ func strategyOf(t *testing.T, r *history.Report, solver string) *history.Strateg
 }
 
 // slowHistory is the size of TestTrendAlarmsOnceOnSlowdown's history:
-// nights of slowRange puzzles, dlx slowed by 1.2 from night slowFrom on
+// nights of slowRange puzzles, slowSolver slowed by 1.2 from night slowFrom on
 // (at least MinBaseline plain nights before it, and MinStepSide slow
 // nights from it, so that the change point is found too).
 const (
@@ -113,19 +113,22 @@ const (
 )
 
 // TestTrendAlarmsOnceOnSlowdown: a history of slowNights nights of
-// norvig, dlx and bitboard, dlx 20% slower from night slowFrom on (a
-// -tags slowdown build, SUDOKUBATCH_SLOWDOWN_SOLVERS=dlx). trend exits 1
-// exactly after night slowFrom, with one new alarm, dlx's, whose last
-// good night is the night before; 0 after every other night (dlx is
-// "still slower" the night after, not a new alarm). After -ack of that
-// night, 0, and dlx is no longer slower: its baseline starts from the
-// acknowledged night.
+// norvig, dlx and bitboard, bitboard 20% slower from night slowFrom on
+// (a -tags slowdown build, SUDOKUBATCH_SLOWDOWN_SOLVERS=bitboard). trend
+// exits 1 exactly once: after night slowFrom, or after the first slow
+// night after it that the machine was not disturbed on; with one new
+// alarm, bitboard's, whose last good night is the night before slowFrom;
+// 0 after every other night (bitboard is "still slower" the night after,
+// not a new alarm, and its change point is no second alarm). After -ack
+// of night slowFrom, 0, and bitboard is no longer slower: its baseline
+// starts from the acknowledged night.
 func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 	testenv.Heavy(t, fmt.Sprintf("builds the slowdown binary and sweeps %d nights of 3 strategies on %s", slowNights, slowRange))
 	slow := buildTagged(t, "slowdown")
 	repo := repoRoot(t) // before batchMain changes the directory
 	dir := t.TempDir()
 	root := filepath.Join(dir, "results")
+	alarmedOn := 0 // the night of the slowdown's alarm
 	for k := 1; k <= slowNights; k++ {
 		name := fmt.Sprintf("night%02d", k)
 		bin, env := batchBin, []string(nil)
@@ -158,10 +161,21 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		}
 		t.Logf("%s: exit %d; %s", name, r.code, strings.Join(verdicts, "; "))
 		alarms := openAlarms(reports)
+		v := strategyOf(t, rep, slowSolver).Verdict
 		switch {
-		case k == slowFrom:
+		case k >= slowFrom && alarmedOn == 0 && v == history.VerdictBusy:
+			// The gate judges no new slowdown on a night the machine was
+			// disturbed (its strategies moved together beyond twice the
+			// threshold; CI met one on the first slow night, x1.18): the
+			// alarm moves to the next night it can judge.
+			t.Logf("%s: %s's slowdown not judged (%s): the next steady night tells", name, slowSolver, v)
+			if r.code != 0 || len(alarms) > 0 {
+				t.Errorf("%s, a slow night on a disturbed machine: exit %d, new alarms %q; want exit 0 and none\n%s", name, r.code, alarms, r.stdout)
+			}
+		case k >= slowFrom && alarmedOn == 0:
+			alarmedOn = k
 			if r.code != 1 || !slices.Equal(alarms, []string{slowSolver + " " + history.AlarmTime}) {
-				t.Errorf("%s, the first slow night: exit %d, new alarms %q; want exit 1 and %s's time alarm only\n%s",
+				t.Errorf("%s, the first slow night the gate could judge: exit %d, new alarms %q; want exit 1 and %s's time alarm only\n%s",
 					name, r.code, alarms, slowSolver, r.stdout)
 			}
 			for _, a := range rep.Alarms {
@@ -174,16 +188,16 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 				t.Errorf("%s: exit %d, new alarms %q; want exit 0 and none\n%s%s", name, r.code, alarms, r.stdout, r.stderr)
 			}
 		}
-		// The night after the alarm, dlx is still slower (its baseline
-		// holds one slow night of four or more: its per-puzzle medians
-		// are the plain nights'); later, as slow nights fill the
-		// baseline, the gate may call it "no change": either way no new
-		// alarm, which the exit code checks.
-		if k == slowFrom+1 {
-			if v := strategyOf(t, rep, slowSolver).Verdict; v != history.VerdictStillSlower {
-				t.Errorf("%s: %s's verdict %q, want %q", name, slowSolver, v, history.VerdictStillSlower)
-			}
+		// The night after the alarm, the strategy is still slower (its
+		// baseline ends before the slowdown's first night); later, as slow
+		// nights fill the baseline, the gate may call it "no change":
+		// either way no new alarm, which the exit code checks.
+		if alarmedOn > 0 && k == alarmedOn+1 && v != history.VerdictStillSlower {
+			t.Errorf("%s: %s's verdict %q, want %q", name, slowSolver, v, history.VerdictStillSlower)
 		}
+	}
+	if alarmedOn == 0 {
+		t.Skipf("the machine was disturbed on every slow night: the gate judged none (scripts/trend-demo.sh on a quiet machine)")
 	}
 
 	// The change points are logged, not checked: on this machine a plain

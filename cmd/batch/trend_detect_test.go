@@ -254,6 +254,34 @@ func TestTrendDetectors(t *testing.T) {
 		}
 	})
 
+	t.Run("disturbed machine", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		// Night 5: every strategy 1.2 times as slow (the machine), dlx
+		// 1.25 times more (its slowdown): the gate cannot judge it. Nights
+		// 6 and 7: dlx 1.25 times as slow on a steady machine. The alarm
+		// comes on night 6, from night 4's level (night 5 is in neither
+		// its baseline nor its spread), and once: night 7's change point
+		// from night 5 is that alarm's.
+		tmp := t.TempDir()
+		fakeNight(t, root, fakeNight(t, tmp, n1, "machine", "*", 1.2, 24*5), "n5", "dlx", 1.25, 0)
+		r := trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictBusy) || !strings.Contains(r.stdout, "beyond twice the threshold") {
+			t.Errorf("night 5, disturbed: exit %d, dlx %q, want exit 0, %q and the note\n%s%s", r.code, l, history.VerdictBusy, r.stdout, r.stderr)
+		}
+		fakeNight(t, root, n1, "n6", "dlx", 1.25, 24*6)
+		r = trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 1 || !strings.Contains(l, "slower") || !strings.Contains(r.stdout, "NEW ALARM [time]: dlx slower") ||
+			!strings.Contains(r.stdout, "last good night: 4 n4") {
+			t.Errorf("night 6, steady: exit %d, dlx %q, want exit 1 and a new alarm whose last good night is n4\n%s%s", r.code, l, r.stdout, r.stderr)
+		}
+		fakeNight(t, root, n1, "n7", "dlx", 1.25, 24*7)
+		r = trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, "still slower (since night 5") ||
+			!strings.Contains(r.stdout, "alarmed on night 6 (n6)") || !strings.Contains(r.stdout, "step: dlx x1.2") {
+			t.Errorf("night 7: exit %d, dlx %q, want exit 0, still slower since night 5, alarmed on night 6, and its step found\n%s%s", r.code, l, r.stdout, r.stderr)
+		}
+	})
+
 	t.Run("same build", func(t *testing.T) {
 		root := copyRoot(t, 4)
 		// Night 5: dlx 1.25 times as slow, and the build of nights 1-4.

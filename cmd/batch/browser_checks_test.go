@@ -1,0 +1,203 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// The checks of a page in the browser (the DOM contract of the run's
+// page: docs/DESIGN.md). Each reports to a checker: the test's, or a
+// recorder when the checks themselves are tested.
+
+// pageWidths are the viewport widths the pages are checked at: a laptop
+// and a phone.
+var pageWidths = []int64{1280, 390}
+
+// checkPage loads the page at path in a new tab width px wide and checks
+// it (see TestPageInBrowser); runPage says it is a run's index.html,
+// which must have thumbnails, sortable tables and puzzle links (another
+// page, charts.html, is checked for what it has).
+func checkPage(t checker, browser context.Context, path string, width int64, runPage bool) {
+	ctx, consoleErrors := tab(t, browser)
+	name := filepath.Base(path)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(fileURL(t, path))); err != nil {
+		t.Fatalf("loading %s: %v", path, err)
+	}
+
+	// The images: the thumbnails on the run's page, every image on the
+	// others (charts.html: each chart full size).
+	sel := "img"
+	if runPage {
+		sel = ".thumbs img"
+		if eval[int](t, ctx, `document.querySelectorAll('.thumbs img').length`) == 0 {
+			t.Errorf("no thumbnails (.thumbs img) on the page")
+			sel = "img"
+		}
+	}
+	images := eval[[]imageState](t, ctx, fmt.Sprintf(imagesJS, sel))
+	for _, im := range images {
+		if !im.Complete || im.Width == 0 {
+			t.Errorf("image %s did not load (complete %v, naturalWidth %d)", im.Src, im.Complete, im.Width)
+		}
+	}
+	if dir := os.Getenv(screenshotsVar); dir != "" {
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		file := filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(name, ".html"), width))
+		if err := os.WriteFile(file, shot, 0o644); err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		t.Logf("screenshot: %s", file)
+	}
+
+	for _, bad := range checkRefs(path, eval[[]pageRef](t, ctx, refsJS), eval[[]string](t, ctx, idsJS)) {
+		t.Errorf("link %s", bad)
+	}
+
+	o := eval[overflow](t, ctx, overflowJS)
+	if o.DocScroll > o.DocClient {
+		t.Errorf("the page overflows: scrollWidth %d > clientWidth %d; sticking out: %q", o.DocScroll, o.DocClient, o.Culprits)
+	}
+	switch {
+	case !o.Main:
+		t.Errorf("no <main> element (the main column)")
+	case o.MainScroll > o.MainClient:
+		t.Errorf("<main> overflows: scrollWidth %d > clientWidth %d; sticking out: %q", o.MainScroll, o.MainClient, o.Culprits)
+	}
+
+	// The run's page must have sortable tables and puzzle links; another
+	// page is checked for what it has.
+	if runPage && width == pageWidths[0] {
+		checkWithoutScript(t, browser, path, eval[[][]string](t, ctx, sortableRowsJS))
+	}
+	checkSorting(t, ctx, runPage)
+	checkPuzzleLinks(t, ctx, runPage)
+	if runPage {
+		for _, u := range eval[[]string](t, ctx, unlinkedPuzzlesJS) {
+			t.Errorf("a puzzle named but not linked: %s", u)
+		}
+	}
+	for _, e := range consoleErrors() {
+		t.Errorf("console: %s", e)
+	}
+}
+
+// checkSorting clicks, in each table.sortable (there must be one when
+// required), the header of a column
+// whose cells all have a numeric data-v, twice: the rows must be in
+// ascending then descending order of it, the header's aria-sort saying
+// so, the rows the same.
+func checkSorting(t checker, ctx context.Context, required bool) {
+	columns := eval[[]sortColumn](t, ctx, sortColumnsJS)
+	if len(columns) == 0 && required {
+		t.Errorf("no sortable table (table.sortable) on the page")
+	}
+	checked := 0
+	for _, c := range columns {
+		if c.Column < 0 || !c.Visible {
+			continue // no numeric column, or in a closed <details>
+		}
+		checked++
+		what := fmt.Sprintf("table.sortable %d, column %d (%q, %d rows)", c.Table, c.Column, c.Header, c.Rows)
+		before := eval[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
+		for _, want := range []string{"ascending", "descending"} {
+			eval[bool](t, ctx, fmt.Sprintf(markJS, fmt.Sprintf(
+				`(t => t.tHead.rows[t.tHead.rows.length - 1].cells[%d])(document.querySelectorAll('table.sortable')[%d])`, c.Column, c.Table)))
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-test-click]"))); err != nil {
+				t.Fatalf("%s: clicking the header: %v", what, err)
+			}
+			after := eval[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
+			ordered := slices.IsSorted(after.Values)
+			if want == "descending" {
+				ordered = slices.IsSortedFunc(after.Values, func(a, b float64) int { return cmp.Compare(b, a) })
+			}
+			if !ordered {
+				t.Errorf("%s: after a click, not %s: %v", what, want, after.Values)
+			}
+			if after.AriaSort != want {
+				t.Errorf("%s: after a click, aria-sort=%q, want %q", what, after.AriaSort, want)
+			}
+			if !slices.Equal(after.Rows, before.Rows) {
+				t.Errorf("%s: sorting changed the rows", what)
+			}
+		}
+	}
+	if len(columns) > 0 && checked == 0 {
+		t.Errorf("no table.sortable has a visible column of numeric data-v cells to sort by")
+	}
+}
+
+// checkPuzzleLinks clicks up to 6 of the page's puzzle links (first,
+// last and between; there must be one when required): each must land on
+// its puzzle, the element of that id shown in the viewport.
+func checkPuzzleLinks(t checker, ctx context.Context, required bool) {
+	hrefs := eval[[]string](t, ctx, puzzleLinksJS)
+	if len(hrefs) == 0 {
+		if required {
+			t.Errorf("no visible puzzle link (a[href^=\"#p-\"]) on the page")
+		}
+		return
+	}
+	var pick []string
+	for i := range min(6, len(hrefs)) {
+		pick = append(pick, hrefs[i*(len(hrefs)-1)/max(1, min(6, len(hrefs))-1)])
+	}
+	for _, href := range slices.Compact(pick) {
+		js := fmt.Sprintf(`[...document.querySelectorAll('a[href=%q]')].find(a => a.getClientRects().length > 0)`, href)
+		if !eval[bool](t, ctx, fmt.Sprintf(markJS, js)) {
+			t.Errorf("link %s: gone", href)
+			continue
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-test-click]"))); err != nil {
+			t.Fatalf("clicking the link to %s: %v", href, err)
+		}
+		l := eval[landing](t, ctx, landingJS)
+		switch {
+		case l.Hash != href:
+			t.Errorf("link %s: location.hash %q after the click", href, l.Hash)
+		case !l.Found:
+			t.Errorf("link %s: no element has that id", href)
+		case !l.Shown:
+			t.Errorf("link %s: its element is not shown (in a closed <details>, or display: none)", href)
+		case l.Bottom <= 0 || l.Top >= l.Viewport:
+			t.Errorf("link %s: its element is out of the viewport (top %.0f, bottom %.0f, viewport height %.0f)", href, l.Top, l.Bottom, l.Viewport)
+		}
+	}
+}
+
+// checkWithoutScript loads the page at path with JavaScript off: its
+// sortable tables must hold the rows they hold with it on, in the same
+// order (withScript, as sortableRowsJS reads them before any click).
+func checkWithoutScript(t checker, browser context.Context, path string, withScript [][]string) {
+	t.Helper()
+	ctx, _ := tab(t, browser)
+	off := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	})
+	if err := chromedp.Do(ctx, off, chromedp.EmulateViewport(pageWidths[0], 900), chromedp.Navigate(fileURL(t, path))); err != nil {
+		t.Fatalf("loading %s without JavaScript: %v", path, err)
+	}
+	without := eval[[][]string](t, ctx, sortableRowsJS)
+	if len(without) != len(withScript) {
+		t.Errorf("without JavaScript, %d sortable tables; with it, %d", len(without), len(withScript))
+		return
+	}
+	for i := range without {
+		if !slices.Equal(without[i], withScript[i]) {
+			t.Errorf("table.sortable %d: without JavaScript its %d rows differ from the %d with it (first: %.80q / %.80q)",
+				i, len(without[i]), len(withScript[i]), strings.Join(without[i][:min(1, len(without[i]))], ""), strings.Join(withScript[i][:min(1, len(withScript[i]))], ""))
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// pageVar names the run directory whose page TestPageLoadTime measures
+// (scripts/page-size.sh sets it).
+const pageVar = "SUDOKUBATCH_PAGE"
+
+// pageLoads is how many times each page is loaded; the median is the
+// figure.
+const pageLoads = 5
+
+// TestPageLoadTime measures the pages of the run directory $SUDOKUBATCH_PAGE
+// (index.html, and charts.html when there is one): their bytes, the
+// images' bytes, and the time from navigation start to the load event in
+// headless Chromium, the median of pageLoads loads, each in a new tab.
+// It is a measurement, not a check: it logs the figures
+// (scripts/page-size.sh prints them) and fails only when it cannot
+// measure.
+func TestPageLoadTime(t *testing.T) {
+	run := os.Getenv(pageVar)
+	if run == "" {
+		t.Skipf("measures the page of a run: %s=DIR (scripts/page-size.sh sets it)", pageVar)
+	}
+	path := findBrowser(t)
+	var images, svgs int64
+	var nImages, nSVGs int
+	err := filepath.WalkDir(filepath.Join(run, "charts"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(p, ".svg") {
+			svgs += fi.Size()
+			nSVGs++
+		} else {
+			images += fi.Size()
+			nImages++
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	t.Logf("run %s", run)
+	t.Logf("charts/: %d PNG %s, %d SVG %s", nImages, kB(images), nSVGs, kB(svgs))
+	browser := startBrowser(t, path)
+	for _, name := range []string{"index.html", "charts.html"} {
+		page := filepath.Join(run, name)
+		fi, err := os.Stat(page)
+		if err != nil {
+			if name == "index.html" {
+				t.Fatal(err)
+			}
+			continue
+		}
+		var loads, dcls []time.Duration
+		var fetched []string
+		for range pageLoads {
+			ctx, _ := tab(t, browser)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(fileURL(t, page))); err != nil {
+				t.Fatalf("loading %s: %v", page, err)
+			}
+			m := eval[navTiming](t, ctx, navTimingJS)
+			loads = append(loads, time.Duration(m.Load*float64(time.Millisecond)))
+			dcls = append(dcls, time.Duration(m.DOMContentLoaded*float64(time.Millisecond)))
+			fetched = m.Resources
+		}
+		var fetchedBytes int64
+		for _, r := range fetched {
+			u, err := url.Parse(r)
+			if err != nil || u.Scheme != "file" {
+				continue
+			}
+			if fi, err := os.Stat(filepath.FromSlash(u.Path)); err == nil {
+				fetchedBytes += fi.Size()
+			}
+		}
+		t.Logf("%s: %s; load event %v median of %d (%v), DOMContentLoaded %v; before the load event %d files fetched besides the page, %s",
+			name, kB(fi.Size()), median(loads).Round(time.Millisecond), pageLoads, roundAll(loads), median(dcls).Round(time.Millisecond),
+			len(fetched), kB(fetchedBytes))
+	}
+}
+
+// navTiming is the page's navigation timing: milliseconds from
+// navigation start, and the resources it fetched.
+type navTiming struct {
+	Load             float64  `json:"load"`
+	DOMContentLoaded float64  `json:"dcl"`
+	Resources        []string `json:"resources"`
+}
+
+const navTimingJS = `new Promise(done => {
+	const read = () => {
+		const n = performance.getEntriesByType('navigation')[0];
+		if (!n || n.loadEventEnd === 0) return setTimeout(read, 10);
+		done({load: n.loadEventEnd - n.startTime, dcl: n.domContentLoadedEventEnd - n.startTime,
+			resources: performance.getEntriesByType('resource').filter(r => r.responseEnd <= n.loadEventEnd).map(r => r.name)});
+	};
+	read();
+})`
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Sorted(slices.Values(ds))
+	return s[len(s)/2]
+}
+
+func roundAll(ds []time.Duration) []time.Duration {
+	out := make([]time.Duration, len(ds))
+	for i, d := range ds {
+		out[i] = d.Round(time.Millisecond)
+	}
+	return out
+}
+
+func kB(n int64) string { return fmt.Sprintf("%d bytes (%.1f kB)", n, float64(n)/1000) }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"sudokubatch/internal/testenv"
+)
+
+// TestPageInBrowser writes a run's page (norvig, dlx and bitboard over
+// 100 puzzles of the default corpus with #39949 among them, highlighted,
+// charts also as SVG) and checks it in headless Chromium at 1280 and 390
+// px wide, with charts.html when the run has one: no console errors or
+// uncaught exceptions; every link and image resolves to a file of the run
+// or an element of the page; the images load; a click on a sortable
+// table's numeric header sorts its rows by the cells' data-v, ascending
+// then descending, and with JavaScript off the rows are those it shows;
+// every puzzle named is a link, and a click on one lands on the puzzle;
+// the page and its main column do not overflow horizontally. The checks
+// run first over two pages of testdata/browser, to show they pass a page
+// that keeps the contract and report each fault of one that does not.
+func TestPageInBrowser(t *testing.T) {
+	testenv.Heavy(t, "starts Chromium and checks pages in it at two widths, 10-15 s")
+	path := findBrowser(t)
+	start := time.Now()
+	// The fixtures first: the sweep changes the working directory.
+	good, bad := fixture(t, "good.html"), fixture(t, "bad.html")
+	root := repoRoot(t)
+	run := filepath.Join(t.TempDir(), "run")
+	mustOK(t, batchMain(t, root, "-solvers", "norvig,dlx,bitboard", "-svg", "-highlight", "39949,39901",
+		"-range", "39900:40000", "-out", run, "-quiet"))
+	t.Logf("sweep in %v", time.Since(start).Round(time.Millisecond))
+	browser := startBrowser(t, path)
+	t.Logf("sweep and browser started in %v (%s)", time.Since(start).Round(time.Millisecond), path)
+
+	// The checks themselves, over two pages of testdata/browser: one
+	// that keeps the contract and passes, one whose every fault must be
+	// reported.
+	for _, width := range pageWidths {
+		t.Run(fmt.Sprintf("fixture/good/%dpx", width), func(t *testing.T) {
+			checkPage(t, browser, good, width, true)
+		})
+	}
+	t.Run("fixture/bad/390px", func(t *testing.T) {
+		r := &recorder{T: t}
+		func() {
+			defer r.recover()
+			checkPage(r, browser, bad, 390, true)
+		}()
+		t.Logf("the checks reported, as they must:\n%s", strings.Join(r.errs, "\n"))
+		for _, want := range []string{
+			`"http://example.org/" (elsewhere): not a file of the run`,
+			`"gone.csv" (gone.csv): no such file`,
+			`charts.html has no element with id "chart-none"`,
+			`"#p-99" (#99): no element has that id`,
+			`<img> "charts/missing.png" (missing): no such file`,
+			`image charts/missing.png did not load`,
+			`the page overflows: scrollWidth 6`,
+			`<main> overflows`,
+			`600 px wide`,
+			`console: error: boom`,
+			`console: error: Failed to load resource`,
+			`console: exception: Uncaught Error: sorting failed`,
+			`column 1 ("calls", 3 rows): after a click, not ascending`,
+			`after a click, aria-sort="", want "ascending"`,
+			`link #p-99: no element has that id`,
+			`link #p-hidden: its element is not shown`,
+			`a puzzle named but not linked: p: Puzzle #42`,
+		} {
+			if !slices.ContainsFunc(r.errs, func(e string) bool { return strings.Contains(e, want) }) {
+				t.Errorf("the checks did not report %q; they reported:\n%s", want, strings.Join(r.errs, "\n"))
+			}
+		}
+	})
+
+	pages := []string{"index.html"}
+	if _, err := os.Stat(filepath.Join(run, "charts.html")); err == nil {
+		pages = append(pages, "charts.html")
+	}
+	for _, name := range pages {
+		for _, width := range pageWidths {
+			t.Run(fmt.Sprintf("%s/%dpx", name, width), func(t *testing.T) {
+				checkPage(t, browser, filepath.Join(run, name), width, name == "index.html")
+			})
+		}
+	}
+	t.Logf("%d pages at %d widths in %v", len(pages), len(pageWidths), time.Since(start).Round(time.Millisecond))
+}
+
+// fixture copies testdata/browser/NAME to index.html of a new directory,
+// with charts.html, charts/dot.png (a 40x30 image) and rows.csv beside
+// it, and returns the page's path.
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "charts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{name: "index.html", "charts.html": "charts.html"} {
+		b, err := os.ReadFile(filepath.Join("testdata/browser", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	img := image.NewGray(image.Rect(0, 0, 40, 30))
+	img.SetGray(20, 15, color.Gray{Y: 255})
+	f, err := os.Create(filepath.Join(dir, "charts", "dot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rows.csv"), []byte("id\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "index.html")
+}
+
+// recorder is a checker that keeps what the checks report, for the tests
+// of the checks; its Fatalf ends the check (recover catches it).
+type recorder struct {
+	*testing.T
+	errs []string
+}
+
+type recorderFatal struct{}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	panic(recorderFatal{})
+}
+
+// recover, deferred, ends a check that called Fatalf.
+func (r *recorder) recover() {
+	if v := recover(); v != nil {
+		if _, ok := v.(recorderFatal); !ok {
+			panic(v)
+		}
+	}
+}

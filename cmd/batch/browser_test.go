@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,8 +18,9 @@ import (
 
 // TestPageInBrowser writes a run's page (norvig, dlx and bitboard over
 // 100 puzzles of the default corpus with #39949 among them, highlighted,
-// charts also as SVG) and checks it in headless Chromium at 1280 and 390
-// px wide, with charts.html when the run has one: no console errors or
+// charts also as SVG; the second night of a series) and checks it in
+// headless Chromium at 1280 and 390 px wide, with the run's other pages
+// (charts.html, the comparison with the previous night): no console errors or
 // uncaught exceptions; every link and image resolves to a file of the run
 // or an element of the page; the images load; a click on a sortable
 // table's numeric header sorts its rows by the cells' data-v, ascending
@@ -34,10 +36,15 @@ func TestPageInBrowser(t *testing.T) {
 	// The fixtures first: the sweep changes the working directory.
 	good, bad := fixture(t, "good.html"), fixture(t, "bad.html")
 	root := repoRoot(t)
-	run := filepath.Join(t.TempDir(), "run")
-	mustOK(t, batchMain(t, root, "-solvers", "norvig,dlx,bitboard", "-svg", "-highlight", "39949,39901",
-		"-range", "39900:40000", "-out", run, "-quiet"))
-	t.Logf("sweep in %v", time.Since(start).Round(time.Millisecond))
+	// Two nights of one series: the second's page has a previous night to
+	// compare with.
+	results := t.TempDir()
+	run := filepath.Join(results, "night2")
+	for _, out := range []string{filepath.Join(results, "night1"), run} {
+		mustOK(t, batchMain(t, root, "-solvers", "norvig,dlx,bitboard", "-svg", "-highlight", "39949,39901",
+			"-range", "39900:40000", "-out", out, "-quiet"))
+	}
+	t.Logf("sweeps in %v", time.Since(start).Round(time.Millisecond))
 	browser := startBrowser(t, path)
 	t.Logf("sweep and browser started in %v (%s)", time.Since(start).Round(time.Millisecond), path)
 
@@ -81,9 +88,17 @@ func TestPageInBrowser(t *testing.T) {
 		}
 	})
 
-	pages := []string{"index.html"}
-	if _, err := os.Stat(filepath.Join(run, "charts.html")); err == nil {
-		pages = append(pages, "charts.html")
+	// Every page of the run: index.html, charts.html, the comparison
+	// with the previous night.
+	var pages []string
+	err := filepath.WalkDir(run, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".html") {
+			pages = append(pages, path[len(run)+1:])
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, name := range pages {
 		for _, width := range pageWidths {

@@ -258,32 +258,43 @@ const imagesJS = `(async () => {
 })()`
 
 // overflow is the horizontal extent of the page and of its main column,
-// and the widest elements sticking out of the viewport.
+// and the elements sticking out of each.
 type overflow struct {
-	DocScroll  int      `json:"docScroll"`
-	DocClient  int      `json:"docClient"`
-	Main       bool     `json:"main"`
-	MainScroll int      `json:"mainScroll"`
-	MainClient int      `json:"mainClient"`
-	Culprits   []string `json:"culprits"`
+	DocScroll    int      `json:"docScroll"`
+	DocClient    int      `json:"docClient"`
+	Culprits     []string `json:"culprits"`
+	Main         bool     `json:"main"`
+	MainScroll   int      `json:"mainScroll"`
+	MainClient   int      `json:"mainClient"`
+	MainCulprits []string `json:"mainCulprits"`
 }
 
-// overflowJS measures overflow; a culprit is an element whose right edge
-// is past the viewport's, outside any scrolling box (overflow-x auto or
-// scroll), the outermost such first.
+// overflowJS measures overflow. A culprit of a box (the body against the
+// viewport, main against its own width) is an element whose right edge
+// is past the box's, with no box between them that scrolls or clips
+// (overflow-x not visible), and whose parent is not one: the outermost
+// first, five at most.
 const overflowJS = `(() => {
 	const de = document.documentElement, m = document.querySelector('main');
-	const vw = de.clientWidth, culprits = [];
-	const scrolls = e => { for (let p = e.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; } return false; };
-	for (const e of document.body.querySelectorAll('*')) {
-		const r = e.getBoundingClientRect();
-		if (r.right > vw + 0.5 && !scrolls(e) && !(e.parentElement && e.parentElement.getBoundingClientRect().right > vw + 0.5 && !scrolls(e.parentElement))) {
-			let name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '');
-			culprits.push(name + ' ' + Math.round(r.width) + ' px wide, right edge at ' + Math.round(r.right) + ' px: ' + (e.textContent || '').trim().slice(0, 50));
-			if (culprits.length >= 5) break;
+	const clipped = (e, box) => {
+		for (let p = e.parentElement; p && p !== box; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
+		return false;
+	};
+	const culprits = (box, limit) => {
+		const out = [], past = e => e.getBoundingClientRect().right > limit + 0.5 && !clipped(e, box);
+		for (const e of box.querySelectorAll('*')) {
+			if (!past(e) || (e.parentElement !== box && past(e.parentElement))) continue;
+			const r = e.getBoundingClientRect();
+			const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\s+/).join('.') : '');
+			out.push(name + ' ' + Math.round(r.width) + ' px wide, right edge at ' + Math.round(r.right) + ' px (limit ' + Math.round(limit) + '): ' + ((e.getAttribute('href') || e.getAttribute('src') || '') + ' ' + (e.textContent || '')).trim().slice(0, 60));
+			if (out.length >= 5) break;
 		}
-	}
-	return {docScroll: de.scrollWidth, docClient: vw, main: !!m, mainScroll: m ? m.scrollWidth : 0, mainClient: m ? m.clientWidth : 0, culprits};
+		return out;
+	};
+	const mr = m ? m.getBoundingClientRect() : null;
+	return {docScroll: de.scrollWidth, docClient: de.clientWidth, culprits: culprits(document.body, de.clientWidth),
+		main: !!m, mainScroll: m ? m.scrollWidth : 0, mainClient: m ? m.clientWidth : 0,
+		mainCulprits: m ? culprits(m, mr.left + m.clientLeft + m.clientWidth) : []};
 })()`
 
 // sortColumn is a table.sortable's column whose every body cell has a

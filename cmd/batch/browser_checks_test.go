@@ -110,7 +110,7 @@ func checkSorting(t checker, ctx context.Context, required bool) {
 	// enough, each click costing a round trip to the browser.
 	var check []sortColumn
 	for _, c := range columns {
-		if c.Column >= 0 && c.Visible { // a numeric column, not in a closed <details>
+		if c.Column >= 0 {
 			check = append(check, c)
 		}
 	}
@@ -121,8 +121,11 @@ func checkSorting(t checker, ctx context.Context, required bool) {
 		what := fmt.Sprintf("table.sortable %d, column %d (%q, %d rows)", c.Table, c.Column, c.Header, c.Rows)
 		before := eval[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
 		for _, want := range []string{"ascending", "descending"} {
-			eval[bool](t, ctx, fmt.Sprintf(markJS, fmt.Sprintf(
-				`(t => t.tHead.rows[t.tHead.rows.length - 1].cells[%d])(document.querySelectorAll('table.sortable')[%d])`, c.Column, c.Table)))
+			if !eval[bool](t, ctx, fmt.Sprintf(markJS, fmt.Sprintf(
+				`(t => t.tHead.rows[t.tHead.rows.length - 1].cells[%d])(document.querySelectorAll('table.sortable')[%d])`, c.Column, c.Table))) {
+				t.Errorf("%s: the header is not shown, its <details> open", what)
+				break
+			}
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-test-click]"))); err != nil {
 				t.Fatalf("%s: clicking the header: %v", what, err)
 			}
@@ -143,13 +146,16 @@ func checkSorting(t checker, ctx context.Context, required bool) {
 		}
 	}
 	if len(columns) > 0 && len(check) == 0 {
-		t.Errorf("no table.sortable has a visible column of numeric data-v cells to sort by")
+		t.Errorf("no table.sortable has a column of numeric data-v cells to sort by")
 	}
 }
 
-// checkPuzzleLinks clicks up to 6 of the page's puzzle links (first,
-// last and between; there must be one when required): each must land on
-// its puzzle, the element of that id shown in the viewport.
+// maxLinkChecks is how many puzzle links checkPuzzleLinks clicks at most.
+const maxLinkChecks = 4
+
+// checkPuzzleLinks clicks up to maxLinkChecks of the page's puzzle links
+// (first, last and between; there must be one when required): each must
+// land on its puzzle, the element of that id shown in the viewport.
 func checkPuzzleLinks(t checker, ctx context.Context, required bool) {
 	hrefs := eval[[]string](t, ctx, puzzleLinksJS)
 	if len(hrefs) == 0 {
@@ -159,11 +165,12 @@ func checkPuzzleLinks(t checker, ctx context.Context, required bool) {
 		return
 	}
 	var pick []string
-	for i := range min(6, len(hrefs)) {
-		pick = append(pick, hrefs[i*(len(hrefs)-1)/max(1, min(6, len(hrefs))-1)])
+	n := min(maxLinkChecks, len(hrefs))
+	for i := range n {
+		pick = append(pick, hrefs[i*(len(hrefs)-1)/max(1, n-1)])
 	}
 	for _, href := range slices.Compact(pick) {
-		js := fmt.Sprintf(`[...document.querySelectorAll('a[href=%q]')].find(a => a.getClientRects().length > 0)`, href)
+		js := fmt.Sprintf(`[...document.querySelectorAll('a[href=%q]')].find(a => a.checkVisibility())`, href)
 		if !eval[bool](t, ctx, fmt.Sprintf(markJS, js)) {
 			t.Errorf("link %s: gone", href)
 			continue

@@ -291,21 +291,20 @@ const overflowJS = `(() => {
 		}
 		return out;
 	};
-	const mr = m ? m.getBoundingClientRect() : null;
-	return {docScroll: de.scrollWidth, docClient: de.clientWidth, culprits: culprits(document.body, de.clientWidth),
+	const mr = m ? m.getBoundingClientRect() : null, docOver = de.scrollWidth > de.clientWidth, mainOver = m && m.scrollWidth > m.clientWidth;
+	return {docScroll: de.scrollWidth, docClient: de.clientWidth, culprits: docOver ? culprits(document.body, de.clientWidth) : [],
 		main: !!m, mainScroll: m ? m.scrollWidth : 0, mainClient: m ? m.clientWidth : 0,
-		mainCulprits: m ? culprits(m, mr.left + m.clientLeft + m.clientWidth) : []};
+		mainCulprits: mainOver ? culprits(m, mr.left + m.clientLeft + m.clientWidth) : []};
 })()`
 
 // sortColumn is a table.sortable's column whose every body cell has a
 // numeric data-v, picked for the sorting check: the first such column
 // whose rows are not already in ascending order, else the first.
 type sortColumn struct {
-	Table   int    `json:"table"`
-	Column  int    `json:"column"`
-	Header  string `json:"header"`
-	Rows    int    `json:"rows"`
-	Visible bool   `json:"visible"`
+	Table  int    `json:"table"`
+	Column int    `json:"column"`
+	Header string `json:"header"`
+	Rows   int    `json:"rows"`
 }
 
 const sortColumnsJS = `[...document.querySelectorAll('table.sortable')].map((t, ti) => {
@@ -321,7 +320,7 @@ const sortColumnsJS = `[...document.querySelectorAll('table.sortable')].map((t, 
 		if (!sorted) break;
 	}
 	const th = pick >= 0 ? ths[pick] : null;
-	return {table: ti, column: pick, header: th ? th.textContent.trim() : '', rows: rows.length, visible: !!th && th.getClientRects().length > 0};
+	return {table: ti, column: pick, header: th ? th.textContent.trim() : '', rows: rows.length};
 })`
 
 // sortState is a table's column after a click on its header.
@@ -344,17 +343,20 @@ const sortStateJS = `(() => {
 
 // markJS puts the attribute data-test-click on the element the
 // expression %s gives, for a click through chromedp (a real mouse event)
-// on it, and says whether there was one.
+// on it, opening the <details> it is in, and says whether it is shown.
 const markJS = `(() => {
 	for (const e of document.querySelectorAll('[data-test-click]')) e.removeAttribute('data-test-click');
 	const e = %s;
-	if (e) e.setAttribute('data-test-click', '');
-	return !!e;
+	if (!e) return false;
+	for (let d = e.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) d.open = true;
+	e.setAttribute('data-test-click', '');
+	return e.checkVisibility();
 })()`
 
 // puzzleLinksJS lists the distinct targets of the visible puzzle links
-// (a link inside a closed <details> cannot be clicked).
-const puzzleLinksJS = `[...new Set([...document.querySelectorAll('a[href^="#p-"]')].filter(a => a.getClientRects().length > 0).map(a => a.getAttribute('href')))]`
+// (a link inside a closed <details> cannot be clicked: it has a box, but
+// content-visibility hides it, and a click there lands on what is drawn).
+const puzzleLinksJS = `[...new Set([...document.querySelectorAll('a[href^="#p-"]')].filter(a => a.checkVisibility()).map(a => a.getAttribute('href')))]`
 
 // landing is where a click on a puzzle link went.
 type landing struct {
@@ -369,7 +371,7 @@ type landing struct {
 const landingJS = `(() => {
 	const e = document.getElementById(decodeURIComponent(location.hash.slice(1)));
 	const r = e ? e.getBoundingClientRect() : null;
-	return {hash: location.hash, found: !!e, shown: !!e && e.getClientRects().length > 0, top: r ? r.top : 0, bottom: r ? r.bottom : 0, viewport: innerHeight};
+	return {hash: location.hash, found: !!e, shown: !!e && e.checkVisibility(), top: r ? r.top : 0, bottom: r ? r.bottom : 0, viewport: innerHeight};
 })()`
 
 // unlinkedPuzzlesJS lists the texts naming a puzzle (#ID, FILE#ID) that

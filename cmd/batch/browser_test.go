@@ -51,11 +51,9 @@ func TestPageInBrowser(t *testing.T) {
 	// The checks themselves, over two pages of testdata/browser: one
 	// that keeps the contract and passes, one whose every fault must be
 	// reported.
-	for _, width := range pageWidths {
-		t.Run(fmt.Sprintf("fixture/good/%dpx", width), func(t *testing.T) {
-			checkPage(t, browser, good, width, true)
-		})
-	}
+	t.Run("fixture/good/390px", func(t *testing.T) {
+		checkPage(t, browser, good, 390, true)
+	})
 	t.Run("fixture/bad/390px", func(t *testing.T) {
 		r := &recorder{T: t}
 		func() {

@@ -25,10 +25,10 @@ var pageWidths = []int64{1280, 390}
 // checkPage loads the page at path in a new tab width px wide and checks
 // it (see TestPageInBrowser); runPage says it is a run's index.html,
 // which must have thumbnails, sortable tables and puzzle links (another
-// page, charts.html, is checked for what it has).
-func checkPage(t checker, browser context.Context, path string, width int64, runPage bool) {
+// page, charts.html, is checked for what it has); shot names its
+// screenshot (SHOT-WIDTH.png) when $SUDOKUBATCH_SCREENSHOTS asks for them.
+func checkPage(t checker, browser context.Context, path string, width int64, runPage bool, shot string) {
 	ctx, consoleErrors := tab(t, browser)
-	name := filepath.Base(path)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(fileURL(t, path))); err != nil {
 		t.Fatalf("loading %s: %v", path, err)
 	}
@@ -49,13 +49,13 @@ func checkPage(t checker, browser context.Context, path string, width int64, run
 			t.Errorf("image %s did not load (complete %v, naturalWidth %d)", im.Src, im.Complete, im.Width)
 		}
 	}
-	if dir := os.Getenv(screenshotsVar); dir != "" {
-		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if dir := os.Getenv(screenshotsVar); dir != "" && shot != "" {
+		img, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatalf("screenshot: %v", err)
 		}
-		file := filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(name, ".html"), width))
-		if err := os.WriteFile(file, shot, 0o644); err != nil {
+		file := filepath.Join(dir, fmt.Sprintf("%s-%d.png", shot, width))
+		if err := os.WriteFile(file, img, 0o644); err != nil {
 			t.Fatalf("screenshot: %v", err)
 		}
 		t.Logf("screenshot: %s", file)

@@ -52,13 +52,13 @@ func TestPageInBrowser(t *testing.T) {
 	// that keeps the contract and passes, one whose every fault must be
 	// reported.
 	t.Run("fixture/good/390px", func(t *testing.T) {
-		checkPage(t, browser, good, 390, true)
+		checkPage(t, browser, good, 390, true, "")
 	})
 	t.Run("fixture/bad/390px", func(t *testing.T) {
 		r := &recorder{T: t}
 		func() {
 			defer r.recover()
-			checkPage(r, browser, bad, 390, true)
+			checkPage(r, browser, bad, 390, true, "")
 		}()
 		t.Logf("the checks reported, as they must:\n%s", strings.Join(r.errs, "\n"))
 		for _, want := range []string{
@@ -101,7 +101,8 @@ func TestPageInBrowser(t *testing.T) {
 	for _, name := range pages {
 		for _, width := range pageWidths {
 			t.Run(fmt.Sprintf("%s/%dpx", name, width), func(t *testing.T) {
-				checkPage(t, browser, filepath.Join(run, name), width, name == "index.html")
+				checkPage(t, browser, filepath.Join(run, name), width, name == "index.html",
+					strings.ReplaceAll(strings.TrimSuffix(name, ".html"), "/", "-"))
 			})
 		}
 	}

@@ -28,7 +28,7 @@ var pageWidths = []int64{1280, 390}
 // page, charts.html, is checked for what it has); shot names its
 // screenshot (SHOT-WIDTH.png) when $SUDOKUBATCH_SCREENSHOTS asks for them.
 func checkPage(t checker, browser context.Context, path string, width int64, runPage bool, shot string) {
-	ctx, consoleErrors := tab(t, browser)
+	ctx, consoleErrors := browserTab(t, browser)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(fileURL(t, path))); err != nil {
 		t.Fatalf("loading %s: %v", path, err)
 	}
@@ -38,12 +38,12 @@ func checkPage(t checker, browser context.Context, path string, width int64, run
 	sel := "img"
 	if runPage {
 		sel = ".thumbs img"
-		if eval[int](t, ctx, `document.querySelectorAll('.thumbs img').length`) == 0 {
+		if evalJS[int](t, ctx, `document.querySelectorAll('.thumbs img').length`) == 0 {
 			t.Errorf("no thumbnails (.thumbs img) on the page")
 			sel = "img"
 		}
 	}
-	images := eval[[]imageState](t, ctx, fmt.Sprintf(imagesJS, sel))
+	images := evalJS[[]imageState](t, ctx, fmt.Sprintf(imagesJS, sel))
 	for _, im := range images {
 		if !im.Complete || im.Width == 0 {
 			t.Errorf("image %s did not load (complete %v, naturalWidth %d)", im.Src, im.Complete, im.Width)
@@ -61,11 +61,11 @@ func checkPage(t checker, browser context.Context, path string, width int64, run
 		t.Logf("screenshot: %s", file)
 	}
 
-	for _, bad := range checkRefs(path, eval[[]pageRef](t, ctx, refsJS), eval[[]string](t, ctx, idsJS)) {
+	for _, bad := range checkRefs(path, evalJS[[]pageRef](t, ctx, refsJS), evalJS[[]string](t, ctx, idsJS)) {
 		t.Errorf("link %s", bad)
 	}
 
-	o := eval[overflow](t, ctx, overflowJS)
+	o := evalJS[pageOverflow](t, ctx, overflowJS)
 	if o.DocScroll > o.DocClient {
 		t.Errorf("the page overflows: scrollWidth %d > clientWidth %d; sticking out: %q", o.DocScroll, o.DocClient, o.Culprits)
 	}
@@ -79,12 +79,12 @@ func checkPage(t checker, browser context.Context, path string, width int64, run
 	// The run's page must have sortable tables and puzzle links; another
 	// page is checked for what it has.
 	if runPage && width == pageWidths[0] {
-		checkWithoutScript(t, browser, path, eval[[][]string](t, ctx, sortableRowsJS))
+		checkWithoutScript(t, browser, path, evalJS[[][]string](t, ctx, sortableRowsJS))
 	}
 	checkSorting(t, ctx, runPage)
-	checkPuzzleLinks(t, ctx, runPage)
+	clickPuzzleLinks(t, ctx, runPage)
 	if runPage {
-		for _, u := range eval[[]string](t, ctx, unlinkedPuzzlesJS) {
+		for _, u := range evalJS[[]string](t, ctx, unlinkedPuzzlesJS) {
 			t.Errorf("a puzzle named but not linked: %s", u)
 		}
 	}
@@ -102,7 +102,7 @@ const maxSortChecks = 4
 // the rows must be in ascending then descending order of it, the
 // header's aria-sort saying so, the rows the same.
 func checkSorting(t checker, ctx context.Context, required bool) {
-	columns := eval[[]sortColumn](t, ctx, sortColumnsJS)
+	columns := evalJS[[]sortColumn](t, ctx, sortColumnsJS)
 	if len(columns) == 0 && required {
 		t.Errorf("no sortable table (table.sortable) on the page")
 	}
@@ -119,9 +119,9 @@ func checkSorting(t checker, ctx context.Context, required bool) {
 	}
 	for _, c := range check {
 		what := fmt.Sprintf("table.sortable %d, column %d (%q, %d rows)", c.Table, c.Column, c.Header, c.Rows)
-		before := eval[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
+		before := evalJS[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
 		for _, want := range []string{"ascending", "descending"} {
-			if !eval[bool](t, ctx, fmt.Sprintf(markJS, fmt.Sprintf(
+			if !evalJS[bool](t, ctx, fmt.Sprintf(markJS, fmt.Sprintf(
 				`(t => t.tHead.rows[t.tHead.rows.length - 1].cells[%d])(document.querySelectorAll('table.sortable')[%d])`, c.Column, c.Table))) {
 				t.Errorf("%s: the header is not shown, its <details> open", what)
 				break
@@ -129,7 +129,7 @@ func checkSorting(t checker, ctx context.Context, required bool) {
 			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-test-click]"))); err != nil {
 				t.Fatalf("%s: clicking the header: %v", what, err)
 			}
-			after := eval[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
+			after := evalJS[sortState](t, ctx, fmt.Sprintf(sortStateJS, c.Table, c.Column))
 			ordered := slices.IsSorted(after.Values)
 			if want == "descending" {
 				ordered = slices.IsSortedFunc(after.Values, func(a, b float64) int { return cmp.Compare(b, a) })
@@ -150,14 +150,14 @@ func checkSorting(t checker, ctx context.Context, required bool) {
 	}
 }
 
-// maxLinkChecks is how many puzzle links checkPuzzleLinks clicks at most.
+// maxLinkChecks is how many puzzle links clickPuzzleLinks clicks at most.
 const maxLinkChecks = 4
 
-// checkPuzzleLinks clicks up to maxLinkChecks of the page's puzzle links
+// clickPuzzleLinks clicks up to maxLinkChecks of the page's puzzle links
 // (first, last and between; there must be one when required): each must
 // land on its puzzle, the element of that id shown in the viewport.
-func checkPuzzleLinks(t checker, ctx context.Context, required bool) {
-	hrefs := eval[[]string](t, ctx, puzzleLinksJS)
+func clickPuzzleLinks(t checker, ctx context.Context, required bool) {
+	hrefs := evalJS[[]string](t, ctx, puzzleLinksJS)
 	if len(hrefs) == 0 {
 		if required {
 			t.Errorf("no visible puzzle link (a[href^=\"#p-\"]) on the page")
@@ -171,14 +171,14 @@ func checkPuzzleLinks(t checker, ctx context.Context, required bool) {
 	}
 	for _, href := range slices.Compact(pick) {
 		js := fmt.Sprintf(`[...document.querySelectorAll('a[href=%q]')].find(a => a.checkVisibility())`, href)
-		if !eval[bool](t, ctx, fmt.Sprintf(markJS, js)) {
+		if !evalJS[bool](t, ctx, fmt.Sprintf(markJS, js)) {
 			t.Errorf("link %s: gone", href)
 			continue
 		}
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-test-click]"))); err != nil {
 			t.Fatalf("clicking the link to %s: %v", href, err)
 		}
-		l := eval[landing](t, ctx, landingJS)
+		l := evalJS[landing](t, ctx, landingJS)
 		switch {
 		case l.Hash != href:
 			t.Errorf("link %s: location.hash %q after the click", href, l.Hash)
@@ -197,7 +197,7 @@ func checkPuzzleLinks(t checker, ctx context.Context, required bool) {
 // order (withScript, as sortableRowsJS reads them before any click).
 func checkWithoutScript(t checker, browser context.Context, path string, withScript [][]string) {
 	t.Helper()
-	ctx, _ := tab(t, browser)
+	ctx, _ := browserTab(t, browser)
 	off := chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
 		return err
@@ -205,7 +205,7 @@ func checkWithoutScript(t checker, browser context.Context, path string, withScr
 	if err := chromedp.Do(ctx, off, chromedp.EmulateViewport(pageWidths[0], 900), chromedp.Navigate(fileURL(t, path))); err != nil {
 		t.Fatalf("loading %s without JavaScript: %v", path, err)
 	}
-	without := eval[[][]string](t, ctx, sortableRowsJS)
+	without := evalJS[[][]string](t, ctx, sortableRowsJS)
 	if len(without) != len(withScript) {
 		t.Errorf("without JavaScript, %d sortable tables; with it, %d", len(without), len(withScript))
 		return

@@ -79,11 +79,11 @@ func startBrowser(t testing.TB, path string) context.Context {
 	return browser
 }
 
-// tab opens a tab of browser and collects what the page writes to its
+// browserTab opens a tab of browser and collects what the page writes to its
 // console as errors: console.error calls, uncaught exceptions, and the
 // browser's own log errors (a resource that failed to load). errs
 // returns them so far; the tab closes when the test ends.
-func tab(t checker, browser context.Context) (ctx context.Context, errs func() []string) {
+func browserTab(t checker, browser context.Context) (ctx context.Context, errs func() []string) {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
@@ -129,9 +129,9 @@ func fileURL(t checker, path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 }
 
-// eval evaluates the JavaScript expression js in ctx's tab and decodes
+// evalJS evaluates the JavaScript expression js in ctx's tab and decodes
 // its value (awaited when it is a promise) into a T.
-func eval[T any](t checker, ctx context.Context, js string) T {
+func evalJS[T any](t checker, ctx context.Context, js string) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
@@ -257,9 +257,9 @@ const imagesJS = `(async () => {
 	return out;
 })()`
 
-// overflow is the horizontal extent of the page and of its main column,
+// pageOverflow is the horizontal extent of the page and of its main column,
 // and the elements sticking out of each.
-type overflow struct {
+type pageOverflow struct {
 	DocScroll    int      `json:"docScroll"`
 	DocClient    int      `json:"docClient"`
 	Culprits     []string `json:"culprits"`

@@ -59,7 +59,7 @@ func TestPageLoadTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("run %s", run)
-	t.Logf("charts/: %d PNG %s, %d SVG %s", nImages, kB(images), nSVGs, kB(svgs))
+	t.Logf("charts/: %d PNG %s, %d SVG %s", nImages, kBytes(images), nSVGs, kBytes(svgs))
 	browser := startBrowser(t, path)
 	for _, name := range []string{"index.html", "charts.html"} {
 		page := filepath.Join(run, name)
@@ -73,11 +73,11 @@ func TestPageLoadTime(t *testing.T) {
 		var loads, dcls []time.Duration
 		var fetched []string
 		for i := range pageLoads + 1 {
-			ctx, _ := tab(t, browser)
+			ctx, _ := browserTab(t, browser)
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(fileURL(t, page))); err != nil {
 				t.Fatalf("loading %s: %v", page, err)
 			}
-			m := eval[navTiming](t, ctx, navTimingJS)
+			m := evalJS[navTiming](t, ctx, navTimingJS)
 			if i == 0 {
 				continue // a first load, untimed: the files into the page cache
 			}
@@ -96,8 +96,8 @@ func TestPageLoadTime(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %s; load event %v median of %d (%v), DOMContentLoaded %v; before the load event %d files fetched besides the page, %s",
-			name, kB(fi.Size()), median(loads).Round(time.Millisecond), pageLoads, roundAll(loads), median(dcls).Round(time.Millisecond),
-			len(fetched), kB(fetchedBytes))
+			name, kBytes(fi.Size()), medianDuration(loads).Round(time.Millisecond), pageLoads, roundDurations(loads), medianDuration(dcls).Round(time.Millisecond),
+			len(fetched), kBytes(fetchedBytes))
 	}
 }
 
@@ -119,12 +119,12 @@ const navTimingJS = `new Promise(done => {
 	read();
 })`
 
-func median(ds []time.Duration) time.Duration {
+func medianDuration(ds []time.Duration) time.Duration {
 	s := slices.Sorted(slices.Values(ds))
 	return s[len(s)/2]
 }
 
-func roundAll(ds []time.Duration) []time.Duration {
+func roundDurations(ds []time.Duration) []time.Duration {
 	out := make([]time.Duration, len(ds))
 	for i, d := range ds {
 		out[i] = d.Round(time.Millisecond)
@@ -132,4 +132,4 @@ func roundAll(ds []time.Duration) []time.Duration {
 	return out
 }
 
-func kB(n int64) string { return fmt.Sprintf("%d bytes (%.1f kB)", n, float64(n)/1000) }
+func kBytes(n int64) string { return fmt.Sprintf("%d bytes (%.1f kB)", n, float64(n)/1000) }

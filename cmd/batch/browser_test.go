@@ -34,7 +34,7 @@ func TestPageInBrowser(t *testing.T) {
 	path := findBrowser(t)
 	start := time.Now()
 	// The fixtures first: the sweep changes the working directory.
-	good, bad := fixture(t, "good.html"), fixture(t, "bad.html")
+	good, bad := browserFixture(t, "good.html"), browserFixture(t, "bad.html")
 	root := repoRoot(t)
 	// Two nights of one series: the second's page has a previous night to
 	// compare with.
@@ -55,7 +55,7 @@ func TestPageInBrowser(t *testing.T) {
 		checkPage(t, browser, good, 390, true, "")
 	})
 	t.Run("fixture/bad/390px", func(t *testing.T) {
-		r := &recorder{T: t}
+		r := &checkRecorder{T: t}
 		func() {
 			defer r.recover()
 			checkPage(r, browser, bad, 390, true, "")
@@ -109,10 +109,10 @@ func TestPageInBrowser(t *testing.T) {
 	t.Logf("%d pages at %d widths in %v", len(pages), len(pageWidths), time.Since(start).Round(time.Millisecond))
 }
 
-// fixture copies testdata/browser/NAME to index.html of a new directory,
+// browserFixture copies testdata/browser/NAME to index.html of a new directory,
 // with charts.html, charts/dot.png (a 40x30 image) and rows.csv beside
 // it, and returns the page's path.
-func fixture(t *testing.T, name string) string {
+func browserFixture(t *testing.T, name string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "charts"), 0o755); err != nil {
@@ -145,28 +145,28 @@ func fixture(t *testing.T, name string) string {
 	return filepath.Join(dir, "index.html")
 }
 
-// recorder is a checker that keeps what the checks report, for the tests
+// checkRecorder is a checker that keeps what the checks report, for the tests
 // of the checks; its Fatalf ends the check (recover catches it).
-type recorder struct {
+type checkRecorder struct {
 	*testing.T
 	errs []string
 }
 
-type recorderFatal struct{}
+type checkRecorderFatal struct{}
 
-func (r *recorder) Errorf(format string, args ...any) {
+func (r *checkRecorder) Errorf(format string, args ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, args...))
 }
 
-func (r *recorder) Fatalf(format string, args ...any) {
+func (r *checkRecorder) Fatalf(format string, args ...any) {
 	r.Errorf(format, args...)
-	panic(recorderFatal{})
+	panic(checkRecorderFatal{})
 }
 
 // recover, deferred, ends a check that called Fatalf.
-func (r *recorder) recover() {
+func (r *checkRecorder) recover() {
 	if v := recover(); v != nil {
-		if _, ok := v.(recorderFatal); !ok {
+		if _, ok := v.(checkRecorderFatal); !ok {
 			panic(v)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -86,13 +87,35 @@ func TestPageInBrowser(t *testing.T) {
 		}
 	})
 
-	// Every page of the run: index.html, charts.html, the comparison
-	// with the previous night.
+	pages := checkRunPages(t, browser, run)
+	t.Logf("%d pages at %d widths in %v", len(pages), len(pageWidths), time.Since(start).Round(time.Millisecond))
+}
+
+// TestRunPageInBrowser checks the pages of the run directory
+// $SUDOKUBATCH_PAGE as TestPageInBrowser checks those of the run it
+// sweeps: the page of a whole corpus, say, or of a night.
+func TestRunPageInBrowser(t *testing.T) {
+	run := os.Getenv(pageVar)
+	if run == "" {
+		t.Skipf("checks the pages of a run: %s=DIR", pageVar)
+	}
+	start := time.Now()
+	browser := startBrowser(t, findBrowser(t))
+	pages := checkRunPages(t, browser, run)
+	t.Logf("%d pages at %d widths in %v", len(pages), len(pageWidths), time.Since(start).Round(time.Millisecond))
+}
+
+// checkRunPages checks every page of the run directory run (index.html,
+// charts.html, the comparison with the previous night) at each of
+// pageWidths, a subtest each, and returns their paths in run.
+func checkRunPages(t *testing.T, browser context.Context, run string) []string {
 	var pages []string
 	err := filepath.WalkDir(run, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".html") {
-			pages = append(pages, path[len(run)+1:])
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {
+			return err
 		}
+		rel, err := filepath.Rel(run, path)
+		pages = append(pages, filepath.ToSlash(rel))
 		return err
 	})
 	if err != nil {
@@ -106,7 +129,7 @@ func TestPageInBrowser(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("%d pages at %d widths in %v", len(pages), len(pageWidths), time.Since(start).Round(time.Millisecond))
+	return pages
 }
 
 // browserFixture copies testdata/browser/NAME to index.html of a new directory,

@@ -150,6 +150,7 @@ type pageRow struct {
 // of (shown on hover) when it has one.
 type pageCell struct {
 	Value, Spread, Interval string
+	Anchor                  string // the puzzle Value names (linkCells); ""
 }
 
 // pageRows returns rows for the page.
@@ -260,9 +261,11 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		p.Charts = append(p.Charts, pc)
 	}
 	var err error
-	if p.Puzzles, err = puzzleTable(ctx, res, s, s.NamedPuzzles(), opt); err != nil {
+	named := s.NamedPuzzles()
+	if p.Puzzles, err = puzzleTable(ctx, res, s, named, opt); err != nil {
 		return err
 	}
+	linkCells(p.Table, named)
 	p.Highlight = highlighted(s, p.Puzzles)
 	p.puzzleParts = puzzleParts{History: opt.History, DefaultHighlight: opt.DefaultHighlight}
 	return pageTmpl().Execute(w, p)

@@ -36,6 +36,11 @@ func (s *Summary) NamedPuzzles() []PuzzleRef {
 		for _, u := range st.ByTime {
 			add(u.Puzzle)
 		}
+		for _, r := range []PuzzleRef{st.TimeNS.MaxAt, st.Calls.MaxAt} {
+			if r.Label != "" {
+				add(r)
+			}
+		}
 		if t := st.Timing; t != nil {
 			for _, r := range t.UnstableAt {
 				add(r)
@@ -65,13 +70,15 @@ func (s *Summary) NamedPuzzles() []PuzzleRef {
 }
 
 // anchor is the id of puzzle r's entry in the puzzle section: "p-" and
-// its label, "#" as "-", letters and digits kept, any other byte as
+// its label, without a leading "#", other "#" as "-", letters and digits kept, any other byte as
 // "_hh" (hex): "#39949" is p-39949, "a.txt#12" p-a_2etxt-12. Two labels
 // never share an anchor, and it needs no escaping in a URL, in HTML or
 // in a CSS selector.
 func anchor(r PuzzleRef) string {
 	b := []byte("p-")
-	for _, c := range []byte(r.Label) {
+	// "#12" (one corpus) is p-12; a label with a corpus, "a#12", always
+	// has a "-" after the prefix, so the two never meet.
+	for _, c := range []byte(strings.TrimPrefix(r.Label, "#")) {
 		switch {
 		case c == '#':
 			b = append(b, '-')
@@ -82,6 +89,23 @@ func anchor(r PuzzleRef) string {
 		}
 	}
 	return string(b)
+}
+
+// linkCells makes each cell of rows that names one of the puzzles (its
+// label, as the rows "time max at" and "hardest (calls)" give it) a link
+// to the puzzle's entry.
+func linkCells(rows []pageRow, named []PuzzleRef) {
+	byLabel := map[string]string{}
+	for _, r := range named {
+		byLabel[r.Label] = anchor(r)
+	}
+	for i := range rows {
+		for j := range rows[i].Cells {
+			if a, ok := byLabel[rows[i].Cells[j].Value]; ok {
+				rows[i].Cells[j].Anchor = a
+			}
+		}
+	}
 }
 
 // refLinks names puzzles as links to their place in the puzzle section,

@@ -131,7 +131,7 @@ func TestClassicExampleByChecksum(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, corpus, rng string
-		want           bool
+		want              bool
 	}{
 		{"copy", "copy.txt", "39949:39950", true},
 		{"other", "other.txt", "39949:39950", false},

@@ -185,10 +185,8 @@ type pagePuzzle struct {
 	Label, Anchor string
 	Line          int
 	Givens        string
-	Grid          string
 	Box           int          // the grid's box size (3 for 9x9)
 	Bands         [][][]string // the grid drawn as a table (gridBands); nil when its corpus cannot be read
-	Cells         []pageUnit   // one per strategy, in Solvers order
 	Ranks         []pageRank   // one per strategy, in Solvers order
 	History       []historyRow // a row per strategy; nil without earlier nights
 	Show          string       // the batch show command; ""

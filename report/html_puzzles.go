@@ -186,10 +186,9 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 	rows := make([]pagePuzzle, len(order))
 	for i, r := range order {
 		want[key{r.Corpus, r.ID}] = i
-		rows[i] = pagePuzzle{Label: r.Label, Anchor: anchor(r), Line: r.Line, Cells: make([]pageUnit, len(s.Strategies)),
+		rows[i] = pagePuzzle{Label: r.Label, Anchor: anchor(r), Line: r.Line,
 			Ranks: make([]pageRank, len(s.Strategies)), Show: showCommand(r, res, s, opt)}
 		for j, st := range s.Strategies {
-			rows[i].Cells[j] = pageUnit{Status: "–"}
 			rows[i].Ranks[j] = pageRank{Solver: st.Solver, Status: "–"}
 		}
 	}
@@ -222,8 +221,6 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 				r.ByTime = Ordinal(r.RankTime) + " of " + strconv.Itoa(r.N)
 			}
 			rows[i].Ranks[j] = r
-			rows[i].Cells[j] = pageUnit{Status: e.Status.String(), Calls: fmtCount(float64(e.Calls)) + " " + Plural(min(int(e.Calls), 2), "call", "calls"),
-				Time: fmtNS(float64(e.NS)), Rank: r.RankTime}
 		}
 	}
 	if h := opt.History; h != nil {
@@ -250,7 +247,6 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		err := corpus.Each(ctx, file, path, func(e *corpus.Entry) bool {
 			if i, ok := want[key{path, e.ID}]; ok && e.Err == nil {
 				rows[i].Givens = e.Puzzle.String()
-				rows[i].Grid = e.Puzzle.Format()
 				rows[i].Box, rows[i].Bands = e.Puzzle.Box, gridBands(e.Puzzle.Grid)
 			}
 			return e.ID < last

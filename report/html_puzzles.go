@@ -223,7 +223,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 			rows[i].Ranks[j] = r
 		}
 	}
-	if h := opt.History; h != nil {
+	if h := opt.PuzzleHistory; h != nil {
 		for i, r := range order {
 			rows[i].History = h.rowsOf(r, s, rows[i].Ranks)
 		}

@@ -45,7 +45,7 @@ func craftedPage(t *testing.T, opt PageOptions) (string, *Summary) {
 	s := Summarize(res, SummaryOptions{Top: 2, Highlight: []int{3, 4}})
 	opt.Corpora = []string{corpus}
 	var b bytes.Buffer
-	if err := renderPage(context.Background(), &b, res, s, opt); err != nil {
+	if _, err := renderPage(context.Background(), &b, res, s, opt); err != nil {
 		t.Fatal(err)
 	}
 	return b.String(), s
@@ -193,7 +193,7 @@ func TestPuzzleHistoryTable(t *testing.T) {
 		{Night: 0, Corpus: c, ID: 3, Solver: "norvig", Status: solvers.StatusTimeout, NS: 1e8, Calls: 7},
 		{Night: 1, Corpus: "other.txt", ID: 3, Solver: "dlx", Status: solvers.StatusSolved, NS: 1, Calls: 1},
 	}
-	page, _ := craftedPage(t, PageOptions{History: h})
+	page, _ := craftedPage(t, PageOptions{PuzzleHistory: h})
 	p3 := puzzleSection(t, page, "p-3")
 	for _, want := range []string{`<table class="history">`, `<th>11-24 23:00</th><th>11-25 23:00</th><th>this run</th>`,
 		`<td class="text">dlx</td><td class="st-solved" title="solved, 20 calls">2.50µs</td><td class="st-" title="no row that night">–</td><td class="st-solved" title="solved, 20 calls">3.00µs</td>`,

@@ -142,9 +142,20 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
 		}
 	}
-	if err := report.WritePage(ctx, dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
+	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
-		RunDir: showDir(dir), DefaultHighlight: classic, History: puzzleHistory(ctx, warn, dir, info, sum)}); err != nil {
+		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum)}
+	// The history's verdict of this night, when its results root keeps one:
+	// a note when it cannot be had, never a failed report.
+	if h, err := historyOf(ctx, dir); err != nil {
+		if ctx.Err() != nil {
+			return sum, ctx.Err()
+		}
+		fmt.Fprintf(warn, "batch: the page's history column: %v\n", err)
+	} else if h != nil {
+		popt.Trend, popt.TrendLine, popt.History = h.trend, h.line, h.href
+	}
+	if err := report.WritePage(ctx, dir, res, sum, popt); err != nil {
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}

@@ -149,9 +149,10 @@ func TestClassicExampleByChecksum(t *testing.T) {
 	}
 }
 
-// TestPageShowCommandReproduces: each puzzle's entry prints the batch
-// show command, and that command runs the puzzle and ranks it in the
-// run.
+// TestPageShowCommandReproduces: every puzzle link of a sweep's page
+// has its entry and no puzzle id is left as text; each entry prints the
+// batch show command, and that command runs the puzzle and ranks it in
+// the run.
 func TestPageShowCommandReproduces(t *testing.T) {
 	dir := t.TempDir()
 	mustOK(t, batchMain(t, dir, "-range", "39948:39951", "-solvers", "bitboard,dlx", "-quiet", "-out", "run"))
@@ -160,6 +161,7 @@ func TestPageShowCommandReproduces(t *testing.T) {
 	if m == nil {
 		t.Fatal("#39949's entry has no command")
 	}
+	checkPuzzleLinks(t, page)
 	cmd := html.UnescapeString(m[1])
 	if want := "batch show 39949 -run run -solvers bitboard,dlx -timeout 100ms"; cmd != want {
 		t.Fatalf("command %q, want %q", cmd, want)
@@ -193,5 +195,37 @@ func TestPuzzleHistoryOnThePage(t *testing.T) {
 	}
 	if !strings.Contains(page, `<a href="../a/index.html">`) {
 		t.Error("the earlier night does not link its page")
+	}
+}
+
+// checkPuzzleLinks checks that every link to a puzzle on page has its
+// target, that every entry is linked from the rest of the page, and that no "#id" is left as text
+// (outside links, code, style and script).
+func checkPuzzleLinks(t *testing.T, page string) {
+	t.Helper()
+	ids := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\sid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		ids[m[1]] = true
+	}
+	for _, m := range regexp.MustCompile(`href="#(p-[^"]*)"`).FindAllStringSubmatch(page, -1) {
+		if !ids[m[1]] {
+			t.Errorf("link #%s has no target", m[1])
+		}
+	}
+	// Each entry is named above the puzzle section (its heading links to
+	// itself).
+	above := page[:strings.Index(page, `<h2 id="puzzles">`)]
+	for _, m := range regexp.MustCompile(`<section class="puzzle" id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(above, `href="#`+m[1]+`"`) {
+			t.Errorf("entry %s is linked from nowhere above the puzzle section", m[1])
+		}
+	}
+	text := page
+	for _, re := range []string{`(?s)<a href="#p-[^"]*">.*?</a>`, `(?s)<style>.*?</style>`, `(?s)<script>.*?</script>`,
+		`(?s)<code>.*?</code>`, `<[^>]*>`, `&#\d+;`} {
+		text = regexp.MustCompile(re).ReplaceAllString(text, " ")
+	}
+	if bad := regexp.MustCompile(`#\d+`).FindAllString(text, -1); len(bad) > 0 {
+		t.Errorf("puzzle ids as text, not links: %q", bad)
 	}
 }

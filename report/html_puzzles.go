@@ -164,8 +164,20 @@ type pageRank struct {
 	RankTime, RankCalls, N int
 }
 
-// nightCell is a strategy's time on one night of the history.
+// nightCell is a strategy's time on one night of the history: its
+// status when not solved (a class of the cell), its calls on hover.
 type nightCell struct{ Text, Title, Status string }
+
+// historyCell is the cell of a unit of status st, time text and calls
+// (as shown, and the number for the word).
+func historyCell(st solvers.Status, text, calls string, n uint64) nightCell {
+	c := nightCell{Text: text, Title: calls + " " + Plural(min(int(n), 2), "call", "calls")}
+	if st != solvers.StatusSolved {
+		c.Status = st.String()
+		c.Title = c.Status + ", " + c.Title
+	}
+	return c
+}
 
 // historyRow is a strategy's times on the earlier nights and in this run.
 type historyRow struct {
@@ -389,9 +401,7 @@ func (h *PuzzleHistory) rowsOf(r PuzzleRef, s *Summary, ranks []pageRank) []hist
 			cells = make([]nightCell, len(h.Nights))
 			units[u.Solver] = cells
 		}
-		ru := RankedUnit{Status: u.Status, NS: u.NS}
-		cells[u.Night] = nightCell{Text: unitTime(ru), Status: u.Status.String(),
-			Title: fmt.Sprintf("%s, %s %s", u.Status, fmtCount(float64(u.Calls)), Plural(min(int(u.Calls), 2), "call", "calls"))}
+		cells[u.Night] = historyCell(u.Status, unitTime(RankedUnit{Status: u.Status, NS: u.NS}), fmtCount(float64(u.Calls)), u.Calls)
 		found = true
 	}
 	if !found {
@@ -408,7 +418,11 @@ func (h *PuzzleHistory) rowsOf(r PuzzleRef, s *Summary, ranks []pageRank) []hist
 				cells[k] = nightCell{Text: "–", Title: "no row that night"}
 			}
 		}
-		now := nightCell{Text: ranks[j].Time, Status: ranks[j].Status, Title: ranks[j].Status + ", " + ranks[j].Calls + " calls"}
+		now := nightCell{Text: "–", Title: "no row"}
+		if rk := ranks[j]; rk.Time != "" {
+			st, _ := solvers.ParseStatus(rk.Status)
+			now = historyCell(st, rk.Time, rk.Calls, rk.CallsN)
+		}
 		out = append(out, historyRow{Solver: st.Solver, Cells: append(cells, now)})
 	}
 	return out

@@ -238,3 +238,26 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// TestUnstableAndSolutionPuzzlesHaveEntries: the unstable units' puzzles
+// and those -unique found with two solutions are links with their
+// entries, like every other puzzle named.
+func TestUnstableAndSolutionPuzzlesHaveEntries(t *testing.T) {
+	res := timedRun(true)
+	p, _ := res.puzzleAt(0, 4)
+	res.setSolutions(p, 2)
+	s := Summarize(res, SummaryOptions{Top: 1})
+	var b bytes.Buffer
+	if _, err := renderPage(context.Background(), &b, res, s, PageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, id := range []string{"p-3", "p-7", "p-12", "p-4"} {
+		if !strings.Contains(page, `href="#`+id+`"`) || !strings.Contains(page, `<section class="puzzle" id="`+id+`">`) {
+			t.Errorf("%s is not a link with its entry", id)
+		}
+	}
+	if bad := unlinkedIDs(page); len(bad) > 0 {
+		t.Errorf("puzzle ids as text, not links: %q", bad)
+	}
+}

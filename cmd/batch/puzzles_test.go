@@ -229,3 +229,22 @@ func checkPuzzleLinks(t *testing.T, page string) {
 		t.Errorf("puzzle ids as text, not links: %q", bad)
 	}
 }
+
+// TestMergeKeepsTheHighlight: shards swept with -highlight none merge
+// into a run that records it, so that its report highlights nothing,
+// not the default #39949.
+func TestMergeKeepsTheHighlight(t *testing.T) {
+	dir := t.TempDir()
+	for _, k := range []string{"0", "1"} {
+		mustOK(t, batchMain(t, dir, "-range", "39948:39951", "-shard", k+"/2", "-solvers", "bitboard", "-quiet",
+			"-highlight", "none", "-report=false", "-out", "s"+k))
+	}
+	mustOK(t, batchMain(t, dir, "merge", "-o", "merged", "s0", "s1"))
+	if m, err := rundir.ReadManifest("merged"); err != nil || !m.NoHighlight {
+		t.Fatalf("the merged run.json: %v, %v; want no_highlight", m, err)
+	}
+	mustOK(t, batchMain(t, dir, "report", "merged"))
+	if strings.Contains(pageOf(t, "merged"), `<h2 id="highlight">`) {
+		t.Error("the merged run of -highlight none shards highlights")
+	}
+}

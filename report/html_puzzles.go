@@ -229,8 +229,8 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 				NS: e.NS, CallsN: e.Calls}
 			if e.Status.Measured() {
 				r.RankCalls, r.RankTime, r.N = int(rankIn(byCalls, float64(e.Calls))), int(rankIn(byTime, float64(e.NS))), len(byCalls)
-				r.ByCalls = Ordinal(r.RankCalls) + " of " + strconv.Itoa(r.N)
-				r.ByTime = Ordinal(r.RankTime) + " of " + strconv.Itoa(r.N)
+				r.ByCalls = ordinal(r.RankCalls) + " of " + strconv.Itoa(r.N)
+				r.ByTime = ordinal(r.RankTime) + " of " + strconv.Itoa(r.N)
 			}
 			rows[i].Ranks[j] = r
 		}
@@ -339,8 +339,8 @@ func showCommand(r PuzzleRef, res *Results, s *Summary, opt PageOptions) string 
 	return ShellCommand(args)
 }
 
-// Ordinal is n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.
-func Ordinal(n int) string {
+// ordinal is n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.
+func ordinal(n int) string {
 	suffix := "th"
 	switch n % 100 {
 	case 11, 12, 13:

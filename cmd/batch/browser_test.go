@@ -19,7 +19,8 @@ import (
 
 // TestPageInBrowser writes a run's page (norvig, dlx and bitboard over
 // 100 puzzles of the default corpus with #39949 among them, highlighted,
-// charts also as SVG; the second night of a series) and checks it in
+// charts also as SVG; the second night of a series, batch trend run
+// after the first, so that it links the history page) and checks it in
 // headless Chromium at 1280 and 390 px wide, with the run's other pages
 // (charts.html, the comparison with the previous night): no console errors or
 // uncaught exceptions; every link and image resolves to a file of the run
@@ -37,13 +38,16 @@ func TestPageInBrowser(t *testing.T) {
 	// The fixtures first: the sweep changes the working directory.
 	good, bad := browserFixture(t, "good.html"), browserFixture(t, "bad.html")
 	root := repoRoot(t)
-	// Two nights of one series: the second's page has a previous night to
-	// compare with.
+	// Two nights of one series, batch trend between them: the second's
+	// page has a previous night to compare with and a history page.
 	results := t.TempDir()
 	run := filepath.Join(results, "night2")
 	for _, out := range []string{filepath.Join(results, "night1"), run} {
 		mustOK(t, batchMain(t, root, "-solvers", "norvig,dlx,bitboard", "-svg", "-highlight", "39949,39901",
 			"-range", "39900:40000", "-out", out, "-quiet"))
+		if out != run {
+			mustOK(t, batchMain(t, root, "trend", "-root", results))
+		}
 	}
 	t.Logf("sweeps in %v", time.Since(start).Round(time.Millisecond))
 	browser := startBrowser(t, path)

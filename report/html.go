@@ -52,6 +52,10 @@ type PageOptions struct {
 	// Command is the command line that made the run, for people (quoted
 	// for a shell); "": none shown.
 	Command string
+	// Previous links the comparison of the run with the previous night of
+	// its series (batch compare's page, written in the run directory),
+	// its text the one-line verdict; nil: none.
+	Previous *PageLink
 }
 
 //go:embed html.tmpl
@@ -111,6 +115,7 @@ type page struct {
 	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
 	Data      []pageLink
 	Command   string
+	Previous  *PageLink
 }
 
 // pageLink is a link to a file of the run.
@@ -207,6 +212,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	p.Unstable = s.unstable()
 	p.Running = s.runningLines()
 	p.Command = opt.Command
+	p.Previous = opt.Previous
 	if opt.RowsFile != "" {
 		p.Data = append(p.Data, pageLink{opt.RowsFile, opt.RowsFile})
 	}

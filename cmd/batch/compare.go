@@ -151,7 +151,7 @@ func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, old
 	if dir == "" {
 		dir = comparePageDir(c)
 	}
-	charts, chartsErr, err := writeComparePage(e.ctx, dir, c, oldRun, newRun)
+	charts, chartsErr, err := writeComparePage(e.ctx, dir, c, oldRun, newRun, "")
 	if e.ctx.Err() != nil {
 		return e.ctx.Err()
 	}

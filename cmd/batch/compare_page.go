@@ -38,16 +38,21 @@ func comparePageDir(c *report.Comparison) string {
 }
 
 // writeComparePage writes the page of comparison c (of oldRun and newRun)
-// and its charts into dir: dir/index.html and dir/charts/. It returns the
-// charts written; chartsErr names the charts that could not be drawn (the
-// page is written without them), err is a page that could not be written.
-func writeComparePage(ctx context.Context, dir string, c *report.Comparison, oldRun, newRun *report.Run) (charts []report.Chart, chartsErr, err error) {
+// and its charts into dir: dir/index.html and dir/charts/. newPage links
+// NEW's page from it ("": the link to NEW's index.html if it has one).
+// It returns the charts written; chartsErr names the charts that could
+// not be drawn (the page is written without them), err is a page that
+// could not be written.
+func writeComparePage(ctx context.Context, dir string, c *report.Comparison, oldRun, newRun *report.Run, newPage string) (charts []report.Chart, chartsErr, err error) {
 	charts, chartsErr = chart.WriteCompare(ctx, filepath.Join(dir, rundir.ChartsDir), c, oldRun, newRun, chart.CompareOptions{})
 	if ctx.Err() != nil {
 		return charts, nil, ctx.Err()
 	}
+	if newPage == "" {
+		newPage = runPageFrom(dir, newRun.Path)
+	}
 	opt := report.ComparePageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		OldPage: runPageFrom(dir, oldRun.Path), NewPage: runPageFrom(dir, newRun.Path)}
+		OldPage: runPageFrom(dir, oldRun.Path), NewPage: newPage}
 	return charts, chartsErr, report.WriteComparePage(ctx, dir, c, oldRun, newRun, opt)
 }
 

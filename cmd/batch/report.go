@@ -145,8 +145,16 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
 		}
 	}
+	prev, note, err := comparePrevious(ctx, dir, run)
+	if err != nil {
+		return sum, err
+	}
+	if note != "" {
+		fmt.Fprintf(warn, "batch: %s\n", note)
+	}
 	if err := report.WritePage(ctx, dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info)}); err != nil {
+		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
+		Previous: prev}); err != nil {
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}
@@ -158,6 +166,9 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	}
 	if err := write(w); err != nil {
 		return sum, err
+	}
+	if prev != nil {
+		fmt.Fprintf(w, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
 	}
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
 		filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())

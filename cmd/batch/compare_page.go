@@ -14,9 +14,12 @@ import (
 // that batch compare writes beside NEW: NEW/compare-<OLD's run id>.
 const comparePrefix = "compare-"
 
-// runDirOf returns the directory of a run as named (a run directory or
-// its results.csv[.gz]).
+// runDirOf returns the directory of a run as named: a run directory, or
+// a rows file (results.csv, named so even when the run gzipped it).
 func runDirOf(path string) string {
+	if b := filepath.Base(path); b == rundir.ResultsFile || b == rundir.ResultsGzip {
+		return filepath.Dir(path)
+	}
 	if st, err := os.Stat(path); err == nil && !st.IsDir() {
 		return filepath.Dir(path)
 	}

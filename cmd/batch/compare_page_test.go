@@ -89,6 +89,14 @@ func TestComparePage(t *testing.T) {
 	}
 	checkComparePage(t, out)
 
+	// Rows files for arguments (results.csv, gzipped by the sweep): the
+	// page goes into NEW's run directory all the same.
+	if err := os.RemoveAll(beside); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(t, batchMain(t, root, "compare", filepath.Join(a, rundir.ResultsFile), filepath.Join(b, rundir.ResultsFile)))
+	checkComparePage(t, beside)
+
 	none := filepath.Join(tmp, "none")
 	mustOK(t, batchMain(t, root, "compare", "-page=false", "-o", none, a, b))
 	if exists(none) {

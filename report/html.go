@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -52,6 +53,13 @@ type PageOptions struct {
 	// Command is the command line that made the run, for people (quoted
 	// for a shell); "": none shown.
 	Command string
+	// Trend is, per strategy, what the history of the run's series says
+	// of the run's night (batch trend's gate); nil: the headline has no
+	// such column. TrendLine says it in a sentence (the baseline, the
+	// alarms), History is the link to the history page ("": none).
+	Trend     map[string]TrendCell
+	TrendLine string
+	History   string
 	// Previous links the comparison of the run with the previous night of
 	// its series (batch compare's page, written in the run directory),
 	// its text the one-line verdict; nil: none.
@@ -86,10 +94,21 @@ var pageTmpl = sync.OnceValue(func() *template.Template {
 // It returns ctx.Err() when ctx is canceled while it reads the corpora.
 func WritePage(ctx context.Context, dir string, res *Results, s *Summary, opt PageOptions) error {
 	var b bytes.Buffer
-	if err := renderPage(ctx, &b, res, s, opt); err != nil {
+	p, err := renderPage(ctx, &b, res, s, opt)
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", rundir.PageFile, err)
 	}
-	return rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes())
+	if err := rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes()); err != nil {
+		return err
+	}
+	if len(p.Charts) == 0 {
+		return nil
+	}
+	b.Reset()
+	if err := renderChartsPage(&b, p); err != nil {
+		return fmt.Errorf("writing %s: %w", ChartsPageFile, err)
+	}
+	return rundir.WriteFile(filepath.Join(dir, ChartsPageFile), b.Bytes())
 }
 
 // page is the template's data.
@@ -115,7 +134,14 @@ type page struct {
 	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
 	Data      []pageLink
 	Command   string
-	Previous  *PageLink
+
+	Lead        string // one line: what the headline says
+	Headline    pageHeadline
+	TrendLine   string
+	HistoryHref string
+	TimingLead  string
+	ChartsPage  string // the page of the full-size charts, beside this one
+	Previous    *PageLink
 }
 
 // pageLink is a link to a file of the run.
@@ -127,6 +153,8 @@ type pageUnit struct {
 	Calls, Time   string
 	XCalls, XTime string
 	Rank          int
+	// The numbers the sortable tables sort by: calls, ns, the multiples.
+	CallsV, NSV, XCallsV, XTimeV string
 }
 
 type pageHardest struct {
@@ -166,13 +194,18 @@ func pageRows(rows []tableRow) []pageRow {
 
 type pageSeveral struct {
 	Label, Anchor string
+	ID            int
 	HardFor       string
 	GeoMean       string
+	GeoMeanV      string
 }
 
 type pageChart struct {
 	Chart
 	Src, SVGSrc string
+	Name        string // the file's name without its extension: the anchor chart-NAME
+	Lead        string // the caption's first clause, under the thumbnail
+	Short       string // the title without what every chart of the run shares (" — corpus, run, puzzles")
 }
 
 type pagePuzzle struct {
@@ -188,14 +221,16 @@ func anchor(r PuzzleRef) string {
 }
 
 func pageUnitOf(u RankedUnit, rank int) pageUnit {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	return pageUnit{
 		Label: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Status: u.Status.String(), Rank: rank,
 		Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
 		XCalls: unitValue(u, u.XMedianCalls, fmtMultiple), XTime: unitValue(u, u.XMedianTime, fmtMultiple),
+		CallsV: strconv.FormatUint(u.Calls, 10), NSV: strconv.FormatInt(u.NS, 10), XCallsV: num(u.XMedianCalls), XTimeV: num(u.XMedianTime),
 	}
 }
 
-func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt PageOptions) error {
+func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt PageOptions) (*page, error) {
 	head, table := s.mainTable()
 	p := page{
 		Title:    fmt.Sprintf("sudokubatch: %s, %s", s.Corpus, s.countsLine()),
@@ -212,6 +247,11 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	p.Unstable = s.unstable()
 	p.Running = s.runningLines()
 	p.Command = opt.Command
+	p.Headline = s.headline(opt.Trend)
+	p.Lead = s.pageLead()
+	p.TrendLine, p.HistoryHref = opt.TrendLine, opt.History
+	p.TimingLead = s.timingLead()
+	p.ChartsPage = ChartsPageFile
 	p.Previous = opt.Previous
 	if opt.RowsFile != "" {
 		p.Data = append(p.Data, pageLink{opt.RowsFile, opt.RowsFile})
@@ -253,8 +293,9 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		p.Hardest = append(p.Hardest, h)
 	}
 	for _, sh := range s.Several {
-		p.Several = append(p.Several, pageSeveral{Label: sh.Puzzle.Label, Anchor: anchor(sh.Puzzle),
-			HardFor: strings.Join(sh.HardFor, ", "), GeoMean: fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple)})
+		p.Several = append(p.Several, pageSeveral{Label: sh.Puzzle.Label, Anchor: anchor(sh.Puzzle), ID: sh.Puzzle.ID,
+			HardFor: strings.Join(sh.HardFor, ", "), GeoMean: fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple),
+			GeoMeanV: strconv.FormatFloat(sh.GeoMeanXMedianCalls.Value, 'g', 8, 64)})
 		ref(sh.Puzzle)
 	}
 	for _, h := range s.Highlights {
@@ -267,7 +308,8 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		dir = rundir.ChartsDir
 	}
 	for _, c := range opt.Charts {
-		pc := pageChart{Chart: c, Src: dir + "/" + c.File}
+		pc := pageChart{Chart: c, Src: dir + "/" + c.File, Name: strings.TrimSuffix(c.File, filepath.Ext(c.File)), Lead: chartLead(c.Caption)}
+		pc.Short, _, _ = strings.Cut(c.Title, " — ")
 		if c.SVG != "" {
 			pc.SVGSrc = dir + "/" + c.SVG
 		}
@@ -281,7 +323,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	})
 	var err error
 	if p.Puzzles, err = puzzleTable(ctx, res, s, order, opt.Corpora, opt.Files); err != nil {
-		return err
+		return nil, err
 	}
 	for _, h := range s.Highlights {
 		for _, pz := range p.Puzzles {
@@ -290,5 +332,5 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 			}
 		}
 	}
-	return pageTmpl().Execute(w, p)
+	return &p, pageTmpl().Execute(w, p)
 }

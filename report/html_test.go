@@ -27,7 +27,7 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 	s := Summarize(res, SummaryOptions{Highlight: []int{2}})
 	charts := []Chart{{File: "ecdf-time.png", Title: `time <"ECDF">`, Caption: "a & b", Kind: "ecdf-time"}}
 	var b bytes.Buffer
-	if err := renderPage(context.Background(), &b, res, s, PageOptions{Charts: charts}); err != nil {
+	if _, err := renderPage(context.Background(), &b, res, s, PageOptions{Charts: charts}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -86,7 +86,7 @@ func TestPageShowsSummaryNews(t *testing.T) {
 	res.setSolutions(p, 2)
 	s := Summarize(res, SummaryOptions{Top: 3, Highlight: []int{3, 99}})
 	var b bytes.Buffer
-	if err := renderPage(context.Background(), &b, res, s, PageOptions{}); err != nil {
+	if _, err := renderPage(context.Background(), &b, res, s, PageOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -107,7 +107,7 @@ func TestPageShowsSummaryNews(t *testing.T) {
 	}
 	b.Reset()
 	res = timedRun(false)
-	if err := renderPage(context.Background(), &b, res, Summarize(res, SummaryOptions{}), PageOptions{}); err != nil {
+	if _, err := renderPage(context.Background(), &b, res, Summarize(res, SummaryOptions{}), PageOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	page = b.String()

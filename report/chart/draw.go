@@ -265,13 +265,14 @@ func newLabelSpot(st text.Style, pt vg.Point, d [2]float64, gap vg.Length, txt s
 // only in the top band when topOnly (histograms, whose points are bar
 // tops). Lines should be given as points along them (densify). Ties
 // go to the top right, then the top left.
-func legendCorner(p *plot.Plot, nx, ny []float64, topOnly bool) {
-	legendCornerW(p, nx, ny, nil, topOnly)
+func legendCorner(p *plot.Plot, nx, ny []float64, topOnly bool) float64 {
+	return legendCornerW(p, nx, ny, nil, topOnly)
 }
 
 // legendCornerW is legendCorner with a weight per point (nil:
-// 1 each).
-func legendCornerW(p *plot.Plot, nx, ny, w []float64, topOnly bool) {
+// 1 each). Both return how many points (their weight) the legend covers
+// where it is placed.
+func legendCornerW(p *plot.Plot, nx, ny, w []float64, topOnly bool) float64 {
 	// The legend's share of the data area (which is about the chart
 	// less 90 points each way for title, axes and labels), plus a margin.
 	size := p.Legend.Rectangle(draw.Canvas{}).Size()
@@ -314,6 +315,13 @@ func legendCornerW(p *plot.Plot, nx, ny, w []float64, topOnly bool) {
 		p.Legend.XOffs = vg.Points(6)
 	}
 	p.Legend.YOffs = -vg.Points(6) - vg.Length(1-best.top)*(plotHeight-90)
+	return bestN
+}
+
+// legendHeight returns the legend's height as a share of the data area's
+// height (as legendCornerW reckons it), its margin included.
+func legendHeight(p *plot.Plot) float64 {
+	return float64(p.Legend.Rectangle(draw.Canvas{}).Size().Y/(plotHeight-90)) + 0.04
 }
 
 // densify returns the points of the polyline (xs, ys), in

@@ -213,7 +213,17 @@ func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
 	}
 	setLogAxis(&p.X, lo, hi, measureTime)
 	p.Y.Min, p.Y.Max = 0, 1
-	legendCorner(p, nx, ny, false)
+	if legendCorner(p, nx, ny, false) > 0 {
+		// Every place inside would cover a curve (the slow strategies'
+		// curves run along the bottom right while the fast ones fill the
+		// top): the y axis goes on above 100% by the legend's height, and
+		// the legend sits there, top right, above every curve (the ticks
+		// stop at 100%).
+		fh := legendHeight(p)
+		p.Y.Max = 1 / (1 - fh)
+		p.Legend.Top, p.Legend.Left = true, false
+		p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), -vg.Points(6)
+	}
 	return p, nil
 }
 

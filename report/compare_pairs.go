@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -61,18 +60,39 @@ func (p *TimePair) Confirmed() bool { return p.Old.Timing&p.New.Timing&Confirmed
 // times may be unconfirmed (TimePair.Confirmed): the slow units of a
 // sweep are measured once, and those are the ones that move most.
 func MostMoved(pairs []TimePair, k int) []TimePair {
-	var out []TimePair
-	for _, p := range pairs {
+	if k <= 0 {
+		return nil
+	}
+	// The top k kept in order, by insertion: k is small.
+	type moved struct {
+		by float64
+		i  int
+	}
+	top := make([]moved, 0, k)
+	for i := range pairs {
+		p := &pairs[i]
 		if !p.Finished() {
 			continue
 		}
-		if math.Abs(math.Log(p.Ratio())) < math.Log(1.01) {
+		by := math.Abs(math.Log(p.Ratio()))
+		if by < math.Log(1.01) || len(top) == k && by <= top[k-1].by {
 			continue
 		}
-		out = append(out, p)
+		// After every equal one: ties keep the order of pairs.
+		at, _ := slices.BinarySearchFunc(top, by, func(m moved, by float64) int {
+			if m.by >= by {
+				return -1
+			}
+			return 1
+		})
+		if len(top) == k {
+			top = top[:k-1]
+		}
+		top = slices.Insert(top, at, moved{by, i})
 	}
-	slices.SortStableFunc(out, func(a, b TimePair) int {
-		return cmp.Compare(math.Abs(math.Log(b.Ratio())), math.Abs(math.Log(a.Ratio())))
-	})
-	return out[:min(k, len(out))]
+	out := make([]TimePair, len(top))
+	for j, m := range top {
+		out[j] = pairs[m.i]
+	}
+	return out
 }

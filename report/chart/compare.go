@@ -347,31 +347,43 @@ func (cs *compareSet) scatterPlot() (*plot.Plot, error) {
 		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
 	}
 	cy, cx, cxy, sy, sx, sxy := tri(true, false), tri(false, true), tri(true, true), stop(true, false), stop(false, true), stop(true, true)
+	// The marks of one kind that fall on the same spot (a fifth of a
+	// pixel: scatterSpots) are drawn once, as on the run's scatters;
+	// the legend counts them all.
 	var grid densityGrid
 	fin := 0
+	counts := map[*pointPlotter]int{}
+	spots := map[[3]int32]bool{}
 	for _, pt := range cs.pts {
 		lx, ly := math.Log10(pt.x), math.Log10(pt.y)
-		grid.add(norm(lx), norm(ly))
+		fx, fy := norm(lx), norm(ly)
+		grid.add(fx, fy)
 		k := kindOf(pt.xo, pt.yo)
 		var t *pointPlotter
+		kind := int32(0)
 		switch {
 		case k.mark == endFinished:
 			fin++
 			continue
 		case k.mark == endGaveUp && k.x && k.y:
-			t = sxy
+			t, kind = sxy, 5
 		case k.mark == endGaveUp && k.x:
-			t = sx
+			t, kind = sx, 4
 		case k.mark == endGaveUp:
-			t = sy
+			t, kind = sy, 3
 		case k.x && k.y:
-			t = cxy
+			t, kind = cxy, 2
 		case k.x:
-			t = cx
+			t, kind = cx, 1
 		default:
 			t = cy
 		}
-		t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+		counts[t]++
+		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
+		if !spots[spot] {
+			spots[spot] = true
+			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+		}
 	}
 	dots := &dotPlotter{n: fin, glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
 		each: func(fn func(x, y float64)) {
@@ -392,9 +404,9 @@ func (cs *compareSet) scatterPlot() (*plot.Plot, error) {
 		{sy, "gave up in NEW"}, {sx, "gave up in OLD"}, {sxy, "gave up in both"},
 		{cy, "stopped in NEW"}, {cx, "stopped in OLD"}, {cxy, "stopped in both"},
 	} {
-		if len(m.pts.xs) > 0 {
+		if n := counts[m.pts]; n > 0 {
 			p.Add(m.pts)
-			p.Legend.Add(fmt.Sprintf("%s (%d)", m.text, len(m.pts.xs)), m.pts)
+			p.Legend.Add(fmt.Sprintf("%s (%d)", m.text, n), m.pts)
 		}
 	}
 	if len(cs.moved) > 0 {

@@ -449,9 +449,9 @@ func (bandThumb) Thumbnail(c *draw.Canvas) {
 // faster puzzles. The width follows the Freedman-Diaconis rule over the
 // ratios (twice the interquartile range over the cube root of their
 // count), rounded up to 1, 2 or 5 times a power of ten, at least 0.002
-// (×1.005) and wide enough for at most maxRatioBins bins.
+// (×1.005) and wide enough for at most maxRatioBins (150) bins.
 func ratioEdges(lrs []float64) []float64 {
-	const maxRatioBins = 100
+	const maxRatioBins = 150
 	if len(lrs) == 0 {
 		return []float64{-0.01, 0, 0.01}
 	}

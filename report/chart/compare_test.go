@@ -97,7 +97,7 @@ func TestCompareChartsClampZeroTimes(t *testing.T) {
 }
 
 // TestCompareRatioEdges: the bins of the ratios have an edge at ×1, hold
-// every ratio, and are at most 100 whatever the spread.
+// every ratio, and are at most 150 whatever the spread.
 func TestCompareRatioEdges(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -111,7 +111,7 @@ func TestCompareRatioEdges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := ratioEdges(tc.lrs)
-			if len(e) < 2 || len(e) > 101 {
+			if len(e) < 2 || len(e) > 151 {
 				t.Fatalf("%d edges", len(e))
 			}
 			zero := false

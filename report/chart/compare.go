@@ -627,7 +627,12 @@ type ratioTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (ratioTicks) Ticks(min, max float64) []plot.Tick {
-	format := func(v float64) string { return "×" + strconv.FormatFloat(v, 'g', 3, 64) }
+	format := func(v float64) string {
+		if v >= 1 {
+			return "×" + strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) // ×10000, not ×1e+04
+		}
+		return "×" + strconv.FormatFloat(v, 'g', 3, 64)
+	}
 	if max-min >= 1 {
 		return log10Ticks{logTicks{Format: format}}.Ticks(min, max)
 	}

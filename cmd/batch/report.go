@@ -22,7 +22,10 @@ func reportMain(e *env, args []string) error {
 			"DIR/results.csv (or results.csv.gz) alone, so that a finished, interrupted or merged run reports the same way.\n"+
 			"A results.csv that is not a regular file, a line that is not a row, a unit (corpus, id,\n"+
 			"strategy) on two rows, or an id beyond the corpus that run.json records is refused (exit 2),\n"+
-			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.",
+			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.\n"+
+			"When DIR sits in a results root beside other runs, the report also compares the run with\n"+
+			"the previous night of its series (results/history.json is brought up to date) and writes\n"+
+			"that comparison's page, DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page (default: the run's -highlight)")

@@ -200,26 +200,6 @@ func fmtRatio(r float64) string {
 	return "×" + strconv.FormatFloat(r, 'g', 3, 64)
 }
 
-// verdictText is the strategy's verdict as the terminal writes it:
-// "×1.031 [1.012, 1.050], no change (within noise)".
-func (cs *compareSet) verdictText() string {
-	d := cs.d
-	mark := ""
-	switch {
-	case d.MedianRatio.Either:
-		mark = "~"
-	case d.MedianRatio.Bound == report.BoundLower:
-		mark = "≥"
-	case d.MedianRatio.Bound == report.BoundUpper:
-		mark = "≤"
-	}
-	v := d.Verdict
-	if d.WithinNoise {
-		v += " (within noise)"
-	}
-	return fmt.Sprintf("%s×%.3f [%.3f, %.3f], %s", mark, d.MedianRatio.Value, d.TimeCI.Lo, d.TimeCI.Hi, v)
-}
-
 func (cs *compareSet) scatterTitle() string {
 	return fmt.Sprintf("%s: time per puzzle, NEW against OLD — %s, %s", cs.d.Solver, cs.label, report.Count(len(cs.pts), "puzzle", "puzzles"))
 }

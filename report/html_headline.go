@@ -85,7 +85,7 @@ func (s *Summary) headline(trend map[string]TrendCell) pageHeadline {
 		if len(st.ByCalls) > 0 {
 			u := st.ByCalls[0]
 			row = append(row, headCell{Text: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Sort: strconv.FormatUint(u.Calls, 10),
-				Small: fmtCount(float64(u.Calls)) + " calls", Title: "×" + fmtSig3(u.XMedianCalls) + " the strategy's median calls"})
+				Small: fmtCount(float64(u.Calls)) + " " + Plural(min(int(u.Calls), 2), "call", "calls"), Title: "×" + fmtSig3(u.XMedianCalls) + " the strategy's median calls"})
 		} else {
 			row = append(row, headCell{Text: "–"})
 		}

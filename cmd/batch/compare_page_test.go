@@ -105,10 +105,10 @@ func TestComparePage(t *testing.T) {
 }
 
 // TestPreviousNightCompared: the second night of a series in a results
-// root links its comparison with the first from its page and terminal;
-// the first night, alone in its root, writes no history.json and no
-// comparison; a previous night whose rows are gone is a note, not a
-// failed report.
+// root links its comparison with the first from its page and terminal,
+// and writes no history.json (batch trend's); the first night, alone in
+// its root, no comparison; a previous night whose rows are gone is a
+// note, not a failed report.
 func TestPreviousNightCompared(t *testing.T) {
 	root := repoRoot(t)
 	results := filepath.Join(t.TempDir(), "results")
@@ -123,6 +123,9 @@ func TestPreviousNightCompared(t *testing.T) {
 		t.Errorf("the sweep does not name the comparison with the previous night:\n%s", r.stdout)
 	}
 	checkComparePage(t, filepath.Join(n2, previousDir))
+	if exists(filepath.Join(results, history.IndexFile)) {
+		t.Errorf("a root without a history: the comparison wrote %s (batch trend's)", history.IndexFile)
+	}
 	b, err := os.ReadFile(filepath.Join(n2, rundir.PageFile))
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sudokubatch/history"
@@ -20,9 +21,8 @@ const previousDir = "compare-previous"
 // night before it in its series, and writes the comparison's page and
 // charts into dir/compare-previous. The results root is dir's parent
 // (the run directory's real path, so that results/latest finds its run);
-// its history index is brought up to date (history.Update, which writes
-// root/history.json) only when the root holds another run beside this
-// one: a run written alone with -out leaves nothing beside it.
+// the nights are found by previousOf, when the root holds another run
+// beside this one.
 //
 // It returns the link to the page, relative to dir, with a one-line
 // verdict as its text; nil when there is nothing to compare with (no
@@ -55,26 +55,15 @@ func comparePreviousNight(ctx context.Context, dir string, run *report.Run) (lin
 	if !otherRuns(root, rel) {
 		return nil, "", nil
 	}
-	idx, _, err := history.Update(root)
-	if err != nil {
-		return nil, fmt.Sprintf("not compared with the previous night: %v", err), nil
-	}
-	self := idx.Lookup(rel)
-	if self == nil || self.Night == nil {
-		why := "it is not in the history of " + root
-		if self != nil && self.Skip != "" {
-			why = self.Skip
-		}
-		return nil, fmt.Sprintf("not compared with the previous night: this run is no night of the history (%s)", why), nil
-	}
-	prev := previousNight(idx, self.Night)
+	prev, note := previousOf(root, real, run)
 	if prev == nil {
-		return nil, "", nil // the first night of its series
+		return nil, note, nil
 	}
-	if e := idx.Lookup(prev.Run); e != nil && e.Gone {
-		return nil, fmt.Sprintf("not compared with the previous night %s: its directory was removed", prev.RunID), nil
+	prevDir := prev.Dir // a night read from its directory
+	if prevDir == "" {
+		prevDir = filepath.Join(root, filepath.FromSlash(prev.Run))
 	}
-	oldRun, err := report.LoadRun(ctx, filepath.Join(root, filepath.FromSlash(prev.Run)))
+	oldRun, err := report.LoadRun(ctx, prevDir)
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
@@ -124,14 +113,83 @@ func otherRuns(root, rel string) bool {
 	return false
 }
 
-// previousNight returns the night before n in n's series, or nil.
-func previousNight(idx *history.Index, n *history.Night) *history.Night {
-	for _, s := range idx.All().Series {
-		for i, m := range s.Nights {
-			if m.Run == n.Run && i > 0 {
-				return s.Nights[i-1]
+// previousOf returns the night before the run in dir (its real,
+// absolute path; run loaded from it) in its series of the results root,
+// or nil and why not ("" when there is nothing to say: the first night
+// of its series). A root that keeps a history (root/history.json, which
+// batch trend writes) has its index brought up to date (history.Update);
+// in any other the nights are read from the run directories (run.json
+// and summary.json of each run started before this one) and nothing is
+// written: a history.json is batch trend's, and says that the root's
+// pages show the history's verdicts.
+func previousOf(root, dir string, run *report.Run) (*history.Night, string) {
+	rel := filepath.Base(dir)
+	var nights []*history.Night
+	if _, err := os.Stat(filepath.Join(root, history.IndexFile)); err == nil {
+		idx, _, err := history.Update(root)
+		if err != nil {
+			return nil, fmt.Sprintf("not compared with the previous night: %v", err)
+		}
+		self := idx.Lookup(rel)
+		if self == nil || self.Night == nil {
+			why := "it is not in the history of " + root
+			if self != nil && self.Skip != "" {
+				why = self.Skip
+			}
+			return nil, fmt.Sprintf("not compared with the previous night: this run is no night of the history (%s)", why)
+		}
+		for _, s := range idx.All().Series {
+			if slices.Contains(s.Nights, self.Night) {
+				nights = s.Nights
 			}
 		}
+		prev := nightBefore(nights, func(n *history.Night) bool { return n == self.Night })
+		if prev != nil {
+			if e := idx.Lookup(prev.Run); e != nil && e.Gone {
+				return nil, fmt.Sprintf("not compared with the previous night %s: its directory was removed", prev.RunID)
+			}
+		}
+		return prev, ""
+	}
+	if run.Manifest == nil {
+		return nil, "not compared with the previous night: the run has no run.json"
+	}
+	// The runs started before this one, and this one last: the newest,
+	// whose series Selected keeps.
+	runs := []string{}
+	des, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Sprintf("not compared with the previous night: %v", err)
+	}
+	for _, de := range des {
+		if !de.IsDir() || de.Name() == rel || strings.HasPrefix(de.Name(), ".") {
+			continue
+		}
+		m, err := rundir.ReadManifest(filepath.Join(root, de.Name()))
+		if err == nil && !m.Start.After(run.Manifest.Start) {
+			runs = append(runs, filepath.Join(root, de.Name()))
+		}
+	}
+	h, err := (&history.Index{}).Selected(root, append(runs, dir))
+	if err != nil {
+		return nil, fmt.Sprintf("not compared with the previous night: %v", err)
+	}
+	for _, sk := range h.Skipped {
+		if sk.Run == dir {
+			return nil, fmt.Sprintf("not compared with the previous night: this run is no night (%s)", sk.Reason)
+		}
+	}
+	if len(h.Series) > 0 {
+		nights = h.Series[0].Nights
+	}
+	return nightBefore(nights, func(n *history.Night) bool { return n.Dir == dir }), ""
+}
+
+// nightBefore returns the night before the one self picks in nights
+// (a series, oldest first), or nil.
+func nightBefore(nights []*history.Night, self func(*history.Night) bool) *history.Night {
+	if i := slices.IndexFunc(nights, self); i > 0 {
+		return nights[i-1]
 	}
 	return nil
 }

@@ -24,8 +24,9 @@ func reportMain(e *env, args []string) error {
 			"strategy) on two rows, or an id beyond the corpus that run.json records is refused (exit 2),\n"+
 			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.\n"+
 			"When DIR sits in a results root beside other runs, the report also compares the run with\n"+
-			"the previous night of its series (results/history.json is brought up to date) and writes\n"+
-			"that comparison's page, DIR/compare-previous/index.html, which DIR's page links.",
+			"the previous night of its series (from the root's history.json when batch trend keeps one,\n"+
+			"else from the run directories) and writes that comparison's page,\n"+
+			"DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page (default: the run's -highlight)")
@@ -155,9 +156,20 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if note != "" {
 		fmt.Fprintf(warn, "batch: %s\n", note)
 	}
-	if err := report.WritePage(ctx, dir, res, sum, report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
+	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
-		Previous: prev}); err != nil {
+		Previous: prev}
+	// The history's verdict of this night, when its results root keeps one:
+	// a note when it cannot be had, never a failed report.
+	if h, err := historyOf(ctx, dir); err != nil {
+		if ctx.Err() != nil {
+			return sum, ctx.Err()
+		}
+		fmt.Fprintf(warn, "batch: the page's history column: %v\n", err)
+	} else if h != nil {
+		popt.Trend, popt.TrendLine, popt.History = h.trend, h.line, h.href
+	}
+	if err := report.WritePage(ctx, dir, res, sum, popt); err != nil {
 		if ctx.Err() != nil {
 			return sum, ctx.Err()
 		}

@@ -30,11 +30,6 @@ func TestTrendGroupsRunsBySignature(t *testing.T) {
 	sweep("n3", "200ms")
 	n4 := sweep("n4", "100ms")
 	editManifest(t, n4, func(m map[string]any) { m["status"] = rundir.Interrupted })
-	// The sweeps' reports keep the index (each compares its night with the
-	// previous one): without it, trend rebuilds it.
-	if err := os.Remove(filepath.Join(dir, "results", history.IndexFile)); err != nil {
-		t.Fatal(err)
-	}
 
 	r := batchMain(t, dir, "trend")
 	if r.code != 0 {

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"sudokubatch/rundir"
+)
+
+// TestPageHistoryColumn: the page of a night of a results root that keeps
+// a history (batch trend ran there) has the history's column, with each
+// strategy's verdict of that night, the alarmed one marked, and links the
+// history page; a root without history has none. An older night's page
+// says what its own night said.
+func TestPageHistoryColumn(t *testing.T) {
+	base := t.TempDir()
+	sweepNights(t, base, 1)
+	n1 := filepath.Join(base, "n1")
+	root := t.TempDir()
+	for k := 1; k <= 4; k++ {
+		fakeNight(t, root, n1, fmt.Sprintf("n%d", k), "*", 1, 24*k)
+	}
+	fakeNight(t, root, n1, "n5", "dlx", 1.25, 24*5)
+	page := func(night string) string {
+		t.Helper()
+		dir := filepath.Join(root, night)
+		if r := batchMain(t, "", "report", dir); r.code != 0 {
+			t.Fatalf("report %s: exit %d\n%s", night, r.code, r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, rundir.PageFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	// No history yet: no column.
+	if p := page("n4"); strings.Contains(p, "vs. history") {
+		t.Error("a root without history.json: the page has a history column")
+	}
+	if r := trendOver(t, root); r.code != 1 {
+		t.Fatalf("trend: exit %d, want 1 (dlx slower on n5)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	p := page("n5")
+	for _, want := range []string{">vs. history</th>",
+		`class="alarm"`, ">slower<small>×1.250 [1.250, 1.250]</small>",
+		`id="history">Night 5 of its series in`, "new alarm: dlx (time).", `<a href="../index.html">The history page</a>`} {
+		if !strings.Contains(p, want) {
+			t.Errorf("n5's page lacks %q", want)
+		}
+	}
+	if n := len(regexp.MustCompile(`>no change<small>×1\.000`).FindAllString(p, -1)); n != 2 {
+		t.Errorf("n5's page: %d strategies with no change ×1.000, want norvig and bitboard", n)
+	}
+	// n4's page: its own night, no alarm.
+	if p := page("n4"); !strings.Contains(p, "Night 4 of its series") || !strings.Contains(p, "no new alarm.") || strings.Contains(p, `class="alarm"`) {
+		t.Errorf("n4's page does not say its own night's verdicts")
+	}
+}

@@ -30,10 +30,8 @@ func (g *gateOut) slower() bool { return g != nil && g.verdict == VerdictSlower 
 // the strategy that no acknowledgement follows, or of the run of nights
 // before k that the gate found slower (open, see openSlowdowns): an open
 // slowdown stays compared with the level before it, night after night,
-// instead of becoming the baseline as its nights fill it. Nights the
-// gate could not judge (prior.unjudged) are left out, and earlier nights
-// taken in their place.
-func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step, prior priorGates) []int {
+// instead of becoming the baseline as its nights fill it.
+func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step, open map[string]int) []int {
 	from := 0
 	for j := k - 1; j >= 0; j-- {
 		if acks.of(s.Nights[j], solver) != nil {
@@ -42,7 +40,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 		}
 	}
 	until := k // the baseline's nights are before it
-	if j, ok := prior.open[solver]; ok && j > from {
+	if j, ok := open[solver]; ok && j > from {
 		until = j
 	}
 	for _, st := range steps {
@@ -52,7 +50,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 	}
 	var base []int
 	for j := until - 1; j >= from && len(base) < opt.Baseline; j-- {
-		if s.Nights[j].StrategyNamed(solver) != nil && !slices.Contains(prior.unjudged[solver], j) {
+		if s.Nights[j].StrategyNamed(solver) != nil {
 			base = append(base, j)
 		}
 	}
@@ -69,7 +67,7 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 // least two others (see machineFactor). The verdict is slower when the
 // interval of that adjusted ratio lies above 1+threshold, faster when it
 // lies below 1/(1+threshold).
-func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step, prior priorGates) (map[string]*gateOut, error) {
+func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step, open map[string]int) (map[string]*gateOut, error) {
 	night := s.Nights[k]
 	out := map[string]*gateOut{}
 	short := map[string]*gateOut{}  // the strategies with too short a baseline
@@ -77,7 +75,7 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 	var order []string
 	bases := map[string][]int{}
 	for _, st := range night.Strategy {
-		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps, prior), opt)
+		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps, open), opt)
 		var have []int
 		var gone error
 		for _, j := range base {
@@ -162,7 +160,7 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 	}
 	if why != "" {
 		for solver, g := range out {
-			if _, still := prior.open[solver]; g.verdict == VerdictSlower && !still {
+			if _, still := open[solver]; g.verdict == VerdictSlower && !still {
 				g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
 				g.note = why
 			}

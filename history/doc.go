@@ -47,6 +47,10 @@
 //     color fixed by the registry) and the history page index.html
 //     (verdicts, alarms, charts, every night linking its own page;
 //     static, escaped, readable from file://).
+//  6. For a run's page, Index.EarlierNights gives the last nights of the
+//     run's series before it, and PuzzleRows reads, of a night's rows,
+//     only the lines of the puzzles the page names (cmd/batch's
+//     puzzleHistory).
 //
 // Nothing here is safe for concurrent use; two processes updating one
 // index at once each write a whole index, the last one wins.

@@ -436,50 +436,31 @@ func idList(ids []report.PuzzleRef, total int) string {
 	return b.String()
 }
 
-// priorGates is what the gates of the nights before night j tell its
-// baseline, per strategy: open, the first night of the run of nights
-// just before j that the gate found slower (a slowdown still open,
-// alarmed on that night); unjudged, the nights of that look-back whose
-// slowdown the gate could not judge (VerdictBusy: a busy or disturbed
-// machine).
-type priorGates struct {
-	open     map[string]int
-	unjudged map[string][]int
-}
-
-// openSlowdowns returns the priorGates of night j from gates (those
-// already known), looking back opt.Baseline nights. Night j's baseline
-// of a strategy ends where its open slowdown starts, so that its first
-// slow nights do not become its baseline, nor widen its spread, before
-// the change points date it; and it leaves out the unjudged nights: a
-// night that read slower on a disturbed machine may be the first night
-// of a slowdown (TestTrendAlarmsOnceOnSlowdown met one: the machine's
-// factor x1.18 on the first slow night), and in the next night's
-// baseline its level widened the spread past the slowdown, so that the
-// next night on a steady machine did not tell.
-func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Options) priorGates {
-	p := priorGates{open: map[string]int{}, unjudged: map[string][]int{}}
+// openSlowdowns returns, per strategy of night j, the first night of the
+// run of nights just before j that the gate found slower (from gates,
+// already known), when there is one: a slowdown still open, alarmed on
+// that night. Night j's baseline of that strategy ends where it starts,
+// so that its first slow nights do not become its baseline, nor widen
+// its spread, before the change points date it.
+func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Options) map[string]int {
+	open := map[string]int{}
 	for _, st := range s.Nights[j].Strategy {
 		start := -1
-		ended := false
 		for i := j - 1; i >= 0 && i >= j-opt.Baseline; i-- {
 			g := gates[i]
 			if g != nil && g[st.Solver] != nil && g[st.Solver].verdict == VerdictBusy {
-				// A night on a busy machine neither ends nor starts it.
-				p.unjudged[st.Solver] = append(p.unjudged[st.Solver], i)
-				continue
+				continue // a night on a busy machine neither ends nor starts it
 			}
-			if ended || g == nil || !g[st.Solver].slower() {
-				ended = true
-				continue
+			if g == nil || !g[st.Solver].slower() {
+				break
 			}
 			start = i
 		}
 		if start >= 0 {
-			p.open[st.Solver] = start
+			open[st.Solver] = start
 		}
 	}
-	return p
+	return open
 }
 
 // computed reports whether the gates g were computed (not read from the

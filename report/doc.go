@@ -13,7 +13,10 @@
 //  2. Summarize computes a Summary from Results; its Write methods render
 //     it, and WriteSummaryFiles writes the four files into a run
 //     directory. WritePage writes index.html from the Results, the
-//     Summary and the charts that report/chart drew.
+//     Summary and the charts that report/chart drew, with an entry for
+//     every puzzle the page names (Summary.NamedPuzzles: its grid, ranks,
+//     `batch show` command and, from PageOptions.PuzzleHistory, its
+//     earlier nights).
 //  3. Compare diffs two Runs (`batch compare`): counters unit by unit on
 //     (corpus, id), times as ratios NEW/OLD of medians and totals; see
 //     Comparison for how stopped units enter. RankPuzzle places one

@@ -8,7 +8,6 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,6 +59,16 @@ type PageOptions struct {
 	Trend     map[string]TrendCell
 	TrendLine string
 	History   string
+	// RunDir is the run's directory as a command line names it, for the
+	// `batch show` command of each puzzle; "": none shown.
+	RunDir string
+	// PuzzleHistory is the named puzzles on the earlier nights of the
+	// run's series; nil: none shown.
+	PuzzleHistory *PuzzleHistory
+	// DefaultHighlight: the highlighted puzzle is the corpus's classic
+	// example, highlighted by default (no -highlight), and the page says
+	// so.
+	DefaultHighlight bool
 	// Previous links the comparison of the run with the previous night of
 	// its series (batch compare's page, written in the run directory),
 	// its text the one-line verdict; nil: none.
@@ -122,9 +131,9 @@ type page struct {
 	Note      string
 	Spread    bool // the table shows spreads
 	Timing    []pageRow
-	Unstable  []string // per strategy with unstable units: "norvig 2 (#3, #9)"
-	Missing   string   // highlighted ids not in the run: "#99, #100"
-	Solutions string   // what -unique found, a sentence; "" when not counted
+	Unstable  []template.HTML // per strategy with unstable units: "norvig 2 (#3, #9)", the puzzles linked
+	Missing   string          // highlighted ids not in the run: "#99, #100"
+	Solutions template.HTML   // what -unique found, a sentence, the puzzles linked; "" when not counted
 	Hardest   []pageHardest
 	Several   []pageSeveral
 	Solvers   []string
@@ -141,7 +150,8 @@ type page struct {
 	HistoryHref string
 	TimingLead  string
 	ChartsPage  string // the page of the full-size charts, beside this one
-	Previous    *PageLink
+	puzzleParts
+	Previous *PageLink
 }
 
 // pageLink is a link to a file of the run.
@@ -173,6 +183,7 @@ type pageRow struct {
 // of (shown on hover) when it has one.
 type pageCell struct {
 	Value, Spread, Interval string
+	Anchor                  string // the puzzle Value names (linkCells); ""
 }
 
 // pageRows returns rows for the page.
@@ -212,12 +223,11 @@ type pagePuzzle struct {
 	Label, Anchor string
 	Line          int
 	Givens        string
-	Grid          string
-	Cells         []pageUnit // one per strategy, in Solvers order
-}
-
-func anchor(r PuzzleRef) string {
-	return "p-" + strings.NewReplacer("#", "-", "/", "-", ".", "-", " ", "-").Replace(r.Label)
+	Box           int          // the grid's box size (3 for 9x9)
+	Bands         [][][]string // the grid drawn as a table (gridBands); nil when its corpus cannot be read
+	Ranks         []pageRank   // one per strategy, in Solvers order
+	History       []historyRow // a row per strategy; nil without earlier nights
+	Show          string       // the batch show command; ""
 }
 
 func pageUnitOf(u RankedUnit, rank int) pageUnit {
@@ -244,7 +254,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		Timing:   pageRows(s.timingRows(true)),
 		Missing:  idList(s.HighlightsMissing),
 	}
-	p.Unstable = s.unstable()
+	p.Unstable = s.unstableLinks()
 	p.Running = s.runningLines()
 	p.Command = opt.Command
 	p.Headline = s.headline(opt.Trend)
@@ -262,28 +272,15 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	for _, f := range []string{rundir.SummaryMarkdown, rundir.SummaryJSON, rundir.HardCSV, rundir.SummaryBench} {
 		p.Data = append(p.Data, pageLink{f, f})
 	}
-	if c := s.Solutions; c != nil {
-		p.Solutions = fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
-			Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refList))
-	}
-	refs := map[PuzzleRef]bool{}
-	var order []PuzzleRef
-	ref := func(r PuzzleRef) {
-		if !refs[r] {
-			refs[r] = true
-			order = append(order, r)
-		}
-	}
+	p.Solutions = s.solutionsLinks()
 	for _, st := range s.Strategies {
 		p.Solvers = append(p.Solvers, st.Solver)
 		h := pageHardest{Solver: st.Solver}
 		for _, u := range st.ByCalls {
 			h.ByCalls = append(h.ByCalls, pageUnitOf(u, u.RankCalls))
-			ref(u.Puzzle)
 		}
 		for _, u := range st.ByTime {
 			h.ByTime = append(h.ByTime, pageUnitOf(u, u.RankTime))
-			ref(u.Puzzle)
 		}
 		if s.Timed {
 			h.TimeNote = s.timeListNote(st)
@@ -296,12 +293,6 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		p.Several = append(p.Several, pageSeveral{Label: sh.Puzzle.Label, Anchor: anchor(sh.Puzzle), ID: sh.Puzzle.ID,
 			HardFor: strings.Join(sh.HardFor, ", "), GeoMean: fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple),
 			GeoMeanV: strconv.FormatFloat(sh.GeoMeanXMedianCalls.Value, 'g', 8, 64)})
-		ref(sh.Puzzle)
-	}
-	for _, h := range s.Highlights {
-		if len(h.Units) > 0 {
-			ref(h.Units[0].Puzzle)
-		}
 	}
 	dir := opt.ChartsDir
 	if dir == "" {
@@ -315,22 +306,13 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		}
 		p.Charts = append(p.Charts, pc)
 	}
-	slices.SortFunc(order, func(a, b PuzzleRef) int {
-		if c := strings.Compare(a.Corpus, b.Corpus); c != 0 {
-			return c
-		}
-		return a.ID - b.ID
-	})
 	var err error
-	if p.Puzzles, err = puzzleTable(ctx, res, s, order, opt.Corpora, opt.Files); err != nil {
+	named := s.NamedPuzzles()
+	if p.Puzzles, err = puzzleTable(ctx, res, s, named, opt); err != nil {
 		return nil, err
 	}
-	for _, h := range s.Highlights {
-		for _, pz := range p.Puzzles {
-			if len(h.Units) > 0 && pz.Label == h.Units[0].Puzzle.Label {
-				p.Highlight = append(p.Highlight, pz)
-			}
-		}
-	}
+	linkCells(p.Table, named)
+	p.Highlight = highlighted(s, p.Puzzles)
+	p.puzzleParts = puzzleParts{History: opt.PuzzleHistory, DefaultHighlight: opt.DefaultHighlight}
 	return &p, pageTmpl().Execute(w, p)
 }

@@ -39,9 +39,9 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
-	// Every link to a puzzle has its row in the puzzle table.
+	// Every link to a puzzle has its entry in the puzzle section.
 	ids := map[string]bool{}
-	for _, m := range regexp.MustCompile(`<tr id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+	for _, m := range regexp.MustCompile(`<section class="puzzle" id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
 		ids[m[1]] = true
 	}
 	links := regexp.MustCompile(`href="#(p-[^"]+)"`).FindAllStringSubmatch(page, -1)
@@ -72,7 +72,7 @@ func TestWritePageWithGrids(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(page), "| . . . | . . . | . 1 . |") {
+	if !strings.Contains(string(page), "<tbody><tr><td></td><td></td><td></td><td></td><td></td><td></td><td></td><td>1</td><td></td></tr><tr><td>4</td>") {
 		t.Errorf("the puzzle's grid is not on the page:\n%s", page)
 	}
 }
@@ -95,11 +95,11 @@ func TestPageShowsSummaryNews(t *testing.T) {
 		`<td>time trimmed mean</td>`,
 		`<h2 id="timing">Timing</h2>`,
 		`<tr><td>time retimed slow</td><td>1</td><td>0</td><td>1</td></tr>`,
-		`<b>Unstable units:</b> x 1 (#3); y 2 (#7, #12).`,
+		`<b>Unstable units:</b> x 1 (<a href="#p-3">#3</a>); y 2 (<a href="#p-7">#7</a>, <a href="#p-12">#12</a>).`,
 		`<caption class="note">1 of 3 listed times unconfirmed (†): measured once, the re-timing&#39;s allowance was spent</caption>`,
 		`<td>9.00ms†</td>`,
 		`<b>Highlighted but not in this run: #99.</b>`,
-		`<b>Solutions counted (-unique) for 1 puzzle: 1 has two or more solutions (#4).</b>`,
+		`<b>Solutions counted (-unique) for 1 puzzle: 1 has two or more solutions (<a href="#p-4">#4</a>).</b>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

@@ -164,6 +164,9 @@ type Manifest struct {
 	Rows      int          `json:"rows"` // rows in results.csv
 	Segments  []Segment    `json:"segments"`
 	Highlight []int        `json:"highlight,omitempty"` // -highlight: puzzle ids marked in the report
+	// NoHighlight records -highlight none: the report marks no puzzle,
+	// not even the default corpus's classic example.
+	NoHighlight bool `json:"no_highlight,omitempty"`
 	// Shards: a run merged from shards (Merge) joins this many, each
 	// swept by its own processes (shard k holds the ids k mod Shards);
 	// 0 otherwise. The settings of a merged run have no shard.

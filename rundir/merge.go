@@ -124,7 +124,9 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 	base.Shard = ""
 	n := -1
 	seen := map[int]string{}
-	m := &Manifest{Tool: first.Tool, RunID: "merged", Status: Finished, Settings: base, Corpora: slices.Clone(first.Corpora)}
+	// The first shard's -highlight (ids, or none) is the merged run's.
+	m := &Manifest{Tool: first.Tool, RunID: "merged", Status: Finished, Settings: base, Corpora: slices.Clone(first.Corpora),
+		Highlight: slices.Clone(first.Highlight), NoHighlight: first.NoHighlight}
 	for i, ri := range infos {
 		s := ri.Settings
 		k, of := 0, 1

@@ -27,7 +27,7 @@ func pageGrids(t *testing.T, run string) (grids, without int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Count(string(page), `<pre class="grid"`), strings.Count(string(page), "corpus not readable")
+	return strings.Count(string(page), `<table class="sudoku"`), strings.Count(string(page), "No grid: the corpus cannot be read here")
 }
 
 // The page shows the grids of the puzzles it lists when the corpus is

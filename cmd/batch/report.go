@@ -29,7 +29,7 @@ func reportMain(e *env, args []string) error {
 			"DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n")
-	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page (default: the run's -highlight)")
+	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page, or none (default: the run's -highlight, else #39949 on the default corpus)")
 	svg := fs.Bool("svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
 	top := fs.Int("top", report.DefaultTop, "hardest puzzles listed per strategy")
 	full := fs.Bool("full", false, "print the whole main table (p90, means, maxima, calls, guesses, the re-timing), not the headline of at most 12 rows")
@@ -53,7 +53,7 @@ func reportMain(e *env, args []string) error {
 	var ids []int
 	if *highlight != "" {
 		var err error
-		if ids, err = rundir.ParseIDs(*highlight); err != nil {
+		if ids, _, err = parseHighlight(*highlight); err != nil {
 			return usageErr("-highlight: %v", err)
 		}
 	}
@@ -116,13 +116,10 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 		return nil, &exitError{exitUsage, err}
 	}
 	res, info := run.Results, run.Manifest
-	highlight := opt.highlight
+	highlight, classic := resolveHighlight(opt, info, res)
 	var corpora []string
 	title := res.CorpusLabel()
 	if info != nil {
-		if !opt.explicit {
-			highlight = info.Highlight
-		}
 		corpora = info.Settings.Corpora
 		title += ", run " + info.RunID
 	}
@@ -158,6 +155,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	}
 	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
+		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum),
 		Previous: prev}
 	// The history's verdict of this night, when its results root keeps one:
 	// a note when it cannot be had, never a failed report.

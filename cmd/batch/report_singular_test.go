@@ -10,7 +10,7 @@ import (
 // TestOutputSaysOneInTheSingular: a sweep of one puzzle by one strategy
 // with one worker says "1 worker", "1 unit", "1 row", "1 chart" and,
 // stopped by a call limit, "1 unit stopped ... its row says", and the
-// page's highlighted puzzle "1 call", not "1 workers" or "1 units".
+// page's highlighted puzzle 1 call, "1st of 1", not "1 workers" or "1 units".
 func TestOutputSaysOneInTheSingular(t *testing.T) {
 	dir := t.TempDir()
 	hard := "000000000000003085001020000000507000004000100090000000500000073002010000000040009\n"
@@ -47,7 +47,7 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(page), "<br>1 call<br>") || strings.Contains(string(page), "1 calls") || strings.Contains(string(page), "call calls") {
-		t.Errorf("the page's highlighted puzzle does not say 1 call")
+	if !strings.Contains(string(page), `<td data-v="1">≥1</td><td data-v="1">1st of 1</td>`) || strings.Contains(string(page), "1 calls") || strings.Contains(string(page), "call calls") {
+		t.Errorf("the page's highlighted puzzle does not say 1 call, 1st of 1")
 	}
 }

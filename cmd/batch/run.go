@@ -79,7 +79,7 @@ func runMain(e *env, args []string) error {
 	fs.IntVar(&f.runs, "runs", rundir.MaxRuns, fmt.Sprintf("timed runs at most of a unit under 50µs whose first run reads slow (1 to %d): the row's ns is their median; 1 times each unit once and checks none for stability", rundir.MaxRuns))
 	fs.BoolVar(&f.unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
-	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949")
+	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949,2018, or none (default: #39949 on the default corpus)")
 	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
@@ -233,11 +233,11 @@ func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir
 	}
 	info := &rundir.Manifest{Tool: "sudokubatch", RunID: filepath.Base(out), Start: start.UTC(), Settings: s, Corpora: corpora}
 	if f.highlight != "" {
-		ids, err := rundir.ParseIDs(f.highlight)
+		ids, none, err := parseHighlight(f.highlight)
 		if err != nil {
 			return nil, usageErr("-highlight: %v", err)
 		}
-		info.Highlight = ids
+		info.Highlight, info.NoHighlight = ids, none
 	}
 	dir, err := rundir.Create(out, info)
 	if err != nil {

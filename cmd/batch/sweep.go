@@ -102,7 +102,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		if stats.Interrupted {
 			ctx = context.Background()
 		}
-		opt := reportOptions{highlight: dir.Manifest.Highlight, explicit: true, svg: f.svg, top: report.DefaultTop}
+		opt := reportOptions{svg: f.svg, top: report.DefaultTop} // the highlight: run.json's (resolveHighlight)
 		if f.gzip && status == rundir.Finished {
 			opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
 		}

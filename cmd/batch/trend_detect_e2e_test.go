@@ -115,11 +115,12 @@ const (
 // TestTrendAlarmsOnceOnSlowdown: a history of slowNights nights of
 // norvig, dlx and bitboard, bitboard 20% slower from night slowFrom on
 // (a -tags slowdown build, SUDOKUBATCH_SLOWDOWN_SOLVERS=bitboard). trend
-// exits 1 exactly once: after night slowFrom, or after the first slow
-// night after it that the machine was not disturbed on; with one new
-// alarm, bitboard's, whose last good night is the night before slowFrom;
-// 0 after every other night (bitboard is "still slower" the night after,
-// not a new alarm, and its change point is no second alarm). After -ack
+// exits 1 exactly once: after night slowFrom, with bitboard's time
+// alarm, or, when the machine was disturbed that night, by the night its
+// change point is found (a time or step alarm); the alarm's last good
+// night is the night before slowFrom; 0 after every other night
+// (bitboard is "still slower" the night after, not a new alarm, and its
+// change point is no second alarm). After -ack
 // of night slowFrom, 0, and bitboard is no longer slower: its baseline
 // starts from the acknowledged night.
 func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
@@ -128,7 +129,8 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 	repo := repoRoot(t) // before batchMain changes the directory
 	dir := t.TempDir()
 	root := filepath.Join(dir, "results")
-	alarmedOn := 0 // the night of the slowdown's alarm
+	alarmedOn := 0    // the night of the slowdown's alarm
+	unjudged := false // the first slow night was on a disturbed machine
 	for k := 1; k <= slowNights; k++ {
 		name := fmt.Sprintf("night%02d", k)
 		bin, env := batchBin, []string(nil)
@@ -162,24 +164,32 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		t.Logf("%s: exit %d; %s", name, r.code, strings.Join(verdicts, "; "))
 		alarms := openAlarms(reports)
 		v := strategyOf(t, rep, slowSolver).Verdict
+		// On a night the machine was disturbed (its strategies moved
+		// together beyond twice the threshold; CI met one on the first slow
+		// night, x1.18) the gate judges no new slowdown, and that night's
+		// jump widens the spread of the nights after it: the change point,
+		// MinStepSide nights into the slowdown, then alarms.
+		if k == slowFrom && v == history.VerdictBusy {
+			unjudged = true
+			t.Logf("%s: %s's slowdown not judged (%s): the change point tells", name, slowSolver, v)
+		}
+		last := slowFrom // the night the alarm must come by
+		if unjudged {
+			last = slowFrom + history.MinStepSide - 1
+		}
 		switch {
-		case k >= slowFrom && alarmedOn == 0 && v == history.VerdictBusy:
-			// The gate judges no new slowdown on a night the machine was
-			// disturbed (its strategies moved together beyond twice the
-			// threshold; CI met one on the first slow night, x1.18): the
-			// alarm moves to the next night it can judge.
-			t.Logf("%s: %s's slowdown not judged (%s): the next steady night tells", name, slowSolver, v)
-			if r.code != 0 || len(alarms) > 0 {
-				t.Errorf("%s, a slow night on a disturbed machine: exit %d, new alarms %q; want exit 0 and none\n%s", name, r.code, alarms, r.stdout)
-			}
-		case k >= slowFrom && alarmedOn == 0:
+		case k >= slowFrom && alarmedOn == 0 && (r.code == 1 || k == last):
 			alarmedOn = k
-			if r.code != 1 || !slices.Equal(alarms, []string{slowSolver + " " + history.AlarmTime}) {
-				t.Errorf("%s, the first slow night the gate could judge: exit %d, new alarms %q; want exit 1 and %s's time alarm only\n%s",
-					name, r.code, alarms, slowSolver, r.stdout)
+			want := [][]string{{slowSolver + " " + history.AlarmTime}}
+			if unjudged {
+				want = append(want, []string{slowSolver + " " + history.AlarmStep})
+			}
+			if r.code != 1 || !slices.ContainsFunc(want, func(w []string) bool { return slices.Equal(alarms, w) }) {
+				t.Errorf("%s, the slowdown's alarm (by night %d): exit %d, new alarms %q; want exit 1 and one of %q\n%s",
+					name, last, r.code, alarms, want, r.stdout)
 			}
 			for _, a := range rep.Alarms {
-				if a.Solver == slowSolver && a.Kind == history.AlarmTime && (a.Good == nil || a.Good.Run != fmt.Sprintf("night%02d", slowFrom-1)) {
+				if a.Solver == slowSolver && a.Unacknowledged() && (a.Good == nil || a.Good.Run != fmt.Sprintf("night%02d", slowFrom-1)) {
 					t.Errorf("%s: %s's alarm's last good night is %+v, want night%02d", name, slowSolver, a.Good, slowFrom-1)
 				}
 			}
@@ -196,10 +206,6 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 			t.Errorf("%s: %s's verdict %q, want %q", name, slowSolver, v, history.VerdictStillSlower)
 		}
 	}
-	if alarmedOn == 0 {
-		t.Skipf("the machine was disturbed on every slow night: the gate judged none (scripts/trend-demo.sh on a quiet machine)")
-	}
-
 	// The change points are logged, not checked: on this machine a plain
 	// night of dlx reads up to 15% off the night before (other work on
 	// the two cores), and the tagged build lays out the other strategies'

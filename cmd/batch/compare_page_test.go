@@ -106,9 +106,10 @@ func TestComparePage(t *testing.T) {
 
 // TestPreviousNightCompared: the second night of a series in a results
 // root links its comparison with the first from its page and terminal,
-// and writes no history.json (batch trend's); the first night, alone in
-// its root, no comparison; a previous night whose rows are gone is a
-// note, not a failed report.
+// and writes no history.json (batch trend's), and where trend keeps one
+// it finds the nights there; the first night, alone in its root, no
+// comparison; a previous night whose rows are gone is a note, not a
+// failed report.
 func TestPreviousNightCompared(t *testing.T) {
 	root := repoRoot(t)
 	results := filepath.Join(t.TempDir(), "results")
@@ -144,6 +145,19 @@ func TestPreviousNightCompared(t *testing.T) {
 			t.Errorf("the comparison page lacks %s", href)
 		}
 	}
+
+	// Where batch trend keeps a history.json, the nights come from its
+	// index: the same comparison.
+	if r := trendOver(t, results); r.code > 1 {
+		t.Fatalf("trend: exit %d\n%s", r.code, r.stderr)
+	}
+	if err := os.RemoveAll(filepath.Join(n2, previousDir)); err != nil {
+		t.Fatal(err)
+	}
+	if r := batchMain(t, root, "report", n2); r.code != 0 || !strings.Contains(r.stdout, "previous night: against n1: ") {
+		t.Fatalf("report with the history's index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	checkComparePage(t, filepath.Join(n2, previousDir))
 
 	// batch report of the second night with the first night's rows
 	// gone: a note, exit 0, no link, the earlier comparison removed.

@@ -41,7 +41,8 @@ const compareAbout = "Compare run NEW (default results/latest) with run OLD (eac
 	"against OLD's, puzzle by puzzle (log-log, the diagonal, the -noise band, the puzzles that moved\n" +
 	"most labelled) and the histogram of the per-puzzle ratios NEW/OLD; into -o DIR, by default\n" +
 	"into NEW's run directory as compare-<OLD's run id>/index.html (-page=false: none). The last\n" +
-	"line of the output names it (on stderr with -json, whose stdout is the JSON alone).\n\n" +
+	"line of the output names it (on stderr with -json, whose stdout is the JSON alone); a page\n" +
+	"that cannot be written is a warning, and the exit code stays the comparison's.\n\n" +
 	"With -threshold, exit 1 when a strategy is surely slower than it: the lower end of the\n" +
 	"interval of its ratio of median times is above -threshold (and the ratio is exact or can\n" +
 	"only be higher), naming it on stderr; exit 2 when the runs cannot be read (a line that is not\n" +
@@ -145,8 +146,10 @@ func compareMain(e *env, args []string) error {
 
 // compareWritePage writes the page of comparison c into dir (default:
 // comparePageDir) and names it on the output's last line: stdout, or
-// stderr when stdout carries the JSON. Charts that could not be drawn
-// are a warning; a page that cannot be written is an error (exit 1).
+// stderr when stdout carries the JSON. Charts that could not be drawn,
+// and a page that cannot be written, are warnings: the exit code stays
+// the comparison's (exit 1 says "slower than -threshold", which scripts
+// such as trend's bisect scripts read).
 func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, oldRun, newRun *report.Run) error {
 	if dir == "" {
 		dir = comparePageDir(c)
@@ -159,7 +162,8 @@ func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, old
 		fmt.Fprintf(e.stderr, "batch: warning: comparison charts: %v\n", chartsErr)
 	}
 	if err != nil {
-		return &exitError{exitWrong, err}
+		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
+		return nil
 	}
 	w := e.stdout
 	if asJSON {

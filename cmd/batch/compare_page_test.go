@@ -97,6 +97,17 @@ func TestComparePage(t *testing.T) {
 	mustOK(t, batchMain(t, root, "compare", filepath.Join(a, rundir.ResultsFile), filepath.Join(b, rundir.ResultsFile)))
 	checkComparePage(t, beside)
 
+	// A page that cannot be written: a warning, exit 0 (exit 1 is
+	// -threshold's).
+	blocked := filepath.Join(tmp, "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = batchMain(t, root, "compare", "-o", filepath.Join(blocked, "cmp"), a, b)
+	if r.code != 0 || !strings.Contains(r.stderr, "batch: warning: ") || strings.Contains(r.stdout, "compare: page") {
+		t.Errorf("a page that cannot be written: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+
 	none := filepath.Join(tmp, "none")
 	mustOK(t, batchMain(t, root, "compare", "-page=false", "-o", none, a, b))
 	if exists(none) {

@@ -15,7 +15,7 @@ import (
 
 // previousDir is the directory, in a run directory, of the page that
 // compares the run with the previous night of its series.
-const previousDir = "compare-previous"
+const previousDir = rundir.ComparePreviousDir
 
 // comparePrevious compares the run in dir (run, loaded from it) with the
 // night before it in its series, and writes the comparison's page and

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"sudokubatch/rundir"
 )
@@ -29,6 +30,9 @@ type ComparePageOptions struct {
 	// Moved is how many puzzles that moved most each strategy lists
 	// (those its scatter labels); <= 0: 8.
 	Moved int
+	// NewRunDir is NEW's run directory as a command line names it, for
+	// the `batch show` command of each puzzle listed; "": none shown.
+	NewRunDir string
 }
 
 //go:embed compare_page.tmpl
@@ -73,6 +77,7 @@ type compareSection struct {
 type compareMoved struct {
 	Label, Status, Old, New, Ratio string
 	Times                          string // confirmed in both, or measured once in a run
+	Show                           string // the batch show command that runs it again in NEW's settings; ""
 }
 
 // WriteComparePage writes dir/index.html (created if needed): the
@@ -184,7 +189,8 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 				times = "measured once" + UnconfirmedMark
 			}
 			sec.Moved = append(sec.Moved, compareMoved{Label: oldRun.Results.PuzzleLabel(&u.Old), Status: status,
-				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times})
+				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times,
+				Show: compareShow(newRun, &u.New, d.Solver, opt.NewRunDir)})
 		}
 		p.Sections = append(p.Sections, sec)
 	}
@@ -200,4 +206,29 @@ func sectionAnchor(s string) string {
 		}
 		return '-'
 	}, s)
+}
+
+// compareShow is the `batch show` command that runs unit e of NEW (of
+// strategy solver) again with NEW's limits and ranks it in NEW: "" when
+// NEW's directory is not known.
+func compareShow(newRun *Run, e *Entry, solver, dir string) string {
+	if dir == "" {
+		return ""
+	}
+	args := []string{"batch", "show", strconv.Itoa(int(e.ID)), "-run", dir}
+	if len(newRun.Results.Corpora) > 1 {
+		args = append(args, "-corpus", newRun.Results.Corpora[e.Corpus])
+	}
+	args = append(args, "-solvers", solver)
+	if m := newRun.Manifest; m != nil {
+		timeout := "0"
+		if m.Settings.TimeoutNS > 0 {
+			timeout = time.Duration(m.Settings.TimeoutNS).String()
+		}
+		args = append(args, "-timeout", timeout)
+		if m.Settings.MaxCalls > 0 {
+			args = append(args, "-max-calls", strconv.FormatUint(m.Settings.MaxCalls, 10))
+		}
+	}
+	return ShellCommand(args)
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"testing"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -41,6 +42,29 @@ func TestMostMoved(t *testing.T) {
 				t.Errorf("k=%d: %v, want %v", tc.k, got, tc.want)
 				break
 			}
+		}
+	}
+}
+
+// TestCompareShow: a moved puzzle's `batch show` command runs it in NEW
+// with its strategy and NEW's limits, names the corpus when NEW has
+// several, and is left out when NEW's directory is not known.
+func TestCompareShow(t *testing.T) {
+	one := &Run{Results: &Results{Corpora: []string{"a.txt"}}, Manifest: &rundir.Manifest{}}
+	one.Manifest.Settings.MaxCalls = 3000
+	two := &Run{Results: &Results{Corpora: []string{"a.txt", "b c.txt"}}}
+	e := &Entry{Corpus: 1, ID: 42}
+	for _, tc := range []struct {
+		run  *Run
+		dir  string
+		want string
+	}{
+		{one, "results/n2", "batch show 42 -run results/n2 -solvers dlx -timeout 0 -max-calls 3000"},
+		{two, "n2", "batch show 42 -run n2 -corpus 'b c.txt' -solvers dlx"},
+		{one, "", ""},
+	} {
+		if got := compareShow(tc.run, e, "dlx", tc.dir); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
 }

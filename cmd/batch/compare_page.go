@@ -55,7 +55,7 @@ func writeComparePage(ctx context.Context, dir string, c *report.Comparison, old
 		newPage = runPageFrom(dir, newRun.Path)
 	}
 	opt := report.ComparePageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		OldPage: runPageFrom(dir, oldRun.Path), NewPage: newPage}
+		OldPage: runPageFrom(dir, oldRun.Path), NewPage: newPage, NewRunDir: showDir(runDirOf(newRun.Path))}
 	return charts, chartsErr, report.WriteComparePage(ctx, dir, c, oldRun, newRun, opt)
 }
 

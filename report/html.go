@@ -69,6 +69,10 @@ type PageOptions struct {
 	// example, highlighted by default (no -highlight), and the page says
 	// so.
 	DefaultHighlight bool
+	// Previous links the comparison of the run with the previous night of
+	// its series (batch compare's page, written in the run directory),
+	// its text the one-line verdict; nil: none.
+	Previous *PageLink
 }
 
 //go:embed html.tmpl
@@ -147,6 +151,7 @@ type page struct {
 	TimingLead  string
 	ChartsPage  string // the page of the full-size charts, beside this one
 	puzzleParts
+	Previous *PageLink
 }
 
 // pageLink is a link to a file of the run.
@@ -257,6 +262,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	p.TrendLine, p.HistoryHref = opt.TrendLine, opt.History
 	p.TimingLead = s.timingLead()
 	p.ChartsPage = ChartsPageFile
+	p.Previous = opt.Previous
 	if opt.RowsFile != "" {
 		p.Data = append(p.Data, pageLink{opt.RowsFile, opt.RowsFile})
 	}

@@ -109,6 +109,10 @@ const (
 	HardCSV         = "hard.csv"
 	PageFile        = "index.html"
 	ChartsDir       = "charts"
-	LatestLink      = "latest" // in the results root: the newest run
-	DefaultRoot     = "results"
+	// ComparePreviousDir holds the comparison of the run with the
+	// previous night of its series (its page and charts), which the
+	// report writes when the run has a previous night.
+	ComparePreviousDir = "compare-previous"
+	LatestLink         = "latest" // in the results root: the newest run
+	DefaultRoot        = "results"
 )

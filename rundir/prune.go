@@ -17,8 +17,8 @@ import (
 // of its streams (stream-N) and the temporary files a killed process left.
 // The rows are what a night costs on disk; the rest is a few hundred
 // kilobytes, and `batch report` can no longer rebuild it, so it stays
-// unless PruneOptions.DropPage asks: then hard.csv, index.html and charts/
-// go too, and run.json and the summary stay.
+// unless PruneOptions.DropPage asks: then hard.csv, index.html, charts/
+// and compare-previous/ go too, and run.json and the summary stay.
 
 // PruneOptions says what Prune removes: the rows of all but the newest
 // Keep finished runs, and with DropPage their pages too; with Gzip, the
@@ -164,7 +164,7 @@ func pruneRun(dir string, opt PruneOptions) (p Pruned, why string, err error) {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		page := opt.DropPage && (name == HardCSV || name == PageFile || name == ChartsDir)
+		page := opt.DropPage && (name == HardCSV || name == PageFile || name == ChartsDir || name == ComparePreviousDir)
 		if !page && (!prunable(name) || !e.Type().IsRegular()) {
 			continue
 		}

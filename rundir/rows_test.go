@@ -266,8 +266,10 @@ func TestPruneDropPage(t *testing.T) {
 	for _, f := range []string{SummaryJSON, SummaryMarkdown, SummaryBench, HardCSV, PageFile} {
 		os.WriteFile(filepath.Join(dir, f), []byte("0123456789"), 0o644)
 	}
-	os.MkdirAll(filepath.Join(dir, ChartsDir), 0o755)
-	os.WriteFile(filepath.Join(dir, ChartsDir, "time.png"), []byte("png"), 0o644)
+	for _, d := range []string{ChartsDir, ComparePreviousDir} {
+		os.MkdirAll(filepath.Join(dir, d), 0o755)
+		os.WriteFile(filepath.Join(dir, d, "time.png"), []byte("png"), 0o644)
+	}
 	res, err := Prune(root, PruneOptions{Keep: 1, DropPage: true})
 	if err != nil {
 		t.Fatal(err)

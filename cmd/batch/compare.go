@@ -37,23 +37,32 @@ const compareAbout = "Compare run NEW (default results/latest) with run OLD (eac
 	"    times, said to be unconfirmed.\n" +
 	"Puzzles and strategies in one run only are listed. Warnings (other corpora, settings or\n" +
 	"machines) go to stderr.\n\n" +
+	"It also writes a page: the verdict table on top, then per strategy the scatter of NEW's time\n" +
+	"against OLD's, puzzle by puzzle (log-log, the diagonal, the -noise band, the puzzles that moved\n" +
+	"most labelled) and the histogram of the per-puzzle ratios NEW/OLD; into -o DIR, by default\n" +
+	"into NEW's run directory as compare-<OLD's run id>/index.html (-page=false: none). The last\n" +
+	"line of the output names it (on stderr with -json, whose stdout is the JSON alone); a page\n" +
+	"that cannot be written is a warning, and the exit code stays the comparison's.\n\n" +
 	"With -threshold, exit 1 when a strategy is surely slower than it: the lower end of the\n" +
 	"interval of its ratio of median times is above -threshold (and the ratio is exact or can\n" +
 	"only be higher), naming it on stderr; exit 2 when the runs cannot be read (a line that is not\n" +
 	"a row, a unit on two rows, an id beyond its corpus) or share no strategy or puzzle."
 
 func compareMain(e *env, args []string) error {
-	fs := newFlagSet(e, "compare", "OLD [NEW] [-threshold r] [-json]",
+	fs := newFlagSet(e, "compare", "OLD [NEW] [-threshold r] [-json] [-o DIR]",
 		compareAbout,
 		"  batch compare results/20261120-230000 results/latest\n"+
 			"  batch compare results/20261120-230000                # with results/latest\n"+
 			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if surely >10% slower\n"+
-			"  batch compare -json old/results.csv new/results.csv > diff.json\n")
+			"  batch compare -json old/results.csv new/results.csv > diff.json\n"+
+			"  batch compare -o /tmp/cmp results/20261120-230000 results/latest   # the page in /tmp/cmp/index.html\n")
 	threshold := fs.Float64("threshold", 0, "exit 1 when the 95% interval of a strategy's median time NEW/OLD lies above this `ratio`, e.g. 1.10; 0 for no check")
 	noise := fs.Float64("noise", report.DefaultNoise, "the `ratio` of a machine's speeds between two runs that the verdicts allow for: slower or\n"+
 		"faster only beyond it; 1 for none")
 	asJSON := fs.Bool("json", false, "write the comparison as JSON (times in ns, counts and ratios exact)")
 	top := fs.Int("top", report.DefaultCompareTop, "list the largest changes of calls and of time of at most `n` puzzles per strategy")
+	out := fs.String("o", "", "write the page (index.html and charts/) into `directory` (default: NEW/compare-<OLD's run id>)")
+	page := fs.Bool("page", true, "write the page with its charts (-page=false: the terminal's output only)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -114,6 +123,13 @@ func compareMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *page {
+		if err := compareWritePage(e, *out, *asJSON, c, runs[0], runs[1]); err != nil {
+			return err
+		}
+	} else if *out != "" {
+		fmt.Fprintf(e.stderr, "batch: warning: -o %s: no page written (-page=false)\n", *out)
+	}
 	if len(c.Slower) > 0 {
 		var what []string
 		for _, d := range c.Strategies {
@@ -125,5 +141,34 @@ func compareMain(e *env, args []string) error {
 		return &exitError{exitWrong, fmt.Errorf("slower than -threshold %s in %s than in %s: %s",
 			strconv.FormatFloat(*threshold, 'f', -1, 64), runs[1].Path, runs[0].Path, strings.Join(what, ", "))}
 	}
+	return nil
+}
+
+// compareWritePage writes the page of comparison c into dir (default:
+// comparePageDir) and names it on the output's last line: stdout, or
+// stderr when stdout carries the JSON. Charts that could not be drawn,
+// and a page that cannot be written, are warnings: the exit code stays
+// the comparison's (exit 1 says "slower than -threshold", which scripts
+// such as trend's bisect scripts read).
+func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, oldRun, newRun *report.Run) error {
+	if dir == "" {
+		dir = comparePageDir(c)
+	}
+	charts, chartsErr, err := writeComparePage(e.ctx, dir, c, oldRun, newRun, "")
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
+	if chartsErr != nil {
+		fmt.Fprintf(e.stderr, "batch: warning: comparison charts: %v\n", chartsErr)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
+		return nil
+	}
+	w := e.stdout
+	if asJSON {
+		w = e.stderr
+	}
+	fmt.Fprintf(w, "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
 	return nil
 }

@@ -91,7 +91,7 @@ func TestCompare(t *testing.T) {
 			row.Calls *= 5
 		}
 	})
-	r = batchMain(t, root, "compare", "-threshold", "1.5", tmp+"/a", tmp+"/c")
+	r = batchMain(t, root, "compare", "-page=false", "-threshold", "1.5", tmp+"/a", tmp+"/c")
 	if r.code != 1 || !strings.Contains(r.stderr, "slower than -threshold 1.5") || !strings.Contains(r.stderr, "dlx (median time ×3") ||
 		strings.Contains(r.stderr, "norvig") {
 		t.Fatalf("slower dlx: exit %d\nstderr: %s", r.code, r.stderr)
@@ -103,11 +103,11 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	// Under the threshold: exit 0. Without one: no check.
-	mustOK(t, batchMain(t, root, "compare", "-threshold", "3.5", tmp+"/a", tmp+"/c"))
-	mustOK(t, batchMain(t, root, "compare", tmp+"/a", tmp+"/c"))
+	mustOK(t, batchMain(t, root, "compare", "-page=false", "-threshold", "3.5", tmp+"/a", tmp+"/c"))
+	mustOK(t, batchMain(t, root, "compare", "-page=false", tmp+"/a", tmp+"/c"))
 
 	// -json, with results.csv files for arguments.
-	r = batchMain(t, root, "compare", tmp+"/a/results.csv", tmp+"/c/results.csv", "-json", "-threshold", "1.5")
+	r = batchMain(t, root, "compare", "-page=false", tmp+"/a/results.csv", tmp+"/c/results.csv", "-json", "-threshold", "1.5")
 	if r.code != 1 {
 		t.Fatalf("-json: exit %d\n%s", r.code, r.stderr)
 	}

@@ -16,7 +16,8 @@ func pruneMain(e *env, args []string) error {
 	fset := newFlagSet(e, "prune", "[-keep N] [-dry-run] [ROOT]",
 		"Remove the rows (results.csv or results.csv.gz, and the stream copies stream-N) of every\n"+
 			"finished run under ROOT (default results) but the newest N, by start time. A pruned run\n"+
-			"keeps run.json, summary.json, summary.md, summary.bench, hard.csv, index.html and charts/:\n"+
+			"keeps run.json, summary.json, summary.md, summary.bench, hard.csv, index.html, charts/ and\n"+
+			"compare-previous/ (its comparison with the previous night):\n"+
 			"its page still shows, and the history of runs (batch trend) is built from its summary;\n"+
 			"batch report, compare and show need rows and refuse it. With -page=false only run.json\n"+
 			"and the summaries stay. A run that is not finished (interrupted, failed, killed: -resume\n"+
@@ -30,7 +31,7 @@ func pruneMain(e *env, args []string) error {
 	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
 	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
 	gz := fset.Bool("gzip", false, "also gzip the plain results.csv of the kept finished runs (runs written before results.csv.gz, merged runs, -gzip=false or -report=false runs)")
-	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts/ and hard.csv); -page=false keeps run.json and the summaries only")
+	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts/, compare-previous/ and hard.csv); -page=false keeps run.json and the summaries only")
 	if err := parseFlags(fset, args); err != nil {
 		return err
 	}

@@ -22,7 +22,11 @@ func reportMain(e *env, args []string) error {
 			"DIR/results.csv (or results.csv.gz) alone, so that a finished, interrupted or merged run reports the same way.\n"+
 			"A results.csv that is not a regular file, a line that is not a row, a unit (corpus, id,\n"+
 			"strategy) on two rows, or an id beyond the corpus that run.json records is refused (exit 2),\n"+
-			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.",
+			"naming the line. Ctrl-C stops the report (exit 130); batch report DIR builds it again.\n"+
+			"When DIR sits in a results root beside other runs, the report also compares the run with\n"+
+			"the previous night of its series (from the root's history.json when batch trend keeps one,\n"+
+			"else from the run directories) and writes that comparison's page,\n"+
+			"DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page, or none (default: the run's -highlight, else #39949 on the default corpus)")
@@ -142,9 +146,17 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
 		}
 	}
+	prev, note, err := comparePrevious(ctx, dir, run)
+	if err != nil {
+		return sum, err
+	}
+	if note != "" {
+		fmt.Fprintf(warn, "batch: %s\n", note)
+	}
 	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
-		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum)}
+		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum),
+		Previous: prev}
 	// The history's verdict of this night, when its results root keeps one:
 	// a note when it cannot be had, never a failed report.
 	if h, err := historyOf(ctx, dir); err != nil {
@@ -167,6 +179,9 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	}
 	if err := write(w); err != nil {
 		return sum, err
+	}
+	if prev != nil {
+		fmt.Fprintf(w, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
 	}
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
 		filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())

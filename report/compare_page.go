@@ -1,0 +1,234 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"sudokubatch/rundir"
+)
+
+// ComparePageOptions is what the comparison page shows beside the
+// comparison.
+type ComparePageOptions struct {
+	// Charts are the comparison's charts (report/chart's WriteCompare),
+	// two per strategy, in the order to show them; ChartsDir is their
+	// directory relative to the page ("charts" when empty).
+	Charts    []Chart
+	ChartsDir string
+	// OldPage and NewPage link each run's own page, relative to this one;
+	// "": none.
+	OldPage, NewPage string
+	// Moved is how many puzzles that moved most each strategy lists
+	// (those its scatter labels); <= 0: 8.
+	Moved int
+	// NewRunDir is NEW's run directory as a command line names it, for
+	// the `batch show` command of each puzzle listed; "": none shown.
+	NewRunDir string
+}
+
+//go:embed compare_page.tmpl
+var comparePageTemplate string
+
+var comparePageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("compare").Parse(comparePageTemplate))
+})
+
+// comparePage is the template's data.
+type comparePage struct {
+	Title    string
+	Runs     []compareRun
+	Warnings []string
+	Verdicts []compareVerdict
+	Noise    string // the verdicts' rule, a sentence
+	Text     string // the comparison as batch compare prints it
+	Sections []compareSection
+	// Confirmed: both runs have the timing columns, and a time measured
+	// once is marked.
+	Confirmed bool
+}
+
+// compareVerdict is a row of the verdict table: the cells, the first
+// the strategy, which links its section.
+type compareVerdict struct {
+	Anchor string
+	Cells  []string
+}
+
+type compareRun struct {
+	Label, Path, Page, What string
+}
+
+type compareSection struct {
+	Solver, Anchor string
+	Verdict        string
+	Charts         []pageChart
+	Moved          []compareMoved
+}
+
+type compareMoved struct {
+	Label, Status, Old, New, Ratio string
+	Times                          string // confirmed in both, or measured once in a run
+	Show                           string // the batch show command that runs it again in NEW's settings; ""
+}
+
+// WriteComparePage writes dir/index.html (created if needed): the
+// comparison c of the runs oldRun and newRun (those c was computed from)
+// as a page: the runs, the warnings, the verdict table of the terminal
+// (per strategy the ratio of median times with its 95% interval, the
+// test's p, the verdict and the calls), the whole text batch compare
+// prints behind a toggle, then per strategy its charts and the puzzles
+// whose time moved most. One static file, relative links, readable
+// offline; every text from the input is escaped by html/template.
+func WriteComparePage(ctx context.Context, dir string, c *Comparison, oldRun, newRun *Run, opt ComparePageOptions) error {
+	var b bytes.Buffer
+	if err := renderComparePage(ctx, &b, c, oldRun, newRun, opt); err != nil {
+		return fmt.Errorf("writing the comparison page: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing the comparison page: %w", err)
+	}
+	return rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes())
+}
+
+func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldRun, newRun *Run, opt ComparePageOptions) error {
+	moved := opt.Moved
+	if moved <= 0 {
+		moved = 8
+	}
+	chartsDir := opt.ChartsDir
+	if chartsDir == "" {
+		chartsDir = rundir.ChartsDir
+	}
+	name := func(r RunRef) string {
+		if r.RunID != "" {
+			return r.RunID
+		}
+		return r.Path
+	}
+	p := comparePage{Title: fmt.Sprintf("sudokubatch: %s against %s", name(c.New), name(c.Old)), Warnings: c.Warnings, Confirmed: c.TimesConfirmed}
+	for _, r := range []struct {
+		label, page string
+		ref         RunRef
+	}{{"OLD", opt.OldPage, c.Old}, {"NEW", opt.NewPage, c.New}} {
+		what := ""
+		if r.ref.RunID != "" {
+			what = fmt.Sprintf("run %s (%s), ", r.ref.RunID, r.ref.Status)
+		}
+		what += fmt.Sprintf("%s of %s, %s", Count(r.ref.Puzzles, "puzzle", "puzzles"), strings.Join(r.ref.Corpora, ", "),
+			Count(r.ref.Rows, "row", "rows"))
+		p.Runs = append(p.Runs, compareRun{Label: r.label, Path: r.ref.Path, Page: r.page, What: what})
+	}
+	for _, d := range c.Strategies {
+		if d.Timed == 0 {
+			p.Verdicts = append(p.Verdicts, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, "0", "–", "–", "–", "–", "–", fmtCalls(d)}})
+			continue
+		}
+		verdict := d.Verdict
+		if d.WithinNoise {
+			verdict += " (within noise)"
+		}
+		p.Verdicts = append(p.Verdicts, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, strconv.Itoa(d.Timed),
+			fmtEstimate(d.MedianOldNS, fmtNS), fmtEstimate(d.MedianNewNS, fmtNS), fmtTimeCI(d), fmtP(d.TimeTest.P), verdict, fmtCalls(d)}})
+	}
+	if c.Noise > 1 {
+		n := strconv.FormatFloat(c.Noise, 'f', -1, 64)
+		p.Noise = fmt.Sprintf("NEW/OLD paired by puzzle: the ratio of median times with its 95%% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×%s either way (-noise, the speed of a machine between two runs) and the test agrees (p < 0.05); a smaller change the test finds is within noise.", n)
+	} else {
+		p.Noise = "NEW/OLD paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×1 and the test agrees (p < 0.05)."
+	}
+	var text bytes.Buffer
+	if err := c.WriteText(&text); err != nil {
+		return err
+	}
+	p.Text = text.String()
+
+	for _, d := range c.Strategies {
+		sec := compareSection{Solver: d.Solver, Anchor: sectionAnchor(d.Solver)}
+		if d.Timed == 0 {
+			sec.Verdict = "no unit measured in both runs"
+			p.Sections = append(p.Sections, sec)
+			continue
+		}
+		sec.Verdict = fmt.Sprintf("median time %s, %s, %s; %s", fmtTimeCI(d), fmtP(d.TimeTest.P), d.Verdict, fmtCalls(d))
+		if d.WithinNoise {
+			sec.Verdict = fmt.Sprintf("median time %s, %s, %s (within noise); %s", fmtTimeCI(d), fmtP(d.TimeTest.P), d.Verdict, fmtCalls(d))
+		}
+		for _, ch := range opt.Charts {
+			if ch.Solver != d.Solver {
+				continue
+			}
+			pc := pageChart{Chart: ch, Src: chartsDir + "/" + ch.File}
+			if ch.SVG != "" {
+				pc.SVGSrc = chartsDir + "/" + ch.SVG
+			}
+			sec.Charts = append(sec.Charts, pc)
+		}
+		pairs, err := c.Pairs(ctx, oldRun, newRun, d.Solver)
+		if err != nil {
+			return err
+		}
+		for _, u := range MostMoved(pairs, moved) {
+			status := u.Old.Status.String()
+			if u.New.Status != u.Old.Status {
+				status += " → " + u.New.Status.String()
+			}
+			times := "–" // a run without the timing columns
+			switch {
+			case u.Confirmed():
+				times = "confirmed in both"
+			case c.TimesConfirmed:
+				times = "measured once" + UnconfirmedMark
+			}
+			sec.Moved = append(sec.Moved, compareMoved{Label: oldRun.Results.PuzzleLabel(&u.Old), Status: status,
+				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times,
+				Show: compareShow(newRun, &u.New, d.Solver, opt.NewRunDir)})
+		}
+		p.Sections = append(p.Sections, sec)
+	}
+	return comparePageTmpl().Execute(b, p)
+}
+
+// sectionAnchor is the id of a strategy's section: "s-" and its name
+// made safe in an id.
+func sectionAnchor(s string) string {
+	return "s-" + strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+// compareShow is the `batch show` command that runs unit e of NEW (of
+// strategy solver) again with NEW's limits and ranks it in NEW: "" when
+// NEW's directory is not known.
+func compareShow(newRun *Run, e *Entry, solver, dir string) string {
+	if dir == "" {
+		return ""
+	}
+	args := []string{"batch", "show", strconv.Itoa(int(e.ID)), "-run", dir}
+	if len(newRun.Results.Corpora) > 1 {
+		args = append(args, "-corpus", newRun.Results.Corpora[e.Corpus])
+	}
+	args = append(args, "-solvers", solver)
+	if m := newRun.Manifest; m != nil {
+		timeout := "0"
+		if m.Settings.TimeoutNS > 0 {
+			timeout = time.Duration(m.Settings.TimeoutNS).String()
+		}
+		args = append(args, "-timeout", timeout)
+		if m.Settings.MaxCalls > 0 {
+			args = append(args, "-max-calls", strconv.FormatUint(m.Settings.MaxCalls, 10))
+		}
+	}
+	return ShellCommand(args)
+}

@@ -343,13 +343,21 @@ const sortStateJS = `(() => {
 
 // markJS puts the attribute data-test-click on the element the
 // expression %s gives, for a click through chromedp (a real mouse event)
-// on it, opening the <details> it is in, and says whether it is shown.
-const markJS = `(() => {
+// on it, opening the <details> it is in and scrolling it into view, and
+// says whether it is shown. It waits two frames after the scroll: the
+// content it brings into view (a lazy image, an entry under
+// content-visibility: auto) is laid out then and may move it, and a
+// click at where it was lands on something else.
+const markJS = `(async () => {
 	for (const e of document.querySelectorAll('[data-test-click]')) e.removeAttribute('data-test-click');
 	const e = %s;
 	if (!e) return false;
 	for (let d = e.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) d.open = true;
 	e.setAttribute('data-test-click', '');
+	for (let i = 0; i < 3; i++) {
+		e.scrollIntoView({block: 'center'});
+		await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+	}
 	return e.checkVisibility();
 })()`
 

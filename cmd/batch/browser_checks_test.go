@@ -50,7 +50,12 @@ func checkPage(t checker, browser context.Context, path string, width int64, run
 		}
 	}
 	if dir := os.Getenv(screenshotsVar); dir != "" && shot != "" {
+		// A full-page capture draws content under content-visibility:
+		// auto out of view as blank: it is drawn for the capture.
+		evalJS[bool](t, ctx, `(() => { const s = document.createElement('style'); s.id = 'test-shot';
+			s.textContent = '* { content-visibility: visible !important; }'; document.head.append(s); return true; })()`)
 		img, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		evalJS[bool](t, ctx, `(document.getElementById('test-shot').remove(), true)`)
 		if err != nil {
 			t.Fatalf("screenshot: %v", err)
 		}

@@ -39,7 +39,7 @@ type ComparePageOptions struct {
 var comparePageTemplate string
 
 var comparePageTmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("compare").Parse(comparePageTemplate))
+	return template.Must(template.New("compare").Funcs(sortFuncs).Parse(comparePageTemplate))
 })
 
 // comparePage is the template's data.
@@ -76,6 +76,7 @@ type compareSection struct {
 
 type compareMoved struct {
 	Label, Status, Old, New, Ratio string
+	OldV, NewV, RatioV             string // the numbers the table sorts by
 	Times                          string // confirmed in both, or measured once in a run
 	Show                           string // the batch show command that runs it again in NEW's settings; ""
 }
@@ -190,6 +191,7 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 			}
 			sec.Moved = append(sec.Moved, compareMoved{Label: oldRun.Results.PuzzleLabel(&u.Old), Status: status,
 				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times,
+				OldV: strconv.FormatInt(u.Old.NS, 10), NewV: strconv.FormatInt(u.New.NS, 10), RatioV: strconv.FormatFloat(u.Ratio(), 'g', 8, 64),
 				Show: compareShow(newRun, &u.New, d.Solver, opt.NewRunDir)})
 		}
 		p.Sections = append(p.Sections, sec)

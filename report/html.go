@@ -85,7 +85,7 @@ var puzzlesTemplate string
 // sweep that writes no report (or a one-puzzle run) does not pay the
 // parse.
 var pageTmpl = sync.OnceValue(func() *template.Template {
-	t := template.Must(template.New("page").Parse(pageTemplate))
+	t := template.Must(template.New("page").Funcs(sortFuncs).Parse(pageTemplate))
 	template.Must(t.New("puzzles.tmpl").Parse(puzzlesTemplate))
 	return t
 })

@@ -5,12 +5,14 @@ import (
 	"html/template"
 	"io"
 	"sync"
+
+	"sudokubatch/rundir"
 )
 
 // ChartsPageFile is the page of a run's charts full size, each with its
 // whole caption, beside index.html: the run page shows thumbnails that
 // link to it.
-const ChartsPageFile = "charts.html"
+const ChartsPageFile = rundir.ChartsPage
 
 //go:embed html_charts.tmpl
 var chartsTemplate string

@@ -108,6 +108,7 @@ const (
 	SummaryBench    = "summary.bench"
 	HardCSV         = "hard.csv"
 	PageFile        = "index.html"
+	ChartsPage      = "charts.html" // the charts full size with their captions, beside the page
 	ChartsDir       = "charts"
 	// ComparePreviousDir holds the comparison of the run with the
 	// previous night of its series (its page and charts), which the

@@ -118,8 +118,13 @@ func Write(ctx context.Context, dir string, res *report.Results, opt Options) ([
 	if err != nil {
 		return nil, err
 	}
-	jobs := cs.jobs()
+	return writeJobs(ctx, dir, cs.jobs())
+}
 
+// writeJobs renders the jobs into dir concurrently (GOMAXPROCS at a
+// time) and returns the charts written, in the jobs' order; once ctx is
+// canceled no job starts, and ctx.Err() is returned.
+func writeJobs(ctx context.Context, dir string, jobs []job) ([]report.Chart, error) {
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup

@@ -7,10 +7,8 @@ import (
 	"image/color"
 	"math"
 	"os"
-	"runtime"
 	"sort"
 	"strconv"
-	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -123,29 +121,7 @@ func WriteCompare(ctx context.Context, dir string, c *report.Comparison, oldRun,
 		jobs = append(jobs, job{chart: report.Chart{File: "ratios-" + name + ".png", SVG: "ratios-" + name + ".svg",
 			Title: cs.ratiosTitle(), Caption: cs.ratiosCaption(), Solver: d.Solver, Kind: KindCompareRatios}, build: cs.ratiosPlot})
 	}
-	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
-	var wg sync.WaitGroup
-	for i := range jobs {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			errs[i] = writeJob(ctx, dir, &jobs[i])
-		}()
-	}
-	wg.Wait()
-	var charts []report.Chart
-	for i, j := range jobs {
-		if errs[i] == nil {
-			charts = append(charts, j.chart)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return charts, err
-	}
-	return charts, errors.Join(errs...)
+	return writeJobs(ctx, dir, jobs)
 }
 
 // compareTitle names the runs of c: their run ids, or the base names of

@@ -108,8 +108,8 @@ func TestWriterRoundTrip(t *testing.T) {
 // them are read.
 func TestReaderBadLinesAreValues(t *testing.T) {
 	head := strings.Join(Header, ",") + "\n"
-	good := "0,1,norvig,solved,1000,1,0,0,64,17,,1,,,c.txt,1,1000,1000,,0\n"
-	data := head + good + "1,2,norvig,solved,x,1,0,0,64,17,,1,,,c.txt,1,1000,1000,,0\n" + good + "2,3,a\"b,solved\n" + good
+	good := "0,1,norvig,solved,1000,1,0,0,64,17,,1,,,c.txt,1,1000,1000,,0,\n"
+	data := head + good + "1,2,norvig,solved,x,1,0,0,64,17,,1,,,c.txt,1,1000,1000,,0,\n" + good + "2,3,a\"b,solved\n" + good
 	rd, err := NewReader(strings.NewReader(data), "r.csv")
 	if err != nil {
 		t.Fatal(err)

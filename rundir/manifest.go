@@ -73,6 +73,37 @@ type Settings struct {
 	// Runs is how many times at most a cheap unit is timed (-runs);
 	// 0 in a run.json written before it: the default, MaxRuns.
 	Runs int `json:"runs,omitempty"`
+	// External lists the external solvers among Solvers (-ext), with
+	// their provenance: -resume and merge refuse a changed executable.
+	External []External `json:"external,omitempty"`
+}
+
+// External is an external solver of a run (-ext NAME=COMMAND,
+// docs/PROTOCOL.md) and what identifies the program that was swept.
+type External struct {
+	Name       string   `json:"name"`       // the strategy's name in the run
+	Command    string   `json:"command"`    // COMMAND as given
+	Args       []string `json:"args"`       // COMMAND split into arguments
+	Executable string   `json:"executable"` // the program run: Args[0] looked up in PATH, absolute
+	SHA256     string   `json:"sha256"`     // of Executable's contents
+	Reported   string   `json:"reported"`   // the name the program gave in its handshake
+	Version    string   `json:"version"`    // the version it gave
+	Caps       []string `json:"caps"`       // the capabilities it gave
+	// NullNS and NullP99NS are the null round trip (a built-in echo
+	// peer) measured before the sweep: its median, subtracted from each
+	// unit's time, and its p99.
+	NullNS    int64 `json:"null_ns"`
+	NullP99NS int64 `json:"null_p99_ns"`
+}
+
+// ExternalNamed returns the external solver of the settings named name.
+func (s *Settings) ExternalNamed(name string) (External, bool) {
+	for _, e := range s.External {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return External{}, false
 }
 
 // MaxRuns is the most timed runs of a cheap unit, and -runs's default.

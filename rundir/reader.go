@@ -228,6 +228,9 @@ func (rd *Reader) parse(rec []string) error {
 			errs = append(errs, fmt.Sprintf("unstable %q is not 0 or 1", u))
 		}
 	}
+	if i := rd.cols[selfColumn]; i >= 0 && i < len(rec) && rec[i] != "" {
+		row.SelfNS = num(selfColumn)
+	}
 	if row.Solver != rd.solver {
 		rd.solver = strings.Clone(row.Solver)
 	}

@@ -6,17 +6,20 @@ import "sudokubatch/solvers"
 // their order, then `corpus`, the corpus file the puzzle comes from (ids
 // restart for each corpus file of a run, so (corpus, id) names a puzzle),
 // then the timing columns (see Row): runs, ns_min, ns_median, retimed,
-// unstable. Files written before a column was added lack it and are
+// unstable, and self_ns, an external solver's own time. Files written before a column was added lack it and are
 // still read (Reader), and a resumed run appends rows with the columns
 // its file has.
 var Header = []string{"id", "line", "solver", "status", "ns", "calls", "guesses", "backtracks",
 	"filled", "clues", "solutions", "seed", "solution", "error", "corpus",
-	"runs", "ns_min", "ns_median", "retimed", "unstable"}
+	"runs", "ns_min", "ns_median", "retimed", "unstable", "self_ns"}
 
 // baseColumns is the number of columns every results.csv has had since
 // the corpus column: a file with fewer, or with only some of the later
 // ones, is read by name all the same.
 const baseColumns = 15
+
+// selfColumn is the index of self_ns in Header.
+const selfColumn = 20
 
 // The values of the retimed column: why and with what outcome a unit was
 // timed again, alone, at the end of its run.
@@ -57,6 +60,10 @@ type Row struct {
 	NSMedian int64  // their median (the lower middle one of an even count)
 	Retimed  string // "", or RetimedSlow, RetimedNoise, RetimedConfirmed
 	Unstable bool   // the runs disagreed on status or counters
+	// SelfNS is the time an external solver reported for the unit (the
+	// median over its timed runs; docs/PROTOCOL.md), 0 when it reported
+	// none and for built-in strategies: the column self_ns, empty then.
+	SelfNS int64
 }
 
 // Confirmed reports whether the row's time was measured more than once:

@@ -29,6 +29,22 @@ func (s *Settings) Validate() error {
 			return fmt.Errorf("settings.solvers[%d]: %s is given twice", i, n)
 		}
 	}
+	for i, e := range s.External {
+		switch {
+		case !slices.Contains(s.Solvers, e.Name):
+			return fmt.Errorf("settings.external[%d]: %q is not among settings.solvers", i, e.Name)
+		case len(e.Args) == 0:
+			return fmt.Errorf("settings.external[%d]: no command", i)
+		case len(e.SHA256) != 64:
+			return fmt.Errorf("settings.external[%d]: sha256 %q is not 64 hex digits", i, e.SHA256)
+		}
+		if _, ok := solvers.Lookup(e.Name); ok {
+			return fmt.Errorf("settings.external[%d]: %q is the name of a built-in strategy", i, e.Name)
+		}
+		if slices.IndexFunc(s.External, func(x External) bool { return x.Name == e.Name }) < i {
+			return fmt.Errorf("settings.external[%d]: %s is given twice", i, e.Name)
+		}
+	}
 	if s.TimeoutNS < 0 {
 		return fmt.Errorf("settings.timeout_ns: %d, want a duration >= 0", s.TimeoutNS)
 	}
@@ -73,6 +89,9 @@ func (s *Settings) Validate() error {
 // under the name the registry gives it.
 func (s *Settings) CheckSolvers() error {
 	for i, n := range s.Solvers {
+		if _, ok := s.ExternalNamed(n); ok {
+			continue
+		}
 		if sv, ok := solvers.Lookup(n); !ok || sv.Name() != n {
 			return fmt.Errorf("settings.solvers[%d]: unknown strategy %q (known: %s)", i, n, strings.Join(solvers.Names(), ", "))
 		}

@@ -120,6 +120,10 @@ func (w *Writer) appendTiming(b []byte, r *Row) []byte {
 			} else {
 				b = append(b, '0')
 			}
+		case "self_ns":
+			if r.SelfNS > 0 {
+				b = appendInt(b, r.SelfNS)
+			}
 		}
 	}
 	return b

@@ -125,4 +125,21 @@ type Result struct {
 	Backtracks uint64
 	Filled     int   // cells filled when the solver stopped (all empty cells when solved)
 	Err        error // set for StatusError and StatusInvalid (and others when useful)
+
+	// HarnessNS is time inside Solve that was not the strategy's and is
+	// taken off the unit's time: for an external solver, its calibrated
+	// null round trip and any wait for its process to (re)start.
+	HarnessNS int64
+	// SelfNS is the time the strategy measured itself (an external
+	// solver's own report), 0 when it reported none.
+	SelfNS int64
+}
+
+// AnswerChecker is implemented by strategies whose answers need more
+// than the pipeline's Check of a solution: an external solver's claim
+// that a puzzle has no solution, or its count of solutions, is checked
+// with the built-in counter. The pipeline calls CheckAnswer after timing
+// the unit; it may turn res into StatusWrong with the reason in res.Err.
+type AnswerChecker interface {
+	CheckAnswer(ctx context.Context, p Puzzle, res *Result)
 }

@@ -45,7 +45,9 @@ func needsBinary(t *testing.T) {
 func TestMain(m *testing.M) {
 	if bin := os.Getenv("BATCH_BIN"); bin != "" {
 		batchBin = bin
-		os.Exit(m.Run())
+		code := m.Run()
+		removeExtfault()
+		os.Exit(code)
 	}
 	if testenv.Race() {
 		os.Exit(m.Run())
@@ -63,6 +65,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	removeExtfault()
 	os.Exit(code)
 }
 

@@ -1,0 +1,535 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"sudokubatch/rundir"
+	"sudokubatch/solvers"
+)
+
+// The faults of external solvers (docs/PROTOCOL.md, "Faults") as a user
+// meets them: the binary sweeps testdata/extfault, a solver that crashes,
+// hangs, answers wrong or garbage, starts slowly or never, on the puzzles
+// its flags name, beside bitboard. Each test checks the affected units'
+// status and error in results.csv, that every other unit is there and
+// solved, the exit code, and that no process carrying the test's marker
+// token is left running.
+
+var extfault struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// extfaultBin builds testdata/extfault once per test binary and returns
+// its path.
+func extfaultBin(t *testing.T) string {
+	t.Helper()
+	needsBinary(t)
+	extfault.once.Do(func() {
+		extfault.dir, extfault.err = os.MkdirTemp("", "extfault")
+		if extfault.err != nil {
+			return
+		}
+		extfault.bin = filepath.Join(extfault.dir, "extfault")
+		out, err := exec.Command("go", "build", "-o", extfault.bin, "./testdata/extfault").CombinedOutput()
+		if err != nil {
+			extfault.err = fmt.Errorf("building testdata/extfault: %v\n%s", err, out)
+		}
+	})
+	if extfault.err != nil {
+		t.Fatal(extfault.err)
+	}
+	return extfault.bin
+}
+
+// removeExtfault removes what extfaultBin built (called by TestMain).
+func removeExtfault() {
+	if extfault.dir != "" {
+		os.RemoveAll(extfault.dir)
+	}
+}
+
+// newMarker returns a token unique to this test, for the argv of every
+// process extfault starts; a cleanup kills any still running.
+func newMarker(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 6)
+	rand.Read(b)
+	token := "xf" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		for _, p := range markerProcs(token) {
+			syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+	})
+	return token
+}
+
+type markerProc struct {
+	pid     int
+	cmdline string
+}
+
+// markerProcs lists the live processes whose command line holds token
+// (zombies have an empty one).
+func markerProcs(token string) []markerProc {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var procs []markerProc
+	for _, path := range dirs {
+		b, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(b, []byte(token)) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if pid == os.Getpid() {
+			continue
+		}
+		procs = append(procs, markerProc{pid, strings.TrimSpace(string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))})
+	}
+	return procs
+}
+
+// noMarkerLeft fails t when a process with token in its command line is
+// still running after within (the time its killer and its parent's
+// reaping may take).
+func noMarkerLeft(t *testing.T, token string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		left := markerProcs(token)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			var lines []string
+			for _, p := range left {
+				lines = append(lines, fmt.Sprintf("  pid %d: %s", p.pid, p.cmdline))
+			}
+			t.Fatalf("%d solver processes still running %s after batch:\n%s", len(left), within, strings.Join(lines, "\n"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// idList is "from,from+1,...,to-1", for -ids.
+func idList(from, to int) string {
+	var ids []string
+	for id := from; id < to; id++ {
+		ids = append(ids, strconv.Itoa(id))
+	}
+	return strings.Join(ids, ",")
+}
+
+// extCommand is the -ext value that runs extfault as the strategy flt
+// with the marker and faults.
+func extCommand(t *testing.T, marker string, faults ...string) string {
+	return "flt=" + strings.Join(append([]string{extfaultBin(t), "-marker", marker}, faults...), " ")
+}
+
+// sweepRows reads the rows of out's results.csv by strategy and id, and
+// checks that each of ids has one row per strategy of names.
+func sweepRows(t *testing.T, out string, names []string, ids []int) map[string]map[int]rundir.Row {
+	t.Helper()
+	rows := readRows(t, filepath.Join(out, "results.csv"))
+	by := map[string]map[int]rundir.Row{}
+	for _, n := range names {
+		by[n] = map[int]rundir.Row{}
+	}
+	for _, r := range rows {
+		if by[r.Solver] == nil {
+			t.Fatalf("a row of strategy %q, not asked for", r.Solver)
+		}
+		if _, dup := by[r.Solver][r.ID]; dup {
+			t.Fatalf("two rows for %s #%d", r.Solver, r.ID)
+		}
+		by[r.Solver][r.ID] = r
+	}
+	for _, n := range names {
+		for _, id := range ids {
+			if _, ok := by[n][id]; !ok {
+				t.Errorf("no row for %s #%d", n, id)
+			}
+		}
+	}
+	if len(rows) != len(names)*len(ids) {
+		t.Fatalf("%d rows, want %d", len(rows), len(names)*len(ids))
+	}
+	return by
+}
+
+// checkUnit fails unless row has status st and an error holding every
+// one of want.
+func checkUnit(t *testing.T, row rundir.Row, st solvers.Status, want ...string) {
+	t.Helper()
+	if row.Status != st {
+		t.Errorf("%s #%d: status %s (%q), want %s", row.Solver, row.ID, row.Status, row.Error, st)
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(row.Error, w) {
+			t.Errorf("%s #%d (%s): error %q lacks %q", row.Solver, row.ID, row.Status, row.Error, w)
+		}
+	}
+}
+
+// checkSolvedAsBitboard fails unless row is solved with bitboard's
+// solution of the same puzzle.
+func checkSolvedAsBitboard(t *testing.T, row rundir.Row, by map[string]map[int]rundir.Row) {
+	t.Helper()
+	bb := by["bitboard"][row.ID]
+	switch {
+	case row.Status != solvers.StatusSolved:
+		t.Errorf("%s #%d: status %s (%q), want solved", row.Solver, row.ID, row.Status, row.Error)
+	case bb.Status != solvers.StatusSolved || row.Solution != bb.Solution:
+		t.Errorf("%s #%d: solution %q, bitboard's (%s) %q", row.Solver, row.ID, row.Solution, bb.Status, bb.Solution)
+	}
+}
+
+func ids(from, to int) []int {
+	var list []int
+	for id := from; id < to; id++ {
+		list = append(list, id)
+	}
+	return list
+}
+
+// TestExtFaultsInOneSweep is the demonstration: over 30 puzzles,
+// a solver that starts in a second, crashes on two puzzles, hangs on one,
+// answers a wrong grid on one, garbage once and another id once. Each
+// affected unit gets its status, the other 26 units and bitboard's 30 are
+// solved, the start-ups are in no unit's time, batch exits 1 (a wrong
+// answer) and no solver process is left.
+func TestExtFaultsInOneSweep(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "run")
+	const (
+		crashA, crashB, hang, wrong, garbage, otherID = 3, 17, 8, 12, 21, 26
+	)
+	ext := extCommand(t, marker, "-slow-start", "1s", "-state", tmp,
+		"-crash", fmt.Sprintf("%d,%d", crashA, crashB), "-hang", strconv.Itoa(hang), "-wrong", strconv.Itoa(wrong),
+		"-garbage", strconv.Itoa(garbage), "-wrong-id", strconv.Itoa(otherID))
+	start := time.Now()
+	r := batch(t, root, "-solvers", "bitboard,flt", "-ext", ext, "-ext-start", "5s", "-timeout", "300ms",
+		"-workers", "2", "-ids", idList(0, 30), "-out", out, "-quiet", "-report=false")
+	took := time.Since(start)
+	t.Logf("took %s; exit %d; stderr:\n%s", took.Round(time.Millisecond), r.code, r.stderr)
+	if r.code != exitWrong || !strings.Contains(r.stderr, "1 wrong answers") {
+		t.Errorf("exit %d, want %d with \"1 wrong answers\"\nstdout:\n%s\nstderr:\n%s", r.code, exitWrong, r.stdout, r.stderr)
+	}
+	by := sweepRows(t, out, []string{"bitboard", "flt"}, ids(0, 30))
+	for id := range 30 {
+		checkUnit(t, by["bitboard"][id], solvers.StatusSolved)
+		row := by["flt"][id]
+		switch id {
+		case crashA, crashB:
+			checkUnit(t, row, solvers.StatusError, fmt.Sprintf("crashing on puzzle %d, as asked", id), "exit status 3")
+		case hang:
+			checkUnit(t, row, solvers.StatusTimeout)
+		case wrong:
+			checkUnit(t, row, solvers.StatusWrong, "given")
+		case garbage:
+			checkUnit(t, row, solvers.StatusError, "protocol", "this is not an answer")
+		case otherID:
+			checkUnit(t, row, solvers.StatusError, "protocol", strconv.Itoa(otherID+1000))
+		default:
+			checkSolvedAsBitboard(t, row, by)
+		}
+		// Every start (2 workers) and restart (5 faults) sleeps a second
+		// before its handshake: none of it is in a unit's time.
+		if limit := int64(500 * time.Millisecond); row.NS > limit || row.NSMedian > limit {
+			t.Errorf("flt #%d (%s): ns %d, median %d: over %d, a start-up in the unit's time?", id, row.Status, row.NS, row.NSMedian, limit)
+		}
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}
+
+// TestExtStartNeverAnswers: a solver that never answers the handshake
+// fails its strategy before the sweep, within -ext-start: exit 2, a
+// message that names the strategy and quotes the solver's stderr, and no
+// run written.
+func TestExtStartNeverAnswers(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	out := filepath.Join(t.TempDir(), "run")
+	start := time.Now()
+	r := batch(t, root, "-solvers", "bitboard,flt", "-ext", extCommand(t, marker, "-no-handshake"), "-ext-start", "500ms",
+		"-ids", idList(0, 10), "-out", out, "-quiet", "-report=false")
+	took := time.Since(start)
+	t.Logf("took %s; exit %d; stderr:\n%s", took.Round(time.Millisecond), r.code, r.stderr)
+	if r.code != exitUsage {
+		t.Errorf("exit %d, want %d", r.code, exitUsage)
+	}
+	for _, want := range []string{"flt", "handshake", "not answering the handshake, as asked"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if took > 5*time.Second {
+		t.Errorf("took %s under -ext-start 500ms", took)
+	}
+	if _, err := os.Stat(out); err == nil {
+		entries, _ := os.ReadDir(out)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("%s was written (%s): the protocol says nothing is", out, strings.Join(names, ", "))
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}
+
+// TestExtRestartCap: a solver that crashes on every puzzle is restarted
+// -ext-restarts times; its remaining units are errors without being sent,
+// and bitboard's are all solved.
+func TestExtRestartCap(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	out := filepath.Join(t.TempDir(), "run")
+	const workers, restarts, n = 2, 3, 20
+	r := batch(t, root, "-solvers", "bitboard,flt", "-ext", extCommand(t, marker, "-crash", "all"),
+		"-ext-restarts", strconv.Itoa(restarts), "-workers", strconv.Itoa(workers),
+		"-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
+	t.Logf("exit %d; stderr:\n%s", r.code, r.stderr)
+	if r.code != exitOK {
+		t.Errorf("exit %d, want %d (error units do not fail a run)\nstderr:\n%s", r.code, exitOK, r.stderr)
+	}
+	by := sweepRows(t, out, []string{"bitboard", "flt"}, ids(0, n))
+	crashed, capped := 0, 0
+	for id := range n {
+		checkUnit(t, by["bitboard"][id], solvers.StatusSolved)
+		row := by["flt"][id]
+		switch {
+		case row.Status != solvers.StatusError:
+			t.Errorf("flt #%d: status %s, want error", id, row.Status)
+		case strings.Contains(row.Error, fmt.Sprintf("crashing on puzzle %d", id)):
+			crashed++
+		case strings.Contains(row.Error, "restart cap reached"):
+			capped++
+		default:
+			t.Errorf("flt #%d: error %q, neither its crash nor the restart cap", id, row.Error)
+		}
+	}
+	// Each worker's first process and each restart crash on one puzzle.
+	if crashed > workers+restarts || crashed < 1+restarts || crashed+capped != n {
+		t.Errorf("%d units crashed, %d capped: want %d to %d crashes (workers + restarts), the rest capped",
+			crashed, capped, 1+restarts, workers+restarts)
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}
+
+// TestExtLongLineKeepsMemoryBounded: an answer line of 64 MiB without a
+// newline is a protocol error, read without holding it: batch's peak RSS
+// stays within 16 MiB of the same sweep's without it, and the sweep goes
+// on.
+func TestExtLongLineKeepsMemoryBounded(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	tmp := t.TempDir()
+	const long, n, size = 5, 12, 64 << 20
+	sweep := func(name string, faults ...string) result {
+		r := batch(t, root, "-solvers", "bitboard,flt", "-ext", extCommand(t, marker, faults...), "-workers", "1",
+			"-timeout", "5s", "-ids", idList(0, n), "-out", filepath.Join(tmp, name), "-quiet", "-report=false")
+		t.Logf("%s: exit %d, peak RSS %.1f MiB", name, r.code, float64(r.maxRSS)/(1<<20))
+		if r.code != exitOK {
+			t.Fatalf("%s: exit %d\nstderr:\n%s", name, r.code, r.stderr)
+		}
+		return r
+	}
+	base := sweep("base")
+	r := sweep("long", "-long", strconv.Itoa(long), "-long-bytes", strconv.Itoa(size))
+	by := sweepRows(t, filepath.Join(tmp, "long"), []string{"bitboard", "flt"}, ids(0, n))
+	for id := range n {
+		checkUnit(t, by["bitboard"][id], solvers.StatusSolved)
+		if id == long {
+			checkUnit(t, by["flt"][id], solvers.StatusError, "protocol")
+		} else {
+			checkSolvedAsBitboard(t, by["flt"][id], by)
+		}
+	}
+	if base.maxRSS == 0 {
+		t.Skip("no peak RSS on this system")
+	}
+	if grew := r.maxRSS - base.maxRSS; grew > 16<<20 {
+		t.Errorf("peak RSS %.1f MiB with a %d MiB line, %.1f MiB without: the line was held", float64(r.maxRSS)/(1<<20), size>>20, float64(base.maxRSS)/(1<<20))
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}
+
+// awaitRow waits until path holds a row for solver #id, and returns it;
+// it fails the test if p ends first or after 20 s.
+func awaitRow(t *testing.T, p *proc, path, solver string, id int) rundir.Row {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil {
+			// Complete lines only: the last may be half written.
+			if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+				if rd, err := rundir.NewReader(bytes.NewReader(b[:i+1]), path); err == nil {
+					for rd.Scan() {
+						if r, err := rd.Row(); err == nil && r.Solver == solver && r.ID == id {
+							return *r
+						}
+					}
+				}
+			}
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("batch ended (exit %d) before %s had a row for %s #%d\nstderr:\n%s", p.res.code, path, solver, id, p.res.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no row for %s #%d in %s after 20 s", solver, id, path)
+	return rundir.Row{}
+}
+
+// goneWhileRunning fails t unless the hung solver (pid) and its
+// grandchild (sleep[marker]) end within d while batch (p) is still
+// running: the harness, not batch's exit, ended them.
+func goneWhileRunning(t *testing.T, p *proc, pid int, marker string, d time.Duration) {
+	t.Helper()
+	start := time.Now()
+	hung := func() []string {
+		var left []string
+		for _, q := range markerProcs(marker) {
+			if q.pid == pid || strings.HasPrefix(q.cmdline, "sleep["+marker+"]") {
+				left = append(left, fmt.Sprintf("  pid %d: %s", q.pid, q.cmdline))
+			}
+		}
+		return left
+	}
+	for left := hung(); len(left) > 0; left = hung() {
+		if time.Since(start) > d {
+			t.Fatalf("%s after the timeout, still running:\n%s", d, strings.Join(left, "\n"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-p.done:
+		t.Fatal("batch ended before the check: the sweep is too short to tell")
+	default:
+	}
+	t.Logf("the hung solver's processes were gone %s after its timeout row", time.Since(start).Round(time.Millisecond))
+}
+
+// TestExtHangs: a solver that hangs on a puzzle is ended at the timeout
+// while the sweep goes on: one that ignores TERM by KILL after
+// -ext-grace, one that started a grandchild with its process group.
+func TestExtHangs(t *testing.T) {
+	root := repoRoot(t)
+	for _, tc := range []struct {
+		mode  string
+		grace time.Duration
+	}{
+		{"noterm", 500 * time.Millisecond},
+		{"grandchild", 5 * time.Second}, // TERM ends both: the grace is not waited for
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			marker := newMarker(t)
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "run")
+			const hang, n = 2, 24
+			// 100 ms an answer keeps batch running for seconds after the
+			// timeout: the processes must be gone before it ends.
+			ext := extCommand(t, marker, "-hang", strconv.Itoa(hang), "-hang-mode", tc.mode, "-state", tmp, "-delay", "100ms")
+			p := start(t, root, false, "-solvers", "flt", "-ext", ext, "-ext-grace", tc.grace.String(),
+				"-timeout", "400ms", "-workers", "1", "-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
+			pid := awaitHang(t, p, tmp)
+			if tc.mode == "grandchild" && !slices.ContainsFunc(markerProcs(marker), func(q markerProc) bool {
+				return strings.HasPrefix(q.cmdline, "sleep["+marker+"]")
+			}) {
+				t.Fatal("the grandchild is not running")
+			}
+			row := awaitRow(t, p, filepath.Join(out, "results.csv"), "flt", hang)
+			checkUnit(t, row, solvers.StatusTimeout)
+			if tc.mode == "grandchild" {
+				goneWhileRunning(t, p, pid, marker, 2*time.Second)
+			} else {
+				goneWhileRunning(t, p, pid, marker, tc.grace+2*time.Second)
+			}
+			r := p.wait(t, 30*time.Second)
+			if r.code != exitOK {
+				t.Errorf("exit %d\nstderr:\n%s", r.code, r.stderr)
+			}
+			by := sweepRows(t, out, []string{"flt"}, ids(0, n))
+			for id := range n {
+				if id != hang && by["flt"][id].Status != solvers.StatusSolved {
+					t.Errorf("flt #%d: %s (%q), want solved", id, by["flt"][id].Status, by["flt"][id].Error)
+				}
+			}
+			noMarkerLeft(t, marker, 2*time.Second)
+		})
+	}
+}
+
+// TestExtInterruptWhileHung: Ctrl-C (SIGINT) while a unit hangs with no
+// timeout ends batch with 130 within seconds, and kill -9 of batch leaves
+// no solver process either (the guard kills the group).
+func TestExtInterruptWhileHung(t *testing.T) {
+	root := repoRoot(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			marker := newMarker(t)
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "run")
+			ext := extCommand(t, marker, "-hang", "3", "-hang-mode", "grandchild", "-state", tmp)
+			p := start(t, root, false, "-solvers", "bitboard,flt", "-ext", ext, "-timeout", "0", "-workers", "2",
+				"-ids", idList(0, 10), "-out", out, "-quiet", "-report=false")
+			awaitHang(t, p, tmp)
+			sent := time.Now()
+			p.cmd.Process.Signal(sig)
+			r := p.wait(t, 10*time.Second)
+			t.Logf("batch ended %s after %v: exit %d; stderr:\n%s", time.Since(sent).Round(time.Millisecond), sig, r.code, r.stderr)
+			switch {
+			case sig == syscall.SIGINT && r.code != exitInterrupted:
+				t.Errorf("exit %d after SIGINT, want %d", r.code, exitInterrupted)
+			case sig == syscall.SIGINT && time.Since(sent) > 5*time.Second:
+				t.Errorf("batch took %s to end after SIGINT", time.Since(sent))
+			case sig == syscall.SIGINT:
+				if m := manifest(t, out); m.Status != rundir.Interrupted {
+					t.Errorf("run.json status %s, want interrupted", m.Status)
+				}
+			}
+			noMarkerLeft(t, marker, 3*time.Second)
+		})
+	}
+}
+
+// awaitHang waits until extfault says, in its -state directory dir,
+// that it hangs, and returns its pid.
+func awaitHang(t *testing.T, p *proc, dir string) int {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if m, _ := filepath.Glob(filepath.Join(dir, "hanging-*")); len(m) > 0 {
+			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(m[0]), "hanging-"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("batch ended (exit %d) before the solver hung\nstderr:\n%s", p.res.code, p.res.stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("the solver did not hang within 20 s")
+	return 0
+}

@@ -1,12 +1,12 @@
 package external
 
 import (
-	"bufio"
-	"errors"
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -21,16 +21,17 @@ const tailSize = 4 << 10
 
 // proc is one running solver behind its guard, as the tool sees it.
 type proc struct {
-	cmd    *exec.Cmd
-	in     *os.File      // the solver's standard input
-	out    *os.File      // its standard output
-	r      *bufio.Reader // on out, maxLine bytes
-	life   *os.File      // the guard's life line (see runGuard)
-	tail   *tail         // the end of its standard error
-	exited chan struct{} // closed once the guard is waited for
-	status string        // how it ended ("exit status 3"), once exited is closed
-	buf    []byte        // the request being written
-	timed  bool          // a deadline is set on in and out
+	cmd                   *exec.Cmd
+	in                    *os.File      // the solver's standard input
+	out                   *os.File      // its standard output
+	rbuf                  []byte        // what was read of out: maxLine bytes
+	rstart, rend, scanned int           // the unread bytes are rbuf[rstart:rend], of which scanned hold no \n
+	expired               atomic.Bool   // the deadline of the exchange passed (expire)
+	life                  *os.File      // the guard's life line (see runGuard)
+	tail                  *tail         // the end of its standard error
+	exited                chan struct{} // closed once the guard is waited for
+	status                string        // how it ended ("exit status 3"), once exited is closed
+	buf                   []byte        // the request being written
 }
 
 // startProc starts args behind a guard (the running binary in the guard
@@ -59,7 +60,10 @@ func startProc(args, extra []string, grace time.Duration) (*proc, error) {
 	closeAll([]*os.File{pipes[0], pipes[3], pipes[5], pipes[6]})
 	p := &proc{cmd: cmd, in: pipes[1], out: pipes[2], life: pipes[7], tail: &tail{},
 		exited: make(chan struct{}), buf: make([]byte, 0, 320)}
-	p.r = bufio.NewReaderSize(p.out, maxLine)
+	p.rbuf = make([]byte, maxLine)
+	// Blocking reads and writes (Fd sets the mode): see exchange.
+	p.in.Fd()
+	p.out.Fd()
 	tailDone := make(chan struct{})
 	go func() {
 		p.tail.readFrom(pipes[4])
@@ -103,45 +107,74 @@ func closeAll(fs []*os.File) {
 	}
 }
 
-// setDeadline sets the deadline of the next exchange (zero: none).
-func (p *proc) setDeadline(t time.Time) {
-	if t.IsZero() && !p.timed {
-		return
+// exchange writes p.buf (a whole line) and reads the answer line, without
+// its line end; the line is valid until the next exchange. A deadline
+// that passes ends the process (expire), whose output then ends: the
+// pipes are read and written blocking, not through the runtime's poller,
+// so that the answer wakes the waiting thread at once (see
+// docs/PROTOCOL.md, "Times").
+func (p *proc) exchange(deadline time.Time) ([]byte, error) {
+	var timer *time.Timer
+	if !deadline.IsZero() {
+		d := time.Until(deadline)
+		if d <= 0 {
+			return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
+		}
+		timer = time.AfterFunc(d, p.expire)
 	}
-	p.out.SetReadDeadline(t)
-	p.in.SetWriteDeadline(t)
-	p.timed = !t.IsZero()
+	line, err := p.writeRead()
+	if timer != nil && !timer.Stop() {
+		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
+	}
+	return line, err
 }
 
-// exchange writes p.buf (a whole line) and reads the answer line, without
-// its line end. The line is valid until the next exchange.
-func (p *proc) exchange(deadline time.Time) ([]byte, error) {
-	p.setDeadline(deadline)
+func (p *proc) writeRead() ([]byte, error) {
 	if _, err := p.in.Write(p.buf); err != nil {
 		return nil, p.readErr(err)
 	}
 	return p.readLine()
 }
 
-// readLine reads a line, without its \n and a \r before it.
+// expire ends the process of an exchange past its deadline.
+func (p *proc) expire() {
+	p.expired.Store(true)
+	p.terminate()
+}
+
+// readLine reads a line, without its \n and a \r before it, into p.rbuf:
+// a line longer than the buffer is a protocol error.
 func (p *proc) readLine() ([]byte, error) {
-	line, err := p.r.ReadSlice('\n')
-	if err != nil {
-		if errors.Is(err, bufio.ErrBufferFull) {
-			return nil, &fault{kind: faultProtocol, msg: fmt.Sprintf("an answer line longer than %d bytes (it starts %s)", maxLine, quote(line))}
+	for {
+		if i := bytes.IndexByte(p.rbuf[p.rstart+p.scanned:p.rend], '\n'); i >= 0 {
+			end := p.rstart + p.scanned + i
+			line := p.rbuf[p.rstart:end]
+			p.rstart, p.scanned = end+1, 0
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, nil
 		}
-		return nil, p.readErr(err)
+		p.scanned = p.rend - p.rstart
+		if p.rstart > 0 {
+			copy(p.rbuf, p.rbuf[p.rstart:p.rend])
+			p.rend -= p.rstart
+			p.rstart = 0
+		}
+		if p.rend == len(p.rbuf) {
+			return nil, &fault{kind: faultProtocol, msg: fmt.Sprintf("an answer line longer than %d bytes (it starts %s)", maxLine, quote(p.rbuf[:80]))}
+		}
+		n, err := p.out.Read(p.rbuf[p.rend:])
+		p.rend += n
+		if err != nil && n == 0 {
+			return nil, p.readErr(err)
+		}
 	}
-	line = line[:len(line)-1]
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		line = line[:n-1]
-	}
-	return line, nil
 }
 
 // readErr turns an error of the pipes into the fault it means.
 func (p *proc) readErr(err error) error {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	if p.expired.Load() {
 		return &fault{kind: faultTimeout, msg: "no answer in time"}
 	}
 	// The solver closed its output or died: wait a little for its status.

@@ -27,7 +27,7 @@ type Options struct {
 	Workers      int           // processes at most: one per worker of the sweep
 	StartTimeout time.Duration // the time a process has to answer the handshake (-ext-start)
 	Grace        time.Duration // TERM to KILL (-ext-grace)
-	MaxRestarts  int           // restarts in the run at most (-ext-restarts)
+	MaxRestarts  int           // restarts in the run at most (-ext-restarts); 0: none
 	Count        bool          // -unique: send count requests to a program that can count
 	// Timeout is the sweep's -timeout: the null round trip is measured
 	// with a deadline set when the units have one, as they are.
@@ -356,7 +356,7 @@ func parseAnswer(line, id []byte, count bool, p *solvers.Puzzle, res *solvers.Re
 		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the answer %s is not \"ID STATUS ...\"", quote(line))}
 	}
 	if !bytes.Equal(f[0], id) {
-		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the answer %s is to request %q, want %s", quote(line), f[0], id)}
+		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the line %s does not answer request %s (an answer starts with the request's ID)", quote(line), id)}
 	}
 	kv := f[2:]
 	switch string(f[1]) {

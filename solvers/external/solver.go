@@ -289,6 +289,10 @@ func (s *Solver) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits
 	if err != nil {
 		return solvers.Result{Status: solvers.StatusError, Err: err, HarnessNS: wait}
 	}
+	if wait > 0 && !lim.Deadline.IsZero() {
+		// A (re)start is not the unit's time: nor is it in its -timeout.
+		lim.Deadline = lim.Deadline.Add(time.Duration(wait))
+	}
 	null := s.nullNS
 	if s.inflight.Add(1) == 1 {
 		null = s.nullAlone

@@ -399,10 +399,11 @@ func awaitRow(t *testing.T, p *proc, path, solver string, id int) rundir.Row {
 	return rundir.Row{}
 }
 
-// goneWhileRunning fails t unless the hung solver (pid) and its
-// grandchild (sleep[marker]) end within d while batch (p) is still
-// running: the harness, not batch's exit, ended them.
-func goneWhileRunning(t *testing.T, p *proc, pid int, marker string, d time.Duration) {
+// hungGone waits until the hung solver (pid) and its grandchild
+// (sleep[marker]) have ended, and returns how long that took; it fails t
+// if they have not after d, or if batch (p) ended first: then batch's
+// exit, not the harness, may have ended them.
+func hungGone(t *testing.T, p *proc, pid int, marker string, d time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	hung := func() []string {
@@ -416,52 +417,55 @@ func goneWhileRunning(t *testing.T, p *proc, pid int, marker string, d time.Dura
 	}
 	for left := hung(); len(left) > 0; left = hung() {
 		if time.Since(start) > d {
-			t.Fatalf("%s after the timeout, still running:\n%s", d, strings.Join(left, "\n"))
+			t.Fatalf("still running %s after the solver hung:\n%s", d, strings.Join(left, "\n"))
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
+	took := time.Since(start)
 	select {
 	case <-p.done:
-		t.Fatal("batch ended before the check: the sweep is too short to tell")
+		t.Fatal("batch ended before the hung solver was seen gone: the sweep is too short to tell who ended it")
 	default:
 	}
-	t.Logf("the hung solver's processes were gone %s after its timeout row", time.Since(start).Round(time.Millisecond))
+	return took
 }
 
 // TestExtHangs: a solver that hangs on a puzzle is ended at the timeout
 // while the sweep goes on: one that ignores TERM by KILL after
-// -ext-grace, one that started a grandchild with its process group.
+// -ext-grace, one that started a grandchild with its process group at
+// once (TERM), and a new process solves the next puzzles.
 func TestExtHangs(t *testing.T) {
 	root := repoRoot(t)
+	const timeout = 400 * time.Millisecond
 	for _, tc := range []struct {
-		mode  string
-		grace time.Duration
+		mode     string
+		grace    time.Duration
+		min, max time.Duration // from the hang to the end of its processes
 	}{
-		{"noterm", 500 * time.Millisecond},
-		{"grandchild", 5 * time.Second}, // TERM ends both: the grace is not waited for
+		{"noterm", 500 * time.Millisecond, timeout + 500*time.Millisecond, timeout + 500*time.Millisecond + 2*time.Second},
+		{"grandchild", 5 * time.Second, timeout, timeout + 2*time.Second}, // well before the grace
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			marker := newMarker(t)
 			tmp := t.TempDir()
 			out := filepath.Join(tmp, "run")
-			const hang, n = 2, 24
-			// 100 ms an answer keeps batch running for seconds after the
-			// timeout: the processes must be gone before it ends.
-			ext := extCommand(t, marker, "-hang", strconv.Itoa(hang), "-hang-mode", tc.mode, "-state", tmp, "-delay", "100ms")
+			const hang, n = 1, 16
+			// 150 ms an answer keeps batch running for seconds after the
+			// hang: its processes must be gone before batch ends.
+			ext := extCommand(t, marker, "-hang", strconv.Itoa(hang), "-hang-mode", tc.mode, "-state", tmp, "-delay", "150ms")
 			p := start(t, root, false, "-solvers", "flt", "-ext", ext, "-ext-grace", tc.grace.String(),
-				"-timeout", "400ms", "-workers", "1", "-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
+				"-timeout", timeout.String(), "-workers", "1", "-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
 			pid := awaitHang(t, p, tmp)
 			if tc.mode == "grandchild" && !slices.ContainsFunc(markerProcs(marker), func(q markerProc) bool {
 				return strings.HasPrefix(q.cmdline, "sleep["+marker+"]")
 			}) {
 				t.Fatal("the grandchild is not running")
 			}
-			row := awaitRow(t, p, filepath.Join(out, "results.csv"), "flt", hang)
-			checkUnit(t, row, solvers.StatusTimeout)
-			if tc.mode == "grandchild" {
-				goneWhileRunning(t, p, pid, marker, 2*time.Second)
-			} else {
-				goneWhileRunning(t, p, pid, marker, tc.grace+2*time.Second)
+			took := hungGone(t, p, pid, marker, tc.max)
+			t.Logf("the hung solver's processes ended %s after it hung (-timeout %s, -ext-grace %s)", took.Round(time.Millisecond), timeout, tc.grace)
+			// The hang is seen up to a poll (20 ms) after it began.
+			if took < tc.min-50*time.Millisecond {
+				t.Errorf("ended %s after the hang, want %s at least", took, tc.min)
 			}
 			r := p.wait(t, 30*time.Second)
 			if r.code != exitOK {
@@ -469,7 +473,9 @@ func TestExtHangs(t *testing.T) {
 			}
 			by := sweepRows(t, out, []string{"flt"}, ids(0, n))
 			for id := range n {
-				if id != hang && by["flt"][id].Status != solvers.StatusSolved {
+				if id == hang {
+					checkUnit(t, by["flt"][id], solvers.StatusTimeout)
+				} else if by["flt"][id].Status != solvers.StatusSolved {
 					t.Errorf("flt #%d: %s (%q), want solved", id, by["flt"][id].Status, by["flt"][id].Error)
 				}
 			}
@@ -478,32 +484,58 @@ func TestExtHangs(t *testing.T) {
 	}
 }
 
-// TestExtInterruptWhileHung: Ctrl-C (SIGINT) while a unit hangs with no
-// timeout ends batch with 130 within seconds, and kill -9 of batch leaves
-// no solver process either (the guard kills the group).
+// TestExtInterruptWhileHung: Ctrl-C (SIGINT) while a unit hangs ends
+// batch with 130 once the unit times out, run.json interrupted; with no
+// timeout a second Ctrl-C ends it at once; and kill -9 of batch: in each
+// case no solver process is left (the guard kills its group).
 func TestExtInterruptWhileHung(t *testing.T) {
 	root := repoRoot(t)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout string
+		sigs    []syscall.Signal
+	}{
+		{"interrupt", "2s", []syscall.Signal{syscall.SIGINT}},
+		{"interrupt-twice-no-timeout", "0", []syscall.Signal{syscall.SIGINT, syscall.SIGINT}},
+		{"kill", "0", []syscall.Signal{syscall.SIGKILL}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			marker := newMarker(t)
 			tmp := t.TempDir()
 			out := filepath.Join(tmp, "run")
 			ext := extCommand(t, marker, "-hang", "3", "-hang-mode", "grandchild", "-state", tmp)
-			p := start(t, root, false, "-solvers", "bitboard,flt", "-ext", ext, "-timeout", "0", "-workers", "2",
+			p := start(t, root, false, "-solvers", "bitboard,flt", "-ext", ext, "-timeout", tc.timeout, "-workers", "2",
 				"-ids", idList(0, 10), "-out", out, "-quiet", "-report=false")
 			awaitHang(t, p, tmp)
-			sent := time.Now()
-			p.cmd.Process.Signal(sig)
+			var sent time.Time
+			for i, sig := range tc.sigs {
+				if i > 0 {
+					time.Sleep(500 * time.Millisecond) // the first is seen
+				}
+				sent = time.Now()
+				p.cmd.Process.Signal(sig)
+			}
 			r := p.wait(t, 10*time.Second)
-			t.Logf("batch ended %s after %v: exit %d; stderr:\n%s", time.Since(sent).Round(time.Millisecond), sig, r.code, r.stderr)
-			switch {
-			case sig == syscall.SIGINT && r.code != exitInterrupted:
-				t.Errorf("exit %d after SIGINT, want %d", r.code, exitInterrupted)
-			case sig == syscall.SIGINT && time.Since(sent) > 5*time.Second:
-				t.Errorf("batch took %s to end after SIGINT", time.Since(sent))
-			case sig == syscall.SIGINT:
+			took := time.Since(sent)
+			t.Logf("batch ended %s after the last %v: exit %d; stderr:\n%s", took.Round(time.Millisecond), tc.sigs[len(tc.sigs)-1], r.code, r.stderr)
+			switch tc.name {
+			case "interrupt":
+				if r.code != exitInterrupted || !strings.Contains(r.stderr, "-resume -out "+out) {
+					t.Errorf("exit %d after SIGINT, want %d with the resume hint", r.code, exitInterrupted)
+				}
+				if took > 5*time.Second {
+					t.Errorf("batch took %s to end after SIGINT under -timeout %s", took, tc.timeout)
+				}
 				if m := manifest(t, out); m.Status != rundir.Interrupted {
 					t.Errorf("run.json status %s, want interrupted", m.Status)
+				}
+			case "interrupt-twice-no-timeout":
+				// The second signal ends the process by its default action.
+				if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+					t.Errorf("exit %d after the second SIGINT, want the end by SIGINT (130 in a shell)", r.code)
+				}
+				if took > 3*time.Second {
+					t.Errorf("batch took %s to end after the second SIGINT", took)
 				}
 			}
 			noMarkerLeft(t, marker, 3*time.Second)

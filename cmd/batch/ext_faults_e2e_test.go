@@ -330,6 +330,14 @@ func TestExtRestartCap(t *testing.T) {
 		t.Errorf("%d units crashed, %d capped: want %d to %d crashes (workers + restarts), the rest capped",
 			crashed, capped, 1+restarts, workers+restarts)
 	}
+	for _, want := range []string{
+		fmt.Sprintf("note: external flt: %d processes started again", restarts),
+		fmt.Sprintf("note: external flt: the restart cap was reached: %d units not sent", capped),
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
 	noMarkerLeft(t, marker, 2*time.Second)
 }
 

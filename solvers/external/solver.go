@@ -96,6 +96,7 @@ type Solver struct {
 	live     int // processes started and not faulted
 	pending  int // faulted processes not replaced yet
 	restarts int
+	refused  int // units not sent past the restart cap
 	capped   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
@@ -267,6 +268,14 @@ func (s *Solver) Restarts() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.restarts
+}
+
+// Refused returns the number of units not sent because the restart cap
+// was reached (their status is error, "restart cap reached").
+func (s *Solver) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
 }
 
 // errRestartCap is the error of the units not sent past the cap.
@@ -506,6 +515,7 @@ func (s *Solver) take(ctx context.Context) (*proc, int64, error) {
 	for {
 		s.mu.Lock()
 		if s.capped {
+			s.refused++
 			s.mu.Unlock()
 			return nil, time.Since(t0).Nanoseconds(), capError{s.opt.MaxRestarts}
 		}
@@ -515,7 +525,9 @@ func (s *Solver) take(ctx context.Context) (*proc, int64, error) {
 				s.pending--
 				s.restarts++
 				if s.restarts > s.opt.MaxRestarts {
-					s.capped, s.live = true, s.live-1
+					// Not started: Restarts counts the processes started.
+					s.capped, s.live, s.restarts = true, s.live-1, s.restarts-1
+					s.refused++
 					s.mu.Unlock()
 					return nil, time.Since(t0).Nanoseconds(), capError{s.opt.MaxRestarts}
 				}

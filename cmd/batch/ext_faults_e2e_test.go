@@ -483,6 +483,11 @@ func TestExtHangs(t *testing.T) {
 			for id := range n {
 				if id == hang {
 					checkUnit(t, by["flt"][id], solvers.StatusTimeout)
+					// Its time stops at the deadline, as a built-in's: the
+					// ending of its process (the grace) is not in it.
+					if ns := by["flt"][id].NS; ns > int64(timeout*3/2) {
+						t.Errorf("flt #%d: timeout in %s under -timeout %s", id, time.Duration(ns), timeout)
+					}
 				} else if by["flt"][id].Status != solvers.StatusSolved {
 					t.Errorf("flt #%d: %s (%q), want solved", id, by["flt"][id].Status, by["flt"][id].Error)
 				}

@@ -324,6 +324,12 @@ func (s *Solver) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits
 	s.fault(pr)
 	switch f.kind {
 	case faultTimeout:
+		if over := time.Since(lim.Deadline); !lim.Deadline.IsZero() && over > 0 {
+			// Ending a process that does not answer (TERM, then KILL
+			// after -ext-grace) is not the unit's time: it stops at
+			// the deadline, as a built-in strategy's does.
+			res.HarnessNS += over.Nanoseconds()
+		}
 		res = solvers.Result{Status: solvers.StatusTimeout, HarnessNS: res.HarnessNS,
 			Err: errors.New("no answer before the deadline (-timeout): the process was ended and another started")}
 	case faultProtocol:

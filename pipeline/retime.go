@@ -96,6 +96,7 @@ type candidate struct {
 	cells   []byte // and its cells (81 for a 9x9), not a whole Puzzle (256 cells)
 	seed    uint64
 	ns      int64 // the sweep's time
+	status  solvers.Status
 	group   *group
 	outlier bool
 	// the re-timing
@@ -140,7 +141,7 @@ func (rt *retimer) observe(r *result) {
 		if c == nil {
 			p := &r.ent.e.Puzzle
 			c = &candidate{solver: si, key: row.Key(), box: p.Box, cells: slices.Clone(p.Cells[:p.Len()]), seed: r.ent.seed,
-				ns: row.NS, group: g}
+				ns: row.NS, status: row.Status, group: g}
 		}
 		return c
 	}
@@ -364,9 +365,14 @@ func kthBest(cs []*candidate, k int) int64 {
 	return v[len(v)-k]
 }
 
-// time runs candidate c once more.
+// time runs candidate c once more. A run that ends otherwise than the
+// sweep's (an external solver's fault, or past the restart cap) did not
+// time the same work: it is not counted.
 func (rt *retimer) time(ctx context.Context, c *candidate) {
-	ns := rt.solve(ctx, c)
+	ns, st := rt.solve(ctx, c)
+	if st != c.status {
+		return
+	}
 	if c.n == 0 || ns < c.best {
 		c.best = ns
 	}
@@ -389,13 +395,14 @@ func (rt *retimer) collect() {
 	rt.heapAt = rt.allocated()
 }
 
-// solve solves c's puzzle once and returns the time it took.
-func (rt *retimer) solve(ctx context.Context, c *candidate) int64 {
+// solve solves c's puzzle once and returns the time it took and the
+// status it ended with.
+func (rt *retimer) solve(ctx context.Context, c *candidate) (int64, solvers.Status) {
 	var res solvers.Result
 	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
 	copy(p.Cells[:], c.cells)
 	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.key.ID, c.seed, rt.epoch, rt.timerNS, &res)
-	return ns
+	return ns, res.Status
 }
 
 // outcome returns the retimed value of a re-timed unit.

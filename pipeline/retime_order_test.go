@@ -41,7 +41,7 @@ func TestRetimeConfirmsSlowestFirst(t *testing.T) {
 		g.add(1000)
 	}
 	mk := func(n int, ns int64) *candidate {
-		c := &candidate{key: rundir.Key{ID: n}, box: 2, cells: make([]byte, 16), ns: ns, group: g}
+		c := &candidate{key: rundir.Key{ID: n}, box: 2, cells: make([]byte, 16), ns: ns, status: solvers.StatusSolved, group: g}
 		c.cells[0] = byte(n)
 		return c
 	}

@@ -578,3 +578,37 @@ func awaitHang(t *testing.T, p *proc, dir string) int {
 	t.Fatalf("the solver did not hang within 20 s")
 	return 0
 }
+
+// TestExtRetimeIgnoresFailedRuns: the re-timing at the end of a run
+// times the slowest units again; past the restart cap an external
+// solver's re-runs fail at once (error, restart cap reached), and must
+// not stand for the time of the units that solved: before, flt's solved
+// units read 90 ns ("noise") for answers that take milliseconds.
+func TestExtRetimeIgnoresFailedRuns(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	out := filepath.Join(t.TempDir(), "run")
+	const crash, n, delay = 2, 7, 2 * time.Millisecond
+	r := batch(t, root, "-solvers", "flt", "-ext", extCommand(t, marker, "-crash", strconv.Itoa(crash), "-delay", delay.String()),
+		"-ext-restarts", "0", "-workers", "1", "-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	by := sweepRows(t, out, []string{"flt"}, ids(0, n))
+	for id := range n {
+		row := by["flt"][id]
+		switch {
+		case id < crash:
+			checkUnit(t, row, solvers.StatusSolved)
+			// Each answer waits 2 ms: no time of a solved unit is less.
+			if row.NS < int64(delay) || row.NSMin < int64(delay) {
+				t.Errorf("flt #%d: ns %d, ns_min %d (retimed %q), under the %s every answer takes", id, row.NS, row.NSMin, row.Retimed, delay)
+			}
+		case id == crash:
+			checkUnit(t, row, solvers.StatusError, "crashing on puzzle")
+		default:
+			checkUnit(t, row, solvers.StatusError, "restart cap reached")
+		}
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}

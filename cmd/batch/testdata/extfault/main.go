@@ -17,6 +17,8 @@
 //	-long ID            answer -long-bytes bytes without a newline
 //	-wrong-id ID        answer with another puzzle's id
 //	-slow-start D       sleep D before reading the handshake
+//	-slow-restart D     sleep D before the handshake in every process but the
+//	                    first of the -state directory
 //	-delay D            sleep D before each answer (a slow solver)
 //	-state DIR          where once-per-run faults keep their marker files, and
 //	                    where a hanging process writes hanging-PID
@@ -57,6 +59,7 @@ func main() {
 		noHello   = flag.Bool("no-handshake", false, "never answer the handshake")
 		selfNS    = flag.Bool("ns", false, "report its own time per puzzle")
 		delay     = flag.Duration("delay", 0, "sleep this `duration` before each answer")
+		slowAgain = flag.Duration("slow-restart", 0, "sleep this `duration` before the handshake but in the first process of -state")
 	)
 	flag.Parse()
 	crashes := map[int]bool{}
@@ -73,6 +76,9 @@ func main() {
 	}
 
 	time.Sleep(*slowStart)
+	if *slowAgain > 0 && !once(*state, "started") {
+		time.Sleep(*slowAgain)
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<16), 1<<20)
 	out := bufio.NewWriter(os.Stdout)

@@ -332,7 +332,7 @@ func TestExtRestartCap(t *testing.T) {
 	}
 	for _, want := range []string{
 		fmt.Sprintf("note: external flt: %d processes started again", restarts),
-		fmt.Sprintf("note: external flt: the restart cap was reached: %d units not sent", capped),
+		"note: external flt: the restart cap was reached: its units after it were not sent",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
@@ -608,6 +608,44 @@ func TestExtRetimeIgnoresFailedRuns(t *testing.T) {
 			checkUnit(t, row, solvers.StatusError, "crashing on puzzle")
 		default:
 			checkUnit(t, row, solvers.StatusError, "restart cap reached")
+		}
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}
+
+// TestExtRestartNeverAnswers: a process started again after a crash that
+// does not answer the handshake within -ext-start makes its unit an
+// error and counts as a restart; past the cap the units are not sent.
+func TestExtRestartNeverAnswers(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "run")
+	const crash, n = 2, 7
+	start := time.Now()
+	r := batch(t, root, "-solvers", "bitboard,flt", "-ext", extCommand(t, marker, "-crash", strconv.Itoa(crash), "-slow-restart", "1m", "-state", tmp),
+		"-ext-start", "500ms", "-ext-restarts", "2", "-workers", "1", "-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
+	t.Logf("took %s, exit %d; stdout:\n%s", time.Since(start).Round(time.Millisecond), r.code, r.stdout)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)
+	}
+	by := sweepRows(t, out, []string{"bitboard", "flt"}, ids(0, n))
+	for id := range n {
+		checkUnit(t, by["bitboard"][id], solvers.StatusSolved)
+		switch row := by["flt"][id]; {
+		case id < crash:
+			checkSolvedAsBitboard(t, row, by)
+		case id == crash:
+			checkUnit(t, row, solvers.StatusError, "crashing on puzzle")
+		case id <= crash+2: // the two restarts
+			checkUnit(t, row, solvers.StatusError, "no handshake within 500ms (-ext-start)")
+		default:
+			checkUnit(t, row, solvers.StatusError, "restart cap reached")
+		}
+	}
+	for _, want := range []string{"note: external flt: 2 processes started again", "note: external flt: the restart cap was reached"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q", want)
 		}
 	}
 	noMarkerLeft(t, marker, 2*time.Second)

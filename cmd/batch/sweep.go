@@ -121,9 +121,9 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stdout, "note: external %s: %s started again (after a timeout, a crash or a protocol error; -ext-restarts %d at most)\n",
 				x.Name(), report.Count(n, "process", "processes"), f.ext.restarts)
 		}
-		if n := x.Refused(); n > 0 {
-			fmt.Fprintf(e.stdout, "note: external %s: the restart cap was reached: %s not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
-				x.Name(), report.Count(n, "unit", "units"))
+		if x.Refused() > 0 {
+			fmt.Fprintf(e.stdout, "note: external %s: the restart cap was reached: its units after it were not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
+				x.Name())
 		}
 	}
 	invalid.printRest(e.stderr)

@@ -96,7 +96,7 @@ type Solver struct {
 	live     int // processes started and not faulted
 	pending  int // faulted processes not replaced yet
 	restarts int
-	refused  int // units not sent past the restart cap
+	refused  int // requests not sent past the restart cap
 	capped   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
@@ -270,8 +270,9 @@ func (s *Solver) Restarts() int {
 	return s.restarts
 }
 
-// Refused returns the number of units not sent because the restart cap
-// was reached (their status is error, "restart cap reached").
+// Refused returns the number of requests not sent because the restart
+// cap was reached (their status is error, "restart cap reached"): the
+// sweep's, and its warm-up's and re-timing's.
 func (s *Solver) Refused() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

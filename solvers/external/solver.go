@@ -99,6 +99,7 @@ type Solver struct {
 	capped   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
+	watch    *watchdog // nil without Options.Timeout
 }
 
 // Start resolves the program of spec, starts its processes (one per
@@ -133,6 +134,9 @@ func launch(ctx context.Context, spec Spec, opt Options, exe string, extra []str
 	opt = opt.withDefaults()
 	s := &Solver{spec: spec, opt: opt, exe: exe, extra: extra,
 		idle: make(chan *proc, opt.Workers), all: map[*proc]bool{}}
+	if opt.Timeout > 0 {
+		s.watch = newWatchdog(opt.Timeout, s.procs)
+	}
 	type started struct {
 		p   *proc
 		h   hello
@@ -176,6 +180,7 @@ func (s *Solver) startOne(ctx context.Context) (*proc, hello, error) {
 	if err != nil {
 		return nil, hello{}, fmt.Errorf("starting %s: %w", s.spec.Args[0], err)
 	}
+	p.watch = s.watch
 	s.mu.Lock()
 	s.all[p] = true
 	s.mu.Unlock()
@@ -604,7 +609,22 @@ func (s *Solver) Close() error {
 		}
 	}
 	s.reaping.Wait()
+	if s.watch != nil {
+		s.watch.close()
+		s.watch = nil
+	}
 	return nil
+}
+
+// procs returns the processes not yet released.
+func (s *Solver) procs() []*proc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := make([]*proc, 0, len(s.all))
+	for p := range s.all {
+		ps = append(ps, p)
+	}
+	return ps
 }
 
 // calibrate measures the null round trip: Calibrate round trips per

@@ -138,8 +138,19 @@ func start(t *testing.T, args string, opt Options) (*Solver, string) {
 // solution but on the puzzles where it is told to crash, answer garbage,
 // hang, answer a wrong grid or claim no solution; each of those gets its
 // status, the process is started again, and Close leaves none running.
+// The hang's deadline is watched by a timer without Options.Timeout, by
+// the watchdog with it.
 func TestSolveFaults(t *testing.T) {
-	s, token := start(t, "-crash 5 -garbage 7 -hang 9 -wrong 11 -unsolvable 12", Options{Workers: 1, Grace: 200 * time.Millisecond})
+	for _, limit := range []time.Duration{0, 2 * time.Second} {
+		t.Run(fmt.Sprint("timeout=", limit), func(t *testing.T) { testSolveFaults(t, limit) })
+	}
+}
+
+func testSolveFaults(t *testing.T, limit time.Duration) {
+	s, token := start(t, "-crash 5 -garbage 7 -hang 9 -wrong 11 -unsolvable 12", Options{Workers: 1, Grace: 200 * time.Millisecond, Timeout: limit})
+	if (s.watch != nil) != (limit > 0) {
+		t.Errorf("watchdog %v with Options.Timeout %s", s.watch != nil, limit)
+	}
 	ps := corpusPuzzles(t, 14)
 	want := map[int]solvers.Status{5: solvers.StatusError, 7: solvers.StatusError, 9: solvers.StatusTimeout,
 		11: solvers.StatusWrong, 12: solvers.StatusWrong}

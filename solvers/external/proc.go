@@ -32,6 +32,10 @@ type proc struct {
 	exited                chan struct{} // closed once the guard is waited for
 	status                string        // how it ended ("exit status 3"), once exited is closed
 	buf                   []byte        // the request being written
+	// deadline is the exchange's deadline as a duration since watch.base,
+	// 0 when none (read by the watchdog).
+	deadline atomic.Int64
+	watch    *watchdog
 }
 
 // startProc starts args behind a guard (the running binary in the guard
@@ -109,21 +113,33 @@ func closeAll(fs []*os.File) {
 
 // exchange writes p.buf (a whole line) and reads the answer line, without
 // its line end; the line is valid until the next exchange. A deadline
-// that passes ends the process (expire), whose output then ends: the
+// that passes ends the process (expire), whose output then ends. The
 // pipes are read and written blocking, not through the runtime's poller,
-// so that the answer wakes the waiting thread at once (see
-// docs/PROTOCOL.md, "Times").
+// so that the answer wakes the waiting thread at once, and the deadline
+// is watched by the Solver's watchdog when it has one, else by a timer:
+// a timer per exchange made the null round trip longer (the runtime
+// watches each timer with another thread while the exchange blocks; see
+// docs/PERFORMANCE.md).
 func (p *proc) exchange(deadline time.Time) ([]byte, error) {
-	var timer *time.Timer
-	if !deadline.IsZero() {
-		d := time.Until(deadline)
-		if d <= 0 {
+	if deadline.IsZero() {
+		return p.writeRead()
+	}
+	d := time.Until(deadline)
+	if d <= 0 {
+		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
+	}
+	if p.watch != nil {
+		p.deadline.Store(int64(deadline.Sub(p.watch.base)))
+		line, err := p.writeRead()
+		p.deadline.Store(0)
+		if p.expired.Load() {
 			return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
 		}
-		timer = time.AfterFunc(d, p.expire)
+		return line, err
 	}
+	timer := time.AfterFunc(d, p.expire)
 	line, err := p.writeRead()
-	if timer != nil && !timer.Stop() {
+	if !timer.Stop() {
 		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
 	}
 	return line, err
@@ -266,4 +282,46 @@ func quote(line []byte) string {
 		return fmt.Sprintf("%q...", line[:80])
 	}
 	return fmt.Sprintf("%q", line)
+}
+
+// watchdog ends the processes whose exchange is past its deadline: one
+// goroutine per Solver, which looks every period (a tenth of the units'
+// time limit, 1 ms to 100 ms), so a unit ends at most a period after its
+// limit. Units past their limit are timeouts, censored: how late they
+// end does not change what is recorded of them but their time.
+type watchdog struct {
+	base   time.Time
+	period time.Duration
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+func newWatchdog(limit time.Duration, procs func() []*proc) *watchdog {
+	w := &watchdog{base: time.Now(), period: min(max(limit/10, time.Millisecond), 100*time.Millisecond),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		t := time.NewTicker(w.period)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.stop:
+				return
+			case <-t.C:
+			}
+			now := int64(time.Since(w.base))
+			for _, p := range procs() {
+				if d := p.deadline.Load(); d != 0 && now >= d && !p.expired.Load() {
+					p.expire()
+				}
+			}
+		}
+	}()
+	return w
+}
+
+// close stops the watchdog.
+func (w *watchdog) close() {
+	close(w.stop)
+	<-w.done
 }

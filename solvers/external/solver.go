@@ -98,8 +98,10 @@ type Solver struct {
 	restarts int
 	refused  int // requests not sent past the restart cap
 	capped   bool
+	closed   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
+	watch    *watchdog // nil without Options.Timeout
 }
 
 // Start resolves the program of spec, starts its processes (one per
@@ -107,25 +109,36 @@ type Solver struct {
 // measures the null round trip with the built-in echo peer. An error says
 // what the program did instead, with the end of its standard error.
 func Start(ctx context.Context, spec Spec, opt Options) (*Solver, error) {
-	exe, err := lookPath(spec.Args[0])
+	id, err := Identify(spec)
+	if err != nil {
+		return nil, err
+	}
+	s, err := launch(ctx, spec, opt, id.Executable, nil)
 	if err != nil {
 		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
 	}
-	sum, err := fileSHA256(exe)
-	if err != nil {
-		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
-	}
-	s, err := launch(ctx, spec, opt, exe, nil)
-	if err != nil {
-		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
-	}
-	s.sum = sum
-	s.files = argFiles(spec.Args[1:])
+	s.sum, s.files = id.SHA256, id.Files
 	if err := s.calibrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("-ext %s: measuring the null round trip: %w", spec.Name, err)
 	}
 	return s, nil
+}
+
+// Identify finds the program of spec without starting it: the fields of
+// its provenance that name the program (Name, Command, Args, Executable,
+// SHA256, Files).
+func Identify(spec Spec) (rundir.External, error) {
+	exe, err := lookPath(spec.Args[0])
+	if err != nil {
+		return rundir.External{}, fmt.Errorf("-ext %s: %w", spec.Name, err)
+	}
+	sum, err := fileSHA256(exe)
+	if err != nil {
+		return rundir.External{}, fmt.Errorf("-ext %s: %w", spec.Name, err)
+	}
+	return rundir.External{Name: spec.Name, Command: spec.Command, Args: spec.Args, Executable: exe, SHA256: sum,
+		Files: argFiles(spec.Args[1:])}, nil
 }
 
 // launch starts opt.Workers processes of exe with spec's arguments and
@@ -134,6 +147,9 @@ func launch(ctx context.Context, spec Spec, opt Options, exe string, extra []str
 	opt = opt.withDefaults()
 	s := &Solver{spec: spec, opt: opt, exe: exe, extra: extra,
 		idle: make(chan *proc, opt.Workers), all: map[*proc]bool{}}
+	if opt.Timeout > 0 {
+		s.watch = newWatchdog(opt.Timeout, s.procs)
+	}
 	type started struct {
 		p   *proc
 		h   hello
@@ -177,6 +193,7 @@ func (s *Solver) startOne(ctx context.Context) (*proc, hello, error) {
 	if err != nil {
 		return nil, hello{}, fmt.Errorf("starting %s: %w", s.spec.Args[0], err)
 	}
+	p.watch = s.watch
 	s.mu.Lock()
 	s.all[p] = true
 	s.mu.Unlock()
@@ -332,7 +349,7 @@ func (s *Solver) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits
 			res.HarnessNS += over.Nanoseconds()
 		}
 		res = solvers.Result{Status: solvers.StatusTimeout, HarnessNS: res.HarnessNS,
-			Err: errors.New("no answer before the deadline (-timeout): the process was ended and another started")}
+			Err: errors.New("no answer before the deadline (-timeout): its process was ended (the next unit starts another)")}
 	case faultProtocol:
 		res = solvers.Result{Status: solvers.StatusError, HarnessNS: res.HarnessNS, Err: errors.New("protocol: " + f.msg)}
 	default:
@@ -521,6 +538,10 @@ func (s *Solver) take(ctx context.Context) (*proc, int64, error) {
 	t0 := time.Now()
 	for {
 		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, time.Since(t0).Nanoseconds(), errors.New("the strategy's processes were ended (Close)")
+		}
 		if s.capped {
 			s.refused++
 			s.mu.Unlock()
@@ -599,7 +620,7 @@ func (s *Solver) end(p *proc, now bool) {
 // to exit, then ends their groups, and waits until they have exited.
 func (s *Solver) Close() error {
 	s.mu.Lock()
-	s.capped = true // no process starts after Close
+	s.closed = true // no process starts after Close
 	procs := make([]*proc, 0, len(s.all))
 	for p := range s.all {
 		procs = append(procs, p)
@@ -627,7 +648,22 @@ func (s *Solver) Close() error {
 		}
 	}
 	s.reaping.Wait()
+	if s.watch != nil {
+		s.watch.close()
+		s.watch = nil
+	}
 	return nil
+}
+
+// procs returns the processes not yet released.
+func (s *Solver) procs() []*proc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := make([]*proc, 0, len(s.all))
+	for p := range s.all {
+		ps = append(ps, p)
+	}
+	return ps
 }
 
 // calibrate measures the null round trip: Calibrate round trips per

@@ -543,7 +543,14 @@ func TestExtInterruptWhileHung(t *testing.T) {
 				if m := manifest(t, out); m.Status != rundir.Interrupted {
 					t.Errorf("run.json status %s, want interrupted", m.Status)
 				}
+				if strings.Contains(r.stderr, noTimeoutHint) {
+					t.Errorf("stderr says %q under -timeout %s", noTimeoutHint, tc.timeout)
+				}
 			case "interrupt-twice-no-timeout":
+				// The first Ctrl-C says why the run may not end by itself.
+				if !strings.Contains(r.stderr, noTimeoutHint) {
+					t.Errorf("stderr lacks %q:\n%s", noTimeoutHint, r.stderr)
+				}
 				// The second signal ends the process by its default action.
 				if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
 					t.Errorf("exit %d after the second SIGINT, want the end by SIGINT (130 in a shell)", r.code)
@@ -556,6 +563,10 @@ func TestExtInterruptWhileHung(t *testing.T) {
 		})
 	}
 }
+
+// noTimeoutHint is what the first Ctrl-C says when a unit of an external
+// solver may never end.
+const noTimeoutHint = "with no -timeout, an external solver that does not answer keeps its unit running"
 
 // awaitHang waits until extfault says, in its -state directory dir,
 // that it hangs, and returns its pid.

@@ -63,7 +63,12 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 	swept := make(chan struct{})
-	cfg.Stop = stopOnInterrupt(e, swept)
+	again := "again to quit at once"
+	if len(f.externals) > 0 && cfg.Timeout == 0 {
+		// Nothing ends a unit that an external solver never answers.
+		again += "; with no -timeout, an external solver that does not answer keeps its unit running until then"
+	}
+	cfg.Stop = stopOnInterrupt(e, swept, again)
 	if !f.quiet {
 		defer showProgress(e, &cfg)()
 	}
@@ -189,13 +194,14 @@ func (l *invalidLines) printRest(w io.Writer) {
 
 // stopOnInterrupt returns the sweep's Stop channel: closed on the first
 // SIGINT, SIGTERM or SIGHUP (e.ctx, see main), which stops issuing units;
-// a second signal ends the process. Closing swept ends the watch.
-func stopOnInterrupt(e *env, swept <-chan struct{}) <-chan struct{} {
+// a second signal ends the process, as the message says in again.
+// Closing swept ends the watch.
+func stopOnInterrupt(e *env, swept <-chan struct{}, again string) <-chan struct{} {
 	stop := make(chan struct{})
 	go func() {
 		select {
 		case <-e.ctx.Done():
-			fmt.Fprintln(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (again to quit at once)")
+			fmt.Fprintf(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (%s)\n", again)
 			close(stop)
 		case <-swept:
 		}

@@ -662,3 +662,59 @@ func TestExtRestartNeverAnswers(t *testing.T) {
 	}
 	noMarkerLeft(t, marker, 2*time.Second)
 }
+
+// knownSolutions sweeps bitboard over ids [0, n) of the default corpus
+// and writes extfault's -solutions file: "GRID SOLUTION" lines.
+func knownSolutions(t *testing.T, root string, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	mustOK(t, batch(t, root, "-solvers", "bitboard", "-ids", idList(0, n), "-out", filepath.Join(dir, "run"), "-quiet", "-report=false"))
+	lines := strings.Split(firstLines(t, root, 0, n), "\n")
+	var b strings.Builder
+	for _, row := range readRows(t, filepath.Join(dir, "run", "results.csv")) {
+		fmt.Fprintf(&b, "%s %s\n", strings.TrimSpace(lines[row.ID]), row.Solution)
+	}
+	return writeFile(t, filepath.Join(dir, "solutions.txt"), b.String())
+}
+
+// TestExtFaultsInALargeBatch: a solver that answers in microseconds (a
+// lookup of known solutions) is swept in batches of a block (256
+// puzzles), its cheap units repeated and solved again between the passes
+// of the re-timing (about 47 requests a unit); faults among them, near
+// the end of the first block, are recorded all the same.
+func TestExtFaultsInALargeBatch(t *testing.T) {
+	root := repoRoot(t)
+	marker := newMarker(t)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "run")
+	const n, hang, garbage, crash, wrong = 300, 249, 250, 252, 254 // the first block's last 8: 248 to 255
+	ext := extCommand(t, marker, "-solutions", knownSolutions(t, root, n), "-state", tmp, "-hang", strconv.Itoa(hang),
+		"-garbage", strconv.Itoa(garbage), "-crash", strconv.Itoa(crash), "-wrong", strconv.Itoa(wrong),
+		"-log", filepath.Join(tmp, "requests"))
+	r := batch(t, root, "-solvers", "bitboard,flt", "-ext", ext, "-timeout", "300ms", "-workers", "2",
+		"-ids", idList(0, n), "-out", out, "-quiet", "-report=false")
+	if b, err := os.ReadFile(filepath.Join(tmp, "requests")); err != nil || bytes.Count(b, []byte("\n")) < 2*n {
+		t.Errorf("%d requests for %d units (%v): the sweep did not repeat units, this test checks less than it says",
+			bytes.Count(b, []byte("\n")), n, err)
+	}
+	if r.code != exitWrong {
+		t.Errorf("exit %d, want %d (a wrong answer)\nstderr:\n%s", r.code, exitWrong, r.stderr)
+	}
+	by := sweepRows(t, out, []string{"bitboard", "flt"}, ids(0, n))
+	for id := range n {
+		checkUnit(t, by["bitboard"][id], solvers.StatusSolved)
+		switch row := by["flt"][id]; id {
+		case hang:
+			checkUnit(t, row, solvers.StatusTimeout)
+		case garbage:
+			checkUnit(t, row, solvers.StatusError, "protocol")
+		case crash:
+			checkUnit(t, row, solvers.StatusError, "crashing on puzzle")
+		case wrong:
+			checkUnit(t, row, solvers.StatusWrong, "given")
+		default:
+			checkSolvedAsBitboard(t, row, by)
+		}
+	}
+	noMarkerLeft(t, marker, 2*time.Second)
+}

@@ -259,39 +259,51 @@ func TestExtFaultsInOneSweep(t *testing.T) {
 	noMarkerLeft(t, marker, 2*time.Second)
 }
 
-// TestExtStartNeverAnswers: a solver that never answers the handshake
-// fails its strategy before the sweep, within -ext-start: exit 2, a
-// message that names the strategy and quotes the solver's stderr, and no
-// run written.
-func TestExtStartNeverAnswers(t *testing.T) {
+// TestExtStartFails: a solver that never answers the handshake, exits
+// before it, or answers something else fails its strategy before the
+// sweep, within -ext-start: exit 2, a message that names the strategy,
+// says why and quotes the solver's stderr, and no run written.
+func TestExtStartFails(t *testing.T) {
 	root := repoRoot(t)
-	marker := newMarker(t)
-	out := filepath.Join(t.TempDir(), "run")
-	start := time.Now()
-	r := batch(t, root, "-solvers", "bitboard,flt", "-ext", extCommand(t, marker, "-no-handshake"), "-ext-start", "500ms",
-		"-ids", idList(0, 10), "-out", out, "-quiet", "-report=false")
-	took := time.Since(start)
-	t.Logf("took %s; exit %d; stderr:\n%s", took.Round(time.Millisecond), r.code, r.stderr)
-	if r.code != exitUsage {
-		t.Errorf("exit %d, want %d", r.code, exitUsage)
+	for _, tc := range []struct {
+		name   string
+		faults []string
+		want   []string
+	}{
+		{"never-answers", []string{"-no-handshake"}, []string{"no handshake within 500ms (-ext-start)", "not answering the handshake, as asked"}},
+		{"exits", []string{"-crash", "x"}, []string{"exit status 2", `extfault: -crash \"x\"`}},
+		{"answers-else", []string{"-hello", "hello"}, []string{`"hello"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			marker := newMarker(t)
+			out := filepath.Join(t.TempDir(), "run")
+			start := time.Now()
+			r := batch(t, root, "-solvers", "bitboard,flt", "-ext", extCommand(t, marker, tc.faults...), "-ext-start", "500ms",
+				"-ids", idList(0, 10), "-out", out, "-quiet", "-report=false")
+			took := time.Since(start)
+			t.Logf("took %s; exit %d; stderr:\n%s", took.Round(time.Millisecond), r.code, r.stderr)
+			if r.code != exitUsage {
+				t.Errorf("exit %d, want %d", r.code, exitUsage)
+			}
+			for _, want := range append([]string{"-ext flt: "}, tc.want...) {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if took > 5*time.Second {
+				t.Errorf("took %s under -ext-start 500ms", took)
+			}
+			if _, err := os.Stat(out); err == nil {
+				entries, _ := os.ReadDir(out)
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				t.Errorf("%s was written (%s): the protocol says nothing is", out, strings.Join(names, ", "))
+			}
+			noMarkerLeft(t, marker, 2*time.Second)
+		})
 	}
-	for _, want := range []string{"flt", "handshake", "not answering the handshake, as asked"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
-	if took > 5*time.Second {
-		t.Errorf("took %s under -ext-start 500ms", took)
-	}
-	if _, err := os.Stat(out); err == nil {
-		entries, _ := os.ReadDir(out)
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Errorf("%s was written (%s): the protocol says nothing is", out, strings.Join(names, ", "))
-	}
-	noMarkerLeft(t, marker, 2*time.Second)
 }
 
 // TestExtRestartCap: a solver that crashes on every puzzle is restarted

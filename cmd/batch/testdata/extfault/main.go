@@ -23,6 +23,7 @@
 //	-state DIR          where once-per-run faults keep their marker files, and
 //	                    where a hanging process writes hanging-PID
 //	-no-handshake       never answer the handshake
+//	-hello LINE         answer the handshake with LINE
 //	-ns                 report its own time (capability ns)
 //	-log FILE           append each request's id to FILE, one a line
 //	-solutions FILE     answer the grids FILE lists (lines "GRID SOLUTION") from
@@ -60,6 +61,7 @@ func main() {
 		wrongID   = flag.Int("wrong-id", -1, "answer this puzzle `id` with another id")
 		slowStart = flag.Duration("slow-start", 0, "sleep this `duration` before the handshake")
 		noHello   = flag.Bool("no-handshake", false, "never answer the handshake")
+		hello     = flag.String("hello", "", "answer the handshake with this `line`")
 		selfNS    = flag.Bool("ns", false, "report its own time per puzzle")
 		delay     = flag.Duration("delay", 0, "sleep this `duration` before each answer")
 		slowAgain = flag.Duration("slow-restart", 0, "sleep this `duration` before the handshake but in the first process of -state")
@@ -116,7 +118,11 @@ func main() {
 	if *selfNS {
 		caps += " ns"
 	}
-	fmt.Fprintf(out, "solver extfault 1 %s\n", caps)
+	if *hello != "" {
+		fmt.Fprintln(out, *hello)
+	} else {
+		fmt.Fprintf(out, "solver extfault 1 %s\n", caps)
+	}
 	out.Flush()
 
 	for in.Scan() {

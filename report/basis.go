@@ -97,13 +97,21 @@ func (s *Series) addSelf(st solvers.Status, self int64) {
 func (s *Series) BasisNote() string {
 	switch {
 	case s.selfBasis():
-		return fmt.Sprintf("%s is ranked by its own time: each of its %s reported one", s.Solver,
-			Count(s.answered, "answer", "answers"))
+		return fmt.Sprintf("%s is ranked by its own time: %s reported one", s.Solver,
+			eachOf(s.answered, "answer", "answers"))
 	case s.hasSelf && s.answeredNoSelf > 0:
 		return fmt.Sprintf("%s is ranked by the round trip: %d of its %s reported no time of its own", s.Solver,
 			s.answeredNoSelf, Count(s.answered, "answer", "answers"))
 	}
 	return ""
+}
+
+// eachOf says "its answer" for one, "each of its 6 answers" for more.
+func eachOf(n int, one, many string) string {
+	if n == 1 {
+		return "its " + one
+	}
+	return "each of its " + Count(n, one, many)
 }
 
 // ExternalSummary is what a summary says about an external solver

@@ -273,11 +273,11 @@ func TestSummaryStatesTimeBasis(t *testing.T) {
 	}
 	for _, c := range []struct{ where, text, want string }{
 		{"summary.md", md.String(), "### Time basis"},
-		{"summary.md", md.String(), "- `ext`: ranked by its own time (self\\_ns) (each of its 5 answers reported one); program `extsolver`, version `1.2`, SHA-256 `aaaaaaaaaaaa`…, command `./ext -q`; null round trip 21.0µs median, 48.0µs p99."},
-		{"summary.md", md.String(), "- `ext2`: ranked by the round trip less the null round trip (1 of its 6 answers reported no time of its own)"},
+		{"summary.md", md.String(), "- `ext`: ranked by its own time (self\\_ns): each of its 5 answers reported one. Program `extsolver`, version `1.2`, SHA-256 `aaaaaaaaaaaa`…, command `./ext -q`; null round trip 21.0µs median, 48.0µs p99."},
+		{"summary.md", md.String(), "- `ext2`: ranked by the round trip less the null round trip: 1 of its 6 answers reported no time of its own. Program"},
 		{"summary.md", md.String(), "- `bitboard`: the tool's time of each Solve."},
-		{"terminal", txt.String(), "ext: ranked by its own time (self_ns) (each of its 5 answers reported one); program extsolver 1.2 (sha256 aaaaaaaaaaaa), null round trip 21.0µs median, 48.0µs p99.\n"},
-		{"terminal", txt.String(), "ext2: ranked by the round trip less the null round trip (1 of its 6 answers reported no time of its own); program ext2solver 1.2 (sha256 bbbbbbbbbbbb)"},
+		{"terminal", txt.String(), "ext: ranked by its own time (self_ns): each of its 5 answers reported one. Program extsolver 1.2 (sha256 aaaaaaaaaaaa), null round trip 21.0µs median, 48.0µs p99.\n"},
+		{"terminal", txt.String(), "ext2: ranked by the round trip less the null round trip: 1 of its 6 answers reported no time of its own. Program ext2solver 1.2 (sha256 bbbbbbbbbbbb)"},
 		{"summary.bench", bench.String(), "# ext: ranked by its own time (self_ns)"},
 	} {
 		if !strings.Contains(c.text, c.want) {

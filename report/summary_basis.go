@@ -18,35 +18,31 @@ func (s *Summary) basisMatters() bool {
 	return false
 }
 
-// basisSentence says in a sentence which time st is ranked by.
+// basisSentence says in a sentence which time st is ranked by and why:
+// "ranked by its own time (self_ns), which each of its 6 answers
+// reported".
 func (st *StrategySummary) basisSentence() string {
-	var b strings.Builder
-	switch st.TimeBasis {
-	case BasisSelf:
-		b.WriteString("ranked by its own time (self_ns)")
-	default:
-		if st.External != nil || st.BasisNote != "" {
-			b.WriteString("ranked by the round trip less the null round trip")
-		} else {
-			b.WriteString("ranked by the tool's time of each Solve")
-		}
+	_, why, _ := strings.Cut(st.BasisNote, ": ")
+	switch {
+	case st.TimeBasis == BasisSelf:
+		return "ranked by its own time (self_ns): " + why
+	case why != "":
+		return "ranked by the round trip less the null round trip: " + why
+	case st.External != nil:
+		return "ranked by the round trip less the null round trip: it reported no time of its own"
 	}
-	if st.BasisNote != "" {
-		_, why, _ := strings.Cut(st.BasisNote, ": ")
-		fmt.Fprintf(&b, " (%s)", why)
-	}
-	return b.String()
+	return "ranked by the tool's time of each Solve"
 }
 
 // programLine names an external solver's program and its null round
-// trip: "program pysolver 1.0 (sha256 0123456789ab), null round trip
+// trip: "Program pysolver 1.0 (sha256 0123456789ab), null round trip
 // 21.4µs median, 48.0µs p99"; "" for a built-in strategy.
 func (st *StrategySummary) programLine() string {
 	x := st.External
 	if x == nil {
 		return ""
 	}
-	return fmt.Sprintf("program %s, null round trip %s median, %s p99", x.Program(),
+	return fmt.Sprintf("Program %s, null round trip %s median, %s p99", x.Program(),
 		fmtNS(float64(x.NullNS)), fmtNS(float64(x.NullP99NS)))
 }
 
@@ -68,7 +64,7 @@ func (s *Summary) writeBasisMarkdown(b *bytes.Buffer) {
 		}
 		fmt.Fprintf(b, "- %s: %s", mdCode(st.Solver), mdText(st.basisSentence()))
 		if x := st.External; x != nil {
-			fmt.Fprintf(b, "; program %s, version %s, SHA-256 %s…, command %s; null round trip %s median, %s p99",
+			fmt.Fprintf(b, ". Program %s, version %s, SHA-256 %s…, command %s; null round trip %s median, %s p99",
 				mdCode(x.Reported), mdCode(x.Version), mdCode(x.Short), mdCode(x.Command),
 				fmtNS(float64(x.NullNS)), fmtNS(float64(x.NullP99NS)))
 		}
@@ -94,7 +90,7 @@ func (s *Summary) writeBasisText(b *bytes.Buffer) {
 		}
 		fmt.Fprintf(b, "%s: %s", st.Solver, st.basisSentence())
 		if l := st.programLine(); l != "" {
-			fmt.Fprintf(b, "; %s", l)
+			fmt.Fprintf(b, ". %s", l)
 		}
 		b.WriteString(".\n")
 	}
@@ -111,7 +107,7 @@ func (s *Summary) basisLines() []string {
 		}
 		l := st.Solver + ": " + st.basisSentence()
 		if p := st.programLine(); p != "" {
-			l += "; " + p
+			l += ". " + p
 		}
 		out = append(out, l)
 	}

@@ -62,12 +62,11 @@ func showMain(e *env, args []string) error {
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
 	}
-	names, err := solverNames(*solverList)
+	run, runDir, err := showRun(e, *runFlag, set["run"])
 	if err != nil {
 		return err
 	}
-
-	run, runDir, err := showRun(e, *runFlag, set["run"])
+	names, fromRun, err := showSolvers(*solverList, run)
 	if err != nil {
 		return err
 	}
@@ -107,6 +106,7 @@ func showMain(e *env, args []string) error {
 		return err
 	}
 	if run != nil {
+		show.NotRun = fromRunNote(fromRun)
 		if w := show.RankIn(run, run.CorpusNames()[at]); w != "" {
 			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
 		}

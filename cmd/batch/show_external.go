@@ -26,7 +26,7 @@ func showSolvers(list string, run *report.Run) (names, fromRun []string, err err
 		}
 	}
 	if strings.TrimSpace(list) == "all" {
-		names, err = solverNames(list)
+		names, err = solverNames(list, nil)
 		return names, fromRun, err
 	}
 	var builtin []string
@@ -39,7 +39,7 @@ func showSolvers(list string, run *report.Run) (names, fromRun []string, err err
 	if len(builtin) == 0 && len(fromRun) > 0 {
 		return nil, fromRun, nil
 	}
-	names, err = solverNames(strings.Join(builtin, ","))
+	names, err = solverNames(strings.Join(builtin, ","), nil)
 	return names, fromRun, err
 }
 

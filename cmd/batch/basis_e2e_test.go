@@ -205,3 +205,26 @@ func TestReportOfExternalSolvers(t *testing.T) {
 		}
 	}
 }
+
+// TestPuzzleHistoryInTheRunsBasis: the page's earlier nights of a named
+// puzzle give an external solver ranked by its own time its own time
+// on those nights too (#0: 300µs own, 100µs round trip).
+func TestPuzzleHistoryInTheRunsBasis(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	externalRun(t, dir, "a", -1)
+	externalRun(t, dir, "b", -1)
+	if r := batch(t, dir, "trend", "-root", "."); r.code > 1 {
+		t.Fatalf("trend: exit %d\n%s", r.code, r.stderr)
+	}
+	mustOK(t, batch(t, dir, "report", "b"))
+	page, err := os.ReadFile(filepath.Join(dir, "b", rundir.PageFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `<tr><td class="text">ext</td><td title="0 calls">300µs</td><td title="0 calls">300µs</td></tr>`
+	if !strings.Contains(string(page), want) {
+		i := strings.Index(string(page), `<table class="history">`)
+		t.Errorf("the page lacks %s; its first history table:\n%s", want, string(page)[max(i, 0):min(max(i, 0)+600, len(page))])
+	}
+}

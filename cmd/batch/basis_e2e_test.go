@@ -153,7 +153,7 @@ func TestReportOfExternalSolvers(t *testing.T) {
 	r = batch(t, dir, "show", "0", "-run", "a", "-solvers", "bitboard,ext")
 	mustOK(t, r)
 	for _, want := range []string{
-		"Not run now: ext, ext2, external solvers of the run (-ext): show cannot start them without their command; they are listed from the run's rows only.",
+		"Not run now: ext, ext2, external solvers of the run: show cannot start them without their command (-ext NAME=COMMAND); they are listed from the run's rows only.",
 		"Time of ext: its own (self_ns), as the run's summary ranks it.",
 	} {
 		if !strings.Contains(r.stdout, want) {

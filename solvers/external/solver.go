@@ -107,25 +107,36 @@ type Solver struct {
 // measures the null round trip with the built-in echo peer. An error says
 // what the program did instead, with the end of its standard error.
 func Start(ctx context.Context, spec Spec, opt Options) (*Solver, error) {
-	exe, err := lookPath(spec.Args[0])
+	id, err := Identify(spec)
+	if err != nil {
+		return nil, err
+	}
+	s, err := launch(ctx, spec, opt, id.Executable, nil)
 	if err != nil {
 		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
 	}
-	sum, err := fileSHA256(exe)
-	if err != nil {
-		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
-	}
-	s, err := launch(ctx, spec, opt, exe, nil)
-	if err != nil {
-		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
-	}
-	s.sum = sum
-	s.files = argFiles(spec.Args[1:])
+	s.sum, s.files = id.SHA256, id.Files
 	if err := s.calibrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("-ext %s: measuring the null round trip: %w", spec.Name, err)
 	}
 	return s, nil
+}
+
+// Identify finds the program of spec without starting it: the fields of
+// its provenance that name the program (Name, Command, Args, Executable,
+// SHA256, Files).
+func Identify(spec Spec) (rundir.External, error) {
+	exe, err := lookPath(spec.Args[0])
+	if err != nil {
+		return rundir.External{}, fmt.Errorf("-ext %s: %w", spec.Name, err)
+	}
+	sum, err := fileSHA256(exe)
+	if err != nil {
+		return rundir.External{}, fmt.Errorf("-ext %s: %w", spec.Name, err)
+	}
+	return rundir.External{Name: spec.Name, Command: spec.Command, Args: spec.Args, Executable: exe, SHA256: sum,
+		Files: argFiles(spec.Args[1:])}, nil
 }
 
 // launch starts opt.Workers processes of exe with spec's arguments and

@@ -174,6 +174,17 @@ func TestReportOfExternalSolvers(t *testing.T) {
 	if !strings.Contains(r.stdout, "No strategy was run now.") || !strings.Contains(r.stdout, "Not run now: ext, ext2") {
 		t.Errorf("show -solvers ext:\n%s", r.stdout)
 	}
+	// Given with -ext, ext runs now (a program that supports no puzzle);
+	// ext2 is still listed from the rows only.
+	script := filepath.Join(dir, "unsupported.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nread l\necho solver none 1\nwhile read c id g; do echo \"$id unsupported\"; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = batch(t, dir, "show", "0", "-run", "a", "-solvers", "bitboard,ext", "-ext", "ext="+script)
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "  ext       unsupported") || !strings.Contains(r.stdout, "Not run now: ext2, an external solver of the run") {
+		t.Errorf("show -ext ext=...: ext not run now, or ext2 not listed from the rows:\n%s", r.stdout)
+	}
 	if r = batch(t, dir, "show", "0", "-run", "a", "-solvers", "nosuch"); r.code != 2 {
 		t.Errorf("show -solvers nosuch: exit %d, want 2", r.code)
 	}

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -126,6 +128,9 @@ type ExternalSummary struct {
 	Caps      []string `json:"caps"`
 	NullNS    int64    `json:"null_ns"`     // the null round trip's median, subtracted from each unit
 	NullP99NS int64    `json:"null_p99_ns"` // and its p99
+	// NullAloneNS is the null round trip's median with one worker at a
+	// time, subtracted from the units re-timed alone.
+	NullAloneNS int64 `json:"null_alone_ns"`
 }
 
 // externalSummary returns what m records about the external solver
@@ -143,7 +148,7 @@ func externalSummary(m *rundir.Manifest, name string) *ExternalSummary {
 		short = short[:12]
 	}
 	return &ExternalSummary{Command: e.Command, Reported: e.Reported, Version: e.Version, SHA256: e.SHA256,
-		Short: short, Caps: append([]string{}, e.Caps...), NullNS: e.NullNS, NullP99NS: e.NullP99NS}
+		Short: short, Caps: append([]string{}, e.Caps...), NullNS: e.NullNS, NullP99NS: e.NullP99NS, NullAloneNS: e.NullAloneNS}
 }
 
 // Program names the program in a few words: "pysolver 1.0 (sha256 0123456789ab)".
@@ -177,4 +182,28 @@ func basisWords(b TimeBasis) string {
 		return "its own time"
 	}
 	return "the round trip"
+}
+
+// writeBases writes, under the comparison's table of times, which time
+// each strategy was compared by when it is not the plain one: its own
+// in both runs, or the round trip of both because the runs rank it by
+// different times (the warning says so too). Nothing for built-in
+// strategies.
+func (c *Comparison) writeBases(b *bytes.Buffer) {
+	var self, mixed []string
+	for _, d := range c.Strategies {
+		switch {
+		case d.TimeBasisOld != d.TimeBasisNew:
+			mixed = append(mixed, d.Solver)
+		case d.TimeBasis == BasisSelf:
+			self = append(self, d.Solver)
+		}
+	}
+	if len(self) > 0 {
+		fmt.Fprintf(b, "Times of %s: %s own (self_ns) in both runs.\n", strings.Join(self, ", "), Plural(len(self), "its", "their"))
+	}
+	if len(mixed) > 0 {
+		fmt.Fprintf(b, "Times of %s: the round trip in both runs (one run ranks %s by %s own time, the other by the round trip).\n",
+			strings.Join(mixed, ", "), Plural(len(mixed), "it", "them"), Plural(len(mixed), "its", "their"))
+	}
 }

@@ -376,6 +376,13 @@ func TestCompareDifferentBasesComparesRoundTrips(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning of ext's bases: %q", c.Warnings)
 	}
+	var txt bytes.Buffer
+	if err := c.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Times of ext: the round trip in both runs (one run ranks it by its own time, the other by the round trip).\n"; !strings.Contains(txt.String(), want) {
+		t.Errorf("compare's text lacks %q:\n%s", want, txt.String())
+	}
 	pairs, err := c.Pairs(context.Background(), oldRun, newRun, "ext")
 	if err != nil {
 		t.Fatal(err)
@@ -394,6 +401,13 @@ func TestCompareDifferentBasesComparesRoundTrips(t *testing.T) {
 		if d.Solver == "ext" && (d.TimeBasis != BasisSelf || d.MedianOldNS.Value != 200_000) {
 			t.Errorf("same bases: ext compared by %q, median %v; want its own, 200µs", d.TimeBasis, d.MedianOldNS.Value)
 		}
+	}
+	txt.Reset()
+	if err := c.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Times of ext: its own (self_ns) in both runs.\n"; !strings.Contains(txt.String(), want) {
+		t.Errorf("compare's text lacks %q:\n%s", want, txt.String())
 	}
 	for _, w := range c.Warnings {
 		if strings.Contains(w, "ranked by") {

@@ -97,6 +97,7 @@ type Solver struct {
 	pending  int // faulted processes not replaced yet
 	restarts int
 	capped   bool
+	closed   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
 	watch    *watchdog // nil without Options.Timeout
@@ -328,7 +329,7 @@ func (s *Solver) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits
 	switch f.kind {
 	case faultTimeout:
 		res = solvers.Result{Status: solvers.StatusTimeout, HarnessNS: res.HarnessNS,
-			Err: errors.New("no answer before the deadline (-timeout): the process was ended and another started")}
+			Err: errors.New("no answer before the deadline (-timeout): its process was ended (the next unit starts another)")}
 	case faultProtocol:
 		res = solvers.Result{Status: solvers.StatusError, HarnessNS: res.HarnessNS, Err: errors.New("protocol: " + f.msg)}
 	default:
@@ -517,6 +518,10 @@ func (s *Solver) take(ctx context.Context) (*proc, int64, error) {
 	t0 := time.Now()
 	for {
 		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, time.Since(t0).Nanoseconds(), errors.New("the strategy's processes were ended (Close)")
+		}
 		if s.capped {
 			s.mu.Unlock()
 			return nil, time.Since(t0).Nanoseconds(), capError{s.opt.MaxRestarts}
@@ -592,7 +597,7 @@ func (s *Solver) end(p *proc, now bool) {
 // to exit, then ends their groups, and waits until they have exited.
 func (s *Solver) Close() error {
 	s.mu.Lock()
-	s.capped = true // no process starts after Close
+	s.closed = true // no process starts after Close
 	procs := make([]*proc, 0, len(s.all))
 	for p := range s.all {
 		procs = append(procs, p)

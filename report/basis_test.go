@@ -297,8 +297,8 @@ func TestSummaryStatesTimeBasis(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`<p class="meta" id="time-basis"><b>Time basis.</b> ext: ranked by its own time (self_ns)`,
-		`ext2: ranked by the round trip less the null round trip`,
+		`<p class="meta" id="time-basis"><b>Time basis.</b> <b>ext</b>: ranked by its own time (self_ns)`,
+		`<b>ext2</b>: ranked by the round trip less the null round trip`,
 		`<b>ext</b><small>own time</small>`,
 		`<b>ext2</b><small>round trip</small>`,
 	} {

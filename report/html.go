@@ -146,7 +146,7 @@ type page struct {
 
 	Lead        string // one line: what the headline says
 	Headline    pageHeadline
-	Basis       []string // under the headline: which time ranks each external strategy (Summary.basisLines)
+	Basis       []pageBasis // under the headline: which time ranks each external strategy (Summary.basisLines)
 	TrendLine   string
 	HistoryHref string
 	TimingLead  string

@@ -96,20 +96,23 @@ func (s *Summary) writeBasisText(b *bytes.Buffer) {
 	}
 }
 
-// basisLines says, a sentence per external strategy (or strategy with
-// times of its own), which time ranks it and what program it ran: the
-// page's note under its headline. None for a run of built-in strategies.
-func (s *Summary) basisLines() []string {
-	var out []string
+// pageBasis is a strategy's line of the page's time basis note.
+type pageBasis struct{ Solver, Text string }
+
+// basisLines says, per external strategy (or strategy with times of its
+// own), which time ranks it and what program it ran: the page's note
+// under its headline. None for a run of built-in strategies.
+func (s *Summary) basisLines() []pageBasis {
+	var out []pageBasis
 	for _, st := range s.Strategies {
 		if st.External == nil && st.BasisNote == "" {
 			continue
 		}
-		l := st.Solver + ": " + st.basisSentence()
+		l := st.basisSentence()
 		if p := st.programLine(); p != "" {
 			l += ". " + p
 		}
-		out = append(out, l)
+		out = append(out, pageBasis{st.Solver, l})
 	}
 	return out
 }

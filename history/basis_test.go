@@ -1,6 +1,7 @@
 package history
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +57,21 @@ func TestNightRecordsTimeBasis(t *testing.T) {
 		st := strategyOf(&report.StrategySummary{Solver: "ext", TimeBasis: tt.basis, Statuses: report.StatusCounts{}})
 		if st.TimeBasis != tt.want {
 			t.Errorf("basis %q recorded as %q, want %q", tt.basis, st.TimeBasis, tt.want)
+		}
+	}
+}
+
+// TestTrendTableMarksOwnTime: trend's verdict table marks the last
+// median of a strategy ranked by its own time.
+func TestTrendTableMarksOwnTime(t *testing.T) {
+	n := &Night{Run: "n1", RunID: "n1", Strategy: []Strategy{
+		{Solver: "bitboard", Median: Quantile{Value: 1000}},
+		{Solver: "ext", Median: Quantile{Value: 5000}, TimeBasis: "self"},
+	}}
+	rows := strategyRows(&Series{Nights: []*Night{n}}, nil)
+	for _, r := range rows {
+		if got, want := strings.HasSuffix(r.Last, " (own time)"), r.Solver == "ext"; got != want {
+			t.Errorf("%s: last %q, marked own time %t, want %t", r.Solver, r.Last, got, want)
 		}
 	}
 }

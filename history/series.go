@@ -168,3 +168,12 @@ func (s *Series) splitBases() {
 		}
 	}
 }
+
+// ownTime marks the figures of a strategy ranked by its own time (an
+// external solver's self_ns) in trend's tables: " (own time)"; "".
+func ownTime(st *Strategy) string {
+	if st.Basis() == report.BasisSelf {
+		return " (own time)"
+	}
+	return ""
+}

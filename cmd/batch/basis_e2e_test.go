@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"sudokubatch/history"
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -16,6 +19,7 @@ import (
 // would write them: ext with its own time on every answer (opposite in
 // order to its round trips), ext2 with its own time on every answer but
 // missingSelf's (-1: none missing). run.json records both as external.
+// The run is not reported (batch report does it).
 func externalRun(t *testing.T, dir, name string, missingSelf int) string {
 	t.Helper()
 	corpus := filepath.Join(dir, "c.txt")
@@ -29,7 +33,7 @@ func externalRun(t *testing.T, dir, name string, missingSelf int) string {
 			t.Fatal(err)
 		}
 	}
-	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-out", name, "c.txt"))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", name, "c.txt"))
 	run := filepath.Join(dir, name)
 	rows := readRows(t, filepath.Join(run, rundir.ResultsFile))
 	var out []rundir.Row
@@ -81,9 +85,9 @@ func externalRun(t *testing.T, dir, name string, missingSelf int) string {
 	return run
 }
 
-// TestReportOfExternalSolvers: batch report, show and compare over a run
-// with two external solvers, one ranked by its own time and one by the
-// round trip, through the binary.
+// TestReportOfExternalSolvers: batch report over a run with two
+// external solvers, one ranked by its own time and one by the round
+// trip, through the binary.
 func TestReportOfExternalSolvers(t *testing.T) {
 	needsBinary(t)
 	dir := t.TempDir()
@@ -148,9 +152,16 @@ func TestReportOfExternalSolvers(t *testing.T) {
 		t.Errorf("the page has no time basis note")
 	}
 
-	// show runs the built-in strategies and lists ext and ext2 from the
-	// run's rows; ext's #0 is its slowest by its own time.
-	r = batch(t, dir, "show", "0", "-run", "a", "-solvers", "bitboard,ext")
+}
+
+// TestShowOfExternalSolvers: batch show runs the built-in strategies and
+// lists a run's external solvers from its rows (unless given with -ext);
+// ext's #0 is its slowest by its own time.
+func TestShowOfExternalSolvers(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	externalRun(t, dir, "a", 3)
+	r := batch(t, dir, "show", "0", "-run", "a", "-solvers", "bitboard,ext")
 	mustOK(t, r)
 	for _, want := range []string{
 		"Not run now: ext, ext2, external solvers of the run: show cannot start them without their command (-ext NAME=COMMAND); they are listed from the run's rows only.",
@@ -189,17 +200,24 @@ func TestReportOfExternalSolvers(t *testing.T) {
 		t.Errorf("show -solvers nosuch: exit %d, want 2", r.code)
 	}
 
-	// ext2 has its own time on every answer in b: compare says the bases
-	// differ and compares its round trips (the same rows: ×1).
+}
+
+// TestCompareOfExternalSolversBases: ext2 has its own time on every
+// answer in b, not in a: compare says the bases differ and compares its
+// round trips (the same rows: ×1).
+func TestCompareOfExternalSolversBases(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	externalRun(t, dir, "a", 3)
 	externalRun(t, dir, "b", -1)
-	r = batch(t, dir, "compare", "a", "b")
+	r := batch(t, dir, "compare", "-page=false", "a", "b")
 	if r.code != 0 {
 		t.Fatalf("compare: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if !strings.Contains(r.stderr, "ext2 is ranked by the round trip in OLD and by its own time in NEW: its times are compared by the round trip in both") {
 		t.Errorf("compare does not warn of ext2's bases:\n%s", r.stderr)
 	}
-	r = batch(t, dir, "compare", "-json", "a", "b")
+	r = batch(t, dir, "compare", "-json", "-page=false", "a", "b")
 	var c struct {
 		Strategies []struct {
 			Solver      string
@@ -219,23 +237,49 @@ func TestReportOfExternalSolvers(t *testing.T) {
 
 // TestPuzzleHistoryInTheRunsBasis: the page's earlier nights of a named
 // puzzle give an external solver ranked by its own time its own time
-// on those nights too (#0: 300µs own, 100µs round trip).
+// on those nights too (#0: 300µs own, 100µs round trip). The nights are
+// swept by the binary; their summaries, the history and the puzzle
+// history are made in process (no charts).
 func TestPuzzleHistoryInTheRunsBasis(t *testing.T) {
 	needsBinary(t)
 	dir := t.TempDir()
-	externalRun(t, dir, "a", -1)
-	externalRun(t, dir, "b", -1)
-	if r := batch(t, dir, "trend", "-root", "."); r.code > 1 {
-		t.Fatalf("trend: exit %d\n%s", r.code, r.stderr)
+	summarize := func(name string) (*report.Run, *report.Summary) {
+		t.Helper()
+		run, err := report.LoadRun(context.Background(), filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := report.Summarize(run.Results, report.SummaryOptions{Manifest: run.Manifest})
+		if err := report.WriteSummaryFiles(filepath.Join(dir, name), sum); err != nil {
+			t.Fatal(err)
+		}
+		return run, sum
 	}
-	mustOK(t, batch(t, dir, "report", "b"))
-	page, err := os.ReadFile(filepath.Join(dir, "b", rundir.PageFile))
-	if err != nil {
+	externalRun(t, dir, "a", -1)
+	summarize("a")
+	if _, _, err := history.Update(dir); err != nil {
 		t.Fatal(err)
 	}
-	const want = `<tr><td class="text">ext</td><td title="0 calls">300µs</td><td title="0 calls">300µs</td></tr>`
-	if !strings.Contains(string(page), want) {
-		i := strings.Index(string(page), `<table class="history">`)
-		t.Errorf("the page lacks %s; its first history table:\n%s", want, string(page)[max(i, 0):min(max(i, 0)+600, len(page))])
+	externalRun(t, dir, "b", -1)
+	run, sum := summarize("b")
+	var warn bytes.Buffer
+	h := puzzleHistory(context.Background(), &warn, filepath.Join(dir, "b"), run.Manifest, sum)
+	if h == nil || len(h.Nights) != 1 {
+		t.Fatalf("no history of night a: %+v; %s", h, warn.String())
+	}
+	// Both ranked by their own time: 300µs on #0 (round trips 100µs and 200µs).
+	want := map[string]int64{"ext": 300_000, "ext2": 300_000}
+	seen := 0
+	for _, u := range h.Units {
+		if _, ok := want[u.Solver]; u.ID != 0 || !ok {
+			continue
+		}
+		seen++
+		if u.NS != want[u.Solver] {
+			t.Errorf("%s #0 on night a: %d ns, want %d (its own time)", u.Solver, u.NS, want[u.Solver])
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d units of ext and ext2 for #0 on night a, want 2: %+v", seen, h.Units)
 	}
 }

@@ -95,6 +95,9 @@ func main() {
 			}
 		}
 	}
+	if *noHello {
+		fmt.Fprintln(os.Stderr, "extfault: not answering the handshake, as asked")
+	}
 	time.Sleep(*slowStart)
 	if *slowAgain > 0 && !once(*state, "started") {
 		time.Sleep(*slowAgain)
@@ -111,7 +114,6 @@ func main() {
 		os.Exit(1)
 	}
 	if *noHello {
-		fmt.Fprintln(os.Stderr, "extfault: not answering the handshake, as asked")
 		sleepForever()
 	}
 	caps := "calls guesses"

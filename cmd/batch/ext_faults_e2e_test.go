@@ -230,8 +230,8 @@ func TestExtFaultsInOneSweep(t *testing.T) {
 		"-workers", "2", "-ids", idList(0, 30), "-out", out, "-quiet", "-report=false")
 	took := time.Since(start)
 	t.Logf("took %s; exit %d; stderr:\n%s", took.Round(time.Millisecond), r.code, r.stderr)
-	if r.code != exitWrong || !strings.Contains(r.stderr, "1 wrong answers") {
-		t.Errorf("exit %d, want %d with \"1 wrong answers\"\nstdout:\n%s\nstderr:\n%s", r.code, exitWrong, r.stdout, r.stderr)
+	if r.code != exitWrong || !strings.Contains(r.stderr, "batch: 1 wrong answer (status wrong in ") {
+		t.Errorf("exit %d, want %d with \"1 wrong answer\"\nstdout:\n%s\nstderr:\n%s", r.code, exitWrong, r.stdout, r.stderr)
 	}
 	by := sweepRows(t, out, []string{"bitboard", "flt"}, ids(0, 30))
 	for id := range 30 {

@@ -251,7 +251,7 @@ func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr
 		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with: batch -resume -out %s)", runErr, dir.Path, dir.Path)}
 	case stats.Interrupted:
 		if stats.Wrong > 0 {
-			fmt.Fprintf(e.stderr, "batch: %d wrong answers (status wrong in %s): a strategy has a bug\n", stats.Wrong, results)
+			fmt.Fprintf(e.stderr, "batch: %s (status wrong in %s): a strategy has a bug\n", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)
 		}
 		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s in %s; finish with: batch -resume -out %s", report.Count(dir.Rows(), "row", "rows"), results, dir.Path)}
 	case len(corpusErrs) > 0:
@@ -261,7 +261,7 @@ func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr
 		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept)",
 			corpusErrs[len(corpusErrs)-1], results)}
 	case stats.Wrong > 0:
-		return &exitError{exitWrong, fmt.Errorf("%d wrong answers (status wrong in %s): a strategy has a bug", stats.Wrong, results)}
+		return &exitError{exitWrong, fmt.Errorf("%s (status wrong in %s): a strategy has a bug", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)}
 	case reportErr != nil:
 		return reportErr
 	case stats.Retime.Error != "":

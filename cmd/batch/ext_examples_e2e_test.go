@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sudokubatch/solvers"
+)
+
+// The example solvers of examples/ speak docs/PROTOCOL.md. The tests here
+// drive each one as the protocol says, line by line, and check every
+// answer with solvers.Check and solvers.CountSolutions.
+
+// examplePeer is a running example solver: its standard input, its
+// standard output line by line, and its standard error.
+type examplePeer struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+	hello  []string // the fields of its handshake line
+}
+
+// startExample starts argv, writes the handshake and reads the answer to
+// it. The process is killed at the end of the test if still running, and
+// after a minute whatever happens, so that a hung solver fails the test
+// instead of hanging it.
+func startExample(t *testing.T, argv ...string) *examplePeer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	p := &examplePeer{cmd: exec.CommandContext(ctx, argv[0], argv[1:]...)}
+	p.cmd.Stderr = &p.stderr
+	in, err := p.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		p.cmd.Wait()
+	})
+	p.in, p.out = in, bufio.NewReader(out)
+	p.hello = strings.Fields(p.ask(t, "sudokubatch 1"))
+	return p
+}
+
+// ask writes line and returns the answer line, without its newline.
+func (p *examplePeer) ask(t *testing.T, line string) string {
+	t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		t.Fatalf("writing %.40q: %v (stderr: %s)", line, err, p.stderr.String())
+	}
+	answer, err := p.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the answer to %.40q: %v (stderr: %s)", line, err, p.stderr.String())
+	}
+	return strings.TrimRight(answer, "\r\n")
+}
+
+// close closes the solver's standard input and waits for it to exit,
+// which it must do at once and with status 0.
+func (p *examplePeer) close(t *testing.T) {
+	t.Helper()
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("the solver did not exit cleanly at the end of its input: %v (stderr: %s)", err, p.stderr.String())
+	}
+}
+
+// exampleAnswer is an answer line taken apart: the ID, the verb, the
+// fields after it that are not KEY=VALUE, and the KEY=VALUE pairs.
+type exampleAnswer struct {
+	id, verb string
+	args     []string
+	keys     map[string]int64
+}
+
+func parseExampleAnswer(t *testing.T, line string) exampleAnswer {
+	t.Helper()
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		t.Fatalf("answer %.60q: fewer than two fields", line)
+	}
+	a := exampleAnswer{id: f[0], verb: f[1], keys: map[string]int64{}}
+	for _, s := range f[2:] {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			a.args = append(a.args, s)
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			t.Fatalf("answer %.60q: %s is not a non-negative integer", line, s)
+		}
+		a.keys[k] = n
+	}
+	return a
+}
+
+// examplePuzzles reads a testdata file of solvers: name,puzzle[,solution]
+// lines, '#' for a comment.
+func examplePuzzles(t *testing.T, name string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "solvers/testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, strings.Split(line, ","))
+		}
+	}
+	return out
+}
+
+// exampleTwoSolutions is corpus puzzle 0 with its last three givens
+// removed (the test checks that it has two solutions or more).
+const exampleTwoSolutions = "000000010400000000020000000000050407008000300001090000300400200050100000000000000"
+
+// checkExampleSolution fails unless sol solves the puzzle text.
+func checkExampleSolution(t *testing.T, text, sol string) {
+	t.Helper()
+	p, err := solvers.ParsePuzzle(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := solvers.ParsePuzzle(sol)
+	if err != nil {
+		t.Fatalf("solution %.40q of %.40q does not parse: %v", sol, text, err)
+	}
+	if err := solvers.Check(p, g.Grid); err != nil {
+		t.Fatalf("solution %.40q of %.40q: %v", sol, text, err)
+	}
+}
+
+// checkExampleSpeaks drives an example solver through the protocol: its
+// handshake says name and every capability; it solves the known puzzles
+// of each size and the first corpus puzzles, reporting calls, guesses and
+// ns; it answers unsolvable puzzles, counts zero, one and two solutions,
+// answers a bad grid or request with an error and goes on, and exits at
+// the end of its input.
+func checkExampleSpeaks(t *testing.T, name string, corpus int, argv ...string) {
+	p := startExample(t, argv...)
+	want := []string{"solver", name}
+	if len(p.hello) < 3 || p.hello[0] != want[0] || p.hello[1] != want[1] {
+		t.Fatalf("handshake %q, want %q NAME VERSION ...", p.hello, want)
+	}
+	caps := strings.Join(p.hello[3:], " ")
+	for _, c := range []string{"count", "calls", "guesses", "ns", "sizes=4,9,16"} {
+		if !strings.Contains(" "+caps+" ", " "+c+" ") {
+			t.Errorf("handshake %q lacks the capability %s", p.hello, c)
+		}
+	}
+	id := 0
+	request := func(verb, text string) exampleAnswer {
+		t.Helper()
+		id++
+		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%s %d %s", verb, id, text)))
+		if a.id != strconv.Itoa(id) {
+			t.Fatalf("%s %.40q: answered for ID %s, want %d", verb, text, a.id, id)
+		}
+		if a.verb != "error" {
+			for _, k := range []string{"calls", "guesses", "ns"} {
+				if _, ok := a.keys[k]; !ok {
+					t.Errorf("%s %.40q: answer %s %v has no %s", verb, text, a.verb, a.args, k)
+				}
+			}
+		}
+		return a
+	}
+	solve := func(text string) {
+		t.Helper()
+		a := request("solve", text)
+		if a.verb != "solved" || len(a.args) != 1 {
+			t.Fatalf("solve %.40q: %s %v, want solved SOLUTION", text, a.verb, a.args)
+		}
+		checkExampleSolution(t, text, a.args[0])
+	}
+	count := func(text string) {
+		t.Helper()
+		pz, err := solvers.ParsePuzzle(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := solvers.CountSolutions(context.Background(), pz, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := request("count", text)
+		if a.verb != "count" || len(a.args) < 1 || a.args[0] != strconv.Itoa(n) || len(a.args) > 2 {
+			t.Fatalf("count %.40q: %s %v, want count %d", text, a.verb, a.args, n)
+		}
+		if len(a.args) == 2 {
+			checkExampleSolution(t, text, a.args[1])
+		}
+	}
+
+	sizes := map[int]bool{}
+	for _, k := range examplePuzzles(t, "known.txt") {
+		solve(k[1])
+		count(k[1])
+		sizes[len(k[1])] = true
+	}
+	if len(sizes) != 3 {
+		t.Fatalf("known.txt has puzzles of %d sizes, want 3 (4x4, 9x9, 16x16)", len(sizes))
+	}
+	for _, u := range examplePuzzles(t, "unsolvable.txt") {
+		if a := request("solve", u[1]); a.verb != "unsolvable" {
+			t.Errorf("solve %s: %s %v, want unsolvable", u[0], a.verb, a.args)
+		}
+		count(u[1])
+	}
+	count(exampleTwoSolutions)
+	if a := request("solve", "12345"); a.verb != "error" {
+		t.Errorf("a grid of 5 cells: %s %v, want error", a.verb, a.args)
+	}
+	if a := request("solve", strings.Repeat("0", 80)+"X"); a.verb != "error" {
+		t.Errorf("a grid with an X: %s %v, want error", a.verb, a.args)
+	}
+	if a := request("guess", strings.Repeat("0", 81)); a.verb != "error" {
+		t.Errorf("an unknown request: %s %v, want error", a.verb, a.args)
+	}
+	lines := strings.SplitN(string(exampleCorpus(t)), "\n", corpus+1)[:corpus]
+	for _, line := range lines {
+		solve(strings.TrimSpace(line))
+	}
+	p.close(t)
+}
+
+var exampleCorpusOnce = sync.OnceValues(func() ([]byte, error) {
+	return os.ReadFile("../../data/sudoku17.txt")
+})
+
+func exampleCorpus(t *testing.T) []byte {
+	t.Helper()
+	repoRoot(t)
+	b, err := exampleCorpusOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// examplePython is the command of the Python example, or a skip when
+// python3 is missing.
+func examplePython(t *testing.T) []string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the Python example needs it")
+	}
+	return []string{py, filepath.Join(repoRoot(t), "examples/python/solver.py")}
+}
+
+// exampleGo builds examples/go into a directory of t and returns the
+// program.
+func exampleGo(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gosolver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/go").CombinedOutput(); err != nil {
+		t.Fatalf("building examples/go: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func TestExamplePythonSpeaksTheProtocol(t *testing.T) {
+	checkExampleSpeaks(t, "pysolver", 100, examplePython(t)...)
+}
+
+func TestExampleGoSpeaksTheProtocol(t *testing.T) {
+	checkExampleSpeaks(t, "gosolver", 2000, exampleGo(t))
+}

@@ -151,21 +151,29 @@ func checkExampleSolution(t *testing.T, text, sol string) {
 	}
 }
 
+// exampleSpec is what an example solver says it does.
+type exampleSpec struct {
+	name   string
+	caps   []string     // capabilities its handshake must list
+	keys   []string     // the KEY=VALUE pairs of every answer but error
+	sizes  map[int]bool // the grid lengths it solves (others: unsupported)
+	corpus int          // how many corpus puzzles to solve
+}
+
 // checkExampleSpeaks drives an example solver through the protocol: its
-// handshake says name and every capability; it solves the known puzzles
-// of each size and the first corpus puzzles, reporting calls, guesses and
-// ns; it answers unsolvable puzzles, counts zero, one and two solutions,
-// answers a bad grid or request with an error and goes on, and exits at
-// the end of its input.
-func checkExampleSpeaks(t *testing.T, name string, corpus int, argv ...string) {
+// handshake names it and lists its capabilities; it solves the known
+// puzzles of its sizes and the first corpus puzzles, reporting its keys;
+// it answers the other sizes unsupported, unsolvable puzzles unsolvable,
+// counts zero, one and two solutions, answers a bad grid or request with
+// an error and goes on, and exits at the end of its input.
+func checkExampleSpeaks(t *testing.T, spec exampleSpec, argv ...string) {
 	p := startExample(t, argv...)
-	want := []string{"solver", name}
-	if len(p.hello) < 3 || p.hello[0] != want[0] || p.hello[1] != want[1] {
-		t.Fatalf("handshake %q, want %q NAME VERSION ...", p.hello, want)
+	if len(p.hello) < 3 || p.hello[0] != "solver" || p.hello[1] != spec.name {
+		t.Fatalf("handshake %q, want solver %s VERSION ...", p.hello, spec.name)
 	}
-	caps := strings.Join(p.hello[3:], " ")
-	for _, c := range []string{"count", "calls", "guesses", "ns", "sizes=4,9,16"} {
-		if !strings.Contains(" "+caps+" ", " "+c+" ") {
+	caps := " " + strings.Join(p.hello[3:], " ") + " "
+	for _, c := range spec.caps {
+		if !strings.Contains(caps, " "+c+" ") {
 			t.Errorf("handshake %q lacks the capability %s", p.hello, c)
 		}
 	}
@@ -177,8 +185,8 @@ func checkExampleSpeaks(t *testing.T, name string, corpus int, argv ...string) {
 		if a.id != strconv.Itoa(id) {
 			t.Fatalf("%s %.40q: answered for ID %s, want %d", verb, text, a.id, id)
 		}
-		if a.verb != "error" {
-			for _, k := range []string{"calls", "guesses", "ns"} {
+		if a.verb != "error" && a.verb != "unsupported" {
+			for _, k := range spec.keys {
 				if _, ok := a.keys[k]; !ok {
 					t.Errorf("%s %.40q: answer %s %v has no %s", verb, text, a.verb, a.args, k)
 				}
@@ -215,14 +223,23 @@ func checkExampleSpeaks(t *testing.T, name string, corpus int, argv ...string) {
 
 	sizes := map[int]bool{}
 	for _, k := range examplePuzzles(t, "known.txt") {
+		sizes[len(k[1])] = true
+		if !spec.sizes[len(k[1])] {
+			if a := request("solve", k[1]); a.verb != "unsupported" {
+				t.Errorf("solve %s: %s %v, want unsupported", k[0], a.verb, a.args)
+			}
+			continue
+		}
 		solve(k[1])
 		count(k[1])
-		sizes[len(k[1])] = true
 	}
 	if len(sizes) != 3 {
 		t.Fatalf("known.txt has puzzles of %d sizes, want 3 (4x4, 9x9, 16x16)", len(sizes))
 	}
 	for _, u := range examplePuzzles(t, "unsolvable.txt") {
+		if !spec.sizes[len(u[1])] {
+			continue
+		}
 		if a := request("solve", u[1]); a.verb != "unsolvable" {
 			t.Errorf("solve %s: %s %v, want unsolvable", u[0], a.verb, a.args)
 		}
@@ -238,7 +255,7 @@ func checkExampleSpeaks(t *testing.T, name string, corpus int, argv ...string) {
 	if a := request("guess", strings.Repeat("0", 81)); a.verb != "error" {
 		t.Errorf("an unknown request: %s %v, want error", a.verb, a.args)
 	}
-	lines := strings.SplitN(string(exampleCorpus(t)), "\n", corpus+1)[:corpus]
+	lines := strings.SplitN(string(exampleCorpus(t)), "\n", spec.corpus+1)[:spec.corpus]
 	for _, line := range lines {
 		solve(strings.TrimSpace(line))
 	}
@@ -281,10 +298,37 @@ func exampleGo(t *testing.T) string {
 	return bin
 }
 
+// exampleAll is what the Python and Go examples do.
+func exampleAll(name string, corpus int) exampleSpec {
+	return exampleSpec{name, []string{"count", "calls", "guesses", "ns", "sizes=4,9,16"}, []string{"calls", "guesses", "ns"},
+		map[int]bool{16: true, 81: true, 256: true}, corpus}
+}
+
 func TestExamplePythonSpeaksTheProtocol(t *testing.T) {
-	checkExampleSpeaks(t, "pysolver", 100, examplePython(t)...)
+	checkExampleSpeaks(t, exampleAll("pysolver", 100), examplePython(t)...)
 }
 
 func TestExampleGoSpeaksTheProtocol(t *testing.T) {
-	checkExampleSpeaks(t, "gosolver", 2000, exampleGo(t))
+	checkExampleSpeaks(t, exampleAll("gosolver", 2000), exampleGo(t))
+}
+
+// exampleTdoku builds the tdoku adapter from the checkout that
+// SUDOKUBATCH_TDOKU names into a directory of t, or skips.
+func exampleTdoku(t *testing.T) string {
+	t.Helper()
+	src := os.Getenv("SUDOKUBATCH_TDOKU")
+	if src == "" {
+		t.Skip("the tdoku adapter is tested when SUDOKUBATCH_TDOKU names a checkout of tdoku " +
+			"(git clone https://github.com/t-dillon/tdoku) and clang or gcc is installed")
+	}
+	bin := filepath.Join(t.TempDir(), "adapter")
+	if out, err := exec.Command(filepath.Join(repoRoot(t), "examples/tdoku/build.sh"), src, bin).CombinedOutput(); err != nil {
+		t.Fatalf("examples/tdoku/build.sh %s: %v\n%s", src, err, out)
+	}
+	return bin
+}
+
+func TestExampleTdokuSpeaksTheProtocol(t *testing.T) {
+	spec := exampleSpec{"tdoku", []string{"count", "guesses", "ns"}, []string{"guesses", "ns"}, map[int]bool{81: true}, 2000}
+	checkExampleSpeaks(t, spec, exampleTdoku(t))
 }

@@ -4,17 +4,21 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -328,7 +332,163 @@ func exampleTdoku(t *testing.T) string {
 	return bin
 }
 
-func TestExampleTdokuSpeaksTheProtocol(t *testing.T) {
-	spec := exampleSpec{"tdoku", []string{"count", "guesses", "ns"}, []string{"guesses", "ns"}, map[int]bool{81: true}, 2000}
-	checkExampleSpeaks(t, spec, exampleTdoku(t))
+// Through the binary: batch -ext sweeps each example beside bitboard.
+
+// exampleQuote quotes s for -ext's COMMAND (docs/PROTOCOL.md: '...' is
+// taken literally).
+func exampleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// exampleSweep runs batch over the first limit puzzles of the corpus with
+// the built-in strategy builtin and the external strategy name=argv, then
+// checks what every sweep of an example must give: exit 0; one row per
+// puzzle and strategy; each of name's rows with builtin's status and
+// count of solutions, its solution checked again with solvers.Check, its
+// calls and guesses as the program itself reports them for the puzzle
+// (0 for a counter it does not report), and self_ns set (none for
+// builtin's rows); run.json's settings.external naming the program, its
+// version, its executable and that file's SHA-256. It returns the rows.
+func exampleSweep(t *testing.T, builtin, name, reported string, argv []string, corpus string, limit int, extra ...string) []rundir.Row {
+	t.Helper()
+	dir := t.TempDir()
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = exampleQuote(a)
+	}
+	args := append([]string{"-solvers", builtin + "," + name, "-ext", name + "=" + strings.Join(quoted, " "),
+		"-limit", strconv.Itoa(limit), "-timeout", "0", "-quiet", "-out", "run"}, extra...)
+	r := batch(t, dir, append(args, corpus)...)
+	mustOK(t, r)
+	out := filepath.Join(dir, "run")
+	rows := readRows(t, filepath.Join(out, "results.csv"))
+	if len(rows) != 2*limit {
+		t.Fatalf("%d rows, want %d", len(rows), 2*limit)
+	}
+
+	ref := map[int]rundir.Row{}
+	for _, row := range rows {
+		if row.Solver == builtin {
+			ref[row.ID] = row
+			if row.SelfNS != 0 {
+				t.Errorf("%s's row %d: self_ns %d, want none", builtin, row.ID, row.SelfNS)
+			}
+		}
+	}
+	texts := strings.Split(string(exampleRead(t, corpus)), "\n")
+	var ext []rundir.Row
+	for _, row := range rows {
+		if row.Solver != name {
+			continue
+		}
+		ext = append(ext, row)
+		b := ref[row.ID]
+		if row.Status != b.Status || row.Solutions != b.Solutions {
+			t.Errorf("%s's row %d: %s with %d solutions, %s %s with %d", name, row.ID, row.Status, row.Solutions, builtin, b.Status, b.Solutions)
+		}
+		if row.SelfNS <= 0 {
+			t.Errorf("%s's row %d: self_ns %d, want its own time", name, row.ID, row.SelfNS)
+		}
+		if row.Solution != "" {
+			checkExampleSolution(t, strings.TrimSpace(texts[row.ID]), row.Solution)
+		}
+	}
+	if len(ext) != limit {
+		t.Fatalf("%d rows of %s, want %d", len(ext), name, limit)
+	}
+
+	// The counters are the program's own: ask it again for a few puzzles.
+	verb := "solve"
+	if slices.Contains(extra, "-unique") {
+		verb = "count"
+	}
+	p := startExample(t, argv...)
+	for k := 0; k < len(ext); k += max(1, len(ext)/10) {
+		row := ext[k]
+		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%s %d %s", verb, row.ID, strings.TrimSpace(texts[row.ID]))))
+		if a.keys["calls"] != int64(row.Calls) || a.keys["guesses"] != int64(row.Guesses) {
+			t.Errorf("%s's row %d: calls %d, guesses %d; the program reports calls %d, guesses %d",
+				name, row.ID, row.Calls, row.Guesses, a.keys["calls"], a.keys["guesses"])
+		}
+	}
+	p.close(t)
+
+	m := manifest(t, out)
+	e, ok := m.Settings.ExternalNamed(name)
+	if !ok {
+		t.Fatalf("run.json's settings.external has no %s: %+v", name, m.Settings.External)
+	}
+	if e.Reported != reported || e.Version == "" || !slices.Equal(e.Args, argv) {
+		t.Errorf("settings.external: reported %q version %q args %q; want %q, a version, args %q", e.Reported, e.Version, e.Args, reported, argv)
+	}
+	want, err := os.Stat(argv[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.Stat(e.Executable); err != nil || !os.SameFile(got, want) {
+		t.Errorf("settings.external: executable %q (%v), want %q", e.Executable, err, argv[0])
+	}
+	sum := sha256.Sum256(exampleRead(t, argv[0]))
+	if e.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("settings.external: sha256 %s, want %x (of %s)", e.SHA256, sum, argv[0])
+	}
+	return rows
+}
+
+// exampleRead returns the contents of path.
+func exampleRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestExamplePythonSweptByBatch(t *testing.T) {
+	py := examplePython(t)
+	exampleSweep(t, "bitboard", "py", "pysolver", py, filepath.Join(repoRoot(t), "data/sudoku17.txt"), 300)
+}
+
+func TestExampleGoSweptByBatch(t *testing.T) {
+	gosolver := exampleGo(t)
+	exampleSweep(t, "bitboard", "go", "gosolver", []string{gosolver}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), 300)
+
+	// -unique: count requests, over a puzzle with one solution, one with
+	// two or more, one with none and 4x4 and 16x16 grids (beside dlx:
+	// bitboard solves 9x9 grids only).
+	var lines []string
+	for _, k := range examplePuzzles(t, "known.txt") {
+		if k[0] == "corpus-0" || len(k[1]) != 81 {
+			lines = append(lines, k[1])
+		}
+	}
+	lines = append(lines, exampleTwoSolutions, examplePuzzles(t, "unsolvable.txt")[1][1])
+	corpus := filepath.Join(t.TempDir(), "few.txt")
+	if err := os.WriteFile(corpus, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := exampleSweep(t, "dlx", "go", "gosolver", []string{gosolver}, corpus, len(lines), "-unique")
+	seen := map[int]bool{}
+	for _, row := range rows {
+		if row.Solver == "go" {
+			seen[row.Solutions] = true
+		}
+	}
+	if !seen[0] || !seen[1] || !seen[2] {
+		t.Errorf("the counts of solutions seen: %v, want 0, 1 and 2", seen)
+	}
+}
+
+// TestExampleTdoku builds the tdoku adapter (4 s), drives it through the
+// protocol and then through batch beside bitboard.
+func TestExampleTdoku(t *testing.T) {
+	adapter := exampleTdoku(t)
+	t.Run("protocol", func(t *testing.T) {
+		spec := exampleSpec{"tdoku", []string{"count", "guesses", "ns"}, []string{"guesses", "ns"}, map[int]bool{81: true}, 2000}
+		checkExampleSpeaks(t, spec, adapter)
+	})
+	t.Run("batch", func(t *testing.T) {
+		exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), 500)
+	})
 }

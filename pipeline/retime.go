@@ -394,7 +394,7 @@ func (rt *retimer) solve(ctx context.Context, c *candidate) int64 {
 	var res solvers.Result
 	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
 	copy(p.Cells[:], c.cells)
-	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.seed, rt.epoch, rt.timerNS, &res)
+	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.key.ID, c.seed, rt.epoch, rt.timerNS, &res)
 	return ns
 }
 

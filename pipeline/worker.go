@@ -105,6 +105,16 @@ type runs struct {
 	suspect  bool           // its first run reads slow (judge): it is timed again
 	first    statusCounters // the first run's status and counters
 	unstable bool
+	self     [maxRuns]int64 // the times the strategy reported itself (Result.SelfNS), when it did
+	nSelf    int
+}
+
+// addSelf records a run's self-reported time (0: none).
+func (r *runs) addSelf(ns int64) {
+	if ns > 0 && r.nSelf < len(r.self) {
+		r.self[r.nSelf] = ns
+		r.nSelf++
+	}
 }
 
 // statusCounters is what must be the same in every run of a unit: its
@@ -161,6 +171,11 @@ func (r *runs) finish(row *rundir.Row) {
 	row.Runs, row.NSMin, row.NSMedian = r.n, v[0], medianNS(v)
 	row.NS = row.NSMedian
 	row.Unstable = r.unstable
+	if r.nSelf > 0 {
+		self := r.self[:r.nSelf]
+		slices.Sort(self)
+		row.SelfNS = medianNS(self)
+	}
 }
 
 // work solves batches until there are none or ctx is canceled, and hands
@@ -255,9 +270,13 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		row.Solutions = ent.solutions
 	}
 	var res solvers.Result
-	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.seed, epoch, overhead, &res)
+	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.e.ID, ent.seed, epoch, overhead, &res)
 	rs.add(ns)
+	rs.addSelf(res.SelfNS)
 	row.NS = ns
+	if ac, ok := s.(solvers.AnswerChecker); ok && !panicked {
+		ac.CheckAnswer(ctx, ent.e.Puzzle, &res)
+	}
 	row.Status = res.Status
 	row.Calls, row.Guesses, row.Backtracks = res.Calls, res.Guesses, res.Backtracks
 	row.Filled = res.Filled
@@ -289,10 +308,11 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 // strategies are deterministic for a given seed), and ends its repeats.
 func solveAgain(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) int64 {
 	var res solvers.Result
-	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, overhead, &res)
+	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.e.ID, u.ent.seed, epoch, overhead, &res)
 	if panicked || statusCountersOf(&res) != rs.first {
 		rs.unstable, rs.repeat = true, false
 	}
+	rs.addSelf(res.SelfNS)
 	return ns
 }
 
@@ -308,7 +328,7 @@ func warmUp(ctx context.Context, cfg *Config, units []unit, epoch time.Time) {
 	for _, u := range units {
 		if u.ent.e.Err == nil && ctx.Err() == nil {
 			var res solvers.Result
-			timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.seed, epoch, 0, &res)
+			timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.e.ID, u.ent.seed, epoch, 0, &res)
 		}
 	}
 }
@@ -317,9 +337,9 @@ func warmUp(ctx context.Context, cfg *Config, units []unit, epoch time.Time) {
 // returns the time it took, read on the monotonic clock as durations
 // since epoch, one clock read before Solve and one after, less the
 // timer's overhead; and whether Solve panicked.
-func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Puzzle, seed uint64,
+func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Puzzle, id int, seed uint64,
 	epoch time.Time, overhead int64, res *solvers.Result) (ns int64, panicked bool) {
-	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: seed}
+	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: seed, ID: id}
 	t0 := time.Since(epoch)
 	if cfg.Timeout > 0 {
 		lim.Deadline = epoch.Add(t0 + cfg.Timeout)
@@ -328,7 +348,7 @@ func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Pu
 	if slowdownBuild {
 		slowdown(s, epoch, t0, overhead)
 	}
-	return max((time.Since(epoch)-t0).Nanoseconds()-overhead, 0), panicked
+	return max((time.Since(epoch)-t0).Nanoseconds()-overhead-res.HarnessNS, 0), panicked
 }
 
 // timerOverhead returns the cost of timing nothing as solve times a

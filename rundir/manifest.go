@@ -86,14 +86,23 @@ type External struct {
 	Args       []string `json:"args"`       // COMMAND split into arguments
 	Executable string   `json:"executable"` // the program run: Args[0] looked up in PATH, absolute
 	SHA256     string   `json:"sha256"`     // of Executable's contents
-	Reported   string   `json:"reported"`   // the name the program gave in its handshake
-	Version    string   `json:"version"`    // the version it gave
-	Caps       []string `json:"caps"`       // the capabilities it gave
+	// Files are the arguments that name regular files (a script, a data
+	// file), with their SHA-256: a changed script is a changed solver.
+	Files    []FileSum `json:"files,omitempty"`
+	Reported string    `json:"reported"` // the name the program gave in its handshake
+	Version  string    `json:"version"`  // the version it gave
+	Caps     []string  `json:"caps"`     // the capabilities it gave
 	// NullNS and NullP99NS are the null round trip (a built-in echo
 	// peer) measured before the sweep: its median, subtracted from each
 	// unit's time, and its p99.
 	NullNS    int64 `json:"null_ns"`
 	NullP99NS int64 `json:"null_p99_ns"`
+}
+
+// FileSum is a file and the SHA-256 of its contents.
+type FileSum struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
 }
 
 // ExternalNamed returns the external solver of the settings named name.

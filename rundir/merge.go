@@ -230,6 +230,27 @@ func settingsDiff(a, b Settings) string {
 	case !slices.Equal(a.Corpora, b.Corpora):
 		return fmt.Sprintf("corpora %v vs %v", a.Corpora, b.Corpora)
 	}
+	return externalDiff(a.External, b.External)
+}
+
+// externalDiff names the first external solver whose program differs
+// between two shards (its executable's or its files' SHA-256; the
+// paths may differ from host to host), or "".
+func externalDiff(a, b []External) string {
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d external solvers vs %d", len(a), len(b))
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		same := x.Name == y.Name && x.SHA256 == y.SHA256 && len(x.Files) == len(y.Files)
+		for j := 0; same && j < len(x.Files); j++ {
+			same = x.Files[j].SHA256 == y.Files[j].SHA256
+		}
+		if !same {
+			return fmt.Sprintf("the program of external solver %s (-ext %s=%s vs %s=%s: its executable or its files differ, by SHA-256)",
+				x.Name, x.Name, x.Command, y.Name, y.Command)
+		}
+	}
 	return ""
 }
 

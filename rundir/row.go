@@ -61,8 +61,9 @@ type Row struct {
 	Retimed  string // "", or RetimedSlow, RetimedNoise, RetimedConfirmed
 	Unstable bool   // the runs disagreed on status or counters
 	// SelfNS is the time an external solver reported for the unit (the
-	// median over its timed runs; docs/PROTOCOL.md), 0 when it reported
-	// none and for built-in strategies: the column self_ns, empty then.
+	// median of its reports over the unit's runs; docs/PROTOCOL.md), 0
+	// when it reported none and for built-in strategies: the column
+	// self_ns, empty then.
 	SelfNS int64
 }
 

@@ -30,6 +30,7 @@ type Limits struct {
 	Deadline time.Time // zero: none
 	MaxCalls uint64    // zero: none; otherwise at most this many calls are made
 	Seed     uint64    // for randomized strategies
+	ID       int       // the puzzle's id in its corpus, for strategies that name it (external solvers' requests)
 }
 
 // Status is the outcome of one Solve.
@@ -133,6 +134,11 @@ type Result struct {
 	// SelfNS is the time the strategy measured itself (an external
 	// solver's own report), 0 when it reported none.
 	SelfNS int64
+	// Counted is set when the strategy counted the solutions (an
+	// external solver's answer to a count request), Count their number
+	// up to 2.
+	Counted bool
+	Count   int
 }
 
 // AnswerChecker is implemented by strategies whose answers need more

@@ -14,6 +14,7 @@ import (
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
+	"sudokubatch/solvers/external"
 )
 
 const (
@@ -44,6 +45,11 @@ type runFlags struct {
 	gzip      bool
 	cpuprof   string
 	profile   *os.File // the -cpuprofile file, opened before the run is created
+	ext       extFlags
+	// solversSet: -solvers was given; without it the sweep runs the
+	// default strategies and every -ext one.
+	solversSet bool
+	externals  externals // the external solvers started for the sweep
 }
 
 // exampleSolvers names two strategies for the help's examples: the
@@ -84,11 +90,13 @@ func runMain(e *env, args []string) error {
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	fs.BoolVar(&f.gzip, "gzip", true, "once the run is finished and its report written, gzip results.csv into results.csv.gz, which every command reads (-gzip=false: keep it plain); an unfinished run, and -report=false, leave it plain")
+	addExtFlags(fs, &f.ext)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	f.solversSet = set["solvers"]
 
 	settings, err := settingsFromFlags(&f, fs.Args())
 	if err != nil {
@@ -111,15 +119,42 @@ func runMain(e *env, args []string) error {
 	}
 	var dir *rundir.Dir
 	start := time.Now()
+	defer func() { f.externals.Close() }()
 	if f.resume {
-		dir, settings, err = resumeRun(e, &f, set, fs.Args(), settings)
-	} else {
+		if dir, settings, err = resumeRun(e, &f, set, fs.Args(), settings); err == nil {
+			if err = startRunExternals(e, &f, specsOf(settings), &settings); err == nil {
+				err = checkUnchanged(dir.Path, dir.Manifest.Settings.External, f.externals)
+			}
+			if err != nil {
+				dir.Release()
+			}
+		}
+	} else if err = startRunExternals(e, &f, f.ext.specs, &settings); err == nil {
 		dir, err = createRun(e, &f, settings, start)
 	}
 	if err != nil {
 		return err
 	}
 	return sweep(e, &f, dir, settings, start)
+}
+
+// startRunExternals starts the external solvers of the sweep among specs
+// (those of s.Solvers), before the run directory is made or resumed: a
+// program that does not start leaves nothing behind. A new run records
+// them in s.External.
+func startRunExternals(e *env, f *runFlags, specs []external.Spec, s *rundir.Settings) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	xs, err := startExternals(e.ctx, e.stderr, specs, s.Solvers, f.ext.options(f.workers, time.Duration(s.TimeoutNS), s.Unique))
+	if err != nil {
+		return err
+	}
+	f.externals = xs
+	if !f.resume {
+		s.External = xs.infos()
+	}
+	return nil
 }
 
 // settingsFromFlags turns the flags into the settings recorded in run.json.
@@ -138,9 +173,12 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	if f.limit < 0 {
 		return s, usageErr("-limit %d: want a number >= 0", f.limit)
 	}
-	names, err := solverNames(f.solvers)
+	names, err := solverNames(f.solvers, f.ext.names())
 	if err != nil {
 		return s, err
+	}
+	if !f.solversSet {
+		names = append(solvers.Defaults(), f.ext.names()...)
 	}
 	s.Solvers = names
 	if f.ids != "" {
@@ -186,25 +224,34 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 // solverNames resolves -solvers. An empty list is refused: given
 // explicitly (a script's unset variable), it would otherwise mean the
 // defaults without a word.
-func solverNames(list string) ([]string, error) {
+// The names of ext (-ext strategies) are known beside the registry's; all
+// includes them.
+func solverNames(list string, ext []string) ([]string, error) {
 	var names []string
+	known := append(solvers.Names(), ext...)
 	switch strings.TrimSpace(list) {
 	case "":
 		return nil, usageErr("-solvers is empty: name the strategies (known: %s), or all for every one; omit -solvers for its default",
-			strings.Join(solvers.Names(), ", "))
+			strings.Join(known, ", "))
 	case "all":
-		return solvers.Names(), nil
+		return known, nil
 	}
 	for _, n := range strings.Split(list, ",") {
 		n = strings.TrimSpace(n)
-		s, ok := solvers.Lookup(n)
-		if !ok {
-			return nil, usageErr("-solvers: unknown strategy %q (known: %s)", n, strings.Join(solvers.Names(), ", "))
+		name := n
+		if s, ok := solvers.Lookup(n); ok {
+			name = s.Name()
+		} else if !slices.Contains(ext, n) {
+			hint := ""
+			if len(ext) == 0 {
+				hint = "; a program of yours is added with -ext NAME=COMMAND"
+			}
+			return nil, usageErr("-solvers: unknown strategy %q (known: %s)%s", n, strings.Join(known, ", "), hint)
 		}
-		if slices.Contains(names, s.Name()) {
-			return nil, usageErr("-solvers: %s is given twice", s.Name())
+		if slices.Contains(names, name) {
+			return nil, usageErr("-solvers: %s is given twice", name)
 		}
-		names = append(names, s.Name())
+		names = append(names, name)
 	}
 	return names, nil
 }
@@ -286,6 +333,7 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 		{"shard", flags.Shard == s.Shard},
 		{"unique", flags.Unique == s.Unique},
 		{"runs", flags.Runs == s.Runs || (s.Runs == 0 && flags.Runs == rundir.MaxRuns)},
+		{"ext", sameSpecs(f.ext.specs, s.External)},
 	}
 	for _, c := range conflicts {
 		if set[c.flag] && !c.same {

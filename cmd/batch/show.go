@@ -62,7 +62,7 @@ func showMain(e *env, args []string) error {
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
 	}
-	names, err := solverNames(*solverList)
+	names, err := solverNames(*solverList, nil)
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	stats, runErr := pipeline.Run(context.Background(), cfg)
 	close(swept)
 	end := time.Now()
+	f.externals.Close()
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
 	dir.SetTiming(stats.Timing())
@@ -115,6 +116,12 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		compressRows(e, dir.Path)
 	}
 	printNotes(e.stdout, stats, s)
+	for _, x := range f.externals {
+		if n := x.Restarts(); n > 0 {
+			fmt.Fprintf(e.stdout, "note: external %s: %s started again (after a timeout, a crash or a protocol error; -ext-restarts %d at most)\n",
+				x.Name(), report.Count(n, "process", "processes"), f.ext.restarts)
+		}
+	}
 	invalid.printRest(e.stderr)
 	for _, c := range stats.Corpora {
 		if c.Complete && c.Puzzles == 0 {
@@ -131,6 +138,10 @@ func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipel
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
 		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
 	for _, n := range s.Solvers {
+		if x, ok := f.externals.lookup(n); ok {
+			cfg.Solvers = append(cfg.Solvers, x)
+			continue
+		}
 		sv, _ := solvers.Lookup(n) // validated with the settings
 		cfg.Solvers = append(cfg.Solvers, sv.Solver)
 	}

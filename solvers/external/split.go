@@ -1,0 +1,109 @@
+package external
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Spec is one -ext NAME=COMMAND: the strategy's name and the command
+// that starts the program.
+type Spec struct {
+	Name    string
+	Command string   // as given
+	Args    []string // split (SplitCommand)
+}
+
+// maxName is the longest strategy name -ext accepts.
+const maxName = 32
+
+// ParseSpec parses NAME=COMMAND. NAME is 1 to 32 characters of a-z, 0-9,
+// _ and -, starting with a letter; COMMAND is split by SplitCommand.
+func ParseSpec(s string) (Spec, error) {
+	name, cmd, ok := strings.Cut(s, "=")
+	if !ok {
+		return Spec{}, fmt.Errorf("%q: want NAME=COMMAND, e.g. py='python3 solver.py'", s)
+	}
+	if err := CheckName(name); err != nil {
+		return Spec{}, err
+	}
+	args, err := SplitCommand(cmd)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(args) == 0 {
+		return Spec{}, fmt.Errorf("%s: empty command", name)
+	}
+	return Spec{Name: name, Command: cmd, Args: args}, nil
+}
+
+// CheckName checks a strategy name of -ext (see ParseSpec).
+func CheckName(name string) error {
+	if name == "" || len(name) > maxName {
+		return fmt.Errorf("name %q: want 1 to %d characters", name, maxName)
+	}
+	for i, c := range name {
+		ok := c >= 'a' && c <= 'z' || i > 0 && (c >= '0' && c <= '9' || c == '_' || c == '-')
+		if !ok {
+			return fmt.Errorf("name %q: want a-z, 0-9, _ and -, starting with a letter", name)
+		}
+	}
+	return nil
+}
+
+// SplitCommand splits a command line into arguments as a POSIX shell
+// splits a line without expansions: fields are separated by spaces and
+// tabs; '...' is literal; "..." is literal but for \" and \\ (and \$,
+// \` left as the shell leaves them: quoted); outside quotes a backslash
+// quotes the next character. No glob, variable or redirection is
+// expanded: a command that needs a shell names one (sh -c '...').
+func SplitCommand(s string) ([]string, error) {
+	var args []string
+	var cur strings.Builder
+	inArg := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inArg {
+				args = append(args, cur.String())
+				cur.Reset()
+				inArg = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated ' in the command")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inArg = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New(`unterminated " in the command`)
+			}
+			inArg = true
+		case c == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New(`a \ ends the command`)
+			}
+			i++
+			cur.WriteByte(s[i])
+			inArg = true
+		default:
+			cur.WriteByte(c)
+			inArg = true
+		}
+	}
+	if inArg {
+		args = append(args, cur.String())
+	}
+	return args, nil
+}

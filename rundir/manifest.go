@@ -97,6 +97,9 @@ type External struct {
 	// unit's time, and its p99.
 	NullNS    int64 `json:"null_ns"`
 	NullP99NS int64 `json:"null_p99_ns"`
+	// NullAloneNS is the null round trip's median with one worker at a
+	// time, subtracted from the units re-timed alone.
+	NullAloneNS int64 `json:"null_alone_ns"`
 }
 
 // FileSum is a file and the SHA-256 of its contents.

@@ -237,10 +237,10 @@ func TestReportAndCompareRefuseBadRows(t *testing.T) {
 		{"duplicate", body + lines[31], []string{"results.csv:202:", "#15, bitboard) is also on line 32", "batch merge"}},
 		{"duplicate at once", strings.Join(lines[:3], "") + lines[2], []string{"results.csv:4:", "#0, dlx) is also on line 3"}},
 		{"concatenated", string(good) + string(good), []string{fmt.Sprintf("results.csv:%d:", len(lines)), "a header line in the middle of the file", "concatenated"}},
-		{"id past the corpus", body + "100,101,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + ",1,1000,1000,,0\n",
+		{"id past the corpus", body + "100,101,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + ",1,1000,1000,,0,\n",
 			[]string{"results.csv:202:", "id 100 of corpus " + corpus + ": out of range: run.json records 100 puzzles"}},
-		{"negative id", body + "-1,0,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + ",1,1000,1000,,0\n", []string{"results.csv:202:", "id -1"}},
-		{"id beyond 32 bits", strings.Join(lines[:1], "") + "4294967296,5,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + ",1,1000,1000,,0\n",
+		{"negative id", body + "-1,0,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + ",1,1000,1000,,0,\n", []string{"results.csv:202:", "id -1"}},
+		{"id beyond 32 bits", strings.Join(lines[:1], "") + "4294967296,5,bitboard,solved,1000,5,1,0,64,17,,1,,," + corpus + ",1,1000,1000,,0,\n",
 			[]string{"results.csv:2:", "id 4294967296"}},
 	}
 	for _, tt := range tests {
@@ -259,7 +259,7 @@ func TestReportAndCompareRefuseBadRows(t *testing.T) {
 		})
 	}
 	// The same rows with no run.json: no count to check ids against.
-	run := copyRun("no-manifest", body+"100,101,bitboard,solved,1000,5,1,0,64,17,,1,,,"+corpus+",1,1000,1000,,0\n")
+	run := copyRun("no-manifest", body+"100,101,bitboard,solved,1000,5,1,0,64,17,,1,,,"+corpus+",1,1000,1000,,0,\n")
 	os.Remove(filepath.Join(run, rundir.ManifestFile))
 	mustOK(t, batch(t, dir, "report", run))
 }

@@ -47,6 +47,8 @@ func showMain(e *env, args []string) error {
 	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 100ms, 1m; 0 for none")
 	maxCalls := fs.Uint64("max-calls", 0, "limit on a strategy's `calls` (deterministic); 0 for none")
 	seed := fs.Uint64("seed", 0, "run `seed` for the randomized strategies (default: the run's seed, else 1)")
+	var ext extFlags
+	addExtFlags(fs, &ext)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -62,10 +64,15 @@ func showMain(e *env, args []string) error {
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
 	}
-	names, err := solverNames(*solverList, nil)
+	names, err := solverNames(*solverList, ext.names())
 	if err != nil {
 		return err
 	}
+	xs, err := startExternals(e.ctx, e.stderr, ext.specs, names, ext.options(1, *timeout, false))
+	if err != nil {
+		return err
+	}
+	defer xs.Close()
 
 	run, runDir, err := showRun(e, *runFlag, set["run"])
 	if err != nil {
@@ -99,7 +106,7 @@ func showMain(e *env, args []string) error {
 			*seed = run.Manifest.Settings.Seed
 		}
 	}
-	cfg, at := showConfig(names, path, run, corpusIndex, *timeout, *maxCalls, *seed)
+	cfg, at := showConfig(names, xs, path, run, corpusIndex, *timeout, *maxCalls, *seed)
 	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
 		fmt.Fprintf(e.stderr, "batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, limitText(*timeout, *maxCalls))
 	}
@@ -209,9 +216,13 @@ func placeShown(e *env, show *report.PuzzleShow, run *report.Run, runDir, sha st
 // the shown puzzle as a run would run them, and the index of its corpus:
 // in a run (at corpusIndex >= 0), among the run's corpora, so that the
 // seeds are the run's.
-func showConfig(names []string, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
+func showConfig(names []string, xs externals, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
 	cfg := pipeline.Config{Corpora: []string{path}, Timeout: timeout, MaxCalls: maxCalls, Seed: seed}
 	for _, name := range names {
+		if x, ok := xs.lookup(name); ok {
+			cfg.Solvers = append(cfg.Solvers, x)
+			continue
+		}
 		s, _ := solvers.Lookup(name)
 		cfg.Solvers = append(cfg.Solvers, s.Solver)
 	}

@@ -20,5 +20,9 @@ func solversMain(e *env, args []string) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s%s\n", s.Name(), s.Description(), def)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(e.stdout, "\nA program of yours is swept as a strategy with -ext NAME=COMMAND (docs/PROTOCOL.md).")
+	return err
 }

@@ -1,12 +1,12 @@
 package external
 
 import (
-	"bufio"
-	"errors"
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -21,16 +21,21 @@ const tailSize = 4 << 10
 
 // proc is one running solver behind its guard, as the tool sees it.
 type proc struct {
-	cmd    *exec.Cmd
-	in     *os.File      // the solver's standard input
-	out    *os.File      // its standard output
-	r      *bufio.Reader // on out, maxLine bytes
-	life   *os.File      // the guard's life line (see runGuard)
-	tail   *tail         // the end of its standard error
-	exited chan struct{} // closed once the guard is waited for
-	status string        // how it ended ("exit status 3"), once exited is closed
-	buf    []byte        // the request being written
-	timed  bool          // a deadline is set on in and out
+	cmd                   *exec.Cmd
+	in                    *os.File      // the solver's standard input
+	out                   *os.File      // its standard output
+	rbuf                  []byte        // what was read of out: maxLine bytes
+	rstart, rend, scanned int           // the unread bytes are rbuf[rstart:rend], of which scanned hold no \n
+	expired               atomic.Bool   // the deadline of the exchange passed (expire)
+	life                  *os.File      // the guard's life line (see runGuard)
+	tail                  *tail         // the end of its standard error
+	exited                chan struct{} // closed once the guard is waited for
+	status                string        // how it ended ("exit status 3"), once exited is closed
+	buf                   []byte        // the request being written
+	// deadline is the exchange's deadline as a duration since watch.base,
+	// 0 when none (read by the watchdog).
+	deadline atomic.Int64
+	watch    *watchdog
 }
 
 // startProc starts args behind a guard (the running binary in the guard
@@ -59,7 +64,10 @@ func startProc(args, extra []string, grace time.Duration) (*proc, error) {
 	closeAll([]*os.File{pipes[0], pipes[3], pipes[5], pipes[6]})
 	p := &proc{cmd: cmd, in: pipes[1], out: pipes[2], life: pipes[7], tail: &tail{},
 		exited: make(chan struct{}), buf: make([]byte, 0, 320)}
-	p.r = bufio.NewReaderSize(p.out, maxLine)
+	p.rbuf = make([]byte, maxLine)
+	// Blocking reads and writes (Fd sets the mode): see exchange.
+	p.in.Fd()
+	p.out.Fd()
 	tailDone := make(chan struct{})
 	go func() {
 		p.tail.readFrom(pipes[4])
@@ -103,45 +111,86 @@ func closeAll(fs []*os.File) {
 	}
 }
 
-// setDeadline sets the deadline of the next exchange (zero: none).
-func (p *proc) setDeadline(t time.Time) {
-	if t.IsZero() && !p.timed {
-		return
+// exchange writes p.buf (a whole line) and reads the answer line, without
+// its line end; the line is valid until the next exchange. A deadline
+// that passes ends the process (expire), whose output then ends. The
+// pipes are read and written blocking, not through the runtime's poller,
+// so that the answer wakes the waiting thread at once, and the deadline
+// is watched by the Solver's watchdog when it has one, else by a timer:
+// a timer per exchange made the null round trip longer (the runtime
+// watches each timer with another thread while the exchange blocks; see
+// docs/PERFORMANCE.md).
+func (p *proc) exchange(deadline time.Time) ([]byte, error) {
+	if deadline.IsZero() {
+		return p.writeRead()
 	}
-	p.out.SetReadDeadline(t)
-	p.in.SetWriteDeadline(t)
-	p.timed = !t.IsZero()
+	d := time.Until(deadline)
+	if d <= 0 {
+		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
+	}
+	if p.watch != nil {
+		p.deadline.Store(int64(deadline.Sub(p.watch.base)))
+		line, err := p.writeRead()
+		p.deadline.Store(0)
+		if p.expired.Load() {
+			return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
+		}
+		return line, err
+	}
+	timer := time.AfterFunc(d, p.expire)
+	line, err := p.writeRead()
+	if !timer.Stop() {
+		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
+	}
+	return line, err
 }
 
-// exchange writes p.buf (a whole line) and reads the answer line, without
-// its line end. The line is valid until the next exchange.
-func (p *proc) exchange(deadline time.Time) ([]byte, error) {
-	p.setDeadline(deadline)
+func (p *proc) writeRead() ([]byte, error) {
 	if _, err := p.in.Write(p.buf); err != nil {
 		return nil, p.readErr(err)
 	}
 	return p.readLine()
 }
 
-// readLine reads a line, without its \n and a \r before it.
+// expire ends the process of an exchange past its deadline.
+func (p *proc) expire() {
+	p.expired.Store(true)
+	p.terminate()
+}
+
+// readLine reads a line, without its \n and a \r before it, into p.rbuf:
+// a line longer than the buffer is a protocol error.
 func (p *proc) readLine() ([]byte, error) {
-	line, err := p.r.ReadSlice('\n')
-	if err != nil {
-		if errors.Is(err, bufio.ErrBufferFull) {
-			return nil, &fault{kind: faultProtocol, msg: fmt.Sprintf("an answer line longer than %d bytes (it starts %s)", maxLine, quote(line))}
+	for {
+		if i := bytes.IndexByte(p.rbuf[p.rstart+p.scanned:p.rend], '\n'); i >= 0 {
+			end := p.rstart + p.scanned + i
+			line := p.rbuf[p.rstart:end]
+			p.rstart, p.scanned = end+1, 0
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			return line, nil
 		}
-		return nil, p.readErr(err)
+		p.scanned = p.rend - p.rstart
+		if p.rstart > 0 {
+			copy(p.rbuf, p.rbuf[p.rstart:p.rend])
+			p.rend -= p.rstart
+			p.rstart = 0
+		}
+		if p.rend == len(p.rbuf) {
+			return nil, &fault{kind: faultProtocol, msg: fmt.Sprintf("an answer line longer than %d bytes (it starts %s)", maxLine, quote(p.rbuf[:80]))}
+		}
+		n, err := p.out.Read(p.rbuf[p.rend:])
+		p.rend += n
+		if err != nil && n == 0 {
+			return nil, p.readErr(err)
+		}
 	}
-	line = line[:len(line)-1]
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		line = line[:n-1]
-	}
-	return line, nil
 }
 
 // readErr turns an error of the pipes into the fault it means.
 func (p *proc) readErr(err error) error {
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	if p.expired.Load() {
 		return &fault{kind: faultTimeout, msg: "no answer in time"}
 	}
 	// The solver closed its output or died: wait a little for its status.
@@ -233,4 +282,46 @@ func quote(line []byte) string {
 		return fmt.Sprintf("%q...", line[:80])
 	}
 	return fmt.Sprintf("%q", line)
+}
+
+// watchdog ends the processes whose exchange is past its deadline: one
+// goroutine per Solver, which looks every period (a tenth of the units'
+// time limit, 1 ms to 100 ms), so a unit ends at most a period after its
+// limit. Units past their limit are timeouts, censored: how late they
+// end does not change what is recorded of them but their time.
+type watchdog struct {
+	base   time.Time
+	period time.Duration
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+func newWatchdog(limit time.Duration, procs func() []*proc) *watchdog {
+	w := &watchdog{base: time.Now(), period: min(max(limit/10, time.Millisecond), 100*time.Millisecond),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		t := time.NewTicker(w.period)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.stop:
+				return
+			case <-t.C:
+			}
+			now := int64(time.Since(w.base))
+			for _, p := range procs() {
+				if d := p.deadline.Load(); d != 0 && now >= d && !p.expired.Load() {
+					p.expire()
+				}
+			}
+		}
+	}()
+	return w
+}
+
+// close stops the watchdog.
+func (w *watchdog) close() {
+	close(w.stop)
+	<-w.done
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"sudokubatch/rundir"
@@ -26,7 +27,7 @@ type Options struct {
 	Workers      int           // processes at most: one per worker of the sweep
 	StartTimeout time.Duration // the time a process has to answer the handshake (-ext-start)
 	Grace        time.Duration // TERM to KILL (-ext-grace)
-	MaxRestarts  int           // restarts in the run at most (-ext-restarts)
+	MaxRestarts  int           // restarts in the run at most (-ext-restarts); 0: none
 	Count        bool          // -unique: send count requests to a program that can count
 	// Timeout is the sweep's -timeout: the null round trip is measured
 	// with a deadline set when the units have one, as they are.
@@ -84,7 +85,11 @@ type Solver struct {
 	extra []string // environment of the processes beyond the tool's
 	hello hello
 
-	nullNS, nullP99 int64
+	// The null round trip: with every worker at once (the sweep) and
+	// alone (a unit re-timed alone at the end of a run): the load of the
+	// machine sets how fast a process wakes when its pipe is written.
+	nullNS, nullP99, nullAlone int64
+	inflight                   atomic.Int32
 
 	idle     chan *proc
 	mu       sync.Mutex
@@ -94,6 +99,7 @@ type Solver struct {
 	capped   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
+	watch    *watchdog // nil without Options.Timeout
 }
 
 // Start resolves the program of spec, starts its processes (one per
@@ -128,6 +134,9 @@ func launch(ctx context.Context, spec Spec, opt Options, exe string, extra []str
 	opt = opt.withDefaults()
 	s := &Solver{spec: spec, opt: opt, exe: exe, extra: extra,
 		idle: make(chan *proc, opt.Workers), all: map[*proc]bool{}}
+	if opt.Timeout > 0 {
+		s.watch = newWatchdog(opt.Timeout, s.procs)
+	}
 	type started struct {
 		p   *proc
 		h   hello
@@ -171,6 +180,7 @@ func (s *Solver) startOne(ctx context.Context) (*proc, hello, error) {
 	if err != nil {
 		return nil, hello{}, fmt.Errorf("starting %s: %w", s.spec.Args[0], err)
 	}
+	p.watch = s.watch
 	s.mu.Lock()
 	s.all[p] = true
 	s.mu.Unlock()
@@ -184,7 +194,7 @@ func (s *Solver) startOne(ctx context.Context) (*proc, hello, error) {
 
 // handshake sends the protocol line and reads the solver line.
 func handshake(ctx context.Context, p *proc, limit time.Duration) (hello, error) {
-	stop := context.AfterFunc(ctx, func() { p.out.SetReadDeadline(time.Now()) })
+	stop := context.AfterFunc(ctx, p.expire)
 	defer stop()
 	p.buf = append(p.buf[:0], protocolLine...)
 	line, err := p.exchange(time.Now().Add(limit))
@@ -254,7 +264,7 @@ func (s *Solver) Strategy() solvers.Strategy {
 func (s *Solver) Info() rundir.External {
 	return rundir.External{Name: s.spec.Name, Command: s.spec.Command, Args: s.spec.Args, Executable: s.exe,
 		SHA256: s.sum, Files: s.files, Reported: s.hello.name, Version: s.hello.version, Caps: s.hello.caps,
-		NullNS: s.nullNS, NullP99NS: s.nullP99}
+		NullNS: s.nullNS, NullP99NS: s.nullP99, NullAloneNS: s.nullAlone}
 }
 
 // Restarts returns the number of processes started in place of ended ones.
@@ -284,9 +294,14 @@ func (s *Solver) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits
 	if err != nil {
 		return solvers.Result{Status: solvers.StatusError, Err: err, HarnessNS: wait}
 	}
+	null := s.nullNS
+	if s.inflight.Add(1) == 1 {
+		null = s.nullAlone
+	}
 	var res solvers.Result
 	err = s.ask(ctx, pr, &p, lim, &res)
-	res.HarnessNS = wait + s.nullNS
+	s.inflight.Add(-1)
+	res.HarnessNS = wait + null
 	if err == nil {
 		s.idle <- pr
 		return res
@@ -329,7 +344,7 @@ func (s *Solver) ask(ctx context.Context, pr *proc, p *solvers.Puzzle, lim solve
 	b = append(b, '\n')
 	pr.buf = b
 	if lim.Deadline.IsZero() {
-		stop := context.AfterFunc(ctx, func() { pr.out.SetReadDeadline(time.Now()) })
+		stop := context.AfterFunc(ctx, pr.expire)
 		defer stop()
 	}
 	line, err := pr.exchange(lim.Deadline)
@@ -346,7 +361,7 @@ func parseAnswer(line, id []byte, count bool, p *solvers.Puzzle, res *solvers.Re
 		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the answer %s is not \"ID STATUS ...\"", quote(line))}
 	}
 	if !bytes.Equal(f[0], id) {
-		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the answer %s is to request %q, want %s", quote(line), f[0], id)}
+		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the line %s does not answer request %s (an answer starts with the request's ID)", quote(line), id)}
 	}
 	kv := f[2:]
 	switch string(f[1]) {
@@ -594,12 +609,28 @@ func (s *Solver) Close() error {
 		}
 	}
 	s.reaping.Wait()
+	if s.watch != nil {
+		s.watch.close()
+		s.watch = nil
+	}
 	return nil
 }
 
+// procs returns the processes not yet released.
+func (s *Solver) procs() []*proc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps := make([]*proc, 0, len(s.all))
+	for p := range s.all {
+		ps = append(ps, p)
+	}
+	return ps
+}
+
 // calibrate measures the null round trip: Calibrate round trips per
-// worker, all workers at once, with the built-in echo peer behind the
-// same guard and pipes, timed as the pipeline times a unit.
+// worker, all workers at once, then one worker alone, with the built-in
+// echo peer behind the same guard and pipes, timed as the pipeline times
+// a unit.
 func (s *Solver) calibrate(ctx context.Context) error {
 	self, err := os.Executable()
 	if err != nil {
@@ -610,16 +641,35 @@ func (s *Solver) calibrate(ctx context.Context) error {
 		return err
 	}
 	defer echo.Close()
-	p, err := solvers.ParsePuzzle(calibrationPuzzle)
+	all, err := s.nullTimes(ctx, echo, s.opt.Workers)
 	if err != nil {
 		return err
 	}
+	s.nullNS, s.nullP99 = all[(len(all)-1)/2], all[min(len(all)*99/100, len(all)-1)]
+	s.nullAlone = s.nullNS
+	if s.opt.Workers > 1 {
+		alone, err := s.nullTimes(ctx, echo, 1)
+		if err != nil {
+			return err
+		}
+		s.nullAlone = alone[(len(alone)-1)/2]
+	}
+	return nil
+}
+
+// nullTimes times Calibrate round trips with echo from each of workers
+// goroutines at once, after a tenth as many untimed, and returns the
+// times sorted.
+func (s *Solver) nullTimes(ctx context.Context, echo *Solver, workers int) ([]int64, error) {
+	p, err := solvers.ParsePuzzle(calibrationPuzzle)
+	if err != nil {
+		return nil, err
+	}
 	epoch := time.Now()
 	overhead := timerOverhead(epoch)
-	times := make([][]int64, s.opt.Workers)
+	times := make([][]int64, workers)
+	errs := make([]error, workers)
 	var wg sync.WaitGroup
-	var failed error
-	var failMu sync.Mutex
 	for w := range times {
 		wg.Go(func() {
 			d := make([]int64, 0, s.opt.Calibrate)
@@ -632,12 +682,10 @@ func (s *Solver) calibrate(ctx context.Context) error {
 				res := echo.Solve(ctx, p, lim)
 				ns := (time.Since(epoch) - t0).Nanoseconds() - overhead
 				if res.Status != solvers.StatusSolved {
-					failMu.Lock()
-					failed = fmt.Errorf("the echo peer: %v", res.Err)
-					failMu.Unlock()
+					errs[w] = fmt.Errorf("the echo peer: %v", res.Err)
 					return
 				}
-				if i >= s.opt.Calibrate/10 { // the first tenth warms up
+				if i >= s.opt.Calibrate/10 {
 					d = append(d, max(ns-res.HarnessNS, 0))
 				}
 			}
@@ -645,14 +693,12 @@ func (s *Solver) calibrate(ctx context.Context) error {
 		})
 	}
 	wg.Wait()
-	if failed != nil {
-		return failed
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	all := slices.Concat(times...)
 	slices.Sort(all)
-	s.nullNS = all[(len(all)-1)/2]
-	s.nullP99 = all[min(len(all)*99/100, len(all)-1)]
-	return nil
+	return all, nil
 }
 
 // calibrationPuzzle is the echo's request (puzzle #0 of the 17-clue list).

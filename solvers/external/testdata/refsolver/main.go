@@ -2,8 +2,9 @@
 // of docs/PROTOCOL.md with the built-in norvig strategy (all sizes), and
 // misbehaves on request: -crash ID exits 3, -hang ID sleeps without
 // reading, -garbage ID answers a line that does not parse, -wrong ID
-// answers a grid that breaks a given, -start D sleeps before the
-// handshake.
+// answers a grid that breaks a given, -unsolvable ID says it has no
+// solution, -crash-all exits 3 on every request, -start D sleeps before
+// the handshake.
 package main
 
 import (
@@ -24,6 +25,9 @@ func main() {
 	garbage := flag.Int("garbage", -1, "answer garbage on this id")
 	wrong := flag.Int("wrong", -1, "answer a wrong grid on this id")
 	start := flag.Duration("start", 0, "sleep before the handshake")
+	crashAll := flag.Bool("crash-all", false, "exit 3 on every request")
+	unsolvable := flag.Int("unsolvable", -1, "answer unsolvable on this id")
+	flag.String("marker", "", "ignored: a token for finding the process")
 	flag.Parse()
 	time.Sleep(*start)
 	s, _ := solvers.Lookup("norvig")
@@ -36,6 +40,14 @@ func main() {
 		f := strings.Fields(in.Text())
 		var id int
 		fmt.Sscan(f[1], &id)
+		switch {
+		case *crashAll:
+			os.Exit(3)
+		case id == *unsolvable:
+			fmt.Fprintf(out, "%s unsolvable\n", f[1])
+			out.Flush()
+			continue
+		}
 		switch id {
 		case *crash:
 			fmt.Fprintln(os.Stderr, "refsolver: crashing on purpose")

@@ -218,10 +218,10 @@ func checkExampleSpeaks(t *testing.T, spec exampleSpec, argv ...string) {
 			t.Fatal(err)
 		}
 		a := request("count", text)
-		if a.verb != "count" || len(a.args) < 1 || a.args[0] != strconv.Itoa(n) || len(a.args) > 2 {
-			t.Fatalf("count %.40q: %s %v, want count %d", text, a.verb, a.args, n)
+		if a.verb != "count" || len(a.args) < 1 || a.args[0] != strconv.Itoa(n) || len(a.args) != min(n, 1)+1 {
+			t.Fatalf("count %.40q: %s %v, want count %d and a solution when there is one", text, a.verb, a.args, n)
 		}
-		if len(a.args) == 2 {
+		if n > 0 {
 			checkExampleSolution(t, text, a.args[1])
 		}
 	}
@@ -437,6 +437,14 @@ func exampleSweep(t *testing.T, builtin, name, reported string, argv []string, c
 	if e.SHA256 != hex.EncodeToString(sum[:]) {
 		t.Errorf("settings.external: sha256 %s, want %x (of %s)", e.SHA256, sum, argv[0])
 	}
+	for _, arg := range argv[1:] { // a script: its file and SHA-256
+		sum := sha256.Sum256(exampleRead(t, arg))
+		if !slices.ContainsFunc(e.Files, func(f rundir.FileSum) bool {
+			return f.Path == arg && f.SHA256 == hex.EncodeToString(sum[:])
+		}) {
+			t.Errorf("settings.external.files %+v lacks %s with SHA-256 %x", e.Files, arg, sum)
+		}
+	}
 	return rows
 }
 
@@ -468,12 +476,19 @@ func TestExampleGoSweptByBatch(t *testing.T) {
 	gosolver := exampleGo(t)
 	exampleSweep(t, "bitboard", "go", "gosolver", []string{gosolver}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
 
-	// -unique: count requests, over a puzzle with one solution, one with
-	// two or more, one with none and 4x4 and 16x16 grids (beside dlx:
+	// -unique: count requests, over 4x4 and 16x16 grids too (beside dlx:
 	// bitboard solves 9x9 grids only).
+	exampleUnique(t, "dlx", "go", "gosolver", gosolver, true)
+}
+
+// exampleUnique sweeps name=program beside builtin with -unique (count
+// requests) over a puzzle with one solution, one with two or more, one
+// with none, and, when all, the 4x4 and 16x16 puzzles of known.txt.
+func exampleUnique(t *testing.T, builtin, name, reported, program string, all bool) {
+	t.Helper()
 	var lines []string
 	for _, k := range examplePuzzles(t, "known.txt") {
-		if k[0] == "corpus-0" || len(k[1]) != 81 {
+		if k[0] == "corpus-0" || all && len(k[1]) != 81 {
 			lines = append(lines, k[1])
 		}
 	}
@@ -482,10 +497,10 @@ func TestExampleGoSweptByBatch(t *testing.T) {
 	if err := os.WriteFile(corpus, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rows := exampleSweep(t, "dlx", "go", "gosolver", []string{gosolver}, corpus, len(lines), "-unique")
+	rows := exampleSweep(t, builtin, name, reported, []string{program}, corpus, len(lines), "-unique")
 	seen := map[int]bool{}
 	for _, row := range rows {
-		if row.Solver == "go" {
+		if row.Solver == name {
 			seen[row.Solutions] = true
 		}
 	}
@@ -504,5 +519,8 @@ func TestExampleTdoku(t *testing.T) {
 	})
 	t.Run("batch", func(t *testing.T) {
 		exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(500))
+	})
+	t.Run("unique", func(t *testing.T) {
+		exampleUnique(t, "bitboard", "tdoku", "tdoku", adapter, false)
 	})
 }

@@ -139,14 +139,14 @@ func specsOf(s rundir.Settings) []external.Spec {
 }
 
 // checkUnchanged refuses to go on with a program that is not the one the
-// run swept (-resume).
-func checkUnchanged(dir string, was []rundir.External, xs externals) error {
+// run swept (-resume), before starting it.
+func checkUnchanged(dir string, was []rundir.External) error {
 	for _, w := range was {
-		x, ok := xs.lookup(w.Name)
-		if !ok {
-			continue
+		now, err := external.Identify(external.Spec{Name: w.Name, Command: w.Command, Args: w.Args})
+		if err != nil {
+			return usageErr("-resume: %v", err)
 		}
-		if why := external.Changed(w, x.Info()); why != "" {
+		if why := external.Changed(w, now); why != "" {
 			return usageErr("-resume: the external solver %s is not the program %s/run.json recorded: %s", w.Name, dir, why)
 		}
 	}

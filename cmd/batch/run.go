@@ -122,8 +122,8 @@ func runMain(e *env, args []string) error {
 	defer func() { f.externals.Close() }()
 	if f.resume {
 		if dir, settings, err = resumeRun(e, &f, set, fs.Args(), settings); err == nil {
-			if err = startRunExternals(e, &f, specsOf(settings), &settings); err == nil {
-				err = checkUnchanged(dir.Path, dir.Manifest.Settings.External, f.externals)
+			if err = checkUnchanged(dir.Path, settings.External); err == nil {
+				err = startRunExternals(e, &f, specsOf(settings), &settings)
 			}
 			if err != nil {
 				dir.Release()

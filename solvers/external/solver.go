@@ -97,6 +97,7 @@ type Solver struct {
 	pending  int // faulted processes not replaced yet
 	restarts int
 	capped   bool
+	closed   bool
 	all      map[*proc]bool // every process not yet released
 	reaping  sync.WaitGroup
 	watch    *watchdog // nil without Options.Timeout
@@ -107,25 +108,36 @@ type Solver struct {
 // measures the null round trip with the built-in echo peer. An error says
 // what the program did instead, with the end of its standard error.
 func Start(ctx context.Context, spec Spec, opt Options) (*Solver, error) {
-	exe, err := lookPath(spec.Args[0])
+	id, err := Identify(spec)
+	if err != nil {
+		return nil, err
+	}
+	s, err := launch(ctx, spec, opt, id.Executable, nil)
 	if err != nil {
 		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
 	}
-	sum, err := fileSHA256(exe)
-	if err != nil {
-		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
-	}
-	s, err := launch(ctx, spec, opt, exe, nil)
-	if err != nil {
-		return nil, fmt.Errorf("-ext %s: %w", spec.Name, err)
-	}
-	s.sum = sum
-	s.files = argFiles(spec.Args[1:])
+	s.sum, s.files = id.SHA256, id.Files
 	if err := s.calibrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("-ext %s: measuring the null round trip: %w", spec.Name, err)
 	}
 	return s, nil
+}
+
+// Identify finds the program of spec without starting it: the fields of
+// its provenance that name the program (Name, Command, Args, Executable,
+// SHA256, Files).
+func Identify(spec Spec) (rundir.External, error) {
+	exe, err := lookPath(spec.Args[0])
+	if err != nil {
+		return rundir.External{}, fmt.Errorf("-ext %s: %w", spec.Name, err)
+	}
+	sum, err := fileSHA256(exe)
+	if err != nil {
+		return rundir.External{}, fmt.Errorf("-ext %s: %w", spec.Name, err)
+	}
+	return rundir.External{Name: spec.Name, Command: spec.Command, Args: spec.Args, Executable: exe, SHA256: sum,
+		Files: argFiles(spec.Args[1:])}, nil
 }
 
 // launch starts opt.Workers processes of exe with spec's arguments and
@@ -317,7 +329,7 @@ func (s *Solver) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits
 	switch f.kind {
 	case faultTimeout:
 		res = solvers.Result{Status: solvers.StatusTimeout, HarnessNS: res.HarnessNS,
-			Err: errors.New("no answer before the deadline (-timeout): the process was ended and another started")}
+			Err: errors.New("no answer before the deadline (-timeout): its process was ended (the next unit starts another)")}
 	case faultProtocol:
 		res = solvers.Result{Status: solvers.StatusError, HarnessNS: res.HarnessNS, Err: errors.New("protocol: " + f.msg)}
 	default:
@@ -506,6 +518,10 @@ func (s *Solver) take(ctx context.Context) (*proc, int64, error) {
 	t0 := time.Now()
 	for {
 		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, time.Since(t0).Nanoseconds(), errors.New("the strategy's processes were ended (Close)")
+		}
 		if s.capped {
 			s.mu.Unlock()
 			return nil, time.Since(t0).Nanoseconds(), capError{s.opt.MaxRestarts}
@@ -581,7 +597,7 @@ func (s *Solver) end(p *proc, now bool) {
 // to exit, then ends their groups, and waits until they have exited.
 func (s *Solver) Close() error {
 	s.mu.Lock()
-	s.capped = true // no process starts after Close
+	s.closed = true // no process starts after Close
 	procs := make([]*proc, 0, len(s.all))
 	for p := range s.all {
 		procs = append(procs, p)

@@ -95,9 +95,8 @@ def answer(verb, pid, text):
     found = s.run([i for i, v in enumerate(s.cells) if not v], 1 if verb == "solve" else 2) if s.ok else 0
     stats = f"calls={s.calls} guesses={s.guesses} ns={time.perf_counter_ns() - start}"
     grid = "".join(SYMBOLS[v - 1] for v in s.solution) + " " if s.solution else ""
-    if verb == "count":
-        return f"{pid} count {found} {grid}{stats}"
-    return f"{pid} solved {grid}{stats}" if found else f"{pid} unsolvable {stats}"
+    kind = f"count {found}" if verb == "count" else "solved" if found else "unsolvable"
+    return f"{pid} {kind} {grid}{stats}"
 
 if __name__ == "__main__":
     if sys.stdin.readline().split() != ["sudokubatch", "1"]:

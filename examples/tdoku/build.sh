@@ -15,14 +15,17 @@ if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -f "$1/include/tdoku.h" ] || [ ! -f "$1/s
   echo "usage: examples/tdoku/build.sh TDOKU_DIR [OUT]  (TDOKU_DIR: git clone https://github.com/t-dillon/tdoku)" >&2
   exit 2
 fi
-src=$(cd "$1" && pwd)
+src=$(cd "$1" && pwd -P)
 out=${2:-$here/adapter}
 if command -v clang >/dev/null && command -v clang++ >/dev/null; then
   cc=${CC:-clang} cxx=${CXX:-clang++}
 else
   cc=${CC:-gcc} cxx=${CXX:-g++}
 fi
-rev=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+rev=unknown
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ]; then # not a directory of another repository
+  rev=$(git -C "$src" rev-parse --short=12 HEAD)
+fi
 if [ "$rev" != unknown ] && [ -n "$(git -C "$src" status --porcelain --untracked-files=no -- src include 2>/dev/null)" ]; then
   rev=$rev-modified
 fi

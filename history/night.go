@@ -63,6 +63,19 @@ type Strategy struct {
 	// ones at their stopping value (lower bounds when Censored > 0).
 	Calls   int64 `json:"calls"`
 	Guesses int64 `json:"guesses"`
+	// TimeBasis is the time the figures are of (report.TimeBasis): "self"
+	// for an external solver ranked by its own time; empty for the round
+	// trip (every built-in strategy, and summaries written before it).
+	TimeBasis string `json:"time_basis,omitempty"`
+}
+
+// Basis returns the strategy's time basis: report.BasisRoundTrip when
+// TimeBasis is empty.
+func (s *Strategy) Basis() report.TimeBasis {
+	if s.TimeBasis == "" {
+		return report.BasisRoundTrip
+	}
+	return report.TimeBasis(s.TimeBasis)
 }
 
 // Quantile is a time quantile with its interval. Bound is "lower" when
@@ -172,6 +185,9 @@ func strategyOf(st *report.StrategySummary) Strategy {
 		NoGuess: st.NoGuess, NoGuessPct: st.NoGuessPct.Value,
 		Calls:   int64(math.Round(st.Calls.Mean.Value * float64(st.Measured))),
 		Guesses: int64(math.Round(st.GuessesPerPuzzle.Value * float64(st.Measured))),
+	}
+	if st.TimeBasis != "" && st.TimeBasis != report.BasisRoundTrip {
+		s.TimeBasis = string(st.TimeBasis)
 	}
 	for k, v := range st.Statuses {
 		if v != 0 {

@@ -259,7 +259,7 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 	var rows []strategyRow
 	if r == nil || len(r.Strategies) == 0 {
 		for _, st := range s.Newest().Strategy {
-			rows = append(rows, strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Last: fmtQuantileCI(st.Median),
+			rows = append(rows, strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Last: fmtQuantileCI(st.Median) + ownTime(&st),
 				Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–", Spread: "–", Verdict: "–"})
 		}
 		return rows
@@ -267,7 +267,7 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 	for _, st := range r.Strategies {
 		row := strategyRow{Solver: st.Solver, Color: hexColor(st.Solver), Baseline: "–", Change: "–", Beyond: "–", Machine: "–", Counters: "–", Drift: "–", Spread: "–"}
 		if st.Last != nil {
-			row.Last = fmtQuantileCI(st.Last.Median)
+			row.Last = fmtQuantileCI(st.Last.Median) + ownTime(st.Last)
 		} else {
 			row.Last = "–"
 		}

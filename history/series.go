@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"sudokubatch/report"
 )
 
 // Series is the nights of one signature, oldest first. Its nights were
@@ -57,7 +59,7 @@ func (idx *Index) All() *History {
 func (idx *Index) Selected(root string, runs []string) (*History, error) {
 	h := &History{}
 	var nights []*Night
-	named := map[*Night]string{} // the run as named on the command line
+	named := map[nightKey]string{} // the run as named on the command line
 	absRoot, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -89,7 +91,7 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 			e.Night = &n
 		}
 		nights = append(nights, e.Night)
-		named[e.Night] = run
+		named[keyOf(e.Night)] = run
 	}
 	series := Group(nights)
 	if len(series) == 0 {
@@ -98,7 +100,7 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 	h.Series = series[:1]
 	for _, s := range series[1:] {
 		for _, n := range s.Nights {
-			h.Skipped = append(h.Skipped, Skipped{named[n], fmt.Sprintf("other signature (%s) than the newest run's", s.Key)})
+			h.Skipped = append(h.Skipped, Skipped{named[keyOf(n)], fmt.Sprintf("other signature (%s) than the newest run's", s.Key)})
 		}
 	}
 	return h, nil
@@ -125,9 +127,53 @@ func Group(nights []*Night) []*Series {
 			return cmp.Or(a.Start.Compare(b.Start), strings.Compare(a.Run, b.Run))
 		})
 		s.Nights = slices.CompactFunc(s.Nights, func(a, b *Night) bool { return a.Run == b.Run && a.RunID == b.RunID })
+		s.splitBases()
 	}
 	slices.SortFunc(out, func(a, b *Series) int {
 		return cmp.Or(b.Newest().Start.Compare(a.Newest().Start), strings.Compare(a.ID, b.ID))
 	})
 	return out
+}
+
+// nightKey names a night whatever copy of it (splitBases copies the
+// nights it changes).
+type nightKey struct{ dir, run, runID string }
+
+func keyOf(n *Night) nightKey { return nightKey{n.Dir, n.Run, n.RunID} }
+
+// splitBases keeps the nights of each strategy whose time basis
+// (Strategy.TimeBasis: an external solver ranked by its own time or by
+// the round trip) is the one of the strategy's newest night: the
+// strategy is left out of the other nights, which are replaced by copies,
+// so that no detector, chart or table compares its own times with round
+// trips. Built-in strategies have one basis and are never left out.
+func (s *Series) splitBases() {
+	newest := map[string]report.TimeBasis{}
+	for k := len(s.Nights) - 1; k >= 0; k-- {
+		n := s.Nights[k]
+		keep := n.Strategy[:0:0]
+		for _, st := range n.Strategy {
+			b, seen := newest[st.Solver]
+			if !seen {
+				newest[st.Solver], b = st.Basis(), st.Basis()
+			}
+			if st.Basis() == b {
+				keep = append(keep, st)
+			}
+		}
+		if len(keep) < len(n.Strategy) {
+			c := *n
+			c.Strategy = keep
+			s.Nights[k] = &c
+		}
+	}
+}
+
+// ownTime marks the figures of a strategy ranked by its own time (an
+// external solver's self_ns) in trend's tables: " (own time)"; "".
+func ownTime(st *Strategy) string {
+	if st.Basis() == report.BasisSelf {
+		return " (own time)"
+	}
+	return ""
 }

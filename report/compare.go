@@ -129,7 +129,13 @@ type CorpusPair struct {
 
 // StrategyDiff compares one strategy's units in the two runs.
 type StrategyDiff struct {
-	Solver         string      `json:"solver"`
+	Solver string `json:"solver"`
+	// TimeBasis is the time the times are compared by: the strategy's
+	// basis (Series.Basis) when both runs have the same, else the round
+	// trip of both (TimeBasisOld and TimeBasisNew differ; a warning says so).
+	TimeBasis      TimeBasis   `json:"time_basis"`
+	TimeBasisOld   TimeBasis   `json:"time_basis_old"`
+	TimeBasisNew   TimeBasis   `json:"time_basis_new"`
 	Common         int         `json:"common"`   // puzzles with a row in both runs
 	OnlyOld        int         `json:"only_old"` // puzzles with a row in OLD only
 	OnlyNew        int         `json:"only_new"`
@@ -261,6 +267,10 @@ func Compare(ctx context.Context, oldRun, newRun *Run, opt CompareOptions) (*Com
 		if nser == nil {
 			continue
 		}
+		oser, nser, basis, note := sameBasis(oser, nser)
+		if note != "" {
+			c.Warnings = append(c.Warnings, note)
+		}
 		d, err := compareSeries(ctx, oldRun.Results, newRun.Results, oser, nser, newToOld, top, c.TimesConfirmed, noise,
 			[2]int{shardsOf(oldRun.Manifest), shardsOf(newRun.Manifest)})
 		if err != nil {
@@ -274,6 +284,7 @@ func Compare(ctx context.Context, oldRun, newRun *Run, opt CompareOptions) (*Com
 				c.Slower = append(c.Slower, d.Solver)
 			}
 		}
+		d.TimeBasis, d.TimeBasisOld, d.TimeBasisNew = basis, oldRun.Results.Solver(d.Solver).Basis(), newRun.Results.Solver(d.Solver).Basis()
 		common += d.Common
 		c.Strategies = append(c.Strategies, d)
 	}

@@ -25,13 +25,15 @@ func (p *TimePair) Finished() bool { return p.Old.Status.Finished() && p.New.Sta
 
 // Pairs returns the units of strategy solver measured in both runs, in
 // NEW's file order: the units whose times the comparison's ratios are
-// over (StrategyDiff.Timed of them). oldRun and newRun are the runs c
+// over (StrategyDiff.Timed of them), of the same time basis
+// (StrategyDiff.TimeBasis). oldRun and newRun are the runs c
 // compared; they are only read. It returns ctx.Err() when ctx is canceled.
 func (c *Comparison) Pairs(ctx context.Context, oldRun, newRun *Run, solver string) ([]TimePair, error) {
 	oser, nser := oldRun.Results.Solver(solver), newRun.Results.Solver(solver)
 	if oser == nil || nser == nil {
 		return nil, fmt.Errorf("pairing the times of %s: not a strategy of both runs", solver)
 	}
+	oser, nser, _, _ = sameBasis(oser, nser) // the times Compare compared
 	// The join as Compare made it; its warnings and corpora go to a
 	// scratch comparison.
 	newToOld := (&Comparison{}).joinCorpora(oldRun, newRun)

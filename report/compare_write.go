@@ -151,6 +151,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		b.WriteString("Units stopped by a timeout or a call limit enter at the time they had reached (a lower bound),\n" +
 			"so ≥ marks a ratio that can only be higher, ≤ one that can only be lower, ~ one that may lie either side.\n")
 	}
+	c.writeBases(&b)
 
 	c.writeLargest(&b)
 	c.writeRegressions(&b)

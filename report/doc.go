@@ -100,6 +100,18 @@
 // the measured units; it is a lower bound only if a stopped unit had not
 // guessed yet.
 //
+// Time basis (basis.go). Each strategy has one time, decided as its
+// rows are read (Series.Basis) and read by every output through
+// Series.NS and At: an external solver's own time (results.csv's
+// self_ns) when every unit it answered (solved, unsolvable, stuck,
+// wrong) reported one, else the round trip the tool measured (ns, less
+// the null round trip); a unit with no time of its own (a timeout, an
+// error) keeps its round trip. Built-in strategies report none. The
+// summary states it per strategy (StrategySummary.TimeBasis, External),
+// the page and the terminal for each external strategy; Compare compares
+// a strategy whose bases differ between OLD and NEW by the round trip of
+// both (Series.RoundTrip), with a warning.
+//
 // Finished units. Only solved and unsolvable units finished: the charts
 // draw stuck and wrong units as having given up and timeouts and limits
 // as censored, never as finished (report/chart).

@@ -146,6 +146,7 @@ type page struct {
 
 	Lead        string // one line: what the headline says
 	Headline    pageHeadline
+	Basis       []pageBasis // under the headline: which time ranks each external strategy (Summary.basisLines)
 	TrendLine   string
 	HistoryHref string
 	TimingLead  string
@@ -259,6 +260,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	p.Command = opt.Command
 	p.Headline = s.headline(opt.Trend)
 	p.Lead = s.pageLead()
+	p.Basis = s.basisLines()
 	p.TrendLine, p.HistoryHref = opt.TrendLine, opt.History
 	p.TimingLead = s.timingLead()
 	p.ChartsPage = ChartsPageFile

@@ -57,7 +57,7 @@ func (s *Summary) headline(trend map[string]TrendCell) pageHeadline {
 	}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	for _, st := range s.Strategies {
-		row := []headCell{{Text: st.Solver}, {Text: strconv.Itoa(st.Units), Sort: strconv.Itoa(st.Units)}}
+		row := []headCell{{Text: st.Solver, Small: st.basisTag(), Title: st.basisTitle()}, {Text: strconv.Itoa(st.Units), Sort: strconv.Itoa(st.Units)}}
 		for _, status := range statuses {
 			n := st.Count(status)
 			c := headCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n)}

@@ -146,7 +146,7 @@ func readResults(ctx context.Context, r io.Reader, name string, puzzles map[stri
 		}
 		p := res.add(ser, Entry{Corpus: ci, ID: int32(row.ID), Line: int32(row.Line), Status: row.Status,
 			NS: row.NS, Calls: row.Calls, Guesses: row.Guesses, Backtracks: row.Backtracks,
-			Timing: TimingOf(row)})
+			Timing: TimingOf(row), SelfNS: row.SelfNS})
 		res.setSolutions(p, row.Solutions)
 		if seen[si].has(p) {
 			return nil, &DuplicateError{File: name, Line: rd.Line(), Corpus: row.Corpus, ID: row.ID, Solver: row.Solver}

@@ -22,6 +22,10 @@ type Entry struct {
 	Guesses    uint64
 	Backtracks uint64
 	Timing     Timing // how the time was measured (0 for a file without the timing columns)
+	// SelfNS is the time an external solver reported (self_ns), 0 when
+	// none. Added to a Series, NS is the round trip (results.csv's ns);
+	// read from one (At), NS is the time of the series' Basis.
+	SelfNS int64
 }
 
 // Timing says how a row's time was measured: the timing columns of
@@ -84,6 +88,13 @@ type Series struct {
 	backtracks wideColumn
 	timing     []Timing
 	lines      map[int32]int32 // rows whose line is not their puzzle's (never in a run's own file)
+
+	// The self-reported times (basis.go): a column once a row has one.
+	self           wideColumn
+	hasSelf        bool
+	answered       int  // rows that answered (finished or gave up)
+	answeredNoSelf int  // of those, rows with no self-reported time
+	roundTrip      bool // a view that reads the round trip whatever the basis (RoundTrip)
 }
 
 // Len returns the number of rows.
@@ -93,8 +104,8 @@ func (s *Series) Len() int { return len(s.puz) }
 func (s *Series) At(i int) Entry {
 	p := s.puz[i]
 	e := Entry{Corpus: s.tab.corpus[p], ID: s.tab.id[p], Line: s.tab.line[p], Status: s.status[i],
-		NS: int64(s.ns.at(i)), Calls: s.calls.at(i), Guesses: s.guesses.at(i), Backtracks: s.backtracks.at(i),
-		Timing: s.timing[i]}
+		NS: s.NS(i), Calls: s.calls.at(i), Guesses: s.guesses.at(i), Backtracks: s.backtracks.at(i),
+		Timing: s.timing[i], SelfNS: s.SelfNS(i)}
 	if s.lines != nil {
 		if l, ok := s.lines[int32(i)]; ok {
 			e.Line = l
@@ -106,8 +117,16 @@ func (s *Series) At(i int) Entry {
 // Status returns the status of row i.
 func (s *Series) Status(i int) solvers.Status { return s.status[i] }
 
-// NS returns the time of row i in nanoseconds.
-func (s *Series) NS(i int) int64 { return int64(s.ns.at(i)) }
+// NS returns the time of row i in nanoseconds, of the series' Basis:
+// under BasisSelf the time the strategy reported, when it reported one.
+func (s *Series) NS(i int) int64 {
+	if s.selfBasis() {
+		if v := s.self.at(i); v > 0 {
+			return int64(v)
+		}
+	}
+	return int64(s.ns.at(i))
+}
 
 // Calls returns the calls of row i.
 func (s *Series) Calls(i int) uint64 { return s.calls.at(i) }
@@ -283,6 +302,7 @@ func (r *Results) add(s *Series, e Entry) int32 {
 		}
 		s.lines[int32(len(s.puz))] = e.Line
 	}
+	s.addSelf(e.Status, e.SelfNS)
 	s.puz = append(s.puz, p)
 	s.status = append(s.status, e.Status)
 	s.ns.add(uint64(e.NS))

@@ -32,6 +32,9 @@ type PuzzleRank struct {
 	// 100 for the hardest; 0 when not ranked.
 	PctCalls float64 `json:"pct_calls"`
 	PctTime  float64 `json:"pct_time"`
+	// TimeBasis is the time the strategy is ranked by in the run
+	// (Series.Basis), as its summary ranks it.
+	TimeBasis TimeBasis `json:"time_basis"`
 }
 
 // RankPuzzle places puzzle id of the named corpus of res in each of the
@@ -47,7 +50,7 @@ func RankPuzzle(res *Results, corpus string, id int) []PuzzleRank {
 	}
 	ranks := make([]PuzzleRank, 0, len(res.Series))
 	for _, ser := range res.Series {
-		pr := PuzzleRank{Solver: ser.Solver}
+		pr := PuzzleRank{Solver: ser.Solver, TimeBasis: ser.Basis()}
 		if ci >= 0 {
 			var hard []RankedUnit
 			st, rs := summarizeSeries(res, ser, 0, &hard)
@@ -88,6 +91,7 @@ type PuzzleShow struct {
 	RunLabel  string                // the puzzle's corpus in the run when it has another name; "" otherwise
 	Ranks     []PuzzleRank          // RankPuzzle over the run
 	RunSize   int                   // puzzles in the run (Results.Puzzles)
+	NotRun    string                // why strategies of the run were not run now (external solvers); "" when none
 	Time      func(ns int64) string // formats a time; nil: three significant digits in ns, µs, ms or s
 }
 
@@ -149,7 +153,21 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "The strategies found %d different solutions; the first one is shown.\n", nsol)
 	}
 
-	fmt.Fprintf(&b, "\nEach strategy, one after the other (%s):\n\n", s.Limits)
+	if len(s.Units) == 0 {
+		b.WriteString("\nNo strategy was run now.\n")
+	} else {
+		s.writeUnits(&b, fmtTime)
+	}
+	s.writeRanks(&b)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("writing puzzle: %w", err)
+	}
+	return nil
+}
+
+// writeUnits writes the table of the strategies run now on the puzzle.
+func (s *PuzzleShow) writeUnits(b *bytes.Buffer, fmtTime func(int64) string) {
+	fmt.Fprintf(b, "\nEach strategy, one after the other (%s):\n\n", s.Limits)
 	rows := [][]string{{"strategy", "status", "time", "calls", "guesses", "backtracks", "filled"}}
 	var notes []string
 	for _, u := range s.Units {
@@ -173,19 +191,13 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 			notes = append(notes, note)
 		}
 	}
-	writeTextTable(&b, rows, 2)
+	writeTextTable(b, rows, 2)
 	for _, n := range notes {
-		fmt.Fprintf(&b, "%s\n", n)
+		fmt.Fprintf(b, "%s\n", n)
 	}
 	if s.censored() {
 		b.WriteString("≥: stopped by a limit; the values are those reached when it stopped.\n")
 	}
-
-	s.writeRanks(&b)
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("writing puzzle: %w", err)
-	}
-	return nil
 }
 
 func (s *PuzzleShow) censored() bool {
@@ -241,6 +253,19 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
 	writeTextTable(b, rows, 2)
 	if stopped {
 		b.WriteString("≥: the run stopped this unit at a limit; it is ranked at the value it had reached.\n")
+	}
+	var self []string
+	for _, r := range s.Ranks {
+		if r.Found && r.TimeBasis == BasisSelf {
+			self = append(self, r.Solver)
+		}
+	}
+	if len(self) > 0 {
+		fmt.Fprintf(b, "Time of %s: %s own (self_ns), as the run's summary ranks %s.\n", strings.Join(self, ", "),
+			Plural(len(self), "its", "their"), Plural(len(self), "it", "them"))
+	}
+	if s.NotRun != "" {
+		fmt.Fprintf(b, "%s\n", s.NotRun)
 	}
 }
 

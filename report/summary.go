@@ -160,6 +160,16 @@ type StrategySummary struct {
 	Censored int          `json:"censored"` // measured units stopped by a timeout or a call limit
 	TotalNS  int64        `json:"total_ns"` // sum of the measured units' Solve times
 
+	// TimeBasis is the time every time figure of the strategy is of
+	// (Series.Basis): BasisSelf when every answer of an external solver
+	// reported its own time, else BasisRoundTrip. BasisNote says why when
+	// the strategy reported times of its own ("" otherwise).
+	TimeBasis TimeBasis `json:"time_basis"`
+	BasisNote string    `json:"time_basis_note,omitempty"`
+	// External is the program of an external solver, from run.json; nil
+	// for a built-in strategy (and without run.json).
+	External *ExternalSummary `json:"external,omitempty"`
+
 	PuzzlesPerSec Estimate     `json:"puzzles_per_sec"` // Measured / TotalNS: per core
 	TimeNS        Distribution `json:"time_ns"`
 	Calls         Distribution `json:"calls"`
@@ -286,6 +296,7 @@ func SummarizeContext(ctx context.Context, res *Results, opt SummaryOptions) (*S
 			return nil, err
 		}
 		st, rs := summarizeSeries(res, ser, top, &s.Hard)
+		st.External = externalSummary(opt.Manifest, ser.Solver)
 		s.Strategies = append(s.Strategies, st)
 		ranked[i] = rs
 	}
@@ -387,7 +398,7 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 // measured units.
 func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*StrategySummary, *rankedSeries) {
 	st := &StrategySummary{Solver: ser.Solver, Units: ser.Len(), Statuses: StatusCounts{},
-		ByCalls: []RankedUnit{}, ByTime: []RankedUnit{}}
+		ByCalls: []RankedUnit{}, ByTime: []RankedUnit{}, TimeBasis: ser.Basis(), BasisNote: ser.BasisNote()}
 	for _, s := range solvers.Statuses() {
 		st.Statuses[s] = 0
 	}

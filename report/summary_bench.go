@@ -92,6 +92,9 @@ func (s *Summary) WriteBench(w io.Writer) error {
 			fmt.Fprintf(&b, "# %s: no measured unit\n", oneLine(st.Solver))
 			continue
 		}
+		if st.External != nil || st.BasisNote != "" {
+			fmt.Fprintf(&b, "# %s: %s\n", oneLine(st.Solver), oneLine(st.basisSentence()))
+		}
 		if st.Censored > 0 {
 			fmt.Fprintf(&b, "# %s: %d of %s stopped by a limit: its means are lower bounds\n",
 				oneLine(st.Solver), st.Censored, Count(st.Measured, "unit", "units"))

@@ -185,6 +185,7 @@ func (s *Summary) writeMainTable(b *bytes.Buffer) {
 	if s.anyMeasured() {
 		writeIntervals(b, head, rows)
 	}
+	s.writeBasisMarkdown(b)
 }
 
 // writeIntervals writes the confidence intervals of the time figures of

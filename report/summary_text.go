@@ -113,6 +113,7 @@ func (s *Summary) writeText(w io.Writer, full bool) error {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	s.writeBasisText(&b)
 	s.writeLegend(&b, full)
 	if !full {
 		b.WriteString("the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.\n")

@@ -61,6 +61,10 @@ func puzzleHistory(ctx context.Context, warn io.Writer, dir string, info *rundir
 		want[puzzle{r.Corpus, r.ID}] = true
 		ids[r.ID] = true
 	}
+	self := map[string]bool{} // strategies this run ranks by their own time: so are their earlier nights' units
+	for _, st := range sum.Strategies {
+		self[st.Solver] = st.TimeBasis == report.BasisSelf
+	}
 	h := &report.PuzzleHistory{Series: key, Nights: make([]report.HistoryNight, len(nights))}
 	// The nights' rows are read side by side, as many at once as there
 	// are CPUs: each is a decompression and a scan of its own file.
@@ -91,8 +95,12 @@ func puzzleHistory(ctx context.Context, warn io.Writer, dir string, info *rundir
 			for _, row := range rows {
 				name := sameCorpus(row.Corpus, m, info)
 				if want[puzzle{name, row.ID}] {
+					ns := row.NS
+					if self[row.Solver] && row.SelfNS > 0 {
+						ns = row.SelfNS
+					}
 					units[k] = append(units[k], report.HistoryUnit{Night: k, Corpus: name, ID: row.ID, Solver: row.Solver,
-						Status: row.Status, NS: row.NS, Calls: row.Calls})
+						Status: row.Status, NS: ns, Calls: row.Calls})
 				}
 			}
 		}()

@@ -64,7 +64,11 @@ func showMain(e *env, args []string) error {
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
 	}
-	names, err := solverNames(*solverList, ext.names())
+	run, runDir, err := showRun(e, *runFlag, set["run"])
+	if err != nil {
+		return err
+	}
+	names, fromRun, err := showSolvers(*solverList, run, ext.names())
 	if err != nil {
 		return err
 	}
@@ -74,10 +78,6 @@ func showMain(e *env, args []string) error {
 	}
 	defer xs.Close()
 
-	run, runDir, err := showRun(e, *runFlag, set["run"])
-	if err != nil {
-		return err
-	}
 	path, file, err := showCorpus(run, runDir, *corpusFlag)
 	if err != nil {
 		return err
@@ -114,6 +114,7 @@ func showMain(e *env, args []string) error {
 		return err
 	}
 	if run != nil {
+		show.NotRun = fromRunNote(fromRun)
 		if w := show.RankIn(run, run.CorpusNames()[at]); w != "" {
 			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
 		}

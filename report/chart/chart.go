@@ -341,6 +341,9 @@ func baselineOf(res *report.Results, want string) string {
 func (cs *chartSet) jobs() []job {
 	var jobs []job
 	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*plot.Plot, error)) {
+		if kind != KindHistCalls {
+			caption += cs.basisNote(solver, kind == KindScatterTime)
+		}
 		c := report.Chart{File: base + ".png", Title: title, Caption: caption, Solver: solver, Kind: kind}
 		if cs.opt.SVG && svg {
 			c.SVG = base + ".svg"

@@ -202,8 +202,12 @@ func (rs *rankedSeries) rank(st *StrategySummary, byCalls, byTime []float64, top
 	unit := func(i int32) RankedUnit {
 		return rs.ranked(i, rankIn(byCalls, float64(ser.Calls(int(i)))), rankIn(byTime, float64(ser.NS(int(i)))))
 	}
-	for _, i := range topRows(measuredRows(ser), top, seriesCalls(ser)) {
-		st.ByCalls = append(st.ByCalls, unit(i))
+	// A strategy that counts no calls (an external solver that reports
+	// none) has no ranking by calls: its units would tie at 0.
+	if len(byCalls) > 0 && slices.Max(byCalls) > 0 {
+		for _, i := range topRows(measuredRows(ser), top, seriesCalls(ser)) {
+			st.ByCalls = append(st.ByCalls, unit(i))
+		}
 	}
 	for _, i := range topRows(measuredRows(ser), top, seriesNS(ser)) {
 		st.ByTime = append(st.ByTime, unit(i))

@@ -157,3 +157,16 @@ func timedRun(timed bool) *Results {
 	}
 	return res
 }
+
+// TestNoCallsNoRanking: a strategy whose units all count 0 calls (an
+// external solver that reports none) has no ranking by calls, so its
+// "hardest (calls)" is a dash, not the first puzzle of a tie.
+func TestNoCallsNoRanking(t *testing.T) {
+	s := Summarize(mkResults(append(values("x", 0, 0, 0), values("y", 0, 3, 1)...)...), SummaryOptions{Top: 10})
+	if n := len(s.Strategies[0].ByCalls); n != 0 {
+		t.Errorf("x: %d units ranked by calls, want none", n)
+	}
+	if n := len(s.Strategies[1].ByCalls); n != 3 {
+		t.Errorf("y: %d units ranked by calls, want 3", n)
+	}
+}

@@ -1,0 +1,542 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"sudokubatch/internal/testenv"
+	"sudokubatch/rundir"
+	"sudokubatch/solvers"
+)
+
+// The example solvers of examples/ speak docs/PROTOCOL.md. The tests here
+// drive each one as the protocol says, line by line, and check every
+// answer with solvers.Check and solvers.CountSolutions.
+
+// examplePeer is a running example solver: its standard input, its
+// standard output line by line, and its standard error.
+type examplePeer struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+	hello  []string // the fields of its handshake line
+}
+
+// startExample starts argv, writes the handshake and reads the answer to
+// it. The process is killed at the end of the test if still running, and
+// after a minute whatever happens, so that a hung solver fails the test
+// instead of hanging it.
+func startExample(t *testing.T, argv ...string) *examplePeer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	p := &examplePeer{cmd: exec.CommandContext(ctx, argv[0], argv[1:]...)}
+	p.cmd.Stderr = &p.stderr
+	in, err := p.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		p.cmd.Wait()
+	})
+	p.in, p.out = in, bufio.NewReader(out)
+	p.hello = strings.Fields(p.ask(t, "sudokubatch 1"))
+	return p
+}
+
+// ask writes line and returns the answer line, without its newline.
+func (p *examplePeer) ask(t *testing.T, line string) string {
+	t.Helper()
+	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+		t.Fatalf("writing %.40q: %v (stderr: %s)", line, err, p.stderr.String())
+	}
+	answer, err := p.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the answer to %.40q: %v (stderr: %s)", line, err, p.stderr.String())
+	}
+	return strings.TrimRight(answer, "\r\n")
+}
+
+// close closes the solver's standard input and waits for it to exit,
+// which it must do at once and with status 0.
+func (p *examplePeer) close(t *testing.T) {
+	t.Helper()
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("the solver did not exit cleanly at the end of its input: %v (stderr: %s)", err, p.stderr.String())
+	}
+}
+
+// exampleAnswer is an answer line taken apart: the ID, the verb, the
+// fields after it that are not KEY=VALUE, and the KEY=VALUE pairs.
+type exampleAnswer struct {
+	id, verb string
+	args     []string
+	keys     map[string]int64
+}
+
+func parseExampleAnswer(t *testing.T, line string) exampleAnswer {
+	t.Helper()
+	f := strings.Fields(line)
+	if len(f) < 2 {
+		t.Fatalf("answer %.60q: fewer than two fields", line)
+	}
+	a := exampleAnswer{id: f[0], verb: f[1], keys: map[string]int64{}}
+	for _, s := range f[2:] {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			a.args = append(a.args, s)
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			t.Fatalf("answer %.60q: %s is not a non-negative integer", line, s)
+		}
+		a.keys[k] = n
+	}
+	return a
+}
+
+// examplePuzzles reads a testdata file of solvers: name,puzzle[,solution]
+// lines, '#' for a comment.
+func examplePuzzles(t *testing.T, name string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "solvers/testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, strings.Split(line, ","))
+		}
+	}
+	return out
+}
+
+// exampleTwoSolutions is corpus puzzle 0 with its last three givens
+// removed (the test checks that it has two solutions or more).
+const exampleTwoSolutions = "000000010400000000020000000000050407008000300001090000300400200050100000000000000"
+
+// checkExampleSolution fails unless sol solves the puzzle text.
+func checkExampleSolution(t *testing.T, text, sol string) {
+	t.Helper()
+	p, err := solvers.ParsePuzzle(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := solvers.ParsePuzzle(sol)
+	if err != nil {
+		t.Fatalf("solution %.40q of %.40q does not parse: %v", sol, text, err)
+	}
+	if err := solvers.Check(p, g.Grid); err != nil {
+		t.Fatalf("solution %.40q of %.40q: %v", sol, text, err)
+	}
+}
+
+// exampleSpec is what an example solver says it does.
+type exampleSpec struct {
+	name   string
+	caps   []string     // capabilities its handshake must list
+	keys   []string     // the KEY=VALUE pairs of every answer but error
+	sizes  map[int]bool // the grid lengths it solves (others: unsupported)
+	corpus int          // how many corpus puzzles to solve
+}
+
+// checkExampleSpeaks drives an example solver through the protocol: its
+// handshake names it and lists its capabilities; it solves the known
+// puzzles of its sizes and the first corpus puzzles, reporting its keys;
+// it answers the other sizes unsupported, unsolvable puzzles unsolvable,
+// counts zero, one and two solutions, answers a bad grid or request with
+// an error and goes on, and exits at the end of its input.
+func checkExampleSpeaks(t *testing.T, spec exampleSpec, argv ...string) {
+	p := startExample(t, argv...)
+	if len(p.hello) < 3 || p.hello[0] != "solver" || p.hello[1] != spec.name {
+		t.Fatalf("handshake %q, want solver %s VERSION ...", p.hello, spec.name)
+	}
+	caps := " " + strings.Join(p.hello[3:], " ") + " "
+	for _, c := range spec.caps {
+		if !strings.Contains(caps, " "+c+" ") {
+			t.Errorf("handshake %q lacks the capability %s", p.hello, c)
+		}
+	}
+	id := 0
+	request := func(verb, text string) exampleAnswer {
+		t.Helper()
+		id++
+		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%s %d %s", verb, id, text)))
+		if a.id != strconv.Itoa(id) {
+			t.Fatalf("%s %.40q: answered for ID %s, want %d", verb, text, a.id, id)
+		}
+		if a.verb != "error" && a.verb != "unsupported" {
+			for _, k := range spec.keys {
+				if _, ok := a.keys[k]; !ok {
+					t.Errorf("%s %.40q: answer %s %v has no %s", verb, text, a.verb, a.args, k)
+				}
+			}
+		}
+		return a
+	}
+	solve := func(text string) {
+		t.Helper()
+		a := request("solve", text)
+		if a.verb != "solved" || len(a.args) != 1 {
+			t.Fatalf("solve %.40q: %s %v, want solved SOLUTION", text, a.verb, a.args)
+		}
+		checkExampleSolution(t, text, a.args[0])
+	}
+	count := func(text string) {
+		t.Helper()
+		pz, err := solvers.ParsePuzzle(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := solvers.CountSolutions(context.Background(), pz, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := request("count", text)
+		if a.verb != "count" || len(a.args) < 1 || a.args[0] != strconv.Itoa(n) || len(a.args) != min(n, 1)+1 {
+			t.Fatalf("count %.40q: %s %v, want count %d and a solution when there is one", text, a.verb, a.args, n)
+		}
+		if n > 0 {
+			checkExampleSolution(t, text, a.args[1])
+		}
+	}
+
+	sizes := map[int]bool{}
+	for _, k := range examplePuzzles(t, "known.txt") {
+		sizes[len(k[1])] = true
+		if !spec.sizes[len(k[1])] {
+			if a := request("solve", k[1]); a.verb != "unsupported" {
+				t.Errorf("solve %s: %s %v, want unsupported", k[0], a.verb, a.args)
+			}
+			continue
+		}
+		solve(k[1])
+		count(k[1])
+	}
+	if len(sizes) != 3 {
+		t.Fatalf("known.txt has puzzles of %d sizes, want 3 (4x4, 9x9, 16x16)", len(sizes))
+	}
+	for _, u := range examplePuzzles(t, "unsolvable.txt") {
+		if !spec.sizes[len(u[1])] {
+			continue
+		}
+		if a := request("solve", u[1]); a.verb != "unsolvable" {
+			t.Errorf("solve %s: %s %v, want unsolvable", u[0], a.verb, a.args)
+		}
+		count(u[1])
+	}
+	count(exampleTwoSolutions)
+	if a := request("solve", "12345"); a.verb != "error" {
+		t.Errorf("a grid of 5 cells: %s %v, want error", a.verb, a.args)
+	}
+	if a := request("solve", strings.Repeat("0", 80)+"X"); a.verb != "error" {
+		t.Errorf("a grid with an X: %s %v, want error", a.verb, a.args)
+	}
+	if a := request("guess", strings.Repeat("0", 81)); a.verb != "error" {
+		t.Errorf("an unknown request: %s %v, want error", a.verb, a.args)
+	}
+	lines := strings.SplitN(string(exampleCorpus(t)), "\n", spec.corpus+1)[:spec.corpus]
+	for _, line := range lines {
+		solve(strings.TrimSpace(line))
+	}
+	p.close(t)
+}
+
+var exampleCorpusOnce = sync.OnceValues(func() ([]byte, error) {
+	return os.ReadFile("../../data/sudoku17.txt")
+})
+
+func exampleCorpus(t *testing.T) []byte {
+	t.Helper()
+	repoRoot(t)
+	b, err := exampleCorpusOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// examplePythonExe is the interpreter that python3 runs: a version
+// manager's python3 is often a shell script (pyenv's shim takes 0.4 s to
+// start the interpreter on a busy machine, against 0.08 s for the
+// interpreter itself), so the tests ask it once.
+var examplePythonExe = sync.OnceValues(func() (string, error) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(py, "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s -c 'import sys; print(sys.executable)': %v", py, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+})
+
+// examplePython is the command of the Python example, or a skip when
+// python3 is missing.
+func examplePython(t *testing.T) []string {
+	t.Helper()
+	py, err := examplePythonExe()
+	if err != nil {
+		t.Skipf("python3 is needed by the Python example: %v", err)
+	}
+	return []string{py, filepath.Join(repoRoot(t), "examples/python/solver.py")}
+}
+
+// exampleGo builds examples/go into a directory of t and returns the
+// program.
+func exampleGo(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gosolver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/go").CombinedOutput(); err != nil {
+		t.Fatalf("building examples/go: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// exampleAll is what the Python and Go examples do.
+func exampleAll(name string, corpus int) exampleSpec {
+	return exampleSpec{name, []string{"count", "calls", "guesses", "ns", "sizes=4,9,16"}, []string{"calls", "guesses", "ns"},
+		map[int]bool{16: true, 81: true, 256: true}, corpus}
+}
+
+func TestExamplePythonSpeaksTheProtocol(t *testing.T) {
+	checkExampleSpeaks(t, exampleAll("pysolver", 100), examplePython(t)...)
+}
+
+func TestExampleGoSpeaksTheProtocol(t *testing.T) {
+	checkExampleSpeaks(t, exampleAll("gosolver", 2000), exampleGo(t))
+}
+
+// exampleTdoku builds the tdoku adapter from the checkout that
+// SUDOKUBATCH_TDOKU names into a directory of t, or skips.
+func exampleTdoku(t *testing.T) string {
+	t.Helper()
+	src := os.Getenv("SUDOKUBATCH_TDOKU")
+	if src == "" {
+		t.Skip("the tdoku adapter is tested when SUDOKUBATCH_TDOKU names a checkout of tdoku " +
+			"(git clone https://github.com/t-dillon/tdoku) and clang or gcc is installed")
+	}
+	bin := filepath.Join(t.TempDir(), "adapter")
+	if out, err := exec.Command(filepath.Join(repoRoot(t), "examples/tdoku/build.sh"), src, bin).CombinedOutput(); err != nil {
+		t.Fatalf("examples/tdoku/build.sh %s: %v\n%s", src, err, out)
+	}
+	return bin
+}
+
+// Through the binary: batch -ext sweeps each example beside bitboard.
+
+// exampleQuote quotes s for -ext's COMMAND (docs/PROTOCOL.md: '...' is
+// taken literally).
+func exampleQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// exampleSweep runs batch over the first limit puzzles of the corpus with
+// the built-in strategy builtin and the external strategy name=argv, then
+// checks what every sweep of an example must give: exit 0; one row per
+// puzzle and strategy; each of name's rows with builtin's status and
+// count of solutions, its solution checked again with solvers.Check, its
+// calls and guesses as the program itself reports them for the puzzle
+// (0 for a counter it does not report), and self_ns set (none for
+// builtin's rows); run.json's settings.external naming the program, its
+// version, its executable and that file's SHA-256. It returns the rows.
+func exampleSweep(t *testing.T, builtin, name, reported string, argv []string, corpus string, limit int, extra ...string) []rundir.Row {
+	t.Helper()
+	dir := t.TempDir()
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = exampleQuote(a)
+	}
+	args := append([]string{"-solvers", builtin + "," + name, "-ext", name + "=" + strings.Join(quoted, " "),
+		"-limit", strconv.Itoa(limit), "-timeout", "0", "-quiet", "-out", "run"}, extra...)
+	if !testenv.HeavyEnabled() {
+		// Quick: one process, each unit timed once, no report.
+		args = append(args, "-workers", "1", "-runs", "1", "-report=false")
+	}
+	r := batch(t, dir, append(args, corpus)...)
+	mustOK(t, r)
+	out := filepath.Join(dir, "run")
+	rows := readRows(t, filepath.Join(out, "results.csv"))
+	if len(rows) != 2*limit {
+		t.Fatalf("%d rows, want %d", len(rows), 2*limit)
+	}
+
+	ref := map[int]rundir.Row{}
+	for _, row := range rows {
+		if row.Solver == builtin {
+			ref[row.ID] = row
+			if row.SelfNS != 0 {
+				t.Errorf("%s's row %d: self_ns %d, want none", builtin, row.ID, row.SelfNS)
+			}
+		}
+	}
+	texts := strings.Split(string(exampleRead(t, corpus)), "\n")
+	var ext []rundir.Row
+	for _, row := range rows {
+		if row.Solver != name {
+			continue
+		}
+		ext = append(ext, row)
+		b := ref[row.ID]
+		if row.Status != b.Status || row.Solutions != b.Solutions {
+			t.Errorf("%s's row %d: %s with %d solutions, %s %s with %d", name, row.ID, row.Status, row.Solutions, builtin, b.Status, b.Solutions)
+		}
+		if row.SelfNS <= 0 {
+			t.Errorf("%s's row %d: self_ns %d, want its own time", name, row.ID, row.SelfNS)
+		}
+		if row.Solution != "" {
+			checkExampleSolution(t, strings.TrimSpace(texts[row.ID]), row.Solution)
+		}
+	}
+	if len(ext) != limit {
+		t.Fatalf("%d rows of %s, want %d", len(ext), name, limit)
+	}
+
+	// The counters are the program's own: ask it again for a few puzzles.
+	verb := "solve"
+	if slices.Contains(extra, "-unique") {
+		verb = "count"
+	}
+	p := startExample(t, argv...)
+	for k := 0; k < len(ext); k += max(1, len(ext)/10) {
+		row := ext[k]
+		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%s %d %s", verb, row.ID, strings.TrimSpace(texts[row.ID]))))
+		if a.keys["calls"] != int64(row.Calls) || a.keys["guesses"] != int64(row.Guesses) {
+			t.Errorf("%s's row %d: calls %d, guesses %d; the program reports calls %d, guesses %d",
+				name, row.ID, row.Calls, row.Guesses, a.keys["calls"], a.keys["guesses"])
+		}
+	}
+	p.close(t)
+
+	m := manifest(t, out)
+	e, ok := m.Settings.ExternalNamed(name)
+	if !ok {
+		t.Fatalf("run.json's settings.external has no %s: %+v", name, m.Settings.External)
+	}
+	if e.Reported != reported || e.Version == "" || !slices.Equal(e.Args, argv) {
+		t.Errorf("settings.external: reported %q version %q args %q; want %q, a version, args %q", e.Reported, e.Version, e.Args, reported, argv)
+	}
+	want, err := os.Stat(argv[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.Stat(e.Executable); err != nil || !os.SameFile(got, want) {
+		t.Errorf("settings.external: executable %q (%v), want %q", e.Executable, err, argv[0])
+	}
+	sum := sha256.Sum256(exampleRead(t, argv[0]))
+	if e.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("settings.external: sha256 %s, want %x (of %s)", e.SHA256, sum, argv[0])
+	}
+	for _, arg := range argv[1:] { // a script: its file and SHA-256
+		sum := sha256.Sum256(exampleRead(t, arg))
+		if !slices.ContainsFunc(e.Files, func(f rundir.FileSum) bool {
+			return f.Path == arg && f.SHA256 == hex.EncodeToString(sum[:])
+		}) {
+			t.Errorf("settings.external.files %+v lacks %s with SHA-256 %x", e.Files, arg, sum)
+		}
+	}
+	return rows
+}
+
+// exampleRead returns the contents of path.
+func exampleRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// exampleLimit is how many corpus puzzles a sweep of an example takes:
+// n with the heavy tests, else fewer.
+func exampleLimit(n int) int {
+	if testenv.HeavyEnabled() {
+		return n
+	}
+	return min(n, 100)
+}
+
+func TestExamplePythonSweptByBatch(t *testing.T) {
+	py := examplePython(t)
+	exampleSweep(t, "bitboard", "py", "pysolver", py, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
+}
+
+func TestExampleGoSweptByBatch(t *testing.T) {
+	gosolver := exampleGo(t)
+	exampleSweep(t, "bitboard", "go", "gosolver", []string{gosolver}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
+
+	// -unique: count requests, over 4x4 and 16x16 grids too (beside dlx:
+	// bitboard solves 9x9 grids only).
+	exampleUnique(t, "dlx", "go", "gosolver", gosolver, true)
+}
+
+// exampleUnique sweeps name=program beside builtin with -unique (count
+// requests) over a puzzle with one solution, one with two or more, one
+// with none, and, when all, the 4x4 and 16x16 puzzles of known.txt.
+func exampleUnique(t *testing.T, builtin, name, reported, program string, all bool) {
+	t.Helper()
+	var lines []string
+	for _, k := range examplePuzzles(t, "known.txt") {
+		if k[0] == "corpus-0" || all && len(k[1]) != 81 {
+			lines = append(lines, k[1])
+		}
+	}
+	lines = append(lines, exampleTwoSolutions, examplePuzzles(t, "unsolvable.txt")[1][1])
+	corpus := filepath.Join(t.TempDir(), "few.txt")
+	if err := os.WriteFile(corpus, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := exampleSweep(t, builtin, name, reported, []string{program}, corpus, len(lines), "-unique")
+	seen := map[int]bool{}
+	for _, row := range rows {
+		if row.Solver == name {
+			seen[row.Solutions] = true
+		}
+	}
+	if !seen[0] || !seen[1] || !seen[2] {
+		t.Errorf("the counts of solutions seen: %v, want 0, 1 and 2", seen)
+	}
+}
+
+// TestExampleTdoku builds the tdoku adapter (4 s), drives it through the
+// protocol and then through batch beside bitboard.
+func TestExampleTdoku(t *testing.T) {
+	adapter := exampleTdoku(t)
+	t.Run("protocol", func(t *testing.T) {
+		spec := exampleSpec{"tdoku", []string{"count", "guesses", "ns"}, []string{"guesses", "ns"}, map[int]bool{81: true}, 2000}
+		checkExampleSpeaks(t, spec, adapter)
+	})
+	t.Run("batch", func(t *testing.T) {
+		exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(500))
+	})
+	t.Run("unique", func(t *testing.T) {
+		exampleUnique(t, "bitboard", "tdoku", "tdoku", adapter, false)
+	})
+}

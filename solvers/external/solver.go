@@ -392,6 +392,9 @@ func parseAnswer(line, id []byte, count bool, p *solvers.Puzzle, res *solvers.Re
 	if len(f) < 2 {
 		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the answer %s is not \"ID STATUS ...\"", quote(line))}
 	}
+	if _, err := strconv.ParseUint(string(f[0]), 10, 63); err != nil {
+		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the line %s is not an answer: an answer starts with the request's ID, %s (docs/PROTOCOL.md)", quote(line), id)}
+	}
 	if !bytes.Equal(f[0], id) {
 		return &fault{kind: faultProtocol, msg: fmt.Sprintf("the line %s does not answer request %s (an answer starts with the request's ID)", quote(line), id)}
 	}

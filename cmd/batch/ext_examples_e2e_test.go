@@ -326,10 +326,12 @@ func exampleAll(name string, corpus int) exampleSpec {
 }
 
 func TestExamplePythonSpeaksTheProtocol(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	checkExampleSpeaks(t, exampleAll("pysolver", 100), examplePython(t)...)
 }
 
 func TestExampleGoSpeaksTheProtocol(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	checkExampleSpeaks(t, exampleAll("gosolver", 2000), exampleGo(t))
 }
 
@@ -484,11 +486,15 @@ func exampleLimit(n int) int {
 }
 
 func TestExamplePythonSweptByBatch(t *testing.T) {
+	testenv.Heavy(t, "the Python example swept through the binary: 1 s")
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	py := examplePython(t)
 	exampleSweep(t, "bitboard", "py", "pysolver", py, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
 }
 
 func TestExampleGoSweptByBatch(t *testing.T) {
+	testenv.Heavy(t, "the Go example swept through the binary: 1 s")
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	gosolver := exampleGo(t)
 	exampleSweep(t, "bitboard", "go", "gosolver", []string{gosolver}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(300))
 

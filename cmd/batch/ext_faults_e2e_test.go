@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sudokubatch/internal/testenv"
 	"sync"
 	"syscall"
 	"testing"
@@ -215,6 +216,7 @@ func ids(from, to int) []int {
 // solved, the start-ups are in no unit's time, batch exits 1 (a wrong
 // answer) and no solver process is left.
 func TestExtFaultsInOneSweep(t *testing.T) {
+	testenv.Heavy(t, "every fault in one sweep through the binary, with a 1 s slow start: 5 s")
 	root := repoRoot(t)
 	marker := newMarker(t)
 	tmp := t.TempDir()
@@ -265,6 +267,7 @@ func TestExtFaultsInOneSweep(t *testing.T) {
 // sweep, within -ext-start: exit 2, a message that names the strategy,
 // says why and quotes the solver's stderr, and no run written.
 func TestExtStartFails(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	root := repoRoot(t)
 	for _, tc := range []struct {
 		name   string
@@ -313,6 +316,7 @@ func TestExtStartFails(t *testing.T) {
 // -ext-restarts times; its remaining units are errors without being sent,
 // and bitboard's are all solved.
 func TestExtRestartCap(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	root := repoRoot(t)
 	marker := newMarker(t)
 	out := filepath.Join(t.TempDir(), "run")
@@ -361,6 +365,8 @@ func TestExtRestartCap(t *testing.T) {
 // stays within 16 MiB of the same sweep's without it, and the sweep goes
 // on.
 func TestExtLongLineKeepsMemoryBounded(t *testing.T) {
+	testenv.Heavy(t, "a 64 MiB answer line through the binary: 1.2 s")
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	root := repoRoot(t)
 	marker := newMarker(t)
 	tmp := t.TempDir()
@@ -458,6 +464,7 @@ func hungGone(t *testing.T, p *proc, pid int, marker string, d time.Duration) ti
 // -ext-grace, one that started a grandchild with its process group at
 // once (TERM), and a new process solves the next puzzles.
 func TestExtHangs(t *testing.T) {
+	testenv.Heavy(t, "two hung solvers ended at the timeout and after the grace: 10 s")
 	root := repoRoot(t)
 	const timeout = 400 * time.Millisecond
 	for _, tc := range []struct {
@@ -519,6 +526,7 @@ func TestExtHangs(t *testing.T) {
 // timeout a second Ctrl-C ends it at once; and kill -9 of batch: in each
 // case no solver process is left (the guard kills its group).
 func TestExtInterruptWhileHung(t *testing.T) {
+	testenv.Heavy(t, "Ctrl-C and kill -9 of batch while a unit hangs: 4 s")
 	root := repoRoot(t)
 	for _, tc := range []struct {
 		name    string
@@ -613,6 +621,7 @@ func awaitHang(t *testing.T, p *proc, dir string) int {
 // not stand for the time of the units that solved: before, flt's solved
 // units read 90 ns ("noise") for answers that take milliseconds.
 func TestExtRetimeIgnoresFailedRuns(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	root := repoRoot(t)
 	marker := newMarker(t)
 	out := filepath.Join(t.TempDir(), "run")
@@ -645,6 +654,8 @@ func TestExtRetimeIgnoresFailedRuns(t *testing.T) {
 // does not answer the handshake within -ext-start makes its unit an
 // error and counts as a restart; past the cap the units are not sent.
 func TestExtRestartNeverAnswers(t *testing.T) {
+	testenv.Heavy(t, "a restart that never answers, through the binary: 1.4 s")
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	root := repoRoot(t)
 	marker := newMarker(t)
 	tmp := t.TempDir()
@@ -724,6 +735,8 @@ func knownSolutions(t *testing.T, root string) string {
 // of the re-timing (about 47 requests a unit); faults among them, near
 // the end of the first block, are recorded all the same.
 func TestExtFaultsInALargeBatch(t *testing.T) {
+	testenv.Heavy(t, "300 units of a fast solver with faults among them, through the binary: 2 s")
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
 	root := repoRoot(t)
 	marker := newMarker(t)
 	tmp := t.TempDir()

@@ -400,34 +400,6 @@ func TestExtLongLineKeepsMemoryBounded(t *testing.T) {
 	noMarkerLeft(t, marker, 2*time.Second)
 }
 
-// awaitRow waits until path holds a row for solver #id, and returns it;
-// it fails the test if p ends first or after 20 s.
-func awaitRow(t *testing.T, p *proc, path, solver string, id int) rundir.Row {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil {
-			// Complete lines only: the last may be half written.
-			if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-				if rd, err := rundir.NewReader(bytes.NewReader(b[:i+1]), path); err == nil {
-					for rd.Scan() {
-						if r, err := rd.Row(); err == nil && r.Solver == solver && r.ID == id {
-							return *r
-						}
-					}
-				}
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("batch ended (exit %d) before %s had a row for %s #%d\nstderr:\n%s", p.res.code, path, solver, id, p.res.stderr)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	t.Fatalf("no row for %s #%d in %s after 20 s", solver, id, path)
-	return rundir.Row{}
-}
-
 // hungGone waits until the hung solver (pid) and its grandchild
 // (sleep[marker]) have ended, and returns how long that took; it fails t
 // if they have not after d, or if batch (p) ended first: then batch's

@@ -477,13 +477,9 @@ func exampleRead(t *testing.T, path string) []byte {
 }
 
 // exampleLimit is how many corpus puzzles a sweep of an example takes:
-// n with the heavy tests, else fewer.
-func exampleLimit(n int) int {
-	if testenv.HeavyEnabled() {
-		return n
-	}
-	return min(n, 100)
-}
+// at most 100, enough for the sweep's default flags (the repeats, the
+// re-timing, the report) to meet the program, in a second or two.
+func exampleLimit(n int) int { return min(n, 100) }
 
 func TestExamplePythonSweptByBatch(t *testing.T) {
 	testenv.Heavy(t, "the Python example swept through the binary: 1 s")

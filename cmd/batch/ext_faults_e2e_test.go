@@ -448,6 +448,7 @@ func TestExtHangs(t *testing.T) {
 		{"grandchild", 5 * time.Second, timeout, timeout + 2*time.Second}, // well before the grace
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel() // each waits on its own hung solver (timeout, grace): side by side
 			marker := newMarker(t)
 			tmp := t.TempDir()
 			out := filepath.Join(tmp, "run")

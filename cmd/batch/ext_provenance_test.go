@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/rundir"
 )
 
@@ -25,6 +26,7 @@ func buildRefSolver(t *testing.T, dir string) string {
 // run.json and its rows like a built-in strategy's; -resume and merge
 // refuse a program whose executable changed since.
 func TestExternalProvenance(t *testing.T) {
+	testenv.SkipUnderRace(t, "17 s under the race detector, where this test binary is the guard and the echo peer of every process; solvers/external's tests run the harness's concurrency under it")
 	dir := t.TempDir()
 	ref := buildRefSolver(t, dir)
 	corpus := filepath.Join(repoRoot(t), "data/sudoku17.txt")

@@ -329,6 +329,7 @@ func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 		}
 	}
 	olds := oldRun.Corpora()
+	oldSHA, newSHA := oldRun.corpusSHAs(), newRun.corpusSHAs()
 	newToOld := make([]int, len(nc))
 	taken := make([]bool, len(oc))
 	isTaken := func(name string) bool {
@@ -344,13 +345,13 @@ func (c *Comparison) joinCorpora(oldRun, newRun *Run) []int {
 		j := oldIndex[old]
 		newToOld[i], taken[j] = j, true
 		c.Corpora = append(c.Corpora, CorpusPair{Old: old, New: name, By: ByName})
-		if a, b := oldRun.CorpusSHA(old), newRun.CorpusSHA(name); a != "" && b != "" && a != b {
+		if a, b := oldSHA[old], newSHA[name]; a != "" && b != "" && a != b {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("corpus %s is not the same file in both runs (SHA-256 %.12s… vs %.12s…): "+
 				"an id may name different puzzles", name, a, b))
 		}
 	}
 	for i, name := range nc {
-		sha := newRun.CorpusSHA(name)
+		sha := newSHA[name]
 		if newToOld[i] >= 0 || sha == "" {
 			continue
 		}

@@ -26,6 +26,22 @@ func (r *Run) CorpusSHA(name string) string {
 	return ""
 }
 
+// corpusSHAs returns CorpusSHA of every corpus of the run, by name: for
+// the loops over a run's corpora (a run may have tens of thousands, and
+// CorpusSHA looks through them all).
+func (r *Run) corpusSHAs() map[string]string {
+	m := map[string]string{}
+	if r.Manifest == nil {
+		return m
+	}
+	for _, c := range r.Manifest.Corpora {
+		if _, seen := m[c.Path]; !seen && c.SHA256 != "" {
+			m[c.Path] = c.SHA256
+		}
+	}
+	return m
+}
+
 // Corpus match kinds: how RunCorpora.Match found a corpus.
 const (
 	ByName   = "name"

@@ -97,6 +97,17 @@ type Config struct {
 	Counter  UniqueCounter // for Unique; nil: solvers.CountSolutions
 
 	retime *retimer // set by Run when Retime
+	// checkers holds, per strategy of Solvers, its AnswerChecker or nil:
+	// asserted once by Run, not once per unit.
+	checkers []solvers.AnswerChecker
+}
+
+// setCheckers fills cfg.checkers from cfg.Solvers.
+func (cfg *Config) setCheckers() {
+	cfg.checkers = make([]solvers.AnswerChecker, len(cfg.Solvers))
+	for i, s := range cfg.Solvers {
+		cfg.checkers[i], _ = s.(solvers.AnswerChecker)
+	}
 }
 
 // Amender is a Sink whose rows can be changed after they are written
@@ -166,6 +177,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		cfg.Counter = solvers.CountSolutions
 	}
 	stats := &Stats{}
+	cfg.setCheckers()
 	for _, s := range cfg.Solvers {
 		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
 	}

@@ -274,7 +274,7 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 	rs.add(ns)
 	rs.addSelf(res.SelfNS)
 	row.NS = ns
-	if ac, ok := s.(solvers.AnswerChecker); ok && !panicked {
+	if ac := cfg.checkers[u.solver]; ac != nil && !panicked {
 		ac.CheckAnswer(ctx, ent.e.Puzzle, &res)
 	}
 	row.Status = res.Status

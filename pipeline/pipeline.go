@@ -44,8 +44,8 @@ type Config struct {
 	// SeedOf, if set, gives each puzzle's seed instead (the variants of
 	// a puzzle, each solved under a seed of its own).
 	SeedOf func(corpus, id int) uint64
-	Select   Selection
-	Unique   bool // count solutions (up to 2) once per puzzle
+	Select Selection
+	Unique bool // count solutions (up to 2) once per puzzle
 	// Runs is how many times at most a unit whose first run reads slow is
 	// timed while its runs take under 50 µs in all (see worker.go); 0:
 	// rundir.MaxRuns; 1: once, and no unit is solved again to check it.

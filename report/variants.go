@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -182,4 +183,43 @@ func (s *Summary) WriteVariantsText(w io.Writer) error {
 	fmt.Fprintf(&b, "  (%s)\n", vs.thresholds())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// variantsColumn adds the column "variants" to a hard list of summary.md
+// when the run has an analysis: each analysed unit's verdict, linked to
+// the puzzle's entry on the page (its figures and strip charts); an
+// empty cell for a unit not analysed.
+func (s *Summary) variantsColumn(head []string, align string, us []RankedUnit, rows [][]string) ([]string, string) {
+	if s.Variants == nil {
+		return head, align
+	}
+	for i, u := range us {
+		cell := ""
+		if u.Variants != "" {
+			cell = "[" + mdText(u.Variants) + "](" + rundir.PageFile + "#" + anchor(u.Puzzle) + ")"
+		}
+		rows[i] = append(rows[i], cell)
+	}
+	return append(head, "variants"), align + "l"
+}
+
+// writeVariantsMarkdown writes the section of summary.md on the analysis:
+// how it was made, the thresholds, and per strategy how many of its
+// analysed puzzles are hard, unlucky and typical.
+func (s *Summary) writeVariantsMarkdown(b *bytes.Buffer) {
+	vs := s.Variants
+	if vs == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n## Hard or unlucky\n\nFrom %s: %s. Each analysed puzzle was solved in random "+
+		"isomorphs (band, stack, row and column orders, transposition, relabelling) that keep its "+
+		"solutions; the verdict places the original among them, by calls (%s). Hard and unlucky each "+
+		"count the puzzles that are both. The column \"variants\" of the lists above links each verdict to its figures and strip chart on the page.\n\n",
+		rundir.VariantsFile, vs.settingsLine(), vs.thresholds())
+	var rows [][]string
+	for _, c := range vs.Verdicts {
+		rows = append(rows, []string{mdText(c.Solver), strconv.Itoa(c.Analysed), strconv.Itoa(c.Hard + c.HardUnlucky),
+			strconv.Itoa(c.Unlucky + c.HardUnlucky), strconv.Itoa(c.HardUnlucky), strconv.Itoa(c.Typical), strconv.Itoa(c.NoVerdict)})
+	}
+	writeMDTable(b, []string{"strategy", "analysed", "hard", "unlucky", "both", "typical", "no verdict"}, rows, "lrrrrrr")
 }

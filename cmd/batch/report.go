@@ -127,6 +127,13 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err != nil {
 		return nil, err
 	}
+	// The hard-or-unlucky analysis, when the run has one: a file that
+	// cannot be read is a note, never a failed report.
+	vars, err := rundir.ReadVariants(filepath.Join(dir, rundir.VariantsFile))
+	if err != nil {
+		fmt.Fprintf(warn, "batch: %v (the report leaves the analysis out)\n", err)
+	}
+	sum.AttachVariants(vars)
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err
 	}
@@ -146,6 +153,16 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
 		}
 	}
+	var strips []report.Chart
+	if vars != nil {
+		strips, err = chart.StripCharts(ctx, filepath.Join(dir, rundir.ChartsDir), vars, chart.StripOptions{SVG: opt.svg})
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		if err != nil {
+			fmt.Fprintf(warn, "batch: strip charts: %v\n", err)
+		}
+	}
 	prev, note, err := comparePrevious(ctx, dir, run)
 	if err != nil {
 		return sum, err
@@ -156,7 +173,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
 		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum),
-		Previous: prev}
+		Previous: prev, Strips: strips}
 	// The history's verdict of this night, when its results root keeps one:
 	// a note when it cannot be had, never a failed report.
 	if h, err := historyOf(ctx, dir); err != nil {
@@ -180,11 +197,14 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err := write(w); err != nil {
 		return sum, err
 	}
+	if err := sum.WriteVariantsText(w); err != nil {
+		return sum, err
+	}
 	if prev != nil {
 		fmt.Fprintf(w, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
 	}
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
-		filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
+		filepath.Join(dir, rundir.PageFile), report.Count(len(charts)+len(strips), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
 }
 

@@ -40,9 +40,12 @@ type Config struct {
 	Workers  int              // goroutines solving; 0: GOMAXPROCS
 	Timeout  time.Duration    // per (puzzle, solver); 0: none
 	MaxCalls uint64           // per (puzzle, solver); 0: none
-	Seed     uint64           // run seed; each puzzle's seed derives from it
-	Select   Selection
-	Unique   bool // count solutions (up to 2) once per puzzle
+	Seed     uint64           // run seed; each puzzle's seed derives from it (PuzzleSeed)
+	// SeedOf, if set, gives each puzzle's seed instead (the variants of
+	// a puzzle, each solved under a seed of its own).
+	SeedOf func(corpus, id int) uint64
+	Select Selection
+	Unique bool // count solutions (up to 2) once per puzzle
 	// Runs is how many times at most a unit whose first run reads slow is
 	// timed while its runs take under 50 µs in all (see worker.go); 0:
 	// rundir.MaxRuns; 1: once, and no unit is solved again to check it.
@@ -100,6 +103,14 @@ type Config struct {
 	// checkers holds, per strategy of Solvers, its AnswerChecker or nil:
 	// asserted once by Run, not once per unit.
 	checkers []solvers.AnswerChecker
+}
+
+// seed returns the seed of puzzle id of corpus ci.
+func (cfg *Config) seed(ci, id int) uint64 {
+	if cfg.SeedOf != nil {
+		return cfg.SeedOf(ci, id)
+	}
+	return PuzzleSeed(cfg.Seed, ci, id)
 }
 
 // setCheckers fills cfg.checkers from cfg.Solvers.

@@ -140,7 +140,7 @@ func TestOrderWithRandomDelays(t *testing.T) {
 					if r.ID != i/2 || r.Solver != []string{"slow", "quick"}[i%2] || r.Line != i/2+1 {
 						t.Fatalf("row %d is (%d, %s, line %d)", i, r.ID, r.Solver, r.Line)
 					}
-					if r.Calls != uint64(r.ID) || r.Seed != puzzleSeed(42, 0, r.ID) || r.Guesses != r.Seed%7 {
+					if r.Calls != uint64(r.ID) || r.Seed != PuzzleSeed(42, 0, r.ID) || r.Guesses != r.Seed%7 {
 						t.Fatalf("row %d has counters of another unit: %+v", i, r)
 					}
 					if r.Solver == "slow" && (r.Status != solvers.StatusSolved || r.Solution != solution4.String()) {

@@ -26,7 +26,7 @@ func SolveEntry(ctx context.Context, cfg Config, ci int, e corpus.Entry) []rundi
 		panic(fmt.Sprintf("pipeline.SolveEntry: corpus index %d, have %d corpora", ci, len(cfg.Corpora)))
 	}
 	cfg.setCheckers()
-	ent := &entry{corpus: ci, e: e, seed: puzzleSeed(cfg.Seed, ci, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
+	ent := &entry{corpus: ci, e: e, seed: cfg.seed(ci, e.ID), clues: e.Puzzle.Clues(), solutions: -1}
 	rows := make([]rundir.Row, len(cfg.Solvers))
 	epoch := time.Now()
 	overhead := timerOverhead(epoch)

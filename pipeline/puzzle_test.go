@@ -43,7 +43,7 @@ func TestSolveEntryMatchesRun(t *testing.T) {
 	// With the puzzle's corpus second in the run, the seed follows.
 	e, _, _, _ := corpus.Find(context.Background(), path, nil, 5)
 	two := Config{Corpora: []string{"first.txt", path}, Solvers: mk(), Seed: 42}
-	if r := SolveEntry(context.Background(), two, 1, e)[0]; r.Seed != puzzleSeed(42, 1, 5) || r.Corpus != path {
+	if r := SolveEntry(context.Background(), two, 1, e)[0]; r.Seed != PuzzleSeed(42, 1, 5) || r.Corpus != path {
 		t.Errorf("second corpus: %+v", r)
 	}
 }

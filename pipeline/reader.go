@@ -218,7 +218,7 @@ func (r *reader) readCorpus(ctx context.Context, ci int, path string) (rundir.Co
 			r.nextEnt = 0
 		}
 		// Field by field: the entry is copied once, from the scanner.
-		ent.corpus, ent.e, ent.seed, ent.clues, ent.solutions = ci, *e, puzzleSeed(cfg.Seed, ci, e.ID), e.Puzzle.Clues(), -1
+		ent.corpus, ent.e, ent.seed, ent.clues, ent.solutions = ci, *e, cfg.seed(ci, e.ID), e.Puzzle.Clues(), -1
 		ent.todo = todo
 		ent.once = sync.Once{}
 		if stop = r.add(ctx, ent); stop != nil {
@@ -379,10 +379,10 @@ func scanRest(c *corpus.File, sc *corpus.Scanner, halt <-chan struct{}) bool {
 	return true
 }
 
-// puzzleSeed derives a puzzle's seed from the run seed, the corpus index
+// PuzzleSeed derives a puzzle's seed from the run seed, the corpus index
 // and the puzzle id (splitmix64), so that it does not depend on the
 // worker count or on which shard ran the puzzle.
-func puzzleSeed(run uint64, corpus, id int) uint64 {
+func PuzzleSeed(run uint64, corpus, id int) uint64 {
 	z := run ^ uint64(corpus)<<40 ^ uint64(id)*0x9e3779b97f4a7c15
 	z += 0x9e3779b97f4a7c15
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9

@@ -93,6 +93,10 @@ type PuzzleShow struct {
 	RunSize   int                   // puzzles in the run (Results.Puzzles)
 	NotRun    string                // why strategies of the run were not run now (external solvers); "" when none
 	Time      func(ns int64) string // formats a time; nil: three significant digits in ns, µs, ms or s
+	// Transform, when set, is the transform (solvers.Transform's string)
+	// that made Entry.Puzzle from the corpus's puzzle: the strategies ran
+	// on that variant, and the ranks are the original's.
+	Transform string
 }
 
 // Solution returns the checked solution found by the first strategy that
@@ -136,8 +140,11 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 	var b bytes.Buffer
 	p := s.Entry.Puzzle
 	side := p.Side()
-	fmt.Fprintf(&b, "#%d of %s, line %d: %dx%d, %d %s", s.Entry.ID, s.Corpus, s.Entry.Line, side, side,
-		p.Clues(), Plural(p.Clues(), "clue", "clues"))
+	fmt.Fprintf(&b, "#%d of %s, line %d", s.Entry.ID, s.Corpus, s.Entry.Line)
+	if s.Transform != "" {
+		fmt.Fprintf(&b, ", transformed by %s", s.Transform)
+	}
+	fmt.Fprintf(&b, ": %dx%d, %d %s", side, side, p.Clues(), Plural(p.Clues(), "clue", "clues"))
 	switch {
 	case s.Solutions == 0:
 		b.WriteString(", no solution")
@@ -227,6 +234,9 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
 	if !found {
 		fmt.Fprintf(b, "\n%s is not in run %s (%d %s).\n", label, s.Run, s.RunSize, Plural(s.RunSize, "puzzle", "puzzles"))
 		return
+	}
+	if s.Transform != "" {
+		label += " as given (not this variant)"
 	}
 	fmt.Fprintf(b, "\nWhere %s ranks in run %s, per strategy among its measured units\n"+
 		"(rank 1: the most calls, the longest time; percentile: share of the units with at most this value):\n\n", label, s.Run)

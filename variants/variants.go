@@ -47,9 +47,9 @@ type Config struct {
 	Timeout    time.Duration
 	MaxCalls   uint64
 	Workers    int // 0: GOMAXPROCS
-	// Medians holds each strategy's corpus medians (by name); a strategy
-	// without one gets no hard verdict (VerdictNone when it is not
-	// unlucky either... see Verdict).
+	// Medians holds each strategy's corpus medians (by name). Without
+	// one, hard cannot be told from typical: the verdict is unlucky or
+	// none (VerdictNone, with a note).
 	Medians map[string]CorpusMedian
 
 	Progress pipeline.Progress // told of every solve; nil: none

@@ -90,6 +90,7 @@ func commands() []command {
 		{"trend", "[-root DIR] [RUN ...]", "the history of nightly runs: series by signature, each night's figures", trendMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
 		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep their summaries", pruneMain},
+		{"variants", "ID [-n K] [-seeds M]", "a puzzle's isomorphs (and seeds): hard, unlucky or typical per strategy", variantsMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"version", "", "print the revision of this build", versionMain},
 		{"help", "[COMMAND]", "show this help, or the usage and flags of COMMAND", helpMain},

@@ -40,6 +40,7 @@ func showMain(e *env, args []string) error {
 			"  batch show 0 -run results/20261121-230501          # the run's corpus, ranks in that run\n"+
 			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
 			"  batch show 39949 -solvers all -timeout 60s         # every strategy, a minute each\n"+
+			"  batch show 39949 -transform R876543210C876543210   # its 180-degree turn\n"+
 			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
 	corpusFlag := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
@@ -47,6 +48,7 @@ func showMain(e *env, args []string) error {
 	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per strategy, e.g. 100ms, 1m; 0 for none")
 	maxCalls := fs.Uint64("max-calls", 0, "limit on a strategy's `calls` (deterministic); 0 for none")
 	seed := fs.Uint64("seed", 0, "run `seed` for the randomized strategies (default: the run's seed, else 1)")
+	transform := fs.String("transform", "", "solve the puzzle's variant under this `transform` (as batch variants prints it, e.g. R876543210C876543210: the 180-degree turn; docs/VARIANTS.md)")
 	var ext extFlags
 	addExtFlags(fs, &ext)
 	if err := parseFlags(fs, args); err != nil {
@@ -89,6 +91,16 @@ func showMain(e *env, args []string) error {
 
 	// The puzzle's corpus in the run: same name, else same SHA-256.
 	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1}
+	if *transform != "" {
+		tr, err := solvers.ParseTransform(*transform, ent.Puzzle.Box)
+		if err != nil {
+			return usageErr("-transform: %v", err)
+		}
+		show.Entry.Puzzle = tr.ApplyPuzzle(ent.Puzzle)
+		if !tr.IsIdentity() {
+			show.Transform = tr.String()
+		}
+	}
 	corpusIndex := -1
 	if run != nil {
 		if corpusIndex, err = placeShown(e, show, run, runDir, info.SHA256, set["run"]); err != nil {

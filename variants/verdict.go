@@ -1,0 +1,217 @@
+package variants
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"sudokubatch/rundir"
+)
+
+// measureOf returns what a strategy's analysis reads: its calls, unless
+// none of its units counted any (an external solver that reports no
+// counters), then its time.
+func measureOf(units []unit) string {
+	for _, u := range units {
+		if u.row.Calls > 0 {
+			return "calls"
+		}
+	}
+	return "ns"
+}
+
+func value(r *rundir.Row, measure string) float64 {
+	if measure == "ns" {
+		return float64(r.NS)
+	}
+	return float64(r.Calls)
+}
+
+// analyse builds the analysis of one (puzzle, strategy) from its units:
+// the original under seed 0 first among them.
+func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit) rundir.VariantAnalysis {
+	a := rundir.VariantAnalysis{Corpus: pz.Corpus, ID: pz.ID, Solver: solver, Grid: pz.Puzzle.String(),
+		Measure: measureOf(units)}
+	var orig *unit
+	var variants []unit
+	for i := range units {
+		u := &units[i]
+		switch {
+		case u.line.k == 0 && u.line.j == 0:
+			orig = u
+		case u.line.k > 0:
+			variants = append(variants, *u)
+		}
+	}
+	if orig == nil {
+		a.Note = "the original was not solved"
+		return a
+	}
+	a.Original = orig.variantUnit()
+	for _, u := range variants {
+		a.Variants = append(a.Variants, u.variantUnit())
+	}
+	a.Calls = dist(variants, "calls")
+	a.NS = dist(variants, "ns")
+	m, ok := pl.cfg.Medians[solver]
+	if ok {
+		a.CorpusMedian, a.CorpusFrom = m.Calls, m.From
+		if a.Measure == "ns" {
+			a.CorpusMedian = m.NS
+		}
+	}
+	measured := measuredValues(variants, a.Measure)
+	if !orig.row.Status.Measured() {
+		a.Note = fmt.Sprintf("the original gave %s", orig.row.Status)
+		return a
+	}
+	if len(measured) == 0 {
+		a.Note = "no variant was measured (each was invalid, unsupported or an error)"
+		return a
+	}
+	ov := value(orig.row, a.Measure)
+	d := a.Calls
+	if a.Measure == "ns" {
+		d = a.NS
+	}
+	a.Pct = percentile(measured, ov)
+	a.Ratio = ov / math.Max(d.Median, 1)
+	unlucky := ov > d.P90 && ov >= UnluckyFactor*math.Max(d.Median, 1)
+	hard := ok && d.Median >= HardFactor*math.Max(a.CorpusMedian, 1)
+	switch {
+	case hard && unlucky:
+		a.Verdict = rundir.VerdictHardUnlucky
+	case hard:
+		a.Verdict = rundir.VerdictHard
+	case unlucky:
+		a.Verdict = rundir.VerdictUnlucky
+	case ok:
+		a.Verdict = rundir.VerdictTypical
+	default:
+		a.Note = "no corpus median for " + solver + ": hard or typical cannot be told"
+	}
+	if c := d.Censored; c > 0 {
+		note := fmt.Sprintf("%d of %d variants stopped at a limit: their quantiles are lower bounds", c, d.N)
+		if a.Note != "" {
+			note = a.Note + "; " + note
+		}
+		a.Note = note
+	}
+	if randomized {
+		a.Seeds = seedLuck(units, a.Measure)
+	}
+	return a
+}
+
+// seedLuck separates a randomized strategy's luck of the seed (the
+// original orientation under each seed) from the luck of the orientation
+// (each orientation's median over the seeds).
+func seedLuck(units []unit, measure string) *rundir.SeedLuck {
+	sl := &rundir.SeedLuck{}
+	byK := map[int][]unit{}
+	var orig []unit
+	for _, u := range units {
+		if u.line.k == 0 {
+			orig = append(orig, u)
+		}
+		byK[u.line.k] = append(byK[u.line.k], u)
+	}
+	slices.SortFunc(orig, func(a, b unit) int { return a.line.j - b.line.j })
+	for _, u := range orig {
+		sl.Original = append(sl.Original, u.variantUnit())
+	}
+	sl.Dist = dist(orig, measure)
+	if len(orig) > 0 && orig[0].line.j == 0 && orig[0].row.Status.Measured() {
+		sl.Pct = percentile(measuredValues(orig, measure), value(orig[0].row, measure))
+	}
+	var medians []float64
+	var origMedian float64
+	for k, us := range byK {
+		vs := measuredValues(us, measure)
+		if len(vs) == 0 {
+			continue
+		}
+		m := quantile(vs, 0.5)
+		if k == 0 {
+			origMedian = m
+			continue
+		}
+		medians = append(medians, m)
+	}
+	slices.Sort(medians)
+	sl.Orientations = distOf(medians, 0)
+	if len(medians) > 0 {
+		sl.OrientationPct = percentile(medians, origMedian)
+	}
+	return sl
+}
+
+// measuredValues returns the sorted values of the units that were
+// measured (solved, or stopped at a limit: a lower bound).
+func measuredValues(units []unit, measure string) []float64 {
+	var vs []float64
+	for _, u := range units {
+		if u.row.Status.Measured() {
+			vs = append(vs, value(u.row, measure))
+		}
+	}
+	slices.Sort(vs)
+	return vs
+}
+
+func dist(units []unit, measure string) rundir.Dist {
+	censored := 0
+	for _, u := range units {
+		if u.row.Status.Censored() {
+			censored++
+		}
+	}
+	return distOf(measuredValues(units, measure), censored)
+}
+
+// distOf summarises sorted values.
+func distOf(vs []float64, censored int) rundir.Dist {
+	if len(vs) == 0 {
+		return rundir.Dist{}
+	}
+	return rundir.Dist{N: len(vs), Censored: censored, Median: quantile(vs, 0.5), Q1: quantile(vs, 0.25),
+		Q3: quantile(vs, 0.75), P90: quantile(vs, 0.9), Max: vs[len(vs)-1]}
+}
+
+// quantile is the q-quantile of sorted vs, interpolated linearly between
+// the two nearest order statistics (Hyndman and Fan's type 7, R's
+// default): with 100 variants, the p90 lies between the 90th and the
+// 91st smallest.
+func quantile(vs []float64, q float64) float64 {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	h := q * float64(len(vs)-1)
+	lo := int(math.Floor(h))
+	if lo >= len(vs)-1 {
+		return vs[len(vs)-1]
+	}
+	return vs[lo] + (h-float64(lo))*(vs[lo+1]-vs[lo])
+}
+
+// percentile is the share (%) of sorted vs at most v.
+func percentile(vs []float64, v float64) float64 {
+	if len(vs) == 0 {
+		return 0
+	}
+	n := 0
+	for _, x := range vs {
+		if x <= v {
+			n++
+		}
+	}
+	return 100 * float64(n) / float64(len(vs))
+}
+
+// Verdicts returns the thresholds in one line, as printed with every
+// verdict.
+func Verdicts() string {
+	return fmt.Sprintf("hard: the variants' median is %gx the corpus median or more; "+
+		"unlucky: the original is above the variants' p%g and %gx their median or more; else typical",
+		HardFactor, UnluckyPct, UnluckyFactor)
+}

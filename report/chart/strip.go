@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -44,6 +46,11 @@ type StripOptions struct {
 	// corpus median is drawn only on the analysis' own measure (it is the
 	// only one the analysis holds).
 	Measure string
+	// Since, when set, keeps the charts already drawn: a chart whose
+	// files (its PNG, and its SVG when asked) were written at or after
+	// Since (the analysis' file's time) is returned without being drawn
+	// again.
+	Since time.Time
 }
 
 // WriteStrips draws the strip chart of every analysis of v into dir
@@ -81,6 +88,7 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 	}
 	colors := map[string]int{} // strategy -> color index, by first appearance
 	var jobs []job
+	var kept []int // jobs whose chart is already drawn (opt.Since)
 	for i := range v.Analyses {
 		a := &v.Analyses[i]
 		if _, ok := colors[a.Solver]; !ok {
@@ -99,9 +107,44 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 		if opt.SVG {
 			c.SVG = strings.TrimSuffix(c.File, ".png") + ".svg"
 		}
+		if !opt.Since.IsZero() && drawnSince(dir, c, opt.Since) {
+			kept = append(kept, len(jobs))
+		}
 		jobs = append(jobs, job{chart: c, build: sp.plot})
 	}
-	return writeJobs(ctx, dir, jobs)
+	if len(kept) == 0 {
+		return writeJobs(ctx, dir, jobs)
+	}
+	// Draw the others, and return every chart in the order of the analyses.
+	var todo []job
+	for i, j := range jobs {
+		if !slices.Contains(kept, i) {
+			todo = append(todo, j)
+		}
+	}
+	drawn, err := writeJobs(ctx, dir, todo)
+	var out []report.Chart
+	for i, j := range jobs {
+		if slices.Contains(kept, i) || slices.ContainsFunc(drawn, func(c report.Chart) bool { return c.File == j.chart.File }) {
+			out = append(out, j.chart)
+		}
+	}
+	return out, err
+}
+
+// drawnSince reports whether the files of chart c in dir were written
+// at or after t.
+func drawnSince(dir string, c report.Chart, t time.Time) bool {
+	for _, f := range []string{c.File, c.SVG} {
+		if f == "" {
+			continue
+		}
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil || st.ModTime().Before(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // stripUnit is one plotted solve of a strip.

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -194,4 +195,59 @@ func decodePNG(t *testing.T, path string) image.Image {
 		t.Fatal(err)
 	}
 	return img
+}
+
+// TestStripChartsKeepsDrawn: with Since, a strip drawn at or after it is
+// returned and not drawn again; one drawn before it, or whose SVG is
+// missing, is drawn again.
+func TestStripChartsKeepsDrawn(t *testing.T) {
+	if raceEnabled {
+		t.Skip("drawing is slow under the race detector; covered by the tests without -race")
+	}
+	dir := t.TempDir()
+	v := testVariants()
+	v.Analyses = v.Analyses[:2]
+	first, err := StripCharts(context.Background(), dir, v, StripOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, first[1].File), old, old); err != nil {
+		t.Fatal(err)
+	}
+	since := time.Now().Add(-time.Minute)
+	again, err := StripCharts(context.Background(), dir, v, StripOptions{Since: since})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again) != 2 || again[0].File != first[0].File || again[1].File != first[1].File {
+		t.Fatalf("charts %v, want %v", again, first)
+	}
+	mod := func(f string) time.Time {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.ModTime()
+	}
+	if !mod(first[1].File).After(since) {
+		t.Error("a strip older than Since was not drawn again")
+	}
+	kept := mod(first[0].File)
+	if _, err := StripCharts(context.Background(), dir, v, StripOptions{Since: since, SVG: true}); err != nil {
+		t.Fatal(err)
+	}
+	if mod(first[0].File).Equal(kept) {
+		t.Error("a strip without its SVG was not drawn again with SVG asked")
+	}
+	if _, err := StripCharts(context.Background(), dir, v, StripOptions{Since: since, SVG: true}); err != nil {
+		t.Fatal(err)
+	}
+	kept = mod(first[0].File)
+	if _, err := StripCharts(context.Background(), dir, v, StripOptions{Since: since, SVG: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !mod(first[0].File).Equal(kept) {
+		t.Error("a strip drawn after Since was drawn again")
+	}
 }

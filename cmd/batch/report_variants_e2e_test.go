@@ -97,6 +97,25 @@ func TestReportVariants(t *testing.T) {
 
 }
 
+// TestSweepVariants: the sweep's -variants runs the analysis before its
+// report, which shows it.
+func TestSweepVariants(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	r := batch(t, dir, "-limit", "12", "-solvers", "norvig,dlx", "-quiet", "-gzip=false", "-variants", "2", "-out", run)
+	mustOK(t, r)
+	if !strings.Contains(r.stderr, "variants: 20 units x 3 solves = 60 solves") {
+		t.Errorf("no bound printed:\n%s", r.stderr)
+	}
+	v, err := rundir.ReadVariants(filepath.Join(run, rundir.VariantsFile))
+	if err != nil || v == nil || len(v.Analyses) != 20 {
+		t.Fatalf("variants.json: %v (%v)", v, err)
+	}
+	if md := readFile(t, filepath.Join(run, rundir.SummaryMarkdown)); !strings.Contains(md, "## Hard or unlucky") {
+		t.Error("the sweep's summary.md has no section of variants")
+	}
+}
+
 // TestReportVariantsInterrupted: Ctrl-C during the analysis exits 130
 // and writes nothing: no variants.json, no report files (the run had
 // none).

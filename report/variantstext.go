@@ -114,7 +114,7 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 			name := a.Solver
 			for _, i := range []int{hi, lo} {
 				u := a.Variants[i]
-				what := Count(int(u.Calls), "call", "calls")
+				what := fmtCount(float64(u.Calls)) + " " + Plural(int(u.Calls), "call", "calls")
 				if a.Measure == "ns" {
 					what = fmtNS(float64(u.NS))
 				}

@@ -178,6 +178,9 @@ func Analyze(ctx context.Context, cfg Config, puzzles []Puzzle) (*rundir.Variant
 		return nil, err
 	}
 	cfg = pl.cfg
+	if err := pl.check(ctx); err != nil {
+		return nil, err
+	}
 	var text strings.Builder
 	for _, l := range pl.lines {
 		text.WriteString(pl.transforms[l.p][l.k].ApplyPuzzle(pl.puzzles[l.p].Puzzle).String())
@@ -217,6 +220,32 @@ func Analyze(ctx context.Context, cfg Config, puzzles []Puzzle) (*rundir.Variant
 	}
 	v.Analyses = pl.analyses(sk)
 	return v, err
+}
+
+// check verifies that every variant is a valid puzzle with as many
+// solutions (counted up to two) as its original: a variant that is not
+// would be a bug of the transforms, and its verdict meaningless.
+func (pl *plan) check(ctx context.Context) error {
+	for pi, pz := range pl.puzzles {
+		want, err := solvers.CountSolutions(ctx, pz.Puzzle, 2)
+		if err != nil {
+			return err
+		}
+		for _, t := range pl.transforms[pi][1:] {
+			v := t.ApplyPuzzle(pz.Puzzle)
+			if _, err := solvers.ParsePuzzle(v.String()); err != nil {
+				return fmt.Errorf("variant %s of #%d is not a valid puzzle (%v): a bug of the transforms", t, pz.ID, err)
+			}
+			n, err := solvers.CountSolutions(ctx, v, 2)
+			if err != nil {
+				return err
+			}
+			if n != want {
+				return fmt.Errorf("variant %s of #%d has %d solutions (counted up to 2), the original %d: a bug of the transforms", t, pz.ID, n, want)
+			}
+		}
+	}
+	return nil
 }
 
 // ErrInterrupted: cfg.Stop was closed before every unit was solved.

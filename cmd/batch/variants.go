@@ -178,7 +178,7 @@ func variantsMain(e *env, args []string) error {
 	disp.Finish()
 	if err != nil {
 		if e.ctx.Err() != nil {
-			fmt.Fprintf(e.stderr, "batch: interrupted: nothing written\n")
+			fmt.Fprintf(e.stderr, "batch: variants: nothing written (a verdict needs every solve of its strategy)\n")
 			return e.ctx.Err()
 		}
 		return err

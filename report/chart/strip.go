@@ -46,6 +46,10 @@ type StripOptions struct {
 	// corpus median is drawn only on the analysis' own measure (it is the
 	// only one the analysis holds).
 	Measure string
+	// Solvers orders the strategies for their colors, as on the run's
+	// charts (the run's strategies); a strategy not in it takes the next
+	// color in order of first appearance.
+	Solvers []string
 	// Since, when set, keeps the charts already drawn: a chart whose
 	// files (its PNG, and its SVG when asked) were written at or after
 	// Since (the analysis' file's time) is returned without being drawn
@@ -86,13 +90,16 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("writing strip charts: %w", err)
 	}
-	colors := map[string]int{} // strategy -> color index, by first appearance
+	colors := map[string]int{} // strategy -> color index
+	for i, name := range opt.Solvers {
+		colors[name] = i
+	}
 	var jobs []job
 	var kept []int // jobs whose chart is already drawn (opt.Since)
 	for i := range v.Analyses {
 		a := &v.Analyses[i]
 		if _, ok := colors[a.Solver]; !ok {
-			colors[a.Solver] = len(colors)
+			colors[a.Solver] = len(colors) // the maps' size: no index taken twice
 		}
 		m := measureCalls
 		if opt.Measure == "ns" || opt.Measure == "" && a.Measure == "ns" {
@@ -245,8 +252,21 @@ func (sp *strip) title() string {
 		what = "time"
 	}
 	corpus := filepath.Base(sp.a.Corpus)
-	return fmt.Sprintf("%s: %s and %s, %s — %s", sp.a.Solver, sp.label(),
-		report.Count(len(sp.a.Variants), "variant", "variants"), what, corpus)
+	return fmt.Sprintf("%s: %s and %s, %s — %s", sp.a.Solver, sp.label(), sp.variantsText(), what, corpus)
+}
+
+// variantsText counts the variants: "100 variants", or for a randomized
+// strategy "100 variants x 5 seeds".
+func (sp *strip) variantsText() string {
+	n, seeds := len(sp.a.Variants), 1
+	if sp.a.Seeds != nil && sp.set.Seeds > 1 && n%sp.set.Seeds == 0 {
+		n, seeds = n/sp.set.Seeds, sp.set.Seeds
+	}
+	t := report.Count(n, "variant", "variants")
+	if seeds > 1 {
+		t += fmt.Sprintf(" x %d seeds", seeds)
+	}
+	return t
 }
 
 func (sp *strip) caption() string {
@@ -385,7 +405,11 @@ func (sp *strip) plot() (*plot.Plot, error) {
 	if n > 0 {
 		p.Add(fin, seed, cen, gave)
 		if len(fin.xs) > 0 {
-			p.Legend.Add(fmt.Sprintf("variant (%d)", len(fin.xs)), fin)
+			what := "variant"
+			if len(sp.rows) > 1 {
+				what = "variant under a seed"
+			}
+			p.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), fin)
 		}
 		if len(seed.xs) > 0 {
 			p.Legend.Add(fmt.Sprintf("original under a seed (%d)", len(seed.xs)), seed)

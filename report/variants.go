@@ -190,7 +190,9 @@ func (s *Summary) WriteVariantsText(w io.Writer) error {
 	for _, c := range vs.Verdicts {
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Solver, c.line())
 	}
-	fmt.Fprintf(&b, "  (%s)\n", vs.thresholds())
+	for _, l := range strings.Split(vs.thresholds(), "; ") {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -153,7 +153,7 @@ func variantsBound(pairs int, req variantsRequest, units int, timeout time.Durat
 	if n <= 0 {
 		n = variants.DefaultN
 	}
-	s := fmt.Sprintf("variants: %d units x %d solves", pairs, n+1)
+	s := fmt.Sprintf("variants: %s x %d solves", report.Count(pairs, "unit", "units"), n+1)
 	if units != pairs*(n+1) {
 		s += " (and seeds)"
 	}
@@ -162,7 +162,7 @@ func variantsBound(pairs int, req variantsRequest, units int, timeout time.Durat
 	case timeout > 0:
 		s += fmt.Sprintf(", each at most %s: at most %s", report.FormatDuration(timeout), (time.Duration(units) * timeout).String())
 	case maxCalls > 0:
-		s += fmt.Sprintf(", each at most %s (the run had no timeout)", report.Count(int(maxCalls), "call", "calls"))
+		s += fmt.Sprintf(", each at most %s calls (the run had no timeout)", report.FormatCountShort(float64(maxCalls)))
 	default:
 		s += ", each unbounded (the run had no timeout and no call limit)"
 	}

@@ -19,7 +19,7 @@ type pageVariant struct {
 	Median, P90, Max       string // over the variants, "≥" when some were stopped
 	Spread                 string // "N variants (k stopped)"
 	Pct, Ratio             string // where the original stands: "p97", "×6.2"
-	Corpus                 string // the strategy's corpus median and where it is from; ""
+	Corpus, CorpusFrom     string // the strategy's corpus median and where it is from; ""
 	HardAt                 string // the hard threshold: corpus median × HardFactor; ""
 	Seeds                  string // a randomized strategy's seed luck, a sentence; ""
 	Strip, StripSVG        string // the strip chart (src), ""
@@ -85,10 +85,7 @@ func (s *Summary) pageVariants(r PuzzleRef, opt PageOptions) []pageVariant {
 			pv.Ratio = fmtMultiple(a.Ratio)
 		}
 		if a.CorpusMedian > 0 {
-			pv.Corpus = f(a.CorpusMedian)
-			if a.CorpusFrom != "" {
-				pv.Corpus += " (" + a.CorpusFrom + ")"
-			}
+			pv.Corpus, pv.CorpusFrom = f(a.CorpusMedian), a.CorpusFrom
 			pv.HardAt = f(a.CorpusMedian * set.HardFactor)
 		}
 		if sl := a.Seeds; sl != nil && len(sl.Original) > 0 {

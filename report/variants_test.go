@@ -128,7 +128,7 @@ func TestVariantsInTheReport(t *testing.T) {
 		t.Error("the page's hard lists have no verdict linked to its puzzle")
 	}
 	p2 := puzzleSection(t, page, "p-2")
-	for _, want := range []string{"Hard or unlucky", ">hard<", ">90<", "×0.225", "20 (run x)", "<td>200</td>", `src="charts/` + strip.File + `"`} {
+	for _, want := range []string{"Hard or unlucky", ">hard<", ">90<", "×0.225", `<td title="from run x">20</td>`, "<td>200</td>", `src="charts/` + strip.File + `"`} {
 		if !strings.Contains(p2, want) {
 			t.Errorf("entry of #2 lacks %q:\n%s", want, p2)
 		}

@@ -362,7 +362,7 @@ func (sp *strip) plot() (*plot.Plot, error) {
 	if lo > hi {
 		lo, hi = sp.m.floor(), sp.m.floor()*10
 	}
-	xlo, xhi := logAxisRange(lo, hi, 0.08)
+	xlo, xhi := logAxisRange(lo, hi, 0.15) // room for the marks at a limit, on the right edge
 	ylo, yhi := -stripBelow, float64(len(sp.rows)-1)+stripAbove
 
 	clr := seriesColor(sp.idx)
@@ -444,9 +444,9 @@ func (sp *strip) plot() (*plot.Plot, error) {
 		p.Add(o)
 		text := "original: " + sp.m.label(sp.original.v)
 		if sp.original.out == endCensored {
-			text = "original: ≥ " + sp.m.label(sp.original.v) + " (stopped)"
-		}
-		if r := sp.a.Ratio; n > 0 && (sp.m == measureCalls) == (sp.a.Measure != "ns") && r > 0 && !math.IsInf(r, 0) {
+			// Stopped: its place among the variants is a bound too.
+			text = "original: ≥ " + sp.m.label(sp.original.v) + " (stopped by a limit)"
+		} else if r := sp.a.Ratio; n > 0 && (sp.m == measureCalls) == (sp.a.Measure != "ns") && r > 0 && !math.IsInf(r, 0) {
 			text += fmt.Sprintf(" (p%s, ×%s the median)", report.TrimNumber(sp.a.Pct), report.TrimNumber(sp.a.Ratio))
 		}
 		p.Legend.Add(text, o)

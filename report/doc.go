@@ -16,7 +16,11 @@
 //     Summary and the charts that report/chart drew, with an entry for
 //     every puzzle the page names (Summary.NamedPuzzles: its grid, ranks,
 //     `batch show` command and, from PageOptions.PuzzleHistory, its
-//     earlier nights).
+//     earlier nights). When the run holds variants.json (the
+//     hard-or-unlucky analysis, rundir.Variants), Summary.AttachVariants
+//     gives the listed units their verdicts, which the summary files and
+//     the page show beside the hard lists, and the page's entry of each
+//     analysed puzzle shows the figures and strip charts (variants.go).
 //  3. Compare diffs two Runs (`batch compare`): counters unit by unit on
 //     (corpus, id), times as ratios NEW/OLD of medians and totals; see
 //     Comparison for how stopped units enter. RankPuzzle places one

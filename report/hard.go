@@ -40,6 +40,11 @@ type RankedUnit struct {
 	// 0 for a unit that is not measured.
 	XMedianCalls float64 `json:"x_median_calls"`
 	XMedianTime  float64 `json:"x_median_time"`
+
+	// Variants is the verdict of the hard-or-unlucky analysis of this
+	// unit (Summary.AttachVariants): "hard", "unlucky", "hard, unlucky",
+	// "typical" or "no verdict"; "" when it was not analysed.
+	Variants string `json:"variants,omitempty"`
 }
 
 // MarshalJSON encodes u with its status by name.

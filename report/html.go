@@ -73,6 +73,10 @@ type PageOptions struct {
 	// its series (batch compare's page, written in the run directory),
 	// its text the one-line verdict; nil: none.
 	Previous *PageLink
+	// Strips are the strip charts of the run's hard-or-unlucky analysis
+	// (Summary.AttachVariants), in ChartsDir: an analysed puzzle's entry
+	// shows the one of each of its strategies (by StripFile).
+	Strips []Chart
 }
 
 //go:embed html.tmpl
@@ -153,6 +157,11 @@ type page struct {
 	ChartsPage  string // the page of the full-size charts, beside this one
 	puzzleParts
 	Previous *PageLink
+	// VariantsLead says how the hard-or-unlucky analysis was made and its
+	// thresholds; "" without one (and the hard lists have no column
+	// "variants").
+	VariantsLead string
+	VariantsRule string // the verdicts' thresholds, a sentence
 }
 
 // pageLink is a link to a file of the run.
@@ -166,12 +175,17 @@ type pageUnit struct {
 	Rank          int
 	// The numbers the sortable tables sort by: calls, ns, the multiples.
 	CallsV, NSV, XCallsV, XTimeV string
+	// Variants is the unit's verdict of the hard-or-unlucky analysis
+	// (RankedUnit.Variants), VariantsClass its CSS class; "" when not
+	// analysed.
+	Variants, VariantsClass string
 }
 
 type pageHardest struct {
 	Solver          string
 	ByCalls, ByTime []pageUnit
 	TimeNote        string // which units the list by time ranks
+	Variants        string // what the analysis found of the strategy: "3 hard, 5 unlucky, 2 typical of 10"; ""
 }
 
 // pageRow is a row of a summary table: a label and a cell per column.
@@ -224,11 +238,12 @@ type pagePuzzle struct {
 	Label, Anchor string
 	Line          int
 	Givens        string
-	Box           int          // the grid's box size (3 for 9x9)
-	Bands         [][][]string // the grid drawn as a table (gridBands); nil when its corpus cannot be read
-	Ranks         []pageRank   // one per strategy, in Solvers order
-	History       []historyRow // a row per strategy; nil without earlier nights
-	Show          string       // the batch show command; ""
+	Box           int           // the grid's box size (3 for 9x9)
+	Bands         [][][]string  // the grid drawn as a table (gridBands); nil when its corpus cannot be read
+	Ranks         []pageRank    // one per strategy, in Solvers order
+	History       []historyRow  // a row per strategy; nil without earlier nights
+	Show          string        // the batch show command; ""
+	Variants      []pageVariant // the hard-or-unlucky analysis, per strategy analysed; nil when none
 }
 
 func pageUnitOf(u RankedUnit, rank int) pageUnit {
@@ -238,6 +253,7 @@ func pageUnitOf(u RankedUnit, rank int) pageUnit {
 		Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
 		XCalls: unitValue(u, u.XMedianCalls, fmtMultiple), XTime: unitValue(u, u.XMedianTime, fmtMultiple),
 		CallsV: strconv.FormatUint(u.Calls, 10), NSV: strconv.FormatInt(u.NS, 10), XCallsV: num(u.XMedianCalls), XTimeV: num(u.XMedianTime),
+		Variants: u.Variants, VariantsClass: verdictClass(u.Variants),
 	}
 }
 
@@ -265,6 +281,11 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	p.TimingLead = s.timingLead()
 	p.ChartsPage = ChartsPageFile
 	p.Previous = opt.Previous
+	if vs := s.Variants; vs != nil {
+		p.VariantsLead = fmt.Sprintf("The column “variants” is the verdict of the hard-or-unlucky analysis (%s: %s; %s); each links to the puzzle's figures and strip charts.",
+			rundir.VariantsFile, vs.settingsLine(), vs.thresholds())
+		p.VariantsRule = vs.thresholds()
+	}
 	if opt.RowsFile != "" {
 		p.Data = append(p.Data, pageLink{opt.RowsFile, opt.RowsFile})
 	}
@@ -284,6 +305,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		for _, u := range st.ByTime {
 			h.ByTime = append(h.ByTime, pageUnitOf(u, u.RankTime))
 		}
+		h.Variants = s.variantsLine(st.Solver)
 		if s.Timed {
 			h.TimeNote = s.timeListNote(st)
 		} else {

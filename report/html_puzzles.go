@@ -199,7 +199,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 	for i, r := range order {
 		want[key{r.Corpus, r.ID}] = i
 		rows[i] = pagePuzzle{Label: r.Label, Anchor: anchor(r), Line: r.Line,
-			Ranks: make([]pageRank, len(s.Strategies)), Show: showCommand(r, res, s, opt)}
+			Ranks: make([]pageRank, len(s.Strategies)), Show: showCommand(r, res, s, opt), Variants: s.pageVariants(r, opt)}
 		for j, st := range s.Strategies {
 			rows[i].Ranks[j] = pageRank{Solver: st.Solver, Status: "–"}
 		}

@@ -60,6 +60,12 @@ type Summary struct {
 	// were counted.
 	Solutions *SolutionCounts `json:"solutions,omitempty"`
 
+	// Variants is what the run's variants.json found (AttachVariants);
+	// nil without one. The listed units of the analysed (puzzle,
+	// strategy) pairs carry their verdict (RankedUnit.Variants).
+	Variants *VariantsSummary `json:"variants,omitempty"`
+	variants *rundir.Variants // the analyses, for the page
+
 	// Hard holds the rows of hard.csv: per strategy, every unit above the
 	// strategy's p99 of calls or stopped by a limit, hardest first.
 	Hard []RankedUnit `json:"-"`

@@ -41,6 +41,7 @@ func (s *Summary) WriteMarkdown(w io.Writer) error {
 	s.writeMainTable(&b)
 	s.writeTiming(&b)
 	s.writeHardest(&b)
+	s.writeVariantsMarkdown(&b)
 	s.writeSeveral(&b)
 	s.writeHighlights(&b)
 	s.writeSolutions(&b)

@@ -49,7 +49,8 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 				unitValue(u, float64(u.Calls), fmtCount), unitValue(u, u.XMedianCalls, fmtMultiple),
 				unitValue(u, float64(u.NS), fmtNS), u.Status.String()})
 		}
-		writeMDTable(b, []string{"rank", "puzzle", "calls", "× median", "time", "status"}, rows, "rlrrrl")
+		head, align := s.variantsColumn([]string{"rank", "puzzle", "calls", "× median", "time", "status"}, "rlrrrl", st.ByCalls, rows)
+		writeMDTable(b, head, rows, align)
 		if s.Timed {
 			fmt.Fprintf(b, "\nBy time (%s):\n\n", s.timeListNote(st))
 		} else {
@@ -62,7 +63,8 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 				unitTime(u), unitValue(u, u.XMedianTime, fmtMultiple),
 				unitValue(u, float64(u.Calls), fmtCount), u.Status.String()})
 		}
-		writeMDTable(b, []string{"rank", "puzzle", "time", "× median", "calls", "status"}, rows, "rlrrrl")
+		head, align = s.variantsColumn([]string{"rank", "puzzle", "time", "× median", "calls", "status"}, "rlrrrl", st.ByTime, rows)
+		writeMDTable(b, head, rows, align)
 	}
 }
 

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
+	"sudokubatch/variants"
 )
 
 func reportMain(e *env, args []string) error {
@@ -28,13 +31,19 @@ func reportMain(e *env, args []string) error {
 			"else from the run directories) and writes that comparison's page,\n"+
 			"DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
-			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n")
+			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n"+
+			"  batch report -variants 100 results/latest  # hard or unlucky: the 10 hardest of each strategy\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page, or none (default: the run's -highlight, else #39949 on the default corpus)")
 	svg := fs.Bool("svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
 	top := fs.Int("top", report.DefaultTop, "hardest puzzles listed per strategy")
 	full := fs.Bool("full", false, "print the whole main table (p90, means, maxima, calls, guesses, the re-timing), not the headline of at most 12 rows")
+	nVariants := fs.Int("variants", 0, "first tell hard from unlucky: solve each strategy's 10 hardest puzzles by calls in `K` random variants (isomorphs) and write variants.json, whose verdicts the report shows beside the hard lists (docs/VARIANTS.md); prints the cost bound first; 0: none (a variants.json already there is shown)")
+	variantsSeeds := fs.Int("variants-seeds", variants.DefaultSeeds, "with -variants, `seeds` per orientation of a randomized strategy")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *nVariants < 0 || *variantsSeeds < 1 {
+		return usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", *nVariants, *variantsSeeds)
 	}
 	dir := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
 	switch fs.NArg() {
@@ -57,8 +66,13 @@ func reportMain(e *env, args []string) error {
 			return usageErr("-highlight: %v", err)
 		}
 	}
-	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != "", full: *full})
-	if err != nil && e.ctx.Err() != nil {
+	opt := reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != "", full: *full}
+	if *nVariants > 0 {
+		opt.variants = &variantsRequest{n: *nVariants, seeds: *variantsSeeds}
+	}
+	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, opt)
+	var ee *exitError
+	if err != nil && e.ctx.Err() != nil && !errors.As(err, &ee) {
 		return &exitError{exitInterrupted, fmt.Errorf("report interrupted: the report in %s is not whole; batch report %s builds it again", dir, dir)}
 	}
 	return err
@@ -87,6 +101,9 @@ type reportOptions struct {
 	svg       bool
 	top       int
 	full      bool // print the whole main table, not the headline
+	// variants asks for the hard-or-unlucky analysis before the report
+	// (batch report -variants); nil: none.
+	variants *variantsRequest
 	// rowsFile is the rows file the page links: "" for the run's own
 	// (results.csv or results.csv.gz); the sweep names results.csv.gz
 	// when it gzips the rows after the report.
@@ -127,6 +144,18 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err != nil {
 		return nil, err
 	}
+	if opt.variants != nil {
+		if err := analyseVariants(ctx, warn, dir, run, sum, *opt.variants); err != nil {
+			return sum, err
+		}
+	}
+	// The hard-or-unlucky analysis, when the run has one: a file that
+	// cannot be read is a note, never a failed report.
+	vars, err := rundir.ReadVariants(filepath.Join(dir, rundir.VariantsFile))
+	if err != nil {
+		fmt.Fprintf(warn, "batch: %v (the report leaves the analysis out)\n", err)
+	}
+	sum.AttachVariants(vars)
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err
 	}
@@ -146,6 +175,24 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
 		}
 	}
+	var strips []report.Chart
+	if vars != nil {
+		// The strips drawn since variants.json was written are kept.
+		sopt := chart.StripOptions{SVG: opt.svg}
+		for _, s := range res.Series {
+			sopt.Solvers = append(sopt.Solvers, s.Solver)
+		}
+		if st, err := os.Stat(filepath.Join(dir, rundir.VariantsFile)); err == nil {
+			sopt.Since = st.ModTime()
+		}
+		strips, err = chart.StripCharts(ctx, filepath.Join(dir, rundir.ChartsDir), vars, sopt)
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		if err != nil {
+			fmt.Fprintf(warn, "batch: strip charts: %v\n", err)
+		}
+	}
 	prev, note, err := comparePrevious(ctx, dir, run)
 	if err != nil {
 		return sum, err
@@ -156,7 +203,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
 		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum),
-		Previous: prev}
+		Previous: prev, Strips: strips}
 	// The history's verdict of this night, when its results root keeps one:
 	// a note when it cannot be had, never a failed report.
 	if h, err := historyOf(ctx, dir); err != nil {
@@ -180,11 +227,14 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err := write(w); err != nil {
 		return sum, err
 	}
+	if err := sum.WriteVariantsText(w); err != nil {
+		return sum, err
+	}
 	if prev != nil {
 		fmt.Fprintf(w, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
 	}
 	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
-		filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
+		filepath.Join(dir, rundir.PageFile), report.Count(len(charts)+len(strips), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
 	return sum, err
 }
 

@@ -15,6 +15,7 @@ import (
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 	"sudokubatch/solvers/external"
+	"sudokubatch/variants"
 )
 
 const (
@@ -43,6 +44,7 @@ type runFlags struct {
 	svg       bool
 	report    bool
 	gzip      bool
+	variants  variantsRequest // -variants K -variants-seeds M: the analysis before the report; n 0: none
 	cpuprof   string
 	profile   *os.File // the -cpuprofile file, opened before the run is created
 	ext       extFlags
@@ -90,9 +92,14 @@ func runMain(e *env, args []string) error {
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	fs.BoolVar(&f.gzip, "gzip", true, "once the run is finished and its report written, gzip results.csv into results.csv.gz, which every command reads (-gzip=false: keep it plain); an unfinished run, and -report=false, leave it plain")
+	fs.IntVar(&f.variants.n, "variants", 0, "with the report of a finished run, first tell hard from unlucky: each strategy's 10 hardest puzzles by calls in `K` random variants each (as batch report -variants K; the cost bound is printed first); 0: none")
+	fs.IntVar(&f.variants.seeds, "variants-seeds", variants.DefaultSeeds, "with -variants, `seeds` per orientation of a randomized strategy")
 	addExtFlags(fs, &f.ext)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.variants.n < 0 || f.variants.seeds < 1 {
+		return usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.n, f.variants.seeds)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })

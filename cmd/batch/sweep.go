@@ -109,6 +109,9 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			ctx = context.Background()
 		}
 		opt := reportOptions{svg: f.svg, top: report.DefaultTop} // the highlight: run.json's (resolveHighlight)
+		if f.variants.n > 0 && status == rundir.Finished && !stats.Interrupted {
+			opt.variants = &f.variants // an unfinished run's hard lists are not the run's
+		}
 		if f.gzip && status == rundir.Finished {
 			opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
 		}

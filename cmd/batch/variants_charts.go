@@ -1,8 +1,18 @@
 package main
 
-import "sudokubatch/rundir"
+import (
+	"path/filepath"
 
-// stripCharts writes a strip chart per strategy of v into dir (report/chart).
+	"sudokubatch/report/chart"
+	"sudokubatch/rundir"
+)
+
+// stripCharts writes a strip chart per strategy of v into dir
+// (chart.WriteStrips) and returns the files written, in dir.
 func stripCharts(dir string, v *rundir.Variants, svg bool) ([]string, error) {
-	return nil, nil // TEMPORARY until the chart lands
+	files, err := chart.WriteStrips(dir, v, svg)
+	for i, f := range files {
+		files[i] = filepath.Join(dir, f)
+	}
+	return files, err
 }

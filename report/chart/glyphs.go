@@ -108,3 +108,29 @@ func (t stopMarks) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 		c.StrokeLine2(st, pt.X, pt.Y-r, pt.X, pt.Y+r)
 	}
 }
+
+// diamond is a filled diamond with a dark outline: the original puzzle
+// on a strip chart.
+type diamond struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r*0.75, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r*0.75, Y: pt.Y})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
+	c.SetLineStyle(draw.LineStyle{Color: censorColor, Width: vg.Points(0.8)})
+	c.Stroke(p)
+}
+
+// darken returns c at 70% of its brightness: the lines drawn over a
+// strategy's dots.
+func darken(c color.Color) color.Color {
+	r, g, b, a := c.RGBA()
+	return color.RGBA64{uint16(r * 7 / 10), uint16(g * 7 / 10), uint16(b * 7 / 10), uint16(a)}
+}

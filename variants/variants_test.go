@@ -3,6 +3,7 @@ package variants
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"sudokubatch/pipeline"
@@ -191,6 +192,41 @@ func TestVerdicts(t *testing.T) {
 			t.Errorf("%s: verdict %q (median %v, p90 %v, original %d), want %q", c.name, a.Verdict, a.Calls.Median, a.Calls.P90, a.Original.Calls, c.want)
 		}
 	}
+	// A call limit L: the units that reach L stop there, lower bounds.
+	capped := func(L uint64, us []unit) []unit {
+		for _, u := range us {
+			if u.row.Calls >= L {
+				u.row.Calls, u.row.Status = L, solvers.StatusLimit
+			}
+		}
+		return us
+	}
+	for _, c := range []struct {
+		name  string
+		units []unit
+		want  string
+		note  string
+	}{
+		// Median and original at the limit 5000, over 10x the corpus's
+		// 100: hard; the original and p90 both at the limit: whether it is
+		// also unlucky is not known.
+		{"a censored median over the threshold", capped(5000, mk(9000, ten(8000)...)), rundir.VerdictHard, "also unlucky cannot be told"},
+		// The median at the limit 800, under the threshold 1000: unknown.
+		{"a censored median under the threshold", capped(800, mk(100, ten(1000)...)), rundir.VerdictNone, "hard cannot be told"},
+		// An exact original (550) under a p90 at the limit 600, an exact
+		// median (500) under the threshold: typical.
+		{"an exact original under a censored p90", capped(600, mk(550, ten(500)...)), rundir.VerdictTypical, ""},
+		// An original at the limit 800, over exact quantiles (median 100,
+		// p90 155) and 4x their median: unlucky.
+		{"a censored original over exact quantiles", capped(800, mk(9000, ten(100)...)), rundir.VerdictUnlucky, ""},
+	} {
+		a := pl.analyse(Puzzle{ID: 1, Puzzle: solvers.MustParse(langer)}, "s", false, c.units)
+		if a.Verdict != c.want || !strings.Contains(a.Note, c.note) {
+			t.Errorf("%s: verdict %q (median %v, p90 %v, original %d %s), note %q; want %q and a note with %q", c.name, a.Verdict,
+				a.Calls.Median, a.Calls.P90, a.Original.Calls, a.Original.Status, a.Note, c.want, c.note)
+		}
+	}
+
 	// Without a corpus median, hard cannot be told: unlucky still can.
 	a := pl.analyse(Puzzle{ID: 1, Puzzle: solvers.MustParse(langer)}, "other", false, mk(100, ten(100)...))
 	if a.Verdict != rundir.VerdictNone || a.Note == "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"sudokubatch/rundir"
 )
@@ -76,31 +78,109 @@ func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit)
 	}
 	a.Pct = percentile(measured, ov)
 	a.Ratio = ov / math.Max(d.Median, 1)
-	unlucky := ov > d.P90 && ov >= UnluckyFactor*math.Max(d.Median, 1)
-	hard := ok && d.Median >= HardFactor*math.Max(a.CorpusMedian, 1)
-	switch {
-	case hard && unlucky:
-		a.Verdict = rundir.VerdictHardUnlucky
-	case hard:
-		a.Verdict = rundir.VerdictHard
-	case unlucky:
-		a.Verdict = rundir.VerdictUnlucky
-	case ok:
-		a.Verdict = rundir.VerdictTypical
-	default:
-		a.Note = "no corpus median for " + solver + ": hard or typical cannot be told"
+	v := judge(ov, orig.row.Status.Censored(), d, minCensored(variants, a.Measure), a.CorpusMedian, ok)
+	a.Verdict = v.verdict
+	var notes []string
+	if !ok {
+		notes = append(notes, "no corpus median for "+solver+": hard or typical cannot be told")
 	}
-	if c := d.Censored; c > 0 {
-		note := fmt.Sprintf("%d of %d variants stopped at a limit: their quantiles are lower bounds", c, d.N)
-		if a.Note != "" {
-			note = a.Note + "; " + note
-		}
-		a.Note = note
+	if d.Censored > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d variants stopped at a limit: the quantiles it reaches are lower bounds", d.Censored, d.N))
 	}
+	if v.why != "" {
+		notes = append(notes, v.why)
+	}
+	a.Note = strings.Join(notes, "; ")
 	if randomized {
 		a.Seeds = seedLuck(units, a.Measure)
 	}
 	return a
+}
+
+// tri is a condition that a limit may leave unknown.
+type tri int8
+
+const (
+	no tri = iota
+	yes
+	unknown
+)
+
+type judged struct {
+	verdict string
+	why     string // what a limit left unknown; "" when nothing
+}
+
+// judge gives the verdict on the original's value ov (a lower bound when
+// origCens) among its variants' distribution d, whose values from
+// minCens up are lower bounds (units a limit stopped; +Inf when none),
+// beside the corpus median (known when hasMedian).
+//
+// A limit makes each condition yes, no or unknown. Hard: a median at or
+// over the threshold is hard even as a lower bound; an exact one below it
+// is not; a lower bound below it cannot tell. Unlucky: an exact original
+// under a censored p90 is not unlucky (the true p90 is at least the limit,
+// which the original did not reach); over exact quantiles, a censored
+// original that passes both tests is unlucky, and one that fails the
+// ratio cannot tell; over a censored p90, a censored original cannot
+// tell. A verdict is given when the conditions that decide it are known.
+func judge(ov float64, origCens bool, d rundir.Dist, minCens, corpusMedian float64, hasMedian bool) judged {
+	exact := func(q float64) bool { return q < minCens }
+	hard := unknown
+	thr := HardFactor * math.Max(corpusMedian, 1)
+	switch {
+	case !hasMedian:
+	case d.Median >= thr:
+		hard = yes
+	case exact(d.Median):
+		hard = no
+	}
+	cond := ov > d.P90 && ov >= UnluckyFactor*math.Max(d.Median, 1)
+	unlucky := unknown
+	switch {
+	case !origCens && !exact(d.P90):
+		unlucky = no
+	case !origCens:
+		unlucky = map[bool]tri{true: yes, false: no}[cond]
+	case exact(d.P90) && cond:
+		unlucky = yes
+	}
+	var j judged
+	switch {
+	case hard == yes && unlucky == yes:
+		j.verdict = rundir.VerdictHardUnlucky
+	case hard == yes:
+		j.verdict = rundir.VerdictHard
+	case unlucky == yes:
+		j.verdict = rundir.VerdictUnlucky
+	case hard == no && unlucky == no:
+		j.verdict = rundir.VerdictTypical
+	}
+	limited := "a limit stopped too many of the solves to tell (raise -max-calls or -timeout)"
+	switch {
+	case hard == unknown && hasMedian:
+		j.why = fmt.Sprintf("hard cannot be told: the variants' median is a lower bound under %s, the threshold (%gx the corpus median); %s",
+			fmtNum(thr), HardFactor, limited)
+	case unlucky == unknown && j.verdict != rundir.VerdictHard:
+		j.why = "unlucky cannot be told: " + limited
+	case unlucky == unknown:
+		j.why = "whether it is also unlucky cannot be told: " + limited
+	}
+	return j
+}
+
+func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// minCensored returns the smallest value among the units a limit stopped
+// (+Inf when none).
+func minCensored(units []unit, measure string) float64 {
+	m := math.Inf(1)
+	for _, u := range units {
+		if u.row.Status.Censored() {
+			m = math.Min(m, value(u.row, measure))
+		}
+	}
+	return m
 }
 
 // seedLuck separates a randomized strategy's luck of the seed (the

@@ -271,7 +271,7 @@ func TestWorkersDoNotChangeCounters(t *testing.T) {
 }
 
 func TestShardsMergeToOneRun(t *testing.T) {
-	testenv.SkipUnderRace(t, "four sweeps and three merges: 3 s, 44 s under -race")
+	testenv.Heavy(t, "four sweeps and three merges: 3 s, 44 s under -race; rundir's merge tests and TestMergeAtomic* cover merge in the plain run")
 	root := repoRoot(t)
 	tmp := t.TempDir()
 	args := append([]string{"-solvers", "norvig,dlx,randmrv,backtrack", "-limit", "60", "-seed", "7"}, deterministic...)

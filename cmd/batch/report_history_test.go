@@ -18,7 +18,7 @@ import (
 // history page; a root without history has none. An older night's page
 // says what its own night said.
 func TestPageHistoryColumn(t *testing.T) {
-	testenv.SkipUnderRace(t, "sequential reports and trend, no goroutines of its own: 22 s under -race, 2 s without")
+	testenv.Heavy(t, "sequential reports and trend, no goroutines of its own: 2 s, 22 s under -race")
 	base := t.TempDir()
 	sweepNights(t, base, 1)
 	n1 := filepath.Join(base, "n1")

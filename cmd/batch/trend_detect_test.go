@@ -153,7 +153,7 @@ func verdictLine(out, solver string) string {
 // every strategy shares is the machine's and no alarm. Too few nights is
 // "not enough history"; a baseline night whose rows are gone is said.
 func TestTrendDetectors(t *testing.T) {
-	testenv.SkipUnderRace(t, "a few dozen sequential trends over small histories: 21 s under -race, 2.6 s without; TestTrendWritesItsFiles walks trend's concurrent paths")
+	testenv.Heavy(t, "a few dozen sequential trends over small histories: 2.6 s, 21 s under -race; TestTrendWritesItsFiles walks trend's concurrent paths")
 	// One night swept; the others are copies of it, a day apart, so that
 	// a strategy left as it was has the same times every night and the
 	// test does not depend on how the machine's speed drifts between two

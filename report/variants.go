@@ -29,11 +29,11 @@ func StripFile(a *rundir.VariantAnalysis) string {
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	return "strip-" + safeName(base) + "-" + strconv.Itoa(a.ID) + "-" + safeName(a.Solver) + ".png"
+	return "strip-" + SafeFileName(base) + "-" + strconv.Itoa(a.ID) + "-" + SafeFileName(a.Solver) + ".png"
 }
 
 // safeName makes s safe in a file name.
-func safeName(s string) string {
+func SafeFileName(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {

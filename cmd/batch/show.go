@@ -56,12 +56,9 @@ func showMain(e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	if fs.NArg() != 1 {
-		return usageErr("show needs one puzzle ID; got %d %s; see batch show -h", fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"))
-	}
-	id, err := strconv.Atoi(strings.TrimPrefix(fs.Arg(0), "#"))
-	if err != nil || id < 0 {
-		return usageErr("puzzle ID %q: want a 0-based puzzle number, e.g. 39949 or #39949", fs.Arg(0))
+	id, err := puzzleArg(fs)
+	if err != nil {
+		return err
 	}
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
@@ -138,6 +135,19 @@ func showMain(e *env, args []string) error {
 		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s: a strategy has a bug", strings.Join(wrong, ", "))}
 	}
 	return nil
+}
+
+// puzzleArg returns the one argument of fs's command, a puzzle id
+// (0-based; #39949 works too).
+func puzzleArg(fs *flag.FlagSet) (int, error) {
+	if fs.NArg() != 1 {
+		return 0, usageErr("%s needs one puzzle ID; got %d %s; see batch %s -h", fs.Name(), fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"), fs.Name())
+	}
+	id, err := strconv.Atoi(strings.TrimPrefix(fs.Arg(0), "#"))
+	if err != nil || id < 0 {
+		return 0, usageErr("puzzle ID %q: want a 0-based puzzle number, e.g. 39949 or #39949", fs.Arg(0))
+	}
+	return id, nil
 }
 
 // showRun loads the run to rank in: -run (flag, set when given), else

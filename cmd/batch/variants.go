@@ -65,12 +65,9 @@ func variantsMain(e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	if fs.NArg() != 1 {
-		return usageErr("variants needs one puzzle ID; got %d %s; see batch variants -h", fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"))
-	}
-	id, err := strconv.Atoi(strings.TrimPrefix(fs.Arg(0), "#"))
-	if err != nil || id < 0 {
-		return usageErr("puzzle ID %q: want a 0-based puzzle number, e.g. 39949 or #39949", fs.Arg(0))
+	id, err := puzzleArg(fs)
+	if err != nil {
+		return err
 	}
 	switch {
 	case *n < 1:

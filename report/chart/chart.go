@@ -365,7 +365,7 @@ func (cs *chartSet) jobs() []job {
 		if cs.time[i].n == 0 {
 			continue // nothing measured: the ECDF and box plot say so
 		}
-		name := fileName(cs.time[i].solver)
+		name := report.SafeFileName(cs.time[i].solver)
 		for _, col := range []*column{cs.time[i], cs.calls[i]} {
 			kind := KindHistTime
 			if col.measure == measureCalls {
@@ -379,7 +379,7 @@ func (cs *chartSet) jobs() []job {
 			if sc.n == 0 {
 				continue // no puzzle measured by both
 			}
-			add(KindScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+fileName(base.solver),
+			add(KindScatterTime, sc.y.solver, "scatter-time-"+name+"-vs-"+report.SafeFileName(base.solver),
 				sc.n <= svgMaxPoints, sc.title(), sc.caption(), sc.plot)
 			if cs.opt.SVG && sc.n > svgMaxPoints {
 				jobs[len(jobs)-1].chart.Note = fmt.Sprintf("scatter %s vs %s: %d points, written as PNG only (SVG over %d points)",
@@ -475,20 +475,6 @@ func (cs *chartSet) absentHighlights(cols ...*column) string {
 	default:
 		return "highlighted " + strings.Join(missing, ", ") + " are not plotted here (not in these results or not measured)"
 	}
-}
-
-// fileName makes a strategy name safe in a file name.
-func fileName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			b[i] = '_'
-		}
-	}
-	if len(b) == 0 {
-		return "_"
-	}
-	return string(b)
 }
 
 // sentence joins caption parts into one sentence.

@@ -111,7 +111,7 @@ func WriteCompare(ctx context.Context, dir string, c *report.Comparison, oldRun,
 		if len(cs.pts) == 0 {
 			continue
 		}
-		name := fileName(d.Solver)
+		name := report.SafeFileName(d.Solver)
 		sc := report.Chart{File: "scatter-" + name + ".png", Title: cs.scatterTitle(), Caption: cs.scatterCaption(),
 			Solver: d.Solver, Kind: KindCompareScatter}
 		if len(cs.pts) <= svgMaxPoints {

@@ -414,9 +414,11 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 	return hs
 }
 
-// HardCSVHeader is the first line of hard.csv.
+// HardCSVHeader is the first line of hard.csv. variants is the verdict of
+// the hard-or-unlucky analysis (variants.json) of an analysed unit, else
+// empty.
 var HardCSVHeader = []string{"corpus", "id", "line", "solver", "status", "calls", "ns", "guesses",
-	"rank_calls", "rank_time", "x_median_calls", "x_median_time"}
+	"rank_calls", "rank_time", "x_median_calls", "x_median_time", "variants"}
 
 // WriteHardCSV writes hard.csv: per strategy (in Results order), every
 // unit whose calls are above the strategy's p99 of calls or that a
@@ -433,7 +435,7 @@ func (s *Summary) WriteHardCSV(w io.Writer) error {
 		rec = append(rec[:0], u.Puzzle.Corpus, strconv.Itoa(u.Puzzle.ID), strconv.Itoa(u.Puzzle.Line), u.Solver,
 			u.Status.String(), strconv.FormatUint(u.Calls, 10), strconv.FormatInt(u.NS, 10),
 			strconv.FormatUint(u.Guesses, 10), strconv.Itoa(u.RankCalls), strconv.Itoa(u.RankTime),
-			strconv.FormatFloat(u.XMedianCalls, 'f', 2, 64), strconv.FormatFloat(u.XMedianTime, 'f', 2, 64))
+			strconv.FormatFloat(u.XMedianCalls, 'f', 2, 64), strconv.FormatFloat(u.XMedianTime, 'f', 2, 64), u.Variants)
 		for i, cell := range rec {
 			rec[i] = rundir.EscapeFormula(cell)
 		}

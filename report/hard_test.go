@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -29,11 +30,22 @@ func TestHardCSV(t *testing.T) {
 	t.Run("mini", func(t *testing.T) {
 		recs := hardRecords(t, loadMini(t, miniOptions(t)))
 		want := [][]string{HardCSVHeader,
-			{"testdata/mini.txt", "2", "3", "backtrack", "limit", "5000000", "47900000", "2500011", "1", "1", "1000.00", "399.17"},
-			{"testdata/mini.txt", "2", "3", "bruteforce", "timeout", "104000", "100400000", "52000", "1", "1", "1.00", "1.00"},
+			{"testdata/mini.txt", "2", "3", "backtrack", "limit", "5000000", "47900000", "2500011", "1", "1", "1000.00", "399.17", ""},
+			{"testdata/mini.txt", "2", "3", "bruteforce", "timeout", "104000", "100400000", "52000", "1", "1", "1.00", "1.00", ""},
 		}
 		if !reflect.DeepEqual(recs, want) {
 			t.Errorf("hard.csv:\n%q\nwant\n%q", recs, want)
+		}
+		// With variants.json, an analysed unit carries its verdict.
+		s := loadMini(t, miniOptions(t))
+		s.AttachVariants(&rundir.Variants{Analyses: []rundir.VariantAnalysis{
+			{Corpus: "testdata/mini.txt", ID: 2, Solver: "backtrack", Verdict: rundir.VerdictUnlucky}}})
+		recs = hardRecords(t, s)
+		if got := recs[1][len(recs[1])-1]; recs[1][3] != "backtrack" || got != "unlucky" {
+			t.Errorf("hard.csv with variants.json: %q, want backtrack's row to end in unlucky", recs[1])
+		}
+		if got := recs[2][len(recs[2])-1]; got != "" {
+			t.Errorf("hard.csv with variants.json: bruteforce's row ends in %q, want nothing (not analysed)", got)
 		}
 	})
 	t.Run("above p99", func(t *testing.T) {

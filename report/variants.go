@@ -94,6 +94,7 @@ func (s *Summary) AttachVariants(v *rundir.Variants) {
 	for _, a := range v.Analyses {
 		vs.seeded = vs.seeded || a.Seeds != nil
 	}
+	set(s.Hard)
 	for _, st := range s.Strategies {
 		set(st.ByCalls)
 		set(st.ByTime)

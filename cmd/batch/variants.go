@@ -209,7 +209,7 @@ func variantsMain(e *env, args []string) error {
 	if err := t.WriteText(e.stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "\nWrote %s.\n", strings.Join(written, ", "))
+	fmt.Fprintf(e.stdout, "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(written)-1, "strip chart", "strip charts"))
 	for _, a := range v.Analyses {
 		if a.Original.Status == solvers.StatusWrong.String() || wrongIn(a.Variants) {
 			return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", a.Solver)}

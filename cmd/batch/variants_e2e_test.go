@@ -34,7 +34,7 @@ func TestVariants(t *testing.T) {
 		"Corpus medians: run run (3 puzzles).",
 		"Seed luck apart from orientation luck",
 		"batch show 2 -corpus c.txt -transform ",
-		"Wrote " + filepath.Join("vout", rundir.VariantsFile),
+		"Wrote vout: " + rundir.VariantsFile + " and 2 strip charts.",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("variants: stdout lacks %q:\n%s", want, r.stdout)

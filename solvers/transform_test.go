@@ -186,3 +186,44 @@ func TestParseTransformErrors(t *testing.T) {
 		t.Errorf("R3210 on 4x4: %v", err)
 	}
 }
+
+// FuzzParseTransform: any string either is refused with an error or
+// parses to a transform of the grid's group: its string parses back to
+// it, it maps a valid puzzle to a valid puzzle with as many clues, and
+// its inverse undoes it.
+func FuzzParseTransform(f *testing.F) {
+	for _, s := range []string{"id", "", "T", "R876543210C876543210", "TC876543210", "D234567891",
+		"R3210", "tr1032c2301d4321", "R01234567", "RR", "TR89AB2031EDCF6547CDCFE6547B9A83021DB394EFA568CG2D71"} {
+		for _, box := range []int{2, 3, 4} {
+			f.Add(s, box)
+		}
+	}
+	puzzles := map[int]Puzzle{
+		2: MustParse("4000300200040020"),
+		3: MustParse("000000000000003085001020000000507000004000100090000000500000073002010000000040009"),
+	}
+	f.Fuzz(func(t *testing.T, s string, box int) {
+		tr, err := ParseTransform(s, box)
+		if err != nil {
+			return
+		}
+		back, err := ParseTransform(tr.String(), box)
+		if err != nil || back != tr {
+			t.Fatalf("%q parses to %s, which parses back to %s (%v)", s, tr, back, err)
+		}
+		if !tr.Then(tr.Inverse()).IsIdentity() {
+			t.Fatalf("%s then its inverse is not the identity", tr)
+		}
+		p, ok := puzzles[box]
+		if !ok {
+			return
+		}
+		v := tr.ApplyPuzzle(p)
+		if err := v.validate(); err != nil || v.Clues() != p.Clues() {
+			t.Fatalf("%s: the variant is not valid (%v) or has %d clues, want %d", tr, err, v.Clues(), p.Clues())
+		}
+		if tr.Inverse().ApplyPuzzle(v) != p {
+			t.Fatalf("%s: the inverse does not give the puzzle back", tr)
+		}
+	})
+}

@@ -204,16 +204,26 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 				st.Solver, g.gate.Adjusted, g.gate.AdjustedCI.Lo, g.gate.AdjustedCI.Hi,
 				report.Count(len(g.gate.Baseline), "night", "nights"), g.gate.Machine, FormatShare(r.Options.Threshold))}
 		if since >= 0 {
-			tr.Verdict = VerdictStillSlower
 			ref := refOf(s, since)
 			tr.Since = &ref
 			a.Text += fmt.Sprintf("; slower since night %d (%s)", since+1, s.Nights[since].Run)
 			// The night the gate alarmed: the first of the slowdown, or a
 			// later one when the machine was busy or disturbed on the first.
-			for i := since; i < k && i <= since+sinceLookback; i++ {
+			// When it judged none of the nights since (every one busy or
+			// disturbed), this night is the first it judges, and its alarm
+			// is new: "still slower" would leave the slowdown unalarmed
+			// (the step defers to the gate's first judged night, this one:
+			// judgedLater). A night it judged and found not slower leaves
+			// the alarm to the step.
+			alarmed, judged := false, false
+			i := since
+			for ; i < k && i <= since+sinceLookback; i++ {
 				g, err := gate(i, false)
 				if err != nil {
 					return nil, err
+				}
+				if o := g[st.Solver]; o != nil && o.verdict != VerdictBusy {
+					judged = true
 				}
 				if g[st.Solver].slower() {
 					if i == since {
@@ -221,8 +231,15 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 					} else {
 						a.Text += fmt.Sprintf(", alarmed on night %d (%s)", i+1, s.Nights[i].Run)
 					}
+					alarmed = true
 					break
 				}
+			}
+			if !alarmed && !judged && i == k {
+				a.New = true
+				a.Text += "; the first night since that the gate could judge"
+			} else {
+				tr.Verdict = VerdictStillSlower
 			}
 		}
 		base := g.gate.Baseline

@@ -256,6 +256,37 @@ func TestTrendDetectors(t *testing.T) {
 		}
 	})
 
+	t.Run("disturbed until the step", func(t *testing.T) {
+		root := copyRoot(t, 4)
+		// Night 5: every strategy 1.2 times as slow (the machine), dlx
+		// 1.5 times more; night 6: the machine x1.44, dlx 1.8 times more
+		// (beyond the spread that night 5 gives its baseline): the gate
+		// finds dlx slower on both and judges neither night (the machine
+		// disturbed). Night 7, dlx 1.8 times as slow on a steady
+		// machine: the first night the gate judges, so its alarm is new,
+		// although the change point already dates the slowdown from night
+		// 5 (CI met this: the gate called it "still slower" and the step
+		// deferred to the gate's first judged night, so nothing alarmed).
+		// One alarm, not two. Night 8: still slower, no new alarm.
+		tmp := t.TempDir()
+		fakeNight(t, root, fakeNight(t, tmp, n1, "machine5", "*", 1.2, 24*5), "n5", "dlx", 1.5, 0)
+		fakeNight(t, root, fakeNight(t, tmp, n1, "machine6", "*", 1.44, 24*6), "n6", "dlx", 1.8, 0)
+		r := trendOver(t, root)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictBusy) {
+			t.Errorf("night 6, disturbed: exit %d, dlx %q, want exit 0 and %q\n%s%s", r.code, l, history.VerdictBusy, r.stdout, r.stderr)
+		}
+		fakeNight(t, root, n1, "n7", "dlx", 1.8, 24*7)
+		r = trendOver(t, root)
+		if r.code != 1 || strings.Count(r.stdout, "NEW ALARM") != 1 || !strings.Contains(r.stdout, "NEW ALARM [time]: dlx slower") ||
+			!strings.Contains(r.stdout, "last good night: 4 n4") {
+			t.Errorf("night 7, steady: exit %d, want 1, one new alarm (dlx's time), last good night n4\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		fakeNight(t, root, n1, "n8", "dlx", 1.8, 24*8)
+		if r = trendOver(t, root); r.code != 0 || !strings.Contains(verdictLine(r.stdout, "dlx"), "still slower (since night 5") {
+			t.Errorf("night 8: exit %d, dlx %q, want 0 and still slower since night 5\n%s%s", r.code, verdictLine(r.stdout, "dlx"), r.stdout, r.stderr)
+		}
+	})
+
 	t.Run("disturbed machine", func(t *testing.T) {
 		root := copyRoot(t, 4)
 		// Night 5: every strategy 1.2 times as slow (the machine), dlx

@@ -406,15 +406,16 @@ func TestBisectScriptAgainstTheCheckout(t *testing.T) {
 	}{
 		{"time, same code", AlarmTime, nil, BisectGood},
 		{"counters, same code", AlarmCounters, nil, BisectGood},
-		{"time, 1.5 times slower", AlarmTime, []string{"GO=" + slowGo, "SUDOKUBATCH_SLOWDOWN=1.5"}, BisectBad},
+		{"time, 3 times slower", AlarmTime, []string{"GO=" + slowGo, "SUDOKUBATCH_SLOWDOWN=3"}, BisectBad},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a := &Alarm{Kind: c.kind, Solver: "bitboard", Night: ref, Good: &ref, Puzzles: puzzles, New: true}
 			// A threshold of 25%: the candidate is timed minutes after the
 			// good night, and CI's machine read the same code x1.236
-			// [1.139, 1.260] slower then, past the default 5%; the 1.5
-			// slowdown stands clear of 25%.
+			// [1.139, 1.260] slower then, past the default 5%. The slowdown
+			// is 3 times: CI once read a 1.5 times slowdown as "not surely
+			// slower than x1.25" (other packages' tests on both cores).
 			rel, err := WriteBisect(root, &Report{Series: s, Newest: n, Options: Options{Threshold: 0.25}}, a)
 			if err != nil {
 				t.Fatal(err)

@@ -25,6 +25,21 @@ func craftedPage(t *testing.T, opt PageOptions) (string, *Summary) {
 	if err := os.WriteFile(corpus, []byte(strings.Repeat(puzzleLine+"\n", 6)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	res, err := ReadResults(context.Background(), strings.NewReader(craftedRows(corpus)), "results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(res, SummaryOptions{Top: 2, Highlight: []int{3, 4}})
+	opt.Corpora = []string{corpus}
+	var b bytes.Buffer
+	if _, err := renderPage(context.Background(), &b, res, s, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), s
+}
+
+// craftedRows is the crafted run's results.csv, its rows naming corpus.
+func craftedRows(corpus string) string {
 	lines := []string{strings.Join(rundir.Header[:15], ",")}
 	for _, r := range []string{
 		"0,1,dlx,solved,5000,50", "1,2,dlx,solved,1000,10", "2,3,dlx,solved,3000,90",
@@ -38,17 +53,7 @@ func craftedPage(t *testing.T, opt PageOptions) (string, *Summary) {
 		}
 		lines = append(lines, r+",0,0,64,17,,1,,"+msg+","+corpus)
 	}
-	res, err := ReadResults(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), "results.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := Summarize(res, SummaryOptions{Top: 2, Highlight: []int{3, 4}})
-	opt.Corpora = []string{corpus}
-	var b bytes.Buffer
-	if _, err := renderPage(context.Background(), &b, res, s, opt); err != nil {
-		t.Fatal(err)
-	}
-	return b.String(), s
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // puzzleSection returns the entry of the puzzle with the given anchor.

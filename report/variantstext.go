@@ -35,7 +35,7 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, ",\nrandomized strategies under %s per orientation (the first, the run's seed %d for the puzzle)",
 			Count(s.Seeds, "seed", "seeds"), s.RunSeed)
 	}
-	fmt.Fprintf(&b, ".\n%s, %s.\n", limitsText(s), Count(v.Units, "solve", "solves")+" in "+FormatDuration(time.Duration(v.ElapsedNS)))
+	fmt.Fprintf(&b, ".\n%s, %s.\n", LimitText(time.Duration(s.TimeoutNS), s.MaxCalls)+" per solve", Count(v.Units, "solve", "solves")+" in "+FormatDuration(time.Duration(v.ElapsedNS)))
 
 	b.WriteString("\nCounters first (they do not depend on the machine): calls of each strategy on the original\n" +
 		"and over its variants; \"at\" is the share of variants with at most the original's calls.\n\n")
@@ -174,15 +174,17 @@ func corpusFroms(as []rundir.VariantAnalysis) string {
 	return strings.Join(froms, "; ")
 }
 
-func limitsText(s rundir.VariantSettings) string {
+// LimitText says how a solve is stopped: "timeout 10s", "no timeout, at
+// most 1000 calls".
+func LimitText(timeout time.Duration, maxCalls uint64) string {
 	parts := []string{"no timeout"}
-	if s.TimeoutNS > 0 {
-		parts[0] = "timeout " + FormatDuration(time.Duration(s.TimeoutNS))
+	if timeout > 0 {
+		parts[0] = "timeout " + timeout.String()
 	}
-	if s.MaxCalls > 0 {
-		parts = append(parts, "at most "+Count(int(s.MaxCalls), "call", "calls"))
+	if maxCalls > 0 {
+		parts = append(parts, "at most "+Count(int(maxCalls), "call", "calls"))
 	}
-	return strings.Join(parts, ", ") + " per solve"
+	return strings.Join(parts, ", ")
 }
 
 func unitOf(measure string) string {

@@ -140,8 +140,10 @@ func judge(ov float64, origCens bool, d rundir.Dist, minCens, corpusMedian float
 	switch {
 	case !origCens && !exact(d.P90):
 		unlucky = no
+	case !origCens && cond:
+		unlucky = yes
 	case !origCens:
-		unlucky = map[bool]tri{true: yes, false: no}[cond]
+		unlucky = no
 	case exact(d.P90) && cond:
 		unlucky = yes
 	}

@@ -36,6 +36,12 @@ func newProgress(w io.Writer, terminal bool, every time.Duration) display {
 	return &lineProgress{w: w, every: every, total: -1, start: now, last: now}
 }
 
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 // terminalWidth returns a function that gives the width of the terminal
 // w is, in columns, asked again at each call (the terminal may be
 // resized), or 80 when it cannot be known.

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"golang.org/x/term"
-
 	"sudokubatch/corpus"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -120,11 +118,7 @@ func analyseVariants(ctx context.Context, warn io.Writer, dir string, run *repor
 		return err
 	}
 	fmt.Fprintf(warn, "%s\n", variantsBound(pairs, req, units, timeout, set.MaxCalls))
-	tty := false
-	if fd, ok := warn.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
-		tty = true
-	}
-	disp := newProgress(warn, tty, 5*time.Second)
+	disp := newProgress(warn, isTerminal(warn), 5*time.Second)
 	disp.SetTotal(units)
 	cfg.Progress = disp
 	start := time.Now()

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"sudokubatch/corpus"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
@@ -116,8 +114,8 @@ func showMain(e *env, args []string) error {
 		}
 	}
 	cfg, at := showConfig(names, xs, path, run, corpusIndex, *timeout, *maxCalls, *seed)
-	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
-		fmt.Fprintf(e.stderr, "batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, limitText(*timeout, *maxCalls))
+	if isTerminal(e.stderr) {
+		fmt.Fprintf(e.stderr, "batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, report.LimitText(*timeout, *maxCalls))
 	}
 	if err := solveShown(e.ctx, show, cfg, at, *timeout, *maxCalls); err != nil {
 		return err
@@ -265,7 +263,7 @@ func solveShown(ctx context.Context, show *report.PuzzleShow, cfg pipeline.Confi
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	show.Limits = fmt.Sprintf("%s per strategy, seed %d", limitText(timeout, maxCalls), cfg.Seed)
+	show.Limits = fmt.Sprintf("%s per strategy, seed %d", report.LimitText(timeout, maxCalls), cfg.Seed)
 	cctx, cancel := ctx, context.CancelFunc(func() {})
 	if timeout > 0 {
 		cctx, cancel = context.WithTimeout(ctx, timeout)
@@ -275,17 +273,4 @@ func solveShown(ctx context.Context, show *report.PuzzleShow, cfg pipeline.Confi
 		show.Solutions = n
 	}
 	return ctx.Err()
-}
-
-// limitText says how a strategy is stopped: "timeout 10s", "no timeout,
-// at most 1000 calls".
-func limitText(timeout time.Duration, maxCalls uint64) string {
-	parts := []string{"no timeout"}
-	if timeout > 0 {
-		parts[0] = "timeout " + timeout.String()
-	}
-	if maxCalls > 0 {
-		parts = append(parts, "at most "+report.Count(int(maxCalls), "call", "calls"))
-	}
-	return strings.Join(parts, ", ")
 }

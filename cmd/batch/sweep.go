@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/term"
-
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -216,11 +214,7 @@ func stopOnInterrupt(e *env, swept <-chan struct{}, again string) <-chan struct{
 // terminal, and counts the units beside the sweep for its total. The
 // function returned stops the count.
 func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
-	tty := false
-	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok {
-		tty = term.IsTerminal(int(fd.Fd()))
-	}
-	display := newProgress(e.stderr, tty, 5*time.Second)
+	display := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
 	cfg.Progress = display
 	countCtx, cancelCount := context.WithCancel(e.ctx)
 	go countUnits(countCtx, *cfg, display)

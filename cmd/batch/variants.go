@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/term"
 
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
@@ -150,10 +148,12 @@ func variantsMain(e *env, args []string) error {
 			fmt.Fprintf(e.stderr, "batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(missing, ", "))
 		} else {
 			fmt.Fprintf(e.stderr, "batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
-				strings.Join(missing, ", "), min(*sample, count), from, limitText(*timeout, *maxCalls))
-			if err := sampleMedians(e.ctx, from, count, *sample, ss, missing, cfg, medians); err != nil {
+				strings.Join(missing, ", "), min(*sample, count), from, report.LimitText(*timeout, *maxCalls))
+			sampled, err := variants.SampleMedians(e.ctx, cfg, from, count, *sample, missing)
+			if err != nil {
 				return err
 			}
+			maps.Copy(medians, sampled)
 		}
 	}
 	cfg.Medians = medians
@@ -162,13 +162,9 @@ func variantsMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tty := false
-	if fd, ok := e.stderr.(interface{ Fd() uintptr }); ok && term.IsTerminal(int(fd.Fd())) {
-		tty = true
-	}
 	fmt.Fprintf(e.stderr, "batch: %s of #%d: %s (%s)…\n", report.Count(*n+1, "orientation", "orientations"), id,
-		report.Count(units, "solve", "solves"), limitText(*timeout, *maxCalls))
-	disp := newProgress(e.stderr, tty, 5*time.Second)
+		report.Count(units, "solve", "solves"), report.LimitText(*timeout, *maxCalls))
+	disp := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
 	disp.SetTotal(units)
 	cfg.Progress = disp
 	v, err := variants.Analyze(e.ctx, cfg, []variants.Puzzle{pz})
@@ -283,69 +279,8 @@ func missingMedians(names []string, medians map[string]variants.CorpusMedian) []
 	return missing
 }
 
-// sampleMedians solves k puzzles spread evenly over the corpus file
-// (count puzzles) with the strategies missing, under cfg's limits, and
-// adds their medians to medians.
-func sampleMedians(ctx context.Context, file string, count, k int, ss []solvers.Solver, missing []string, cfg variants.Config, medians map[string]variants.CorpusMedian) error {
-	k = min(k, count)
-	if k == 0 {
-		return nil
-	}
-	var ids []int
-	for i := range k {
-		ids = append(ids, i*count/k)
-	}
-	var sub []solvers.Solver
-	for _, s := range ss {
-		for _, m := range missing {
-			if s.Name() == m {
-				sub = append(sub, s)
-			}
-		}
-	}
-	sink := &medianSink{calls: map[string][]float64{}, ns: map[string][]float64{}}
-	_, err := pipeline.Run(ctx, pipeline.Config{Corpora: []string{file}, Solvers: sub, Workers: cfg.Workers,
-		Timeout: cfg.Timeout, MaxCalls: cfg.MaxCalls, Seed: cfg.RunSeed, Select: pipeline.Selection{IDs: ids}, Sink: sink})
-	if err != nil {
-		return err
-	}
-	for _, s := range sub {
-		c, t := sink.calls[s.Name()], sink.ns[s.Name()]
-		if len(c) == 0 {
-			continue
-		}
-		medians[s.Name()] = variants.CorpusMedian{Calls: median(c), NS: median(t),
-			From: fmt.Sprintf("a sample of %d puzzles of %s", len(c), file)}
-	}
-	return nil
-}
-
 // corpusCount counts the puzzles of the corpus file (its units under
 // one strategy).
 func corpusCount(ctx context.Context, file string) (int, error) {
 	return pipeline.CountUnits(ctx, pipeline.Config{Corpora: []string{file}, Solvers: []solvers.Solver{solvers.All()[0].Solver}})
-}
-
-type medianSink struct {
-	calls, ns map[string][]float64
-}
-
-func (s *medianSink) Write(r *rundir.Row) error {
-	if r.Status.Measured() {
-		s.calls[r.Solver] = append(s.calls[r.Solver], float64(r.Calls))
-		s.ns[r.Solver] = append(s.ns[r.Solver], float64(r.NS))
-	}
-	return nil
-}
-
-func (s *medianSink) Flush() error { return nil }
-
-func median(xs []float64) float64 {
-	ys := append([]float64(nil), xs...)
-	slices.Sort(ys)
-	n := len(ys)
-	if n%2 == 1 {
-		return ys[n/2]
-	}
-	return (ys[n/2-1] + ys[n/2]) / 2
 }

@@ -1,9 +1,11 @@
 // Package rundir is everything about a run directory, and nothing else:
 // the rows file results.csv (Row, Header, Writer, Reader), the provenance
 // file run.json (Manifest), creating, resuming and locking a directory (Dir),
-// merging shard directories (Merge), and the names of the files a run
-// directory holds. The pipeline writes into a Dir; the report and the
-// command read through this package. It imports neither.
+// merging shard directories (Merge), the shard and the job that a
+// scheduler gives a process (AutoShard for -shard auto, ThisJob for
+// run.json), and the names of the files a run directory holds. The
+// pipeline writes into a Dir; the report and the command read through
+// this package. It imports neither.
 //
 // A run directory, results/<run-id>/ (the UTC start time), holds:
 //

@@ -164,7 +164,11 @@ type Segment struct {
 	Error      string   `json:"error,omitempty"` // why it failed
 	Machine    Machine  `json:"machine"`
 	Source     string   `json:"source,omitempty"` // the shard directory, for merged runs
+	Shard      string   `json:"shard,omitempty"`  // that shard's k/n, for merged runs
 	Timing     *Timing  `json:"timing,omitempty"` // how this segment timed its units
+	// Scheduler is the scheduler's job and task the process ran in
+	// (ThisJob), nil outside one.
+	Scheduler *Scheduler `json:"scheduler,omitempty"`
 }
 
 // Timing is how a segment timed its units: the timer's overhead it

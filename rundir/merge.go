@@ -19,8 +19,8 @@ var ErrWrite = errors.New("write error")
 // Merge joins the shard runs in ins (run directories written with
 // -shard k/n) into a new run in out: results.csv with every row in
 // (corpus, id, solver) order, as a single-machine run writes it, and
-// run.json with the shards' segments (each names its machine and its
-// shard directory).
+// run.json with the shards' segments (each names its machine, its shard
+// directory and k/n, and the scheduler's job and task it ran in).
 //
 // The shards must be finished (an interrupted or killed shard is
 // finished with -resume first: the merged run cannot be resumed, its
@@ -166,7 +166,7 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 		}
 		ri.closeKilled(lastWrite(ins[i]), -1) // the shard is locked by this merge: a running segment's process is gone
 		for _, seg := range ri.Segments {
-			seg.Source = ins[i]
+			seg.Source, seg.Shard = ins[i], ri.Settings.Shard
 			m.Segments = append(m.Segments, seg)
 		}
 	}

@@ -12,7 +12,8 @@ import (
 func mergeMain(e *env, args []string) error {
 	fs := newFlagSet(e, "merge", "-o DIR IN ...",
 		"Merge finished shard runs (directories written with -shard k/n) into one run in DIR:\n"+
-			"rows in the order of a single-machine run, run.json with every shard's machine.\n"+
+			"rows in the order of a single-machine run, run.json with every shard's machine\n"+
+			"(and its scheduler's job and task: -shard auto).\n"+
 			"The run is built beside DIR and renamed into place: a merge that is stopped leaves\n"+
 			"no DIR, and the same merge run again builds it. A merged run is not resumed: resume\n"+
 			"an unfinished shard, then merge again.",

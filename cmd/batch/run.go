@@ -34,7 +34,8 @@ type runFlags struct {
 	ids       string
 	rng       string
 	limit     int
-	shard     string
+	shard     string // k/n; -shard auto is resolved into it (settingsFromFlags)
+	autoShard string // -shard auto or auto/N as given; "" for k/n
 	resume    bool
 	out       string
 	unique    bool
@@ -70,6 +71,7 @@ func runMain(e *env, args []string) error {
 			"  batch -ids 39949,2018 -solvers all      # two puzzles, every strategy\n"+
 			"  batch -timeout 0 -max-calls 10000000    # a deterministic nightly sweep\n"+
 			"  batch -shard 1/3 -out results/shard-1   # one shard of three (see batch merge)\n"+
+			"  batch -shard auto -out results/shard-$SLURM_ARRAY_TASK_ID  # in a Slurm job array: its task's shard\n"+
 			"  batch -out results/nightly -resume      # finish an interrupted run\n"+
 			"  zcat big.txt.gz | batch -               # standard input\n")
 	var f runFlags
@@ -81,7 +83,7 @@ func runMain(e *env, args []string) error {
 	fs.StringVar(&f.ids, "ids", "", "only these puzzle `ids` (0-based), e.g. 39949,2018")
 	fs.StringVar(&f.rng, "range", "", "only ids in `a:b` (a <= id < b)")
 	fs.IntVar(&f.limit, "limit", 0, "only the first `n` puzzles of each corpus file; 0 for every puzzle")
-	fs.StringVar(&f.shard, "shard", "", "only ids with id % n == k, for shard `k/n`")
+	fs.StringVar(&f.shard, "shard", "", "only ids with id % n == k, for shard `k/n`; auto: k and n of a Slurm job array's task (sbatch --array=0-7), auto/N: k of the task or of a Kubernetes Indexed Job's pod (JOB_COMPLETION_INDEX), n = N")
 	fs.BoolVar(&f.resume, "resume", false, "finish the run in -out (default: results/latest), with its settings")
 	fs.StringVar(&f.out, "out", "", "run `directory` (default: results/<run-id>)")
 	fs.IntVar(&f.runs, "runs", rundir.MaxRuns, fmt.Sprintf("timed runs at most of a unit under 50µs whose first run reads slow (1 to %d): the row's ns is their median; 1 times each unit once and checks none for stability", rundir.MaxRuns))
@@ -108,6 +110,9 @@ func runMain(e *env, args []string) error {
 	settings, err := settingsFromFlags(&f, fs.Args())
 	if err != nil {
 		return err
+	}
+	if f.autoShard != "" {
+		fmt.Fprintf(e.stderr, "batch: -shard %s: shard %s, of %s\n", f.autoShard, settings.Shard, rundir.ThisJob(os.Getenv))
 	}
 	if fs.NArg() == 0 && !f.resume && stdinHoldsInput(e.stdin) {
 		// Not refused: schedulers run nightly jobs with a pipe on stdin.
@@ -169,6 +174,13 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	if f.runs < 1 || f.runs > rundir.MaxRuns {
 		return rundir.Settings{}, usageErr("-runs %d: want 1 to %d", f.runs, rundir.MaxRuns)
 	}
+	if rundir.IsAutoShard(f.shard) {
+		shard, err := rundir.AutoShard(f.shard, os.Getenv)
+		if err != nil {
+			return rundir.Settings{}, usageErr("-shard %v", err)
+		}
+		f.autoShard, f.shard = f.shard, shard
+	}
 	s := rundir.Settings{TimeoutNS: int64(f.timeout), Timeout: f.timeout.String(), MaxCalls: f.maxCalls,
 		Seed: f.seed, Range: f.rng, Limit: f.limit, Shard: f.shard, Unique: f.unique, Corpora: corpora, Runs: f.runs}
 	if f.timeout < 0 {
@@ -203,7 +215,7 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	}
 	if f.shard != "" {
 		if _, _, err := rundir.ParseShard(f.shard); err != nil {
-			return s, usageErr("-shard: %v", err)
+			return s, usageErr("-shard: %v; or auto: the shard of a Slurm job array's task or a Kubernetes Indexed Job's pod", err)
 		}
 	}
 	if len(s.Corpora) == 0 {

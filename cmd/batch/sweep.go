@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
@@ -46,6 +47,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	}
 
 	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
+	seg.Scheduler = rundir.ThisJob(os.Getenv)
 	if err = dir.Begin(seg); err != nil {
 		cfg.Streams.Close()
 		dir.Release()

@@ -118,7 +118,7 @@ func compareMain(e *env, args []string) error {
 	if *asJSON {
 		err = c.WriteJSON(e.stdout)
 	} else {
-		err = c.WriteText(e.stdout)
+		err = c.WriteText(e.stdout, e.width())
 	}
 	if err != nil {
 		return err
@@ -169,6 +169,6 @@ func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, old
 	if asJSON {
 		w = e.stderr
 	}
-	fmt.Fprintf(w, "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
+	fprintf(w, e.width(), "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
 	return nil
 }

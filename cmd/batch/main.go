@@ -37,6 +37,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -80,9 +81,21 @@ type env struct {
 	cols func() int
 }
 
+// stdoutColumns is the width of the process's stdout: the terminal's
+// when it is one, else $COLUMNS when it is set (as ls reads it: a pipe
+// to a pager), else 0.
+func stdoutColumns() int {
+	if c := terminalColumns(os.Stdout); c > 0 {
+		return c
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	return 0
+}
+
 // width is the width in columns that the human output on stdout is
-// fitted to: the terminal's, or report.DefaultTextWidth when stdout is
-// not a terminal.
+// fitted to: the terminal's (or $COLUMNS), else report.DefaultTextWidth.
 func (e *env) width() int {
 	if e.cols != nil {
 		if c := e.cols(); c > 0 {
@@ -164,7 +177,7 @@ func main() {
 		stop()
 	}()
 	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args,
-		cols: func() int { return terminalColumns(os.Stdout) }}))
+		cols: stdoutColumns}))
 }
 
 // Main runs the command line args and returns the exit code. A

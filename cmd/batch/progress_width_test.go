@@ -107,11 +107,13 @@ func TestBarDrawnByTheLibraryFits(t *testing.T) {
 
 // TestProgressFitsNarrowTerminal: in a terminal of 40 or 60 columns, with
 // the results on the terminal or redirected, no line the bar draws is as
-// wide as the terminal. Before, the bar took its width from standard
-// output (80 when redirected) and its words did not shrink: its 79
-// columns wrapped in 60, and each redraw, going back to the start of the
-// last row only, scrolled the screen. Through script(1): the width is a
-// terminal's.
+// wide as the terminal, and in 60 columns no line the sweep prints is
+// wider (the table of statuses split into blocks, the sentences folded).
+// Before, the bar took its width from standard output (80 when
+// redirected) and its words did not shrink: its 79 columns wrapped in
+// 60, and each redraw, going back to the start of the last row only,
+// scrolled the screen; and the sweep's lines were up to 182 columns
+// wide. Through script(1): the width is a terminal's.
 func TestProgressFitsNarrowTerminal(t *testing.T) {
 	needsBinary(t)
 	if _, err := exec.LookPath("script"); err != nil {
@@ -123,7 +125,7 @@ func TestProgressFitsNarrowTerminal(t *testing.T) {
 	for _, tc := range []struct {
 		cols     int
 		redirect string
-	}{{40, ""}, {60, " >/dev/null"}} {
+	}{{40, " >/dev/null"}, {60, ""}} {
 		out := filepath.Join(dir, "run"+strconv.Itoa(tc.cols))
 		cmd := exec.Command("script", "-qec", "stty cols "+strconv.Itoa(tc.cols)+"; "+batchBin+
 			" -solvers norvig,bitboard -report=false -out "+out+" "+corpus+tc.redirect, "/dev/null")
@@ -143,6 +145,11 @@ func TestProgressFitsNarrowTerminal(t *testing.T) {
 		}
 		if drawn == 0 {
 			t.Errorf("%d columns%s: no bar drawn:\n%q", tc.cols, tc.redirect, b)
+		}
+		if tc.redirect == "" {
+			if over := overWidth(string(b), tc.cols); len(over) > 0 {
+				t.Errorf("%d columns: lines wider:\n%s\n\nall of it:\n%s", tc.cols, strings.Join(over, "\n"), b)
+			}
 		}
 	}
 }

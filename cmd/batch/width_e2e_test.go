@@ -68,6 +68,7 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 			"report":   inTerminal(t, dir, cols, "report", "-full", new),
 			"compare":  inTerminal(t, dir, cols, "compare", "-page=false", "-threshold", "1.5", "old", new),
 			"show":     inTerminal(t, dir, cols, "show", "29", "-corpus", corpus, "-run", new, "-solvers", "norvig,dlx,bitboard"),
+			"solvers":  inTerminal(t, dir, cols, "solvers"),
 			"variants": inTerminal(t, dir, cols, "variants", "29", "-corpus", corpus, "-run", new, "-n", "4", "-solvers", "norvig,bitboard", "-out", "v"+strconv.Itoa(cols)),
 		}
 		for name, out := range outputs {

@@ -265,7 +265,7 @@ func TestSummaryStatesTimeBasis(t *testing.T) {
 	}
 
 	var md, txt, bench bytes.Buffer
-	for _, w := range []func() error{func() error { return s.WriteMarkdown(&md) }, func() error { return s.WriteText(&txt) },
+	for _, w := range []func() error{func() error { return s.WriteMarkdown(&md) }, func() error { return s.WriteText(&txt, 1000) },
 		func() error { return s.WriteBench(&bench) }} {
 		if err := w(); err != nil {
 			t.Fatal(err)
@@ -319,7 +319,7 @@ func TestSummaryOfBuiltinsHasNoBasisNote(t *testing.T) {
 	if err := s.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.WriteFullText(&txt); err != nil {
+	if err := s.WriteFullText(&txt, 1000); err != nil {
 		t.Fatal(err)
 	}
 	for _, out := range []string{md.String(), txt.String()} {
@@ -377,7 +377,7 @@ func TestCompareDifferentBasesComparesRoundTrips(t *testing.T) {
 		t.Errorf("no warning of ext's bases: %q", c.Warnings)
 	}
 	var txt bytes.Buffer
-	if err := c.WriteText(&txt); err != nil {
+	if err := c.WriteText(&txt, 1000); err != nil {
 		t.Fatal(err)
 	}
 	if want := "Times of ext: the round trip in both runs (one run ranks it by its own time, the other by the round trip).\n"; !strings.Contains(txt.String(), want) {
@@ -403,7 +403,7 @@ func TestCompareDifferentBasesComparesRoundTrips(t *testing.T) {
 		}
 	}
 	txt.Reset()
-	if err := c.WriteText(&txt); err != nil {
+	if err := c.WriteText(&txt, 1000); err != nil {
 		t.Fatal(err)
 	}
 	if want := "Times of ext: its own (self_ns) in both runs.\n"; !strings.Contains(txt.String(), want) {

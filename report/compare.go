@@ -92,7 +92,10 @@ var ErrNothingToCompare = errors.New("nothing to compare")
 // units finished in both runs and, when both runs have the timing
 // columns (TimesConfirmed), whose times are confirmed in both (measured
 // more than once: see Timing); a run without them lists every finished
-// unit, its times measured once.
+// unit, its times measured once. Only changes beyond the noise are
+// listed: counted from the strategy's own change (the median of its
+// units' ratios) when it is slower, a ratio beyond Noise and beyond 3
+// robust standard deviations of the units' ratios (regressionFloor).
 type Comparison struct {
 	Old        RunRef          `json:"old"`
 	New        RunRef          `json:"new"`
@@ -182,9 +185,10 @@ type StrategyDiff struct {
 	ThresholdUndecided bool `json:"threshold_undecided"`
 
 	// The largest time regressions: units finished in both runs (and
-	// with their times confirmed in both when Comparison.TimesConfirmed),
-	// ranked by NEW/OLD, the largest first, above 1 only; Ranked is how
-	// many units they were ranked among.
+	// with their times confirmed in both when Comparison.TimesConfirmed)
+	// whose NEW/OLD is beyond the noise (regressionFloor), ranked by
+	// NEW/OLD, the largest first; Ranked is how many units they were
+	// ranked among.
 	Regressions []TimeChange `json:"time_regressions"`
 	Ranked      int          `json:"ranked"`
 }

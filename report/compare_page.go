@@ -147,7 +147,7 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 		p.Noise = "NEW/OLD paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×1 and the test agrees (p < 0.05)."
 	}
 	var text bytes.Buffer
-	if err := c.WriteText(&text); err != nil {
+	if err := c.WriteText(&text, 0); err != nil {
 		return err
 	}
 	p.Text = text.String()

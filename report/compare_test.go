@@ -85,7 +85,7 @@ func mustCompare(t *testing.T, old, new *Run, opt CompareOptions) *Comparison {
 		t.Fatal(err)
 	}
 	// Both renderings work on every comparison the tests make.
-	if err := c.WriteText(&bytes.Buffer{}); err != nil {
+	if err := c.WriteText(&bytes.Buffer{}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.WriteJSON(&bytes.Buffer{}); err != nil {
@@ -114,9 +114,9 @@ func TestCompareIdentical(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	c.WriteText(&b)
+	c.WriteText(&b, 1000)
 	for _, want := range []string{"No counter changed", "No strategy is surely slower than ×1.1",
-		"  norvig  time ×1.000 [1.000, 1.000]  p=1  no change  calls =\n"} {
+		"  norvig        10.0µs      10.0µs       ~  [+0.0%, +0.0%]  p=1\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
@@ -173,7 +173,7 @@ func TestCompareThreshold(t *testing.T) {
 	check(2, []string{})                // strictly above
 	check(1, []string{"norvig", "dlx"}) // any slowdown
 	var b bytes.Buffer
-	check(1.10, []string{"dlx"}).WriteText(&b)
+	check(1.10, []string{"dlx"}).WriteText(&b, 1000)
 	if !strings.Contains(b.String(), "Slower than ×1.1 (the 95% interval of the median time NEW/OLD lies above it): dlx ×2.000 [2.000, 2.000].") {
 		t.Errorf("text:\n%s", b.String())
 	}
@@ -254,8 +254,8 @@ func TestCompareNoise(t *testing.T) {
 			}
 		}
 		var b bytes.Buffer
-		cmp.WriteText(&b)
-		if c.withinNoise != strings.Contains(b.String(), "no change (within noise)") {
+		cmp.WriteText(&b, 1000)
+		if c.withinNoise != strings.Contains(b.String(), "Within the noise (the interval excludes ×1 but not ×") {
 			t.Errorf("noise %v: text:\n%s", c.noise, b.String())
 		}
 	}
@@ -295,7 +295,7 @@ func TestCompareThresholdBounds(t *testing.T) {
 					cmp.Slower, d.ThresholdUndecided)
 			}
 			var b bytes.Buffer
-			cmp.WriteText(&b)
+			cmp.WriteText(&b, 1000)
 			if want := "lie below it: not counted slower."; strings.Contains(b.String(), want) != c.undecided {
 				t.Errorf("text (want %q: %v):\n%s", want, c.undecided, b.String())
 			}
@@ -356,11 +356,11 @@ func TestComparePaired(t *testing.T) {
 		check(1.2, seed, VerdictSlower, names)
 	}
 	var b bytes.Buffer
-	check(1.2, 0, VerdictSlower, names).WriteText(&b)
+	check(1.2, 0, VerdictSlower, names).WriteText(&b, 1000)
 	for _, want := range []string{
-		"  norvig    time ×1.223 [1.176, 1.242]  p<0.001  slower  calls =\n",
+		"  norvig        9.92µs      12.1µs  +22.3%  [+17.6%, +24.2%]  p<0.001\n",
 		"Slower than ×1.1 (the 95% interval of the median time NEW/OLD lies above it): norvig ×1.2",
-		"among the units finished in\nboth runs whose times are confirmed in both",
+		"units finished in both runs with times confirmed in both",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -396,8 +396,8 @@ func TestCompareCallsTest(t *testing.T) {
 		t.Errorf("mixed: %q %+v", d.CallsVerdict, d.CallsTest)
 	}
 	var b bytes.Buffer
-	c.WriteText(&b)
-	if !strings.Contains(b.String(), "calls ≠ in 2 units, p=1\n") {
+	c.WriteText(&b, 1000)
+	if !strings.Contains(b.String(), "(more, fewer or ≠: no clear direction): norvig ≠ p=1.\n") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
@@ -425,7 +425,7 @@ func TestCompareRegressions(t *testing.T) {
 		t.Errorf("no timing columns: confirmed %v, regressions %v (want %v), ranked %d", c.TimesConfirmed, got, want, c.Strategies[0].Ranked)
 	}
 	var b bytes.Buffer
-	c.WriteText(&b)
+	c.WriteText(&b, 1000)
 	if !strings.Contains(b.String(), "The times are not confirmed") {
 		t.Errorf("text:\n%s", b.String())
 	}
@@ -441,8 +441,8 @@ func TestCompareRegressions(t *testing.T) {
 		t.Errorf("timing columns: confirmed %v, regressions %v (want %v), ranked %d", c.TimesConfirmed, got, want, c.Strategies[0].Ranked)
 	}
 	b.Reset()
-	c.WriteText(&b)
-	for _, want := range []string{"whose times are confirmed in both", "  dlx       #4        5.00µs    15.0µs    ×3.00"} {
+	c.WriteText(&b, 1000)
+	for _, want := range []string{"with times confirmed in both", "  dlx       #4        5.00µs    15.0µs   +200%"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
@@ -453,7 +453,7 @@ func TestCompareRegressions(t *testing.T) {
 	}
 	c = mustCompare(t, cmpRun(t, "old", nil, old...), cmpRun(t, "new", nil, new...), CompareOptions{})
 	b.Reset()
-	c.WriteText(&b)
+	c.WriteText(&b, 1000)
 	if len(c.Strategies[0].Regressions) != 0 || !strings.Contains(b.String(), "No unit finished in both runs with its time confirmed in both") {
 		t.Errorf("regressions %+v; text:\n%s", c.Strategies[0].Regressions, b.String())
 	}
@@ -488,7 +488,7 @@ func TestCompareStrategiesInOneRun(t *testing.T) {
 		t.Errorf("strategies %v, only old %v, only new %v", c.Strategies, c.OnlyOld, c.OnlyNew)
 	}
 	var b bytes.Buffer
-	c.WriteText(&b)
+	c.WriteText(&b, 1000)
 	for _, want := range []string{"Strategies only in OLD: norvig.", "Strategies only in NEW: bitboard."} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -513,7 +513,7 @@ func TestComparePuzzlesInOneRun(t *testing.T) {
 		t.Errorf("common %d, only old %d %v, only new %d %v", d.Common, d.OnlyOld, d.OnlyOldPuzzles, d.OnlyNew, d.OnlyNewPuzzles)
 	}
 	var b bytes.Buffer
-	c.WriteText(&b)
+	c.WriteText(&b, 1000)
 	for _, want := range []string{"dlx: 2 puzzles only in OLD: #0 #1\n", "dlx: 3 puzzles only in NEW: #5 #6 …\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
@@ -588,7 +588,7 @@ func TestCompareGolden(t *testing.T) {
 	new.Results.OrderSolvers(new.Manifest.Settings.Solvers)
 	c := mustCompare(t, old, new, CompareOptions{Threshold: 1.5, Top: 3})
 	var text, js bytes.Buffer
-	if err := c.WriteText(&text); err != nil {
+	if err := c.WriteText(&text, 0); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "compare.golden", "compare.txt"), text.Bytes())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -79,13 +80,74 @@ func fmtCalls(d *StrategyDiff) string {
 	return fmt.Sprintf("calls %s in %d %s, %s", what, d.Changed.Calls, Plural(d.Changed.Calls, "unit", "units"), fmtP(d.CallsTest.P))
 }
 
-// WriteText writes the comparison for a terminal: the runs, the verdict
-// per strategy (ratio of median times with its interval, the tests of
-// times and calls), a table of counter changes and a table of time ratios
-// per strategy, the largest changes of calls and of time, what is in one
-// run only, and the threshold's verdict. Warnings are not written (the
-// caller prints them on stderr).
-func (c *Comparison) WriteText(w io.Writer) error {
+// fmtDelta formats a ratio NEW/OLD as benchstat prints a change:
+// +12.1%, -3.0%, +178%; a ratio of 11 or more as a multiple, ×17.8.
+func fmtDelta(x float64) string {
+	switch pct := 100 * (x - 1); {
+	case x >= 11:
+		return fmtMultiple(x)
+	case math.Abs(pct) < 99.95:
+		return fmt.Sprintf("%+.1f%%", pct)
+	default:
+		return fmt.Sprintf("%+.0f%%", pct)
+	}
+}
+
+// fmtRatioDelta formats a ratio as a change, marked when it is a bound:
+// ≥+12.1% (it can only be higher), ≤-3.0% (only lower), ?+1.2% (either
+// side).
+func fmtRatioDelta(r Ratio) string {
+	switch {
+	case r.Either:
+		return "?" + fmtDelta(r.Value)
+	case r.Bound == BoundLower:
+		return "≥" + fmtDelta(r.Value)
+	case r.Bound == BoundUpper:
+		return "≤" + fmtDelta(r.Value)
+	}
+	return fmtDelta(r.Value)
+}
+
+// fmtVerdictDelta is a strategy's change of median time as benchstat
+// shows it: the change when the verdict is slower or faster, "~" when it
+// is no change (within the noise, or no difference the test finds), "?"
+// when undecided.
+func fmtVerdictDelta(d *StrategyDiff) string {
+	switch d.Verdict {
+	case VerdictSlower, VerdictFaster:
+		return fmtRatioDelta(d.MedianRatio)
+	case VerdictUndecided:
+		return "?"
+	}
+	return "~"
+}
+
+// fmtCallsTest formats the verdict on a strategy's calls for the
+// counters table: "=" when no compared unit changed them, else the
+// verdict and p.
+func fmtCallsTest(d *StrategyDiff) string {
+	switch {
+	case d.Compared == 0:
+		return "–"
+	case d.Changed.Calls == 0:
+		return "="
+	case d.CallsVerdict == VerdictChanged:
+		return "≠ " + fmtP(d.CallsTest.P)
+	}
+	return d.CallsVerdict + " " + fmtP(d.CallsTest.P)
+}
+
+// WriteText writes the comparison for a terminal, every line within
+// width columns (0: DefaultTextWidth; a table too wide is split into
+// blocks of columns, the sentences folded): the runs; per strategy the
+// median times and their change as benchstat prints it (+12.1%, "~"
+// within the noise) with its 95% interval and the p of the paired test,
+// and their geometric mean; the counters' changes and the calls' test;
+// the totals of time; the largest changes of calls and the time
+// regressions beyond the noise; what is in one run only, and the
+// threshold's verdict. Warnings are not written (the caller prints them
+// on stderr).
+func (c *Comparison) WriteText(w io.Writer, width int) error {
 	var b bytes.Buffer
 	for _, r := range []struct {
 		label string
@@ -99,37 +161,85 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			strings.Join(r.ref.Corpora, ", "), r.ref.Rows, Plural(r.ref.Rows, "row", "rows"))
 	}
 
-	c.writeVerdicts(&b)
-
-	b.WriteString("\nCounters, unit by unit over the puzzles in both runs (units a timeout stopped in either run are\n" +
-		"not compared: where a timeout stops depends on the machine):\n\n")
-	rows := [][]string{{"strategy", "common", "compared", "changed", "status", "calls", "guesses", "backtracks", "timeouts OLD", "timeouts NEW"}}
-	for _, d := range c.Strategies {
-		rows = append(rows, []string{d.Solver, strconv.Itoa(d.Common), strconv.Itoa(d.Compared), strconv.Itoa(d.Changed.Any),
-			strconv.Itoa(d.Changed.Status), strconv.Itoa(d.Changed.Calls), strconv.Itoa(d.Changed.Guesses),
-			strconv.Itoa(d.Changed.Backtracks), strconv.Itoa(d.TimeoutOld), strconv.Itoa(d.TimeoutNew)})
-	}
-	writeTextTable(&b, rows, 1)
-
-	b.WriteString("\nTime, NEW/OLD over the units measured in both runs (above ×1: NEW is slower):\n\n")
-	head := []string{"strategy", "units", "stopped OLD", "stopped NEW", "median OLD", "median NEW", "ratio", "total OLD", "total NEW", "ratio"}
+	c.writeVerdicts(&b, width)
+	c.writeCounters(&b, width)
+	c.writeTotals(&b, width)
+	c.writeBases(&b)
+	c.writeLargest(&b, width)
+	c.writeRegressions(&b, width)
+	c.writeOnlyOne(&b)
 	if c.Threshold > 0 {
-		head = append(head, "interval > ×"+strconv.FormatFloat(c.Threshold, 'f', -1, 64))
+		c.writeThreshold(&b)
 	}
-	rows = [][]string{head}
+	if _, err := io.WriteString(w, Wrap(b.String(), width)); err != nil {
+		return fmt.Errorf("writing comparison: %w", err)
+	}
+	return nil
+}
+
+// writeCounters writes the table of counter changes, unit by unit, with
+// the test of the calls; when no counter changed, the units compared and
+// stopped only, and a line that says so.
+func (c *Comparison) writeCounters(b *bytes.Buffer, width int) {
+	b.WriteString("\nCounters, unit by unit over the puzzles in both runs (units a timeout stopped in either run, " +
+		"OLD/NEW, are not compared: where a timeout stops depends on the machine)")
+	changed := 0
+	for _, d := range c.Strategies {
+		changed += d.Changed.Any
+	}
+	if changed == 0 {
+		b.WriteString(":\n\n")
+		rows := [][]string{{"strategy", "common", "compared", "timeouts"}}
+		for _, d := range c.Strategies {
+			rows = append(rows, []string{d.Solver, strconv.Itoa(d.Common), strconv.Itoa(d.Compared), oldNew(d.TimeoutOld, d.TimeoutNew)})
+		}
+		writeTextTable(b, rows, 1, 1, width)
+		b.WriteString("No counter changed: every compared unit has the same status, calls, guesses and backtracks.\n")
+		return
+	}
+	b.WriteString("; the units changed, and which of their counters:\n\n")
+	rows := [][]string{{"strategy", "compared", "changed", "status", "calls", "guesses", "backtracks", "timeouts"}}
+	var tests []string
+	for _, d := range c.Strategies {
+		rows = append(rows, []string{d.Solver, strconv.Itoa(d.Compared), strconv.Itoa(d.Changed.Any),
+			strconv.Itoa(d.Changed.Status), strconv.Itoa(d.Changed.Calls), strconv.Itoa(d.Changed.Guesses),
+			strconv.Itoa(d.Changed.Backtracks), oldNew(d.TimeoutOld, d.TimeoutNew)})
+		if d.Changed.Calls > 0 {
+			tests = append(tests, d.Solver+" "+fmtCallsTest(d))
+		}
+	}
+	writeTextTable(b, rows, 1, 1, width)
+	if len(tests) > 0 {
+		fmt.Fprintf(b, "Calls, the signed-rank test of those that changed (more, fewer or ≠: no clear direction): %s.\n",
+			strings.Join(tests, ", "))
+	}
+}
+
+// writeTotals writes the table of total times, and the threshold's
+// column.
+func (c *Comparison) writeTotals(b *bytes.Buffer, width int) {
+	b.WriteString("\nTotal time over the units measured in both runs (stopped: by a limit, in OLD/NEW")
+	if c.Threshold > 0 {
+		fmt.Fprintf(b, "; > ×%s: the interval of the median's change lies above -threshold", strconv.FormatFloat(c.Threshold, 'f', -1, 64))
+	}
+	b.WriteString("):\n\n")
+	head := []string{"strategy", "units", "stopped", "total OLD", "total NEW", "vs OLD"}
+	if c.Threshold > 0 {
+		head = append(head, "> ×"+strconv.FormatFloat(c.Threshold, 'f', -1, 64))
+	}
+	rows := [][]string{head}
 	for _, d := range c.Strategies {
 		if d.Timed == 0 {
-			r := []string{d.Solver, "0", "–", "–", "–", "–", "–", "–", "–", "–"}
+			r := []string{d.Solver, "0", "–", "–", "–", "–"}
 			if c.Threshold > 0 {
 				r = append(r, "–")
 			}
 			rows = append(rows, r)
 			continue
 		}
-		r := []string{d.Solver, strconv.Itoa(d.Timed), strconv.Itoa(d.StoppedOld), strconv.Itoa(d.StoppedNew),
-			fmtEstimate(d.MedianOldNS, fmtNS), fmtEstimate(d.MedianNewNS, fmtNS), fmtRatio(d.MedianRatio),
+		r := []string{d.Solver, strconv.Itoa(d.Timed), oldNew(d.StoppedOld, d.StoppedNew),
 			fmtEstimate(Estimate{float64(d.TotalOldNS), boundIf(d.StoppedOld > 0)}, fmtNS),
-			fmtEstimate(Estimate{float64(d.TotalNewNS), boundIf(d.StoppedNew > 0)}, fmtNS), fmtRatio(d.TotalRatio)}
+			fmtEstimate(Estimate{float64(d.TotalNewNS), boundIf(d.StoppedNew > 0)}, fmtNS), fmtRatioDelta(d.TotalRatio)}
 		if c.Threshold > 0 {
 			verdict := "no"
 			switch {
@@ -142,65 +252,81 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		}
 		rows = append(rows, r)
 	}
-	writeTextTable(&b, rows, 1)
+	writeTextTable(b, rows, 1, 1, width)
 	stopped := false
 	for _, d := range c.Strategies {
 		stopped = stopped || d.StoppedOld+d.StoppedNew > 0
 	}
 	if stopped {
-		b.WriteString("Units stopped by a timeout or a call limit enter at the time they had reached (a lower bound),\n" +
-			"so ≥ marks a ratio that can only be higher, ≤ one that can only be lower, ~ one that may lie either side.\n")
+		b.WriteString("Units stopped by a timeout or a call limit enter at the time they had reached (a lower bound): " +
+			"≥ marks a change that can only be higher, ≤ one that can only be lower, ? one that may lie either side.\n")
 	}
-	c.writeBases(&b)
-
-	c.writeLargest(&b)
-	c.writeRegressions(&b)
-	c.writeOnlyOne(&b)
-	if c.Threshold > 0 {
-		c.writeThreshold(&b)
-	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("writing comparison: %w", err)
-	}
-	return nil
 }
 
-// writeVerdicts writes a line per strategy: its ratio of median times
-// with the interval, the p of the times' test, the verdict, and the calls.
-func (c *Comparison) writeVerdicts(b *bytes.Buffer) {
-	noise := "×" + strconv.FormatFloat(c.Noise, 'f', -1, 64)
-	b.WriteString("\nNEW/OLD paired by puzzle: the ratio of median times with its 95% interval (bootstrap over\n" +
-		"timing blocks of 256 puzzles, so that the machine's drift is in it; over puzzles when there are\n" +
-		"fewer than 8) and the Wilcoxon signed-rank test of the times, then of the calls, puzzle by puzzle.\n")
-	if c.Noise > 1 {
-		fmt.Fprintf(b, "Slower or faster: the interval lies beyond %s either way, the speed of a machine between two\n"+
-			"runs (-noise); a smaller change the test finds is within noise:\n\n", noise)
-	} else {
-		b.WriteString("Slower or faster: the interval lies beyond ×1 and the test agrees (p < 0.05):\n\n")
+// oldNew is a count in OLD and in NEW: "98/67".
+func oldNew(old, new int) string { return strconv.Itoa(old) + "/" + strconv.Itoa(new) }
+
+// geomean returns the geometric mean of xs (each at least 1), and
+// whether it is a lower bound (one of them is).
+func geomean(xs []Estimate) Estimate {
+	if len(xs) == 0 {
+		return Estimate{}
 	}
-	var rows [][]string
+	sum, bound := 0.0, BoundExact
+	for _, x := range xs {
+		sum += math.Log(max(x.Value, 1))
+		if x.Bound == BoundLower {
+			bound = BoundLower
+		}
+	}
+	return Estimate{math.Exp(sum / float64(len(xs))), bound}
+}
+
+// writeVerdicts writes the table of verdicts: per strategy the median
+// times, their change as benchstat prints it, its interval and the p of
+// the paired test of the times; a geomean row under it.
+func (c *Comparison) writeVerdicts(b *bytes.Buffer, width int) {
+	noise := "×" + strconv.FormatFloat(c.Noise, 'f', -1, 64)
+	b.WriteString("\nMedian time, NEW against OLD, paired by puzzle: its change, with the change's 95% interval " +
+		"(a bootstrap over timing blocks of 256 puzzles, or over puzzles when there are fewer than 8 blocks) and the p " +
+		"of a Wilcoxon signed-rank test of the times. ")
+	if c.Noise > 1 {
+		fmt.Fprintf(b, "A change is shown when the interval lies beyond %s either way (-noise: the speed of a machine "+
+			"between two runs) and the test agrees (p < 0.05), ~ otherwise, as benchstat prints it.\n\n", noise)
+	} else {
+		b.WriteString("A change is shown when the interval excludes ×1 and the test agrees (p < 0.05), ~ otherwise, " +
+			"as benchstat prints it.\n\n")
+	}
+	rows := [][]string{{"strategy", "median OLD", "median NEW", "vs OLD", "95% interval", "p"}}
+	var olds, news []Estimate
+	var within, undecided []string
 	for _, d := range c.Strategies {
 		if d.Timed == 0 {
-			rows = append(rows, []string{d.Solver, "time –", "", "", fmtCalls(d)})
+			rows = append(rows, []string{d.Solver, "–", "–", "–", "", "no unit measured in both"})
 			continue
 		}
-		verdict := d.Verdict
-		if d.WithinNoise {
-			verdict += " (within noise)"
+		olds, news = append(olds, d.MedianOldNS), append(news, d.MedianNewNS)
+		rows = append(rows, []string{d.Solver, fmtEstimate(d.MedianOldNS, fmtNS), fmtEstimate(d.MedianNewNS, fmtNS),
+			fmtVerdictDelta(d), "[" + fmtDelta(d.TimeCI.Lo) + ", " + fmtDelta(d.TimeCI.Hi) + "]", fmtP(d.TimeTest.P)})
+		switch {
+		case d.WithinNoise:
+			within = append(within, d.Solver)
+		case d.Verdict == VerdictUndecided:
+			undecided = append(undecided, d.Solver)
 		}
-		rows = append(rows, []string{d.Solver, "time " + fmtTimeCI(d), fmtP(d.TimeTest.P), verdict, fmtCalls(d)})
 	}
-	var t bytes.Buffer
-	writeTextTable(&t, rows, 5)
-	for line := range strings.Lines(t.String()) {
-		b.WriteString(strings.TrimRight(line, " \n") + "\n")
+	if len(olds) > 1 {
+		g := ratio(geomean(news), geomean(olds))
+		rows = append(rows, []string{"geomean", fmtEstimate(geomean(olds), fmtNS), fmtEstimate(geomean(news), fmtNS),
+			fmtRatioDelta(g), "", ""})
 	}
-	for _, d := range c.Strategies {
-		if d.Verdict == VerdictUndecided {
-			b.WriteString("undecided: units stopped by a limit make the ratio a bound (≥ can only be higher, ≤ only\n" +
-				"lower, ~ either side) that could reverse what the interval says.\n")
-			break
-		}
+	writeTextTable(b, rows, 1, 1, width)
+	if len(within) > 0 {
+		fmt.Fprintf(b, "Within the noise (the interval excludes ×1 but not %s): %s.\n", noise, strings.Join(within, ", "))
+	}
+	if len(undecided) > 0 {
+		fmt.Fprintf(b, "?: %s: units stopped by a limit make the ratio a bound (≥ can only be higher, ≤ only lower, "+
+			"? either side) that could reverse what the interval says.\n", strings.Join(undecided, ", "))
 	}
 }
 
@@ -220,39 +346,59 @@ func (c *Comparison) writeThreshold(b *bytes.Buffer) {
 	}
 	for _, d := range c.Strategies {
 		if d.ThresholdUndecided {
-			fmt.Fprintf(b, "%s: %s lies above %s, but units stopped by a limit make the ratio a bound that could\n"+
+			fmt.Fprintf(b, "%s: %s lies above %s, but units stopped by a limit make the ratio a bound that could "+
 				"lie below it: not counted slower.\n", d.Solver, fmtTimeCI(d), thr)
 		}
 	}
 }
 
-// writeRegressions writes the units whose time grew most, per strategy.
-func (c *Comparison) writeRegressions(b *bytes.Buffer) {
-	rows := [][]string{{"strategy", "puzzle", "time OLD", "time NEW", "NEW/OLD", "calls OLD", "calls NEW"}}
+// writeRegressions writes the units whose time grew most, per strategy,
+// beyond the noise (StrategyDiff.Regressions).
+func (c *Comparison) writeRegressions(b *bytes.Buffer, width int) {
+	rows := [][]string{{"strategy", "puzzle", "time OLD", "time NEW", "vs OLD", "calls OLD", "calls NEW"}}
 	ranked := 0
 	for _, d := range c.Strategies {
 		ranked += d.Ranked
 		for _, u := range d.Regressions {
 			rows = append(rows, []string{d.Solver, u.Puzzle.Label, fmtNS(float64(u.OldNS)), fmtNS(float64(u.NewNS)),
-				fmtMultiple(u.Ratio), strconv.FormatUint(u.OldCalls, 10), strconv.FormatUint(u.NewCalls, 10)})
+				fmtDelta(u.Ratio), strconv.FormatUint(u.OldCalls, 10), strconv.FormatUint(u.NewCalls, 10)})
 		}
 	}
+	noise := "×" + strconv.FormatFloat(c.Noise, 'f', -1, 64)
 	switch {
 	case c.TimesConfirmed && ranked == 0:
-		b.WriteString("\nNo unit finished in both runs with its time confirmed in both (measured more than once):\n" +
+		b.WriteString("\nNo unit finished in both runs with its time confirmed in both (measured more than once): " +
 			"no time regression is listed.\n")
 		return
 	case len(rows) == 1:
+		fmt.Fprintf(b, "\nNo time regression beyond the noise: none of the units finished in both runs%s %s.\n",
+			confirmedBoth(c.TimesConfirmed), beyondNoise(noise))
 		return
-	case c.TimesConfirmed:
-		fmt.Fprintf(b, "\nLargest time regressions (at most %d per strategy, by NEW/OLD, among the units finished in\n"+
-			"both runs whose times are confirmed in both: measured more than once):\n\n", c.Top)
-	default:
-		fmt.Fprintf(b, "\nLargest time regressions (at most %d per strategy, by NEW/OLD, among the units finished in\n"+
-			"both runs). The times are not confirmed: a run without the timing columns measured each once,\n"+
-			"and a single time can be noise (a preemption, a collection):\n\n", c.Top)
 	}
-	writeTextTable(b, rows, 2)
+	fmt.Fprintf(b, "\nLargest time regressions beyond the noise (at most %d per strategy, by NEW/OLD): units finished "+
+		"in both runs%s that %s.", c.Top, confirmedBoth(c.TimesConfirmed), beyondNoise(noise))
+	if !c.TimesConfirmed {
+		b.WriteString(" The times are not confirmed: a run without the timing columns measured each once, " +
+			"and a single time can be noise (a preemption, a collection).")
+	}
+	b.WriteString("\n\n")
+	writeTextTable(b, rows, 2, 2, width)
+}
+
+// beyondNoise is what makes a unit's time a regression beyond the noise
+// (regressionFloor): "took longer, past ... changes".
+func beyondNoise(noise string) string {
+	return "took longer, past their strategy's median change when that is slower, by more than " + noise +
+		" (-noise) and than 3 robust standard deviations of its units' changes"
+}
+
+// confirmedBoth is " with times confirmed in both (measured more than
+// once)" when the regressions rank confirmed times only.
+func confirmedBoth(confirmed bool) string {
+	if confirmed {
+		return " with times confirmed in both (measured more than once)"
+	}
+	return ""
 }
 
 func boundIf(lower bool) Bound {
@@ -262,17 +408,17 @@ func boundIf(lower bool) Bound {
 	return BoundExact
 }
 
-func (c *Comparison) writeLargest(b *bytes.Buffer) {
+// writeLargest writes the units whose calls changed most, per strategy.
+func (c *Comparison) writeLargest(b *bytes.Buffer, width int) {
 	changed := 0
 	for _, d := range c.Strategies {
 		changed += d.Changed.Any
 	}
 	if changed == 0 {
-		b.WriteString("\nNo counter changed: every compared unit has the same status, calls, guesses and backtracks.\n")
-		return
+		return // writeCounters said so
 	}
 	fmt.Fprintf(b, "\nLargest changes of calls (at most %d per strategy, by |log NEW/OLD|):\n\n", c.Top)
-	rows := [][]string{{"strategy", "puzzle", "status", "calls OLD", "calls NEW", "NEW/OLD", "guesses OLD", "guesses NEW"}}
+	rows := [][]string{{"strategy", "puzzle", "status", "calls OLD", "calls NEW", "vs OLD", "guesses"}}
 	for _, d := range c.Strategies {
 		for _, u := range d.Largest {
 			status := u.OldStatus
@@ -280,12 +426,12 @@ func (c *Comparison) writeLargest(b *bytes.Buffer) {
 				status += " → " + u.NewStatus
 			}
 			rows = append(rows, []string{d.Solver, u.Puzzle.Label, status,
-				strconv.FormatUint(u.OldCalls, 10), strconv.FormatUint(u.NewCalls, 10), fmtMultiple(u.CallsRatio),
-				strconv.FormatUint(u.OldGuesses, 10), strconv.FormatUint(u.NewGuesses, 10)})
+				strconv.FormatUint(u.OldCalls, 10), strconv.FormatUint(u.NewCalls, 10), fmtDelta(u.CallsRatio),
+				strconv.FormatUint(u.OldGuesses, 10) + " → " + strconv.FormatUint(u.NewGuesses, 10)})
 		}
 	}
 	if len(rows) > 1 {
-		writeTextTable(b, rows, 3)
+		writeTextTable(b, rows, 3, 2, width)
 	}
 	var other []string
 	for _, d := range c.Strategies {

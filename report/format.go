@@ -95,8 +95,18 @@ func fmtCount(v float64) string {
 }
 
 // fmtNS formats nanoseconds with three significant digits in ns, µs, ms
-// or s: 850ns, 36.7µs, 1.00ms, 102ms, 12.3s.
+// or s: 850ns, 36.7µs, 1.00ms, 102ms, 12.3s; from 100 s on, in minutes
+// and seconds, then hours and minutes, then hours, as precise: 14m2s,
+// 2h5m, 130h.
 func fmtNS(ns float64) string {
+	switch a := math.Abs(ns); {
+	case a >= 100*3600e9:
+		return strconv.FormatFloat(math.Round(ns/3600e9), 'f', 0, 64) + "h"
+	case a >= 100*60e9:
+		return strings.TrimSuffix(time.Duration(ns).Round(time.Minute).String(), "0s")
+	case a >= 99.95e9:
+		return time.Duration(ns).Round(time.Second).String()
+	}
 	r := round3(ns)
 	switch a := math.Abs(r); {
 	case a >= 1e9:
@@ -110,7 +120,9 @@ func fmtNS(ns float64) string {
 }
 
 // FormatDuration formats d like the reports do: three significant digits
-// in ns, µs, ms or s.
+// in ns, µs, ms or s, and from 100 s on minutes and hours (fmtNS). It is
+// the one formatter of a duration for a person: the tables, the
+// command's lines (took, re-timed in, report in), the progress line.
 func FormatDuration(d time.Duration) string { return fmtNS(float64(d)) }
 
 // fmtMultiple formats a multiple of the median: ×1.00, ×530, ×1.23k.

@@ -52,10 +52,10 @@ func TestByTimeRanksEveryUnitMarksUnconfirmed(t *testing.T) {
 			t.Errorf("summary.md has no %q:\n%s", want, md.String())
 		}
 	}
-	if err := s.WriteFullText(&text); err != nil {
+	if err := s.WriteFullText(&text, 1000); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "9.00ms†") || !strings.Contains(text.String(), "†: a time measured once, in the sweep") {
+	if !strings.Contains(text.String(), "9.00ms†") || !strings.Contains(text.String(), "†: timed once, in the sweep") {
 		t.Errorf("terminal table without the marked max and its note:\n%s", text.String())
 	}
 

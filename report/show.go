@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"sudokubatch/corpus"
 	"sudokubatch/rundir"
@@ -130,9 +129,11 @@ func (s *PuzzleShow) Wrong() []string {
 	return names
 }
 
-// WriteText writes the puzzle and its solution side by side, the table
-// of the strategies run on it and its ranks in the run.
-func (s *PuzzleShow) WriteText(w io.Writer) error {
+// WriteText writes the puzzle and its solution side by side (one under
+// the other when two grids do not fit in width), the table of the
+// strategies run on it and its ranks in the run, every line within width
+// columns (0: DefaultTextWidth).
+func (s *PuzzleShow) WriteText(w io.Writer, width int) error {
 	fmtTime := s.Time
 	if fmtTime == nil {
 		fmtTime = func(ns int64) string { return fmtNS(float64(ns)) }
@@ -155,7 +156,7 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n\n")
 	sol, nsol := s.Solution()
-	writeGrids(&b, p.Grid, sol)
+	writeGrids(&b, p.Grid, sol, width)
 	if nsol > 1 {
 		fmt.Fprintf(&b, "The strategies found %d different solutions; the first one is shown.\n", nsol)
 	}
@@ -163,17 +164,17 @@ func (s *PuzzleShow) WriteText(w io.Writer) error {
 	if len(s.Units) == 0 {
 		b.WriteString("\nNo strategy was run now.\n")
 	} else {
-		s.writeUnits(&b, fmtTime)
+		s.writeUnits(&b, fmtTime, width)
 	}
-	s.writeRanks(&b)
-	if _, err := w.Write(b.Bytes()); err != nil {
+	s.writeRanks(&b, width)
+	if _, err := io.WriteString(w, Wrap(b.String(), width)); err != nil {
 		return fmt.Errorf("writing puzzle: %w", err)
 	}
 	return nil
 }
 
 // writeUnits writes the table of the strategies run now on the puzzle.
-func (s *PuzzleShow) writeUnits(b *bytes.Buffer, fmtTime func(int64) string) {
+func (s *PuzzleShow) writeUnits(b *bytes.Buffer, fmtTime func(int64) string, width int) {
 	fmt.Fprintf(b, "\nEach strategy, one after the other (%s):\n\n", s.Limits)
 	rows := [][]string{{"strategy", "status", "time", "calls", "guesses", "backtracks", "filled"}}
 	var notes []string
@@ -198,7 +199,7 @@ func (s *PuzzleShow) writeUnits(b *bytes.Buffer, fmtTime func(int64) string) {
 			notes = append(notes, note)
 		}
 	}
-	writeTextTable(b, rows, 2)
+	writeTextTable(b, rows, 2, 1, width)
 	for _, n := range notes {
 		fmt.Fprintf(b, "%s\n", n)
 	}
@@ -216,7 +217,7 @@ func (s *PuzzleShow) censored() bool {
 	return false
 }
 
-func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
+func (s *PuzzleShow) writeRanks(b *bytes.Buffer, width int) {
 	if s.Run == "" {
 		if s.RunNote != "" {
 			fmt.Fprintf(b, "\n%s\n", s.RunNote)
@@ -238,7 +239,7 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
 	if s.Transform != "" {
 		label += " as given (not this variant)"
 	}
-	fmt.Fprintf(b, "\nWhere %s ranks in run %s, per strategy among its measured units\n"+
+	fmt.Fprintf(b, "\nWhere %s ranks in run %s, per strategy among its measured units "+
 		"(rank 1: the most calls, the longest time; percentile: share of the units with at most this value):\n\n", label, s.Run)
 	rows := [][]string{{"strategy", "status", "calls", "rank", "percentile", "× median", "time", "rank", "percentile", "× median"}}
 	stopped := false
@@ -260,7 +261,7 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer) {
 				unitValue(u, u.XMedianTime, fmtMultiple)})
 		}
 	}
-	writeTextTable(b, rows, 2)
+	writeTextTable(b, rows, 2, 1, width)
 	if stopped {
 		b.WriteString("≥: the run stopped this unit at a limit; it is ranked at the value it had reached.\n")
 	}
@@ -289,10 +290,11 @@ func fmtPercentile(v float64) string {
 }
 
 // writeGrids writes the puzzle and, when it is not zero, the solution
-// side by side, each with box borders (Grid.Format).
-func writeGrids(b *bytes.Buffer, puzzle, solution solvers.Grid) {
+// side by side, each with box borders (Grid.Format); one under the other
+// when two grids do not fit in cols columns.
+func writeGrids(b *bytes.Buffer, puzzle, solution solvers.Grid, cols int) {
 	left := strings.Split(strings.TrimSuffix(puzzle.Format(), "\n"), "\n")
-	width := len([]rune(left[0]))
+	width := columns(left[0])
 	if solution.IsZero() {
 		b.WriteString("puzzle (no strategy solved it)\n")
 		for _, l := range left {
@@ -302,6 +304,10 @@ func writeGrids(b *bytes.Buffer, puzzle, solution solvers.Grid) {
 	}
 	right := strings.Split(strings.TrimSuffix(solution.Format(), "\n"), "\n")
 	const gap = "   "
+	if 2*width+len(gap) > textWidthOr(cols) {
+		b.WriteString("puzzle\n" + strings.Join(left, "\n") + "\n\nsolution\n" + strings.Join(right, "\n") + "\n")
+		return
+	}
 	fmt.Fprintf(b, "%-*s%ssolution\n", width, "puzzle", gap)
 	for i, l := range left {
 		b.WriteString(l + gap + right[i] + "\n")
@@ -309,24 +315,9 @@ func writeGrids(b *bytes.Buffer, puzzle, solution solvers.Grid) {
 }
 
 // writeTextTable writes rows (the first is the header) as a table for a
-// terminal: the first left columns aligned left, the others right.
-func writeTextTable(b *bytes.Buffer, rows [][]string, left int) {
-	widths := make([]int, left)
-	for _, r := range rows {
-		for i := 0; i < left && i < len(r); i++ {
-			widths[i] = max(widths[i], len([]rune(r[i])))
-		}
-	}
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			if i < left {
-				c += strings.Repeat(" ", widths[i]-len([]rune(c)))
-			}
-			cells[i] = c
-		}
-		fmt.Fprintf(tw, "%s\t\n", strings.Join(cells, "\t"))
-	}
-	tw.Flush() // a bytes.Buffer does not fail
+// terminal fitted to width: the first left columns aligned left, the
+// others right; split into blocks under the first keys columns when it
+// is too wide (termTable).
+func writeTextTable(b *bytes.Buffer, rows [][]string, left, keys, width int) {
+	b.WriteString(termTable{rows: rows, left: left, keys: keys}.render(width))
 }

@@ -77,7 +77,7 @@ func TestShowGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := c.show.WriteText(&b); err != nil {
+			if err := c.show.WriteText(&b, 0); err != nil {
 				t.Fatal(err)
 			}
 			name := strings.ReplaceAll(c.name, " ", "-") + ".txt"
@@ -91,7 +91,7 @@ func TestShowTimeFormatter(t *testing.T) {
 		Units: []rundir.Row{showUnit("dlx", solvers.StatusSolved, 123456, 5, 4, 0, 12, show4Sol, "")},
 		Time:  func(int64) string { return "T" }}
 	var b bytes.Buffer
-	if err := s.WriteText(&b); err != nil {
+	if err := s.WriteText(&b, 1000); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "dlx       solved     T") {

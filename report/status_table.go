@@ -1,10 +1,8 @@
 package report
 
 import (
-	"bytes"
-	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
 	"time"
 
 	"sudokubatch/solvers"
@@ -22,29 +20,25 @@ type SweepCounts struct {
 
 // WriteStatusTable writes per strategy the units of a sweep, how many
 // ended in each status (every status, zeros included) and their mean
-// time, in one write (a tabwriter writes each cell and padding on its
-// own).
-func WriteStatusTable(w io.Writer, counts []SweepCounts) error {
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
+// time, fitted to width (0: DefaultTextWidth), in one write.
+func WriteStatusTable(w io.Writer, counts []SweepCounts, width int) error {
 	statuses := solvers.Statuses()
-	fmt.Fprint(tw, "strategy\tunits\t")
+	head := []string{"strategy", "units"}
 	for _, status := range statuses {
-		fmt.Fprintf(tw, "%s\t", status)
+		head = append(head, status.String())
 	}
-	fmt.Fprint(tw, "mean time\t\n")
+	rows := [][]string{append(head, "mean time")}
 	for _, c := range counts {
-		fmt.Fprintf(tw, "%s\t%d\t", c.Name, c.Units)
+		r := []string{c.Name, strconv.Itoa(c.Units)}
 		for _, status := range statuses {
-			fmt.Fprintf(tw, "%d\t", c.Statuses[status.String()])
+			r = append(r, strconv.Itoa(c.Statuses[status.String()]))
 		}
 		mean := "-"
 		if c.Units > 0 {
 			mean = FormatDuration(time.Duration(c.NS / int64(c.Units)))
 		}
-		fmt.Fprintf(tw, "%s\t\n", mean)
+		rows = append(rows, append(r, mean))
 	}
-	tw.Flush()
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, termTable{rows: rows, left: 1, keys: 1}.render(width))
 	return err
 }

@@ -55,7 +55,7 @@ func TestSummaryGolden(t *testing.T) {
 	}
 	t.Run("summary.txt", func(t *testing.T) {
 		var b bytes.Buffer
-		if err := s.WriteFullText(&b); err != nil {
+		if err := s.WriteFullText(&b, 0); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, filepath.Join("testdata", "mini.golden", "summary.txt"), b.Bytes())
@@ -314,7 +314,7 @@ func TestOnlyTimeouts(t *testing.T) {
 	res := mkResults(unit{"slow", 0, solvers.StatusTimeout, 100e6, 7000, 3}, unit{"slow", 1, solvers.StatusTimeout, 101e6, 7100, 4})
 	s := Summarize(res, SummaryOptions{})
 	var txt, md bytes.Buffer
-	if err := s.WriteFullText(&txt); err != nil {
+	if err := s.WriteFullText(&txt, 1000); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.WriteMarkdown(&md); err != nil {
@@ -380,8 +380,9 @@ func TestSingleStrategy(t *testing.T) {
   no guess                  33.3%
   guesses/puzzle             3.33
 
-±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.
-times unconfirmed: results.csv has no timing columns (each time was measured once).
+±: 95% interval, its larger half over the figure (±?: unbounded).
+trimmed mean: of the middle 80%.
+times unconfirmed: results.csv has no timing columns (each measured once).
 `
 	if txt.String() != wantText {
 		t.Errorf("text table:\n%s", golden.Diff(wantText, txt.String()))
@@ -417,7 +418,8 @@ func TestSeveralCorpora(t *testing.T) {
 func TestEmpty(t *testing.T) {
 	s := Summarize(&Results{}, SummaryOptions{})
 	for name, w := range map[string]func(io.Writer) error{
-		"text": s.WriteFullText, "headline": s.WriteText, "markdown": s.WriteMarkdown, "json": s.WriteJSON, "bench": s.WriteBench, "hard": s.WriteHardCSV,
+		"text":     func(w io.Writer) error { return s.WriteFullText(w, 0) },
+		"headline": func(w io.Writer) error { return s.WriteText(w, 0) }, "markdown": s.WriteMarkdown, "json": s.WriteJSON, "bench": s.WriteBench, "hard": s.WriteHardCSV,
 	} {
 		if err := w(io.Discard); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -436,7 +438,7 @@ func TestNotMeasured(t *testing.T) {
 		t.Errorf("bitboard: %+v", st)
 	}
 	var txt, md, bench bytes.Buffer
-	s.WriteFullText(&txt)
+	s.WriteFullText(&txt, 1000)
 	s.WriteMarkdown(&md)
 	s.WriteBench(&bench)
 	if !strings.Contains(txt.String(), "\n  time median                –  900ns ±?\n") {
@@ -493,7 +495,7 @@ func TestTimingSummary(t *testing.T) {
 		"\n  time confirmed            76.7%       100.0%\n",
 		"\n  time retimed noise            1            0\n",
 		"\n  unstable                      1            2\n",
-		"\n  time retimed in all: 3 units (slow 1, noise 1, ok 1)\n",
+		"\n  retimed in all: 3 units (slow 1, noise 1, ok 1)\n",
 		"\nunstable (runs disagreed on status or counters): x 1 (#3); y 2 (#7, #12).\n",
 	} {
 		if !strings.Contains(txt.String(), want) {
@@ -537,7 +539,7 @@ func TestTimingSummary(t *testing.T) {
 	md.Reset()
 	txt.Reset()
 	s.WriteMarkdown(&md)
-	s.WriteFullText(&txt)
+	s.WriteFullText(&txt, 1000)
 	if s.Timing != nil || s.Strategies[0].Timing != nil || strings.Contains(md.String(), "time retimed") ||
 		!strings.Contains(md.String(), "## Timing\n\nTimes are unconfirmed") ||
 		!strings.Contains(txt.String(), "times unconfirmed") || strings.Contains(txt.String(), "retimed") {
@@ -563,7 +565,7 @@ func TestMissing(t *testing.T) {
 		t.Fatalf("solutions %+v", c)
 	}
 	var txt, md bytes.Buffer
-	s.WriteFullText(&txt)
+	s.WriteFullText(&txt, 1000)
 	s.WriteMarkdown(&md)
 	for _, want := range []string{
 		"highlighted but not in this run: #99, #120.\n",
@@ -599,7 +601,7 @@ func TestMissing(t *testing.T) {
 	// Not counted: nothing said.
 	s = Summarize(mkResults(values("x", 1, 2)...), SummaryOptions{})
 	txt.Reset()
-	s.WriteFullText(&txt)
+	s.WriteFullText(&txt, 1000)
 	if s.Solutions != nil || strings.Contains(txt.String(), "solutions") {
 		t.Errorf("solutions not counted: %+v\n%s", s.Solutions, txt.String())
 	}
@@ -618,7 +620,7 @@ func TestSummaryTimedGolden(t *testing.T) {
 	m.Corpora[0].Path, m.Corpora[0].Puzzles, m.Corpora[0].Invalid, m.Settings.Unique = "c.txt", 30, 0, true
 	m.Segments[0].Timing = &rundir.Timing{Left: 2}
 	s := Summarize(res, SummaryOptions{Top: 3, Highlight: []int{3, 99}, Manifest: m})
-	for name, w := range map[string]func(io.Writer) error{"summary.md": s.WriteMarkdown, "summary.txt": s.WriteFullText} {
+	for name, w := range map[string]func(io.Writer) error{"summary.md": s.WriteMarkdown, "summary.txt": func(w io.Writer) error { return s.WriteFullText(w, 0) }} {
 		var b bytes.Buffer
 		if err := w(&b); err != nil {
 			t.Fatal(err)
@@ -631,7 +633,7 @@ func TestSummaryTimedGolden(t *testing.T) {
 func writeAll(t *testing.T, s *Summary) (txt, md, js bytes.Buffer) {
 	t.Helper()
 	for _, w := range []func() error{
-		func() error { return s.WriteFullText(&txt) },
+		func() error { return s.WriteFullText(&txt, 0) },
 		func() error { return s.WriteMarkdown(&md) },
 		func() error { return s.WriteJSON(&js) },
 	} {

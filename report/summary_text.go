@@ -6,42 +6,36 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
 )
-
-// textWidth is the width WriteText keeps the table within when it can.
-const textWidth = 100
 
 // writeLegend writes what the marks of the text table mean: bounds,
 // spreads, the unconfirmed mark, the unstable units; with full, also the
 // trimmed mean and the rows of the re-timing.
 func (s *Summary) writeLegend(b *bytes.Buffer, full bool) {
 	if n := s.censored(); n > 0 {
-		fmt.Fprintf(b, "≥: lower bound, ≤: upper bound: %d %s stopped by a limit %s at %s stopping value.\n",
-			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"), Plural(n, "its", "their"))
+		fmt.Fprintf(b, "≥ lower, ≤ upper bound: %d %s stopped by a limit %s at the value reached.\n",
+			n, Plural(n, "unit", "units"), Plural(n, "enters", "enter"))
 	}
 	if s.anyMeasured() {
+		b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded).\n")
 		if full {
-			b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.\n")
-		} else {
-			b.WriteString("±: 95% interval, its larger half over the figure (±?: unbounded).\n")
+			b.WriteString("trimmed mean: of the middle 80%.\n")
 		}
 	}
 	if !s.Timed {
 		if s.anyMeasured() {
-			b.WriteString("times unconfirmed: results.csv has no timing columns (each time was measured once).\n")
+			b.WriteString("times unconfirmed: results.csv has no timing columns (each measured once).\n")
 		}
 		return
 	}
 	if full {
 		b.WriteString("time confirmed: measured more than once (repeated, or re-timed).\n" +
-			"time retimed: timed again alone at the end: slow (confirmed), noise (not confirmed) or ok;\n" +
-			"the slowest are re-timed first, then the outliers.\n")
+			"time retimed: timed again alone at the end, the slowest first, then the outliers: " +
+			"slow (confirmed), noise (not confirmed) or ok.\n")
 	}
 	for _, st := range s.Strategies {
 		if st.TimeNS.MaxUnconfirmed {
-			b.WriteString(UnconfirmedMark + ": a time measured once, in the sweep: the re-timing's allowance was spent before it.\n")
+			b.WriteString(UnconfirmedMark + ": timed once, in the sweep: the re-timing's allowance was spent before it.\n")
 			break
 		}
 	}
@@ -50,19 +44,18 @@ func (s *Summary) writeLegend(b *bytes.Buffer, full bool) {
 	}
 }
 
-// writeFitted writes the table of head and rows with each spread beside
-// its figure when that fits in textWidth columns, else on a row of its
-// own.
-func writeFitted(b *bytes.Buffer, head []string, rows []tableRow) error {
-	table, err := textTable(head, rows, true)
-	if err == nil && textTableWidth(table) > textWidth {
-		table, err = textTable(head, rows, false)
+// writeFitted writes the table of head and rows fitted to width: each
+// spread beside its figure when the table then fits, else on a row of
+// its own under it; a table still too wide is split into blocks of
+// strategies (termTable), in the layout that takes the fewest blocks,
+// the spreads beside their figures when that ties.
+func writeFitted(b *bytes.Buffer, head []string, rows []tableRow, width int) {
+	inline, apart := summaryTable(head, rows, true), summaryTable(head, rows, false)
+	t := inline
+	if ib, ab := inline.blocks(width), apart.blocks(width); ab < ib || ab == ib && columnsOf(inline, width) > textWidthOr(width) {
+		t = apart
 	}
-	if err != nil {
-		return fmt.Errorf("writing summary: %w", err)
-	}
-	b.WriteString(table)
-	return nil
+	b.WriteString(t.render(width))
 }
 
 // WriteText writes the headline for a terminal (headlineTable): one
@@ -70,23 +63,25 @@ func writeFitted(b *bytes.Buffer, head []string, rows []tableRow) error {
 // statuses, median and p99 time, the no-guess rate, its hardest puzzle
 // by calls), human units (µs, ms, s; k, M) with three significant
 // digits; each time figure's spread, "±3.1%" (see fmtSpread), beside it
-// when the table still fits in textWidth columns, else on a row of its
-// own under it. Then where the rest is (p90, means, maxima, calls, the
-// re-timing: summary.md and the page), and what was asked but is
-// missing: highlighted ids not in the run, puzzles with no or several
-// solutions.
-func (s *Summary) WriteText(w io.Writer) error { return s.writeText(w, false) }
+// or on a row of its own under it (writeFitted). Then where the rest is
+// (p90, means, maxima, calls, the re-timing: summary.md and the page),
+// and what was asked but is missing: highlighted ids not in the run,
+// puzzles with no or several solutions. Every line fits in width columns
+// (0: DefaultTextWidth): the table split into blocks of strategies when
+// it is too wide, the sentences folded.
+func (s *Summary) WriteText(w io.Writer, width int) error { return s.writeText(w, false, width) }
 
 // WriteFullText writes the whole main table for a terminal (batch report
-// -full): every row of mainTable, so that seven strategies fit in 100
-// columns, the spreads as WriteText places them. In a run with the timing
-// columns, the noise figure follows as rows (re-timed units and their
-// outcome, unstable units), its total on a line under the table. Then
-// what was asked but is missing, as WriteText.
-func (s *Summary) WriteFullText(w io.Writer) error { return s.writeText(w, true) }
+// -full): every row of mainTable, fitted to width as WriteText fits its
+// table. In a run with the timing columns, the noise figure follows as
+// rows (re-timed units and their outcome, unstable units), its total on a
+// line under the table. Then what was asked but is missing, as
+// WriteText.
+func (s *Summary) WriteFullText(w io.Writer, width int) error { return s.writeText(w, true, width) }
 
-// writeText writes the headline, or with full the whole table.
-func (s *Summary) writeText(w io.Writer, full bool) error {
+// writeText writes the headline, or with full the whole table, fitted to
+// width.
+func (s *Summary) writeText(w io.Writer, full bool, width int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
 	for _, l := range s.runningLines() {
@@ -101,14 +96,12 @@ func (s *Summary) writeText(w io.Writer, full bool) error {
 	} else {
 		head, rows = s.headlineTable()
 	}
-	if err := writeFitted(&b, head, rows); err != nil {
-		return err
-	}
+	writeFitted(&b, head, rows, width)
 	if t := s.Timing; full && t != nil {
-		fmt.Fprintf(&b, "  time retimed in all: %d %s (slow %d, noise %d, ok %d)", t.Retimed,
+		fmt.Fprintf(&b, "  retimed in all: %d %s (slow %d, noise %d, ok %d)", t.Retimed,
 			Plural(t.Retimed, "unit", "units"), t.RetimedSlow, t.RetimedNoise, t.RetimedConfirmed)
 		if t.NotRetimed > 0 {
-			fmt.Fprintf(&b, "; %d not re-timed (the time allowed was spent)", t.NotRetimed)
+			fmt.Fprintf(&b, "; %d not (time allowed spent)", t.NotRetimed)
 		}
 		b.WriteString("\n")
 	}
@@ -116,10 +109,10 @@ func (s *Summary) writeText(w io.Writer, full bool) error {
 	s.writeBasisText(&b)
 	s.writeLegend(&b, full)
 	if !full {
-		b.WriteString("the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.\n")
+		b.WriteString("the rest (p90, means, maxima, calls, guesses, re-timing): summary.md, the page.\n")
 	}
 	s.writeMissingText(&b)
-	if _, err := w.Write(b.Bytes()); err != nil {
+	if _, err := io.WriteString(w, Wrap(b.String(), width)); err != nil {
 		return fmt.Errorf("writing summary: %w", err)
 	}
 	return nil
@@ -177,11 +170,10 @@ func idList(ids []int) string {
 	return strings.Join(labels, ", ")
 }
 
-// textTable renders the table rows under head with a tabwriter: labels
-// left, numbers right, two spaces before each column. A row's spreads
-// go beside its cells (inline) or on a row of their own under it,
-// labelled with the row's label and " ±".
-func textTable(head []string, rows []tableRow, inline bool) (string, error) {
+// summaryTable returns the table of rows under head: labels left,
+// numbers right. A row's spreads go beside its cells (inline) or on a
+// row of their own under it, labelled with the row's label and " ±".
+func summaryTable(head []string, rows []tableRow, inline bool) termTable {
 	lines := [][]string{append([]string{""}, head...)}
 	for _, r := range rows {
 		cells := append([]string{r.Label}, r.Cells...)
@@ -197,26 +189,8 @@ func textTable(head []string, rows []tableRow, inline bool) (string, error) {
 			lines = append(lines, append([]string{r.Label + " ±"}, r.Spread...))
 		}
 	}
-	width := 0
-	for _, l := range lines {
-		width = max(width, utf8.RuneCountInString(l[0]))
-	}
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, l := range lines {
-		l[0] += strings.Repeat(" ", width-utf8.RuneCountInString(l[0]))
-		fmt.Fprintf(tw, "%s\t\n", strings.Join(l, "\t"))
-	}
-	err := tw.Flush()
-	return b.String(), err
+	return termTable{rows: lines, left: 1, keys: 1}
 }
 
-// textTableWidth returns the width of the widest line of a table, in
-// runes.
-func textTableWidth(table string) int {
-	width := 0
-	for _, l := range strings.Split(table, "\n") {
-		width = max(width, utf8.RuneCountInString(strings.TrimRight(l, " ")))
-	}
-	return width
-}
+// columnsOf returns the width of t rendered at width, in columns.
+func columnsOf(t termTable, width int) int { return textBlockWidth(t.render(width)) }

@@ -231,7 +231,7 @@ func ExampleSummary_WriteFullText() {
 	if err != nil {
 		panic(err)
 	}
-	Summarize(res, SummaryOptions{}).WriteFullText(os.Stdout)
+	Summarize(res, SummaryOptions{}).WriteFullText(os.Stdout, 0)
 	// Output:
 	// sudoku17.txt: 2 puzzles, 2 strategies, 4 rows
 	//
@@ -257,16 +257,18 @@ func ExampleSummary_WriteFullText() {
 	//   no guess                  0.0%         50.0%
 	//   guesses/puzzle          ≥2.76M          3.00
 	//
-	// ≥: lower bound, ≤: upper bound: 1 unit stopped by a limit enters at its stopping value.
-	// ±: 95% interval, its larger half over the figure (±?: unbounded); trimmed mean: of the middle 80%.
-	// times unconfirmed: results.csv has no timing columns (each time was measured once).
+	// ≥ lower, ≤ upper bound: 1 unit stopped by a limit enters at the value reached.
+	// ±: 95% interval, its larger half over the figure (±?: unbounded).
+	// trimmed mean: of the middle 80%.
+	// times unconfirmed: results.csv has no timing columns (each measured once).
 }
 
 // TestTextSpreads: the spreads of the time figures go beside them while
-// the table fits in 100 columns, on rows of their own under them when it
-// would not (seven strategies).
+// the table fits the width, on rows of their own under them when it
+// would not (seven strategies in 100 columns); narrower, the table is
+// split into blocks of strategies, and no line is wider than the width.
 func TestTextSpreads(t *testing.T) {
-	run := func(names ...string) string {
+	run := func(width int, names ...string) string {
 		var us []unit
 		for _, s := range names {
 			for id := range 400 {
@@ -274,16 +276,17 @@ func TestTextSpreads(t *testing.T) {
 			}
 		}
 		var b bytes.Buffer
-		if err := Summarize(mkResults(us...), SummaryOptions{}).WriteFullText(&b); err != nil {
+		if err := Summarize(mkResults(us...), SummaryOptions{}).WriteFullText(&b, width); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
 	}
-	two := run("norvig", "dlx")
+	two := run(80, "norvig", "dlx")
 	if !strings.Contains(two, "\n  time median         27.4µs ±2.8%  27.4µs ±2.8%\n") || strings.Contains(two, "time median ±") {
 		t.Errorf("two strategies: spreads not beside the figures:\n%s", two)
 	}
-	seven := run("backtrack", "bruteforce", "singles", "randmrv", "norvig", "dlx", "bitboard")
+	all := []string{"backtrack", "bruteforce", "singles", "randmrv", "norvig", "dlx", "bitboard"}
+	seven := run(100, all...)
 	for _, label := range []string{"time median", "time p90", "time p99", "time trimmed mean", "time mean"} {
 		if !regexp.MustCompile(`\n  ` + label + ` ±( +±[0-9.]+%){7}\n`).MatchString(seven) {
 			t.Errorf("seven strategies: no row of spreads for %s:\n%s", label, seven)
@@ -292,9 +295,17 @@ func TestTextSpreads(t *testing.T) {
 	if strings.Contains(seven, "µs ±") {
 		t.Errorf("seven strategies: a spread beside its figure:\n%s", seven)
 	}
-	for _, l := range strings.Split(seven, "\n") {
-		if strings.HasPrefix(l, "  ") && utf8.RuneCountInString(l) > textWidth {
-			t.Errorf("a line of %d columns: %q", utf8.RuneCountInString(l), l)
+	for _, width := range []int{100, 80, 60, 40} {
+		text := run(width, all...)
+		for _, l := range strings.Split(text, "\n") {
+			if utf8.RuneCountInString(l) > width {
+				t.Errorf("width %d: a line of %d columns: %q", width, utf8.RuneCountInString(l), l)
+			}
+		}
+		for _, name := range all {
+			if !strings.Contains(text, name) {
+				t.Errorf("width %d: %s missing:\n%s", width, name, text)
+			}
 		}
 	}
 }
@@ -304,7 +315,7 @@ func ExampleSummary_WriteText() {
 	if err != nil {
 		panic(err)
 	}
-	Summarize(res, SummaryOptions{}).WriteText(os.Stdout)
+	Summarize(res, SummaryOptions{}).WriteText(os.Stdout, 0)
 	// Output:
 	// sudoku17.txt: 2 puzzles, 2 strategies, 4 rows
 	//
@@ -317,10 +328,10 @@ func ExampleSummary_WriteText() {
 	//   no guess              0.0%      50.0%
 	//   hardest (calls)         #0         #1
 	//
-	// ≥: lower bound, ≤: upper bound: 1 unit stopped by a limit enters at its stopping value.
+	// ≥ lower, ≤ upper bound: 1 unit stopped by a limit enters at the value reached.
 	// ±: 95% interval, its larger half over the figure (±?: unbounded).
-	// times unconfirmed: results.csv has no timing columns (each time was measured once).
-	// the full table (p90, means, maxima, calls, guesses, the re-timing) is in summary.md and on the page.
+	// times unconfirmed: results.csv has no timing columns (each measured once).
+	// the rest (p90, means, maxima, calls, guesses, re-timing): summary.md, the page.
 }
 
 // TestHeadlineKeepsTwelveRows: the terminal's table keeps at most
@@ -343,7 +354,7 @@ func TestHeadlineKeepsTwelveRows(t *testing.T) {
 		t.Errorf("the last rows are %s", got)
 	}
 	var b strings.Builder
-	if err := s.WriteText(&b); err != nil {
+	if err := s.WriteText(&b, 1000); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "time p90") || !strings.Contains(b.String(), "summary.md") {

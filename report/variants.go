@@ -176,25 +176,26 @@ func (vs *VariantsSummary) settingsLine() string {
 }
 
 // WriteVariantsText writes what the analysis found, a line per strategy,
-// for a terminal: nothing when the summary has no analysis.
-func (s *Summary) WriteVariantsText(w io.Writer) error {
+// for a terminal, each folded to width columns (0: DefaultTextWidth):
+// nothing when the summary has no analysis.
+func (s *Summary) WriteVariantsText(w io.Writer, width int) error {
 	vs := s.Variants
 	if vs == nil {
 		return nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "variants (%s): %s.\n", rundir.VariantsFile, vs.settingsLine())
-	width := 0
+	name := 0
 	for _, c := range vs.Verdicts {
-		width = max(width, len(c.Solver))
+		name = max(name, len(c.Solver))
 	}
 	for _, c := range vs.Verdicts {
-		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Solver, c.line())
+		fmt.Fprintf(&b, "  %-*s  %s\n", name, c.Solver, c.line())
 	}
 	for _, l := range strings.Split(vs.thresholds(), "; ") {
 		fmt.Fprintf(&b, "  %s\n", l)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, Wrap(b.String(), width))
 	return err
 }
 

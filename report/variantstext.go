@@ -24,20 +24,23 @@ type VariantsText struct {
 	Replay string
 }
 
-// WriteText writes the report.
-func (t *VariantsText) WriteText(w io.Writer) error {
+// WriteText writes the report, every line within width columns (0:
+// DefaultTextWidth): the tables split into blocks of columns when they
+// are too wide, the sentences folded, the replay commands folded with a
+// shell's line continuation.
+func (t *VariantsText) WriteText(w io.Writer, width int) error {
 	var b bytes.Buffer
 	v := t.V
 	s := v.Settings
 	fmt.Fprintf(&b, "#%d of %s: the original and %s (the whole group, transposition included; draw seed %d)",
 		t.ID, t.Corpus, Count(s.N, "random variant", "random variants"), s.DrawSeed)
 	if hasSeeds(v.Analyses) {
-		fmt.Fprintf(&b, ",\nrandomized strategies under %s per orientation (the first, the run's seed %d for the puzzle)",
+		fmt.Fprintf(&b, ", randomized strategies under %s per orientation (the first, the run's seed %d for the puzzle)",
 			Count(s.Seeds, "seed", "seeds"), s.RunSeed)
 	}
 	fmt.Fprintf(&b, ".\n%s, %s.\n", LimitText(time.Duration(s.TimeoutNS), s.MaxCalls)+" per solve", Count(v.Units, "solve", "solves")+" in "+FormatDuration(time.Duration(v.ElapsedNS)))
 
-	b.WriteString("\nCounters first (they do not depend on the machine): calls of each strategy on the original\n" +
+	b.WriteString("\nCounters first (they do not depend on the machine): calls of each strategy on the original " +
 		"and over its variants; \"at\" is the share of variants with at most the original's calls.\n\n")
 	rows := [][]string{{"strategy", "original", "variants: median", "IQR", "p90", "max", "original at", "× median", "corpus median", "verdict"}}
 	var notes []string
@@ -66,8 +69,8 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 			notes = append(notes, a.Solver+": "+a.Note+".")
 		}
 	}
-	writeTextTable(&b, rows, 1)
-	fmt.Fprintf(&b, "Verdicts: hard when the variants' median is %gx the corpus median or more; unlucky when\n"+
+	writeTextTable(&b, rows, 1, 1, width)
+	fmt.Fprintf(&b, "Verdicts: hard when the variants' median is %gx the corpus median or more; unlucky when "+
 		"the original is above the variants' p%g and %gx their median or more; both can hold; else typical.\n",
 		s.HardFactor, s.UnluckyPct, s.UnluckyFactor)
 	if from := corpusFroms(v.Analyses); from != "" {
@@ -90,8 +93,8 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "  %s: the original under %d seeds: median %s [%s, %s], max %s; the run's seed at p%.0f.\n",
 				a.Solver, sl.Dist.N, fmtV(sl.Dist.Median), fmtV(sl.Dist.Q1), fmtV(sl.Dist.Q3), fmtV(sl.Dist.Max), sl.Pct)
-			fmt.Fprintf(&b, "  %s  each orientation's median over its seeds: median %s [%s, %s], p90 %s; the original's at p%.0f.\n",
-				strings.Repeat(" ", len(a.Solver)), fmtV(sl.Orientations.Median), fmtV(sl.Orientations.Q1),
+			fmt.Fprintf(&b, "  %s: each orientation's median over its seeds: median %s [%s, %s], p90 %s; the original's at p%.0f.\n",
+				a.Solver, fmtV(sl.Orientations.Median), fmtV(sl.Orientations.Q1),
 				fmtV(sl.Orientations.Q3), fmtV(sl.Orientations.P90), sl.OrientationPct)
 		}
 	}
@@ -103,7 +106,7 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 		rows = append(rows, []string{a.Solver, geIf(a.Original.Status) + fmtNS(float64(a.Original.NS)),
 			geCens(d) + fmtNS(d.Median), "[" + fmtNS(d.Q1) + ", " + fmtNS(d.Q3) + "]", fmtNS(d.P90), fmtNS(d.Max)})
 	}
-	writeTextTable(&b, rows, 1)
+	writeTextTable(&b, rows, 1, 1, width)
 	if t.Replay != "" {
 		b.WriteString("\nReplay a variant (the costliest and the cheapest of each strategy):\n")
 		for _, a := range v.Analyses {
@@ -111,19 +114,18 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 			if hi < 0 {
 				continue
 			}
-			name := a.Solver
-			for _, i := range []int{hi, lo} {
+			for k, i := range []int{hi, lo} {
 				u := a.Variants[i]
 				what := fmtCount(float64(u.Calls)) + " " + Plural(int(u.Calls), "call", "calls")
 				if a.Measure == "ns" {
 					what = fmtNS(float64(u.NS))
 				}
-				fmt.Fprintf(&b, "  %-10s %s %s   # %s\n", name, t.Replay, u.Transform, what)
-				name = ""
+				fmt.Fprintf(&b, "  %s, the %s (%s):\n%s", a.Solver, []string{"costliest", "cheapest"}[k], what,
+					wrapCommand("    ", t.Replay+" "+u.Transform, width))
 			}
 		}
 	}
-	_, err := w.Write(b.Bytes())
+	_, err := io.WriteString(w, Wrap(b.String(), width))
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -548,18 +549,18 @@ func TestResumeRefusesChangedCorpus(t *testing.T) {
 	}
 }
 
-// peakMB returns the peak memory that the tool printed ("peak memory N
-// MB"), the high-water mark of its own resident memory. The rusage of a
-// child would not do: on Linux it counts the memory of the test process
-// that started it.
+// peakMB returns the peak memory that the tool printed ("peak memory
+// 23.4 MB", decimal megabytes), the high-water mark of its own resident
+// memory, in MiB (2^20 bytes), rounded. The rusage of a child would not
+// do: on Linux it counts the memory of the test process that started it.
 func peakMB(t *testing.T, stdout string) int {
 	t.Helper()
-	m := regexp.MustCompile(`peak memory (\d+) MB`).FindStringSubmatch(stdout)
+	m := regexp.MustCompile(`peak memory ([0-9.]+) MB`).FindStringSubmatch(stdout)
 	if m == nil {
 		t.Fatalf("no peak memory in the output:\n%s", stdout)
 	}
-	n, _ := strconv.Atoi(m[1])
-	return n
+	mb, _ := strconv.ParseFloat(m[1], 64)
+	return int(math.Round(mb * 1e6 / (1 << 20)))
 }
 
 func must[T any](v T, err error) T {

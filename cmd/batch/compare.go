@@ -20,21 +20,25 @@ const compareAbout = "Compare run NEW (default results/latest) with run OLD (eac
 	"  - counters, unit by unit and exactly: how many units changed status, calls, guesses or\n" +
 	"    backtracks, and the largest changes of calls; units a timeout stopped in either run are\n" +
 	"    counted apart, not compared (where a timeout stops depends on the machine);\n" +
-	"  - time: NEW/OLD ratios of the median and of the total time over the units measured in both.\n" +
-	"    A unit stopped by a timeout or a call limit enters at the time it had reached, a lower\n" +
-	"    bound: a ratio is marked ≥ (it can only be higher), ≤ (only lower) or ~ (either side);\n" +
+	"  - time: the change NEW/OLD of the median and of the total time over the units measured in\n" +
+	"    both, as benchstat prints it (+12.1%, -3.0%; ×17.8 from ×11 on), and a geomean row. A unit\n" +
+	"    stopped by a timeout or a call limit enters at the time it had reached, a lower bound: a\n" +
+	"    change is marked ≥ (it can only be higher), ≤ (only lower) or ? (either side);\n" +
 	"  - paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing\n" +
 	"    blocks: each shard's puzzles 256 at a time, timed together, so the machine's drift between\n" +
 	"    blocks and shards is in it; with a fixed seed), and a Wilcoxon signed-rank test of the\n" +
 	"    times, and of the calls, puzzle by puzzle. The interval cannot see a machine that ran one\n" +
 	"    whole run faster than the other (another process on its cores, its clock), which moves\n" +
-	"    every time alike. A strategy is \"slower\" when the interval lies above -noise and the\n" +
-	"    test agrees (p < 0.05), \"faster\" when it lies below 1/-noise, else \"no change\"\n" +
-	"    (\"within noise\" if the interval excludes ×1; \"undecided\" when stopped units make the\n" +
-	"    ratio a bound that could say otherwise);\n" +
-	"  - the largest time regressions, puzzle by puzzle, among the times confirmed in both runs\n" +
-	"    (measured more than once); with a run written before the timing columns, among all\n" +
-	"    times, said to be unconfirmed.\n" +
+	"    every time alike. A strategy's change is shown when the interval lies beyond -noise\n" +
+	"    either way and the test agrees (p < 0.05), else it is \"~\" (no change; \"within the noise\"\n" +
+	"    if the interval excludes ×1; \"?\": undecided, when stopped units make the ratio a bound\n" +
+	"    that could say otherwise);\n" +
+	"  - the largest time regressions beyond the noise, puzzle by puzzle, among the times\n" +
+	"    confirmed in both runs (measured more than once; with a run written before the timing\n" +
+	"    columns, among all times, said to be unconfirmed): past the strategy's own median change\n" +
+	"    when it is slower, by more than -noise and than 3 robust standard deviations of its\n" +
+	"    units' changes.\n" +
+	"Every line fits the terminal's width (80 columns in a pipe; $COLUMNS when set).\n" +
 	"Puzzles and strategies in one run only are listed. Warnings (other corpora, settings or\n" +
 	"machines) go to stderr.\n\n" +
 	"It also writes a page: the verdict table on top, then per strategy the scatter of NEW's time\n" +
@@ -118,7 +122,7 @@ func compareMain(e *env, args []string) error {
 	if *asJSON {
 		err = c.WriteJSON(e.stdout)
 	} else {
-		err = c.WriteText(e.stdout)
+		err = c.WriteText(e.stdout, e.width())
 	}
 	if err != nil {
 		return err
@@ -169,6 +173,6 @@ func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, old
 	if asJSON {
 		w = e.stderr
 	}
-	fmt.Fprintf(w, "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
+	fprintf(w, e.width(), "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
 	return nil
 }

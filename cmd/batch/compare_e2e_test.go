@@ -97,10 +97,13 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("slower dlx: exit %d\nstderr: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{"Slower than ×1.5 (the 95% interval of the median time NEW/OLD lies above it): dlx ×3.000 [3.000, 3.000].",
-		"  dlx       time ×3.000 [3.000, 3.000]  p<0.001  slower", "norvig    #7"} {
+		"norvig    #7"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
+	}
+	if !regexp.MustCompile(`\n  dlx +\S+ +\S+ +\+200% +\[\+200%, \+200%\] +p<0\.001\n`).MatchString(r.stdout) {
+		t.Errorf("stdout lacks dlx's change as benchstat prints it (+200%%, its interval, p):\n%s", r.stdout)
 	}
 	// Under the threshold: exit 0. Without one: no check.
 	mustOK(t, batchMain(t, root, "compare", "-page=false", "-threshold", "3.5", tmp+"/a", tmp+"/c"))
@@ -207,8 +210,9 @@ func TestCompareSameCommit(t *testing.T) {
 			text := batch(t, root, "compare", a, tmp+"/b")
 			mustOK(t, text)
 			for _, s := range []string{"dlx", "bitboard"} {
-				if !regexp.MustCompile(`(?m)^  ` + s + ` +time ×[0-9.]+ \[[0-9.]+, [0-9.]+\]  p[=<][0-9.]+ +no change( \(within noise\))? +calls =$`).MatchString(text.stdout) {
-					t.Errorf("%s: no \"no change\" line in the text:\n%s", s, text.stdout)
+				// "~": no change, as benchstat prints it.
+				if !regexp.MustCompile(`(?m)^  ` + s + ` +[0-9.]+[nµm]?s +[0-9.]+[nµm]?s +~ +\[[-+][0-9.]+%, [-+][0-9.]+%\] +p[=<][0-9.e-]+$`).MatchString(text.stdout) {
+					t.Errorf("%s: no \"no change\" line (~) in the text:\n%s", s, text.stdout)
 				}
 			}
 			break

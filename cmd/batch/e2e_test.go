@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -95,12 +97,30 @@ func batch(t *testing.T, dir string, args ...string) result {
 	return batchIn(t, dir, "", args...)
 }
 
+// testColumns is the width the tests' outputs are fitted to ($COLUMNS of
+// the binary, env.cols in process): wide enough that no sentence is
+// folded, so that a test of what a line says does not depend on where
+// it is folded. The tests of the width (width_e2e_test.go, the golden
+// sweep) set theirs.
+const testColumns = 1000
+
 // batchIn runs the binary in dir with args and stdin as its standard
-// input ("": none).
+// input ("": none), its output fitted to testColumns.
 func batchIn(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	return batchCols(t, dir, stdin, testColumns, args...)
+}
+
+// batchCols is batchIn with $COLUMNS set to cols (0: unset: a pipe is 80
+// columns wide).
+func batchCols(t *testing.T, dir, stdin string, cols int, args ...string) result {
 	t.Helper()
 	needsBinary(t)
 	cmd := exec.Command(batchBin, args...)
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "COLUMNS=") })
+	if cols > 0 {
+		cmd.Env = append(cmd.Env, "COLUMNS="+strconv.Itoa(cols))
+	}
 	cmd.Dir = dir
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)

@@ -97,7 +97,7 @@ func startExternals(ctx context.Context, w io.Writer, specs []external.Spec, nam
 		in := x.Info()
 		fmt.Fprintf(w, "batch: external %s: %s %s (%s), %s started in %s; null round trip %s median, %s p99\n",
 			sp.Name, in.Reported, in.Version, strings.Join(in.Caps, " "), report.Count(opt.Workers, "process", "processes"),
-			time.Since(t0).Round(time.Millisecond), report.FormatDuration(time.Duration(in.NullNS)), report.FormatDuration(time.Duration(in.NullP99NS)))
+			report.FormatDuration(time.Since(t0)), report.FormatDuration(time.Duration(in.NullNS)), report.FormatDuration(time.Duration(in.NullP99NS)))
 		xs = append(xs, x)
 	}
 	return xs, nil

@@ -29,7 +29,7 @@ func batchMainIn(t *testing.T, dir, stdin string, args ...string) result {
 	}
 	var stdout, stderr bytes.Buffer
 	e := &env{ctx: context.Background(), stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr,
-		args0: append([]string{"batch"}, args...)}
+		args0: append([]string{"batch"}, args...), cols: func() int { return testColumns }}
 	code := Main(args, e)
 	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
 }

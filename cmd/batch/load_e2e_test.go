@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,12 +57,12 @@ func TestLoadMemory(t *testing.T) {
 	// the test process it was forked from.
 	peak := func(r result, line string) int64 {
 		t.Helper()
-		m := regexp.MustCompile(`(?m)^` + line + `.*, peak memory (\d+) MB$`).FindStringSubmatch(r.stdout)
+		m := regexp.MustCompile(`(?m)^` + line + `.*, peak memory ([0-9.]+) MB$`).FindStringSubmatch(r.stdout)
 		if m == nil {
 			t.Skipf("no peak memory in the output (not Linux?):\n%s", r.stdout)
 		}
-		n, _ := strconv.ParseInt(m[1], 10, 64)
-		return n
+		mb, _ := strconv.ParseFloat(m[1], 64) // decimal megabytes: in MiB
+		return int64(math.Round(mb * 1e6 / (1 << 20)))
 	}
 	s1, s10 := peak(sweep1, "took "), peak(sweep10, "took ")
 	r1, r10 := peak(report1, "report: "), peak(report10, "report: ")

@@ -37,9 +37,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -73,6 +75,50 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	args0          []string // the whole command line, for provenance
+	// cols returns stdout's width in columns when it is a terminal, 0
+	// when it is not (or nil: the same); asked at each output, the
+	// terminal may have been resized.
+	cols func() int
+}
+
+// stdoutColumns is the width of the process's stdout: the terminal's
+// when it is one, else $COLUMNS when it is set (as ls reads it: a pipe
+// to a pager), else 0.
+func stdoutColumns() int {
+	if c := terminalColumns(os.Stdout); c > 0 {
+		return c
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	return 0
+}
+
+// width is the width in columns that the human output on stdout is
+// fitted to: the terminal's (or $COLUMNS), else report.DefaultTextWidth.
+func (e *env) width() int {
+	if e.cols != nil {
+		if c := e.cols(); c > 0 {
+			return c
+		}
+	}
+	return report.DefaultTextWidth
+}
+
+// notef prints a message on stderr: on a terminal folded to its width,
+// in a file or a pipe (a log) one line per message, whole for grep.
+func (e *env) notef(format string, a ...any) {
+	if cols := terminalColumns(e.stderr); cols > 0 {
+		fprintf(e.stderr, cols, format, a...)
+		return
+	}
+	fmt.Fprintf(e.stderr, format, a...)
+}
+
+// fprintf prints a line (or lines) of human output on w, each folded to
+// width columns (report.Wrap).
+func fprintf(w io.Writer, width int, format string, a ...any) {
+	io.WriteString(w, report.Wrap(fmt.Sprintf(format, a...), width))
 }
 
 // command is one subcommand.
@@ -130,7 +176,8 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
-	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args}))
+	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args,
+		cols: stdoutColumns}))
 }
 
 // Main runs the command line args and returns the exit code. A
@@ -159,7 +206,7 @@ func Main(args []string, e *env) int {
 		code = ee.code
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(e.stderr, "batch: %s\n", msg)
+		e.notef("batch: %s\n", msg)
 	}
 	return code
 }

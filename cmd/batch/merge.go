@@ -37,9 +37,9 @@ func mergeMain(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "merged %s into %s: %s (status %s)\n", report.Count(fs.NArg(), "run", "runs"), *out,
 		report.Count(ri.Rows, "row", "rows"), ri.Status)
-	fmt.Fprintf(e.stdout, "wall time %s, from the first shard's start to the last one's end", time.Duration(ri.DurationNS).Round(time.Millisecond))
+	fmt.Fprintf(e.stdout, "wall time %s, from the first shard's start to the last one's end", report.FormatDuration(time.Duration(ri.DurationNS)))
 	if ri.CPUNS > 0 {
-		fmt.Fprintf(e.stdout, "; CPU time %s, the shards' processes together", time.Duration(ri.CPUNS).Round(time.Millisecond))
+		fmt.Fprintf(e.stdout, "; CPU time %s, the shards' processes together", report.FormatDuration(time.Duration(ri.CPUNS)))
 	}
 	fmt.Fprintln(e.stdout)
 	return nil

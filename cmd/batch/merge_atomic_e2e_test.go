@@ -160,7 +160,7 @@ func TestMergedWallTimeIsTheSpan(t *testing.T) {
 	out := filepath.Join(dir, "m")
 	r := batchMain(t, "", "merge", "-o", out, shards[0], shards[1])
 	mustOK(t, r)
-	if !strings.Contains(r.stdout, "wall time 11s, from the first shard's start to the last one's end; CPU time ") {
+	if !strings.Contains(r.stdout, "wall time 11.0s, from the first shard's start to the last one's end; CPU time ") {
 		t.Errorf("merge does not print the span and the CPU time:\n%s", r.stdout)
 	}
 	m := manifest(t, out)

@@ -2,10 +2,11 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"sudokubatch/report"
 )
 
 // peakRSS returns the peak resident set size of this process so far, in
@@ -31,12 +32,12 @@ func peakRSS() (bytes int64, ok bool) {
 	return 0, false
 }
 
-// peakNote is ", peak memory 21 MB" for the summary lines, or "" where the
-// peak is not known.
+// peakNote is ", peak memory 21.5 MB" for the summary lines (decimal
+// megabytes, report.FormatBytes), or "" where the peak is not known.
 func peakNote() string {
 	b, ok := peakRSS()
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf(", peak memory %d MB", (b+1<<19)>>20)
+	return ", peak memory " + report.FormatBytes(b)
 }

@@ -11,9 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// TestBarLineFitsTheWidth: the bar's line is at most width-1 columns for
-// every terminal width, count and total (unknown, small, the size of ten
-// corpora), and keeps the count while there is room for it.
+// TestBarLineFitsTheWidth: the line this code draws where the library's
+// bar does not fit is at most width-1 columns for every terminal width,
+// count and total (unknown, small, the size of ten corpora), and keeps
+// the count while there is room for it.
 func TestBarLineFitsTheWidth(t *testing.T) {
 	for _, tc := range []struct{ done, total int }{
 		{0, -1}, {123456, -1}, {0, 40000}, {17408, 40000}, {491510, 491510}, {4, 3}, {9_999_999, 10_000_000},
@@ -28,18 +29,91 @@ func TestBarLineFitsTheWidth(t *testing.T) {
 			}
 		}
 	}
-	if line := barLine(17408, 40000, 2*time.Second, 80); !strings.Contains(line, "|") || !strings.Contains(line, "(17408/40000, 8704 units/s) [2s:3s]") {
-		t.Errorf("at 80 columns the bar lacks the bar or the words: %q", line)
+}
+
+// TestBarDrawnByTheLibraryFits drives the display with progressbar/v3
+// drawing, in terminals of 20 to 200 columns, over a run of 294,906
+// units (a default sweep) that the display learns the total of after
+// its first units, and through a resize from 120 to 50 columns: every
+// line drawn is under the terminal's width, the library draws the bar
+// from 26 columns on (at 80: the count and the times, the bar in the
+// columns they leave), and this code the line below that.
+func TestBarDrawnByTheLibraryFits(t *testing.T) {
+	const total = 294_906
+	// draw returns the lines drawn from step from on, the terminal
+	// widths(i) columns wide at step i.
+	draw := func(widths func(i int) int, from int) []string {
+		var out syncBuffer
+		i := 0
+		p := newBar(&out, func() int { return widths(i) }, time.Now().Add(-time.Minute))
+		mark := 0
+		for i = range 150 {
+			if i == 3 {
+				p.SetTotal(total)
+			}
+			if i == from {
+				mark = len(out.String())
+			}
+			p.mu.Lock()
+			p.measured = time.Time{} // ask the width at every call
+			p.mu.Unlock()
+			p.Add(737)
+			time.Sleep(time.Millisecond)
+		}
+		p.Finish()
+		var lines []string
+		for _, seg := range regexp.MustCompile(`[\r\n]`).Split(regexp.MustCompile(`\x1b\[K`).ReplaceAllString(out.String()[mark:], ""), -1) {
+			if seg != "" {
+				lines = append(lines, seg)
+			}
+		}
+		return lines
+	}
+	const libraryFrom = 26 // "units  43% |", 10 columns of bar, "| " and a space
+	for _, width := range []int{20, 25, 26, 30, 41, 50, 60, 80, 120, 200} {
+		lines := draw(func(int) int { return width }, 0)
+		if len(lines) == 0 {
+			t.Fatalf("%d columns: nothing drawn", width)
+		}
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n >= width {
+				t.Errorf("%d columns: a line of %d: %q", width, n, l)
+			}
+		}
+		last := lines[len(lines)-1]
+		if library := strings.Contains(last, "|"); library != (width >= libraryFrom) {
+			t.Errorf("%d columns: drawn by the library %v, want %v: %q", width, library, width >= libraryFrom, last)
+		}
+		if width == 80 && !regexp.MustCompile(`^units +\d+% \|█* *\| \(\d+/294906\) \[[0-9hms]+:[0-9hms]+\]$`).MatchString(last) {
+			t.Errorf("80 columns: not the percentage, the bar, the count and the times: %q", last)
+		}
+	}
+	// Resized from 120 to 50 columns: the lines after it fit 50.
+	lines := draw(func(i int) int {
+		if i < 75 {
+			return 120
+		}
+		return 50
+	}, 75)
+	if len(lines) == 0 {
+		t.Fatal("nothing drawn after the resize")
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n >= 50 {
+			t.Errorf("after the resize to 50 columns: a line of %d: %q", n, l)
+		}
 	}
 }
 
 // TestProgressFitsNarrowTerminal: in a terminal of 40 or 60 columns, with
 // the results on the terminal or redirected, no line the bar draws is as
-// wide as the terminal. Before, the bar took its width from standard
-// output (80 when redirected) and its words did not shrink: its 79
-// columns wrapped in 60, and each redraw, going back to the start of the
-// last row only, scrolled the screen. Through script(1): the width is a
-// terminal's.
+// wide as the terminal, and in 60 columns no line the sweep prints is
+// wider (the table of statuses split into blocks, the sentences folded).
+// Before, the bar took its width from standard output (80 when
+// redirected) and its words did not shrink: its 79 columns wrapped in
+// 60, and each redraw, going back to the start of the last row only,
+// scrolled the screen; and the sweep's lines were up to 182 columns
+// wide. Through script(1): the width is a terminal's.
 func TestProgressFitsNarrowTerminal(t *testing.T) {
 	needsBinary(t)
 	if _, err := exec.LookPath("script"); err != nil {
@@ -51,7 +125,7 @@ func TestProgressFitsNarrowTerminal(t *testing.T) {
 	for _, tc := range []struct {
 		cols     int
 		redirect string
-	}{{40, ""}, {60, " >/dev/null"}} {
+	}{{40, " >/dev/null"}, {60, ""}} {
 		out := filepath.Join(dir, "run"+strconv.Itoa(tc.cols))
 		cmd := exec.Command("script", "-qec", "stty cols "+strconv.Itoa(tc.cols)+"; "+batchBin+
 			" -solvers norvig,bitboard -report=false -out "+out+" "+corpus+tc.redirect, "/dev/null")
@@ -71,6 +145,11 @@ func TestProgressFitsNarrowTerminal(t *testing.T) {
 		}
 		if drawn == 0 {
 			t.Errorf("%d columns%s: no bar drawn:\n%q", tc.cols, tc.redirect, b)
+		}
+		if tc.redirect == "" {
+			if over := overWidth(string(b), tc.cols); len(over) > 0 {
+				t.Errorf("%d columns: lines wider:\n%s\n\nall of it:\n%s", tc.cols, strings.Join(over, "\n"), b)
+			}
 		}
 	}
 }

@@ -90,7 +90,7 @@ func compressRows(e *env, dir string) {
 		return
 	}
 	if c.Plain > 0 {
-		fmt.Fprintf(e.stdout, "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
-			report.FormatBytes(c.Gzip), report.FormatBytes(c.Plain), rundir.ResultsFile, time.Since(start).Round(time.Millisecond))
+		fprintf(e.stdout, e.width(), "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
+			report.FormatBytes(c.Gzip), report.FormatBytes(c.Plain), rundir.ResultsFile, report.FormatDuration(time.Since(start)))
 	}
 }

@@ -66,7 +66,7 @@ func reportMain(e *env, args []string) error {
 			return usageErr("-highlight: %v", err)
 		}
 	}
-	opt := reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != "", full: *full}
+	opt := reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != "", full: *full, width: e.width()}
 	if *nVariants > 0 {
 		opt.variants = &variantsRequest{n: *nVariants, seeds: *variantsSeeds}
 	}
@@ -108,6 +108,7 @@ type reportOptions struct {
 	// (results.csv or results.csv.gz); the sweep names results.csv.gz
 	// when it gzips the rows after the report.
 	rowsFile string
+	width    int // the columns the text on stdout is fitted to (0: report.DefaultTextWidth)
 }
 
 // writeReport builds the summary files, the charts and the page of the
@@ -224,17 +225,17 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if opt.full {
 		write = sum.WriteFullText
 	}
-	if err := write(w); err != nil {
+	if err := write(w, opt.width); err != nil {
 		return sum, err
 	}
-	if err := sum.WriteVariantsText(w); err != nil {
+	if err := sum.WriteVariantsText(w, opt.width); err != nil {
 		return sum, err
 	}
 	if prev != nil {
-		fmt.Fprintf(w, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
+		fprintf(w, opt.width, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
 	}
-	fmt.Fprintf(w, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
-		filepath.Join(dir, rundir.PageFile), report.Count(len(charts)+len(strips), "chart", "charts"), time.Since(start).Round(time.Millisecond), peakNote())
+	fprintf(w, opt.width, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
+		filepath.Join(dir, rundir.PageFile), report.Count(len(charts)+len(strips), "chart", "charts"), report.FormatDuration(time.Since(start)), peakNote())
 	return sum, err
 }
 

@@ -18,7 +18,7 @@ func TestReportHeadlineAndFull(t *testing.T) {
 		t.Fatalf("sweep: exit %d\n%s", r.code, r.stderr)
 	}
 	for name, out := range map[string]string{"the sweep": r.stdout, "batch report": batchMain(t, dir, "report", "run").stdout} {
-		if strings.Contains(out, "time p90") || !strings.Contains(out, "hardest (calls)") || !strings.Contains(out, "is in summary.md") {
+		if strings.Contains(out, "time p90") || !strings.Contains(out, "hardest (calls)") || !strings.Contains(out, "summary.md, the page") {
 			t.Errorf("%s printed no headline, or the full table:\n%s", name, out)
 		}
 	}

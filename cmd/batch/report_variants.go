@@ -154,7 +154,7 @@ func variantsBound(pairs int, req variantsRequest, units int, timeout time.Durat
 	s += fmt.Sprintf(" = %d solves", units)
 	switch {
 	case timeout > 0:
-		s += fmt.Sprintf(", each at most %s: at most %s", report.FormatDuration(timeout), (time.Duration(units) * timeout).String())
+		s += fmt.Sprintf(", each at most %s: at most %s", report.FormatDuration(timeout), report.FormatDuration(time.Duration(units)*timeout))
 	case maxCalls > 0:
 		s += fmt.Sprintf(", each at most %s calls (the run had no timeout)", report.FormatCountShort(float64(maxCalls)))
 	default:

@@ -27,7 +27,7 @@ func TestReportVariants(t *testing.T) {
 	mustOK(t, batch(t, dir, "-limit", "15", "-solvers", "norvig,dlx,bitboard", "-quiet", "-report=false", "-out", run))
 	r := batch(t, dir, "report", "-variants", "5", run)
 	mustOK(t, r)
-	if !regexp.MustCompile(`variants: 30 units x 6 solves = 180 solves, each at most 100ms: at most 18s\n`).MatchString(r.stderr) {
+	if !regexp.MustCompile(`variants: 30 units x 6 solves = 180 solves, each at most 100ms: at most 18.0s\n`).MatchString(r.stderr) {
 		t.Errorf("no bound printed before the analysis:\n%s", r.stderr)
 	}
 	if !regexp.MustCompile(`variants: 180 solves in [0-9.]+m?s`).MatchString(r.stderr) {

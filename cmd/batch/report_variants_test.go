@@ -19,7 +19,7 @@ func TestVariantsBound(t *testing.T) {
 		{"timeout", 60, 100, 6060, 100 * time.Millisecond, 0,
 			"variants: 60 units x 101 solves = 6060 solves, each at most 100ms: at most 10m6s"},
 		{"seeds", 2, 4, 30, time.Second, 0,
-			"variants: 2 units x 5 solves (and seeds) = 30 solves, each at most 1.00s: at most 30s"},
+			"variants: 2 units x 5 solves (and seeds) = 30 solves, each at most 1.00s: at most 30.0s"},
 		{"calls only", 40, 100, 8080, 0, 10_000_000,
 			"variants: 40 units x 101 solves (and seeds) = 8080 solves, each at most 10M calls (the run had no timeout)"},
 		{"no limit", 1, 1, 2, 0, 0,

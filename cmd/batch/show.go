@@ -115,7 +115,7 @@ func showMain(e *env, args []string) error {
 	}
 	cfg, at := showConfig(names, xs, path, run, corpusIndex, *timeout, *maxCalls, *seed)
 	if isTerminal(e.stderr) {
-		fmt.Fprintf(e.stderr, "batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, report.LimitText(*timeout, *maxCalls))
+		e.notef("batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, report.LimitText(*timeout, *maxCalls))
 	}
 	if err := solveShown(e.ctx, show, cfg, at, *timeout, *maxCalls); err != nil {
 		return err
@@ -123,10 +123,10 @@ func showMain(e *env, args []string) error {
 	if run != nil {
 		show.NotRun = fromRunNote(fromRun)
 		if w := show.RankIn(run, run.CorpusNames()[at]); w != "" {
-			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+			e.notef("batch: warning: %s\n", w)
 		}
 	}
-	if err := show.WriteText(e.stdout); err != nil {
+	if err := show.WriteText(e.stdout, e.width()); err != nil {
 		return err
 	}
 	if wrong := show.Wrong(); len(wrong) > 0 {
@@ -228,7 +228,7 @@ func placeShown(e *env, show *report.PuzzleShow, run *report.Run, runDir, sha st
 			show.Corpus, runDir, strings.Join(run.CorpusNames(), ", "))
 	}
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+		e.notef("batch: warning: %s\n", w)
 	}
 	return at, nil
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
+	"io"
+	"strings"
 
+	"sudokubatch/report"
 	"sudokubatch/solvers"
 )
 
@@ -12,17 +14,24 @@ func solversMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	for _, s := range solvers.All() {
+	// The names in a column, each description folded to the width beside
+	// it.
+	all := solvers.All()
+	name := 0
+	for _, s := range all {
+		name = max(name, len(s.Name()))
+	}
+	pad := strings.Repeat(" ", name+2)
+	var b strings.Builder
+	for _, s := range all {
 		def := ""
 		if !s.Default {
 			def = " (not in the default set: -solvers all)"
 		}
-		fmt.Fprintf(tw, "%s\t%s%s\n", s.Name(), s.Description(), def)
+		desc := strings.TrimSuffix(report.Wrap(s.Description()+def, e.width()-len(pad)), "\n")
+		b.WriteString(fmt.Sprintf("%-*s", name+2, s.Name()) + strings.ReplaceAll(desc, "\n", "\n"+pad) + "\n")
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintln(e.stdout, "\nA program of yours is swept as a strategy with -ext NAME=COMMAND (docs/PROTOCOL.md).")
+	fmt.Fprint(&b, "\nA program of yours is swept as a strategy with -ext NAME=COMMAND (docs/PROTOCOL.md).\n")
+	_, err := io.WriteString(e.stdout, report.Wrap(b.String(), e.width()))
 	return err
 }

@@ -96,8 +96,8 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 
-	printSummary(e.stdout, dir, stats, end.Sub(start), f.workers, !f.report, runErr)
-	printCorpora(e.stdout, stats.Corpora)
+	printSummary(e.stdout, e.width(), dir, stats, end.Sub(start), f.workers, !f.report, runErr)
+	printCorpora(e.stdout, e.width(), stats.Corpora)
 	var reportErr error
 	reported := false
 	if f.report && dir.Rows() > 0 && runErr == nil {
@@ -108,7 +108,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		if stats.Interrupted {
 			ctx = context.Background()
 		}
-		opt := reportOptions{svg: f.svg, top: report.DefaultTop} // the highlight: run.json's (resolveHighlight)
+		opt := reportOptions{svg: f.svg, top: report.DefaultTop, width: e.width()} // the highlight: run.json's (resolveHighlight)
 		if f.variants.n > 0 && status == rundir.Finished && !stats.Interrupted {
 			opt.variants = &f.variants // an unfinished run's hard lists are not the run's
 		}
@@ -123,14 +123,14 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	if f.gzip && reported && status == rundir.Finished {
 		compressRows(e, dir.Path)
 	}
-	printNotes(e.stdout, stats, s)
+	printNotes(e.stdout, e.width(), stats, s)
 	for _, x := range f.externals {
 		if n := x.Restarts(); n > 0 {
-			fmt.Fprintf(e.stdout, "note: external %s: %s started again (after a timeout, a crash or a protocol error; -ext-restarts %d at most)\n",
+			fprintf(e.stdout, e.width(), "note: external %s: %s started again (after a timeout, a crash or a protocol error; -ext-restarts %d at most)\n",
 				x.Name(), report.Count(n, "process", "processes"), f.ext.restarts)
 		}
 		if x.Refused() > 0 {
-			fmt.Fprintf(e.stdout, "note: external %s: the restart cap was reached: its units after it were not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
+			fprintf(e.stdout, e.width(), "note: external %s: the restart cap was reached: its units after it were not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
 				x.Name())
 		}
 	}
@@ -295,62 +295,65 @@ func countUnits(ctx context.Context, cfg pipeline.Config, d display) {
 
 // printCorpora prints, per corpus, what became of its lines: puzzles,
 // invalid lines and skipped lines (blank, comment, count header) add up
-// to the lines read.
-func printCorpora(w io.Writer, corpora []rundir.CorpusInfo) {
+// to the lines read; each line folded to width columns.
+func printCorpora(w io.Writer, width int, corpora []rundir.CorpusInfo) {
 	for _, c := range corpora {
 		valid := c.Puzzles - c.Invalid
 		counts := fmt.Sprintf("%d %s = %d %s + %d invalid + %d skipped (blank, comment or count header)",
 			c.Lines, report.Plural(c.Lines, "line", "lines"), valid, report.Plural(valid, "puzzle", "puzzles"), c.Invalid, c.Skipped)
 		switch {
 		case c.Error != "":
-			fmt.Fprintf(w, "corpus %s: %s read before the error\n", c.Path, counts)
+			fprintf(w, width, "corpus %s: %s read before the error\n", c.Path, counts)
 		case c.Complete:
-			fmt.Fprintf(w, "corpus %s: %s\n", c.Path, counts)
+			fprintf(w, width, "corpus %s: %s\n", c.Path, counts)
 		case c.Lines == 0:
-			fmt.Fprintf(w, "corpus %s: not read\n", c.Path)
+			fprintf(w, width, "corpus %s: not read\n", c.Path)
 		default:
-			fmt.Fprintf(w, "corpus %s: read up to line %d: %s\n", c.Path, c.Lines, counts)
+			fprintf(w, width, "corpus %s: read up to line %d: %s\n", c.Path, c.Lines, counts)
 		}
 	}
 }
 
 // printSummary prints where the results are, how long the run took and,
 // with table (no report to print its own), per strategy how the units of
-// this run ended.
-func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool, runErr error) {
+// this run ended; each line folded to width columns.
+func printSummary(w io.Writer, width int, dir *rundir.Dir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool, runErr error) {
+	var b strings.Builder
 	if runErr != nil {
 		// A write error: the rows counted may not all have reached the file.
-		fmt.Fprintf(w, "results: %s (incomplete: %s stopped by an error)\n", dir.Path, rundir.ResultsFile)
+		fmt.Fprintf(&b, "results: %s (incomplete: %s stopped by an error)\n", dir.Path, rundir.ResultsFile)
 	} else {
-		fmt.Fprintf(w, "results: %s (%s in %s)\n", dir.Path, report.Count(dir.Rows(), "row", "rows"), rundir.ResultsFile)
+		fmt.Fprintf(&b, "results: %s (%s in %s)\n", dir.Path, report.Count(dir.Rows(), "row", "rows"), rundir.ResultsFile)
 	}
-	fmt.Fprintf(w, "took %s with %s: %s this run", elapsed.Round(time.Millisecond), report.Count(workers, "worker", "workers"),
+	fmt.Fprintf(&b, "took %s with %s: %s this run", report.FormatDuration(elapsed), report.Count(workers, "worker", "workers"),
 		report.Count(st.Units, "unit", "units"))
 	if st.Skipped > 0 {
-		fmt.Fprintf(w, ", %d already done", st.Skipped)
+		fmt.Fprintf(&b, ", %d already done", st.Skipped)
 	}
-	fmt.Fprintln(w, peakNote())
+	fmt.Fprintln(&b, peakNote())
 	if r := st.Retime; r.Error != "" {
-		fmt.Fprintf(w, "timing: the re-timing could not be recorded, the rows keep their sweep times: %s\n", r.Error)
+		fmt.Fprintf(&b, "timing: the re-timing could not be recorded, the rows keep their sweep times: %s\n", r.Error)
 	} else if r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
-		fmt.Fprintf(w, "timing: %s re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
-			report.Count(r.Retimed, "unit", "units"), time.Duration(r.NS).Round(time.Millisecond), r.Slow, r.Noise, r.Confirmed)
+		fmt.Fprintf(&b, "timing: %s re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
+			report.Count(r.Retimed, "unit", "units"), report.FormatDuration(time.Duration(r.NS)), r.Slow, r.Noise, r.Confirmed)
 		if r.Left > 0 {
-			fmt.Fprintf(w, "; %d left (time allowed spent)", r.Left)
+			fmt.Fprintf(&b, "; %d left (time allowed spent)", r.Left)
 		}
 		if st.Unstable > 0 {
-			fmt.Fprintf(w, "; %s whose runs disagreed (unstable)", report.Count(st.Unstable, "unit", "units"))
+			fmt.Fprintf(&b, "; %s whose runs disagreed (unstable)", report.Count(st.Unstable, "unit", "units"))
 		}
-		fmt.Fprintf(w, "; timer overhead %d ns subtracted; collector %.2f%% of CPU\n", st.TimerNS, 100*st.GC.CPUShare)
+		fmt.Fprintf(&b, "; timer overhead %d ns subtracted; collector %.2f%% of CPU\n", st.TimerNS, 100*st.GC.CPUShare)
 	}
+	io.WriteString(w, report.Wrap(b.String(), width))
 	if table {
-		printStatusTable(w, st)
+		printStatusTable(w, width, st)
 	}
 }
 
 // printNotes says how many units a limit stopped, and how to measure
-// them, and how many lines were not puzzles.
-func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
+// them, and how many lines were not puzzles; each line folded to width
+// columns.
+func printNotes(w io.Writer, width int, st *pipeline.Stats, s rundir.Settings) {
 	stoppedBy := func(status string) (int, string) {
 		n := 0
 		var per []string
@@ -363,26 +366,26 @@ func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
 		return n, strings.Join(per, ", ")
 	}
 	if n, per := stoppedBy("timeout"); n > 0 {
-		fmt.Fprintf(w, "note: %s stopped at -timeout %s (%s); %s timeout.\n"+
-			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
+		fprintf(w, width, "note: %s stopped at -timeout %s (%s); %s timeout. "+
+			"Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
 			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"))
 	}
 	if n, per := stoppedBy("limit"); n > 0 {
-		fmt.Fprintf(w, "note: %s stopped at -max-calls %d (%s); %s limit.\n", report.Count(n, "unit", "units"),
+		fprintf(w, width, "note: %s stopped at -max-calls %d (%s); %s limit.\n", report.Count(n, "unit", "units"),
 			s.MaxCalls, per, report.Plural(n, "its row says", "their rows say"))
 	}
 	if st.Invalid > 0 {
-		fmt.Fprintf(w, "note: %s (status invalid, with file, line and reason)\n",
+		fprintf(w, width, "note: %s (status invalid, with file, line and reason)\n",
 			report.Plural(st.Invalid, "1 corpus line is not a puzzle", fmt.Sprintf("%d corpus lines are not puzzles", st.Invalid)))
 	}
 }
 
 // printStatusTable prints per strategy how the units of this run ended
-// (report.WriteStatusTable).
-func printStatusTable(w io.Writer, st *pipeline.Stats) {
+// (report.WriteStatusTable), fitted to width columns.
+func printStatusTable(w io.Writer, width int, st *pipeline.Stats) {
 	counts := make([]report.SweepCounts, len(st.Solvers))
 	for i, ss := range st.Solvers {
 		counts[i] = report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS}
 	}
-	report.WriteStatusTable(w, counts)
+	report.WriteStatusTable(w, counts, width)
 }

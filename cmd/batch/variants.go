@@ -132,7 +132,7 @@ func variantsMain(e *env, args []string) error {
 
 	medians, why := runMedians(runDir, run, corpusIndex, names)
 	if why != "" {
-		fmt.Fprintf(e.stderr, "batch: %s\n", why)
+		e.notef("batch: %s\n", why)
 	}
 	if missing := missingMedians(names, medians); len(missing) > 0 && *sample > 0 {
 		// A corpus of a few puzzles (one's own hard puzzle) has no median
@@ -145,9 +145,9 @@ func variantsMain(e *env, args []string) error {
 			}
 		}
 		if from == "-" {
-			fmt.Fprintf(e.stderr, "batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(missing, ", "))
+			e.notef("batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(missing, ", "))
 		} else {
-			fmt.Fprintf(e.stderr, "batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
+			e.notef("batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
 				strings.Join(missing, ", "), min(*sample, count), from, report.LimitText(*timeout, *maxCalls))
 			sampled, err := variants.SampleMedians(e.ctx, cfg, from, count, *sample, missing)
 			if err != nil {
@@ -162,7 +162,7 @@ func variantsMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "batch: %s of #%d: %s (%s)…\n", report.Count(*n+1, "orientation", "orientations"), id,
+	e.notef("batch: %s of #%d: %s (%s)…\n", report.Count(*n+1, "orientation", "orientations"), id,
 		report.Count(units, "solve", "solves"), report.LimitText(*timeout, *maxCalls))
 	disp := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
 	disp.SetTotal(units)
@@ -171,7 +171,7 @@ func variantsMain(e *env, args []string) error {
 	disp.Finish()
 	if err != nil {
 		if e.ctx.Err() != nil {
-			fmt.Fprintf(e.stderr, "batch: variants: nothing written (a verdict needs every solve of its strategy)\n")
+			e.notef("batch: variants: nothing written (a verdict needs every solve of its strategy)\n")
 			return e.ctx.Err()
 		}
 		return err
@@ -202,10 +202,10 @@ func variantsMain(e *env, args []string) error {
 		replay += " -corpus " + report.ShellQuote(path)
 	}
 	t := &report.VariantsText{V: v, Corpus: path, ID: id, Replay: replay + " -transform"}
-	if err := t.WriteText(e.stdout); err != nil {
+	if err := t.WriteText(e.stdout, e.width()); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(written)-1, "strip chart", "strip charts"))
+	fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(written)-1, "strip chart", "strip charts"))
 	for _, a := range v.Analyses {
 		if a.Original.Status == solvers.StatusWrong.String() || wrongIn(a.Variants) {
 			return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", a.Solver)}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"sudokubatch/internal/testenv"
+)
+
+// overWidth returns the lines of out wider than cols columns, after the
+// terminal's escapes are taken out and the output is split at carriage
+// returns (a progress bar redrawn in place) and line feeds: what a
+// terminal of cols columns would wrap.
+func overWidth(out string, cols int) []string {
+	out = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`).ReplaceAllString(out, "")
+	var over []string
+	for _, l := range regexp.MustCompile(`[\r\n]`).Split(out, -1) {
+		if utf8.RuneCountInString(l) > cols {
+			over = append(over, strconv.Itoa(utf8.RuneCountInString(l))+": "+l)
+		}
+	}
+	return over
+}
+
+// inTerminal runs the binary in dir with args under script(1), in a
+// terminal of cols columns (stdout and stderr both on it), and returns
+// what the terminal showed.
+func inTerminal(t *testing.T, dir string, cols int, args ...string) string {
+	t.Helper()
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	cmd := exec.Command("script", "-qec", "stty cols "+strconv.Itoa(cols)+" rows 40; "+batchBin+" "+strings.Join(quoted, " "), "/dev/null")
+	cmd.Dir = dir
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("batch %s in %d columns: %v\n%s", strings.Join(args, " "), cols, err, b)
+	}
+	return string(b)
+}
+
+// TestOutputFitsTheTerminal: what the sweep, report, compare, show and
+// variants print fits the terminal, at 80 and at 60 columns (under
+// script(1), stdout and stderr on the terminal, the progress bar drawn),
+// and fits 80 columns when stdout is a pipe ($COLUMNS unset). Before,
+// the sweep's table was 97 columns wide, its timing line 182, compare's
+// tables 111-114, whatever the terminal.
+func TestOutputFitsTheTerminal(t *testing.T) {
+	testenv.Heavy(t, "five commands through script(1) at two widths: 9 s")
+	needsBinary(t)
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is missing (Debian package bsdutils)")
+	}
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, repoRoot(t), 39920, 39980))
+	solvers := []string{"-solvers", "backtrack,singles,randmrv,norvig,dlx,bitboard", "-timeout", "5ms"}
+	mustOK(t, batch(t, dir, append(solvers, "-quiet", "-report=false", "-out", "old", corpus)...))
+	for _, cols := range []int{80, 60} {
+		new := "new" + strconv.Itoa(cols)
+		outputs := map[string]string{
+			"run":      inTerminal(t, dir, cols, append(solvers, "-out", new, corpus)...),
+			"report":   inTerminal(t, dir, cols, "report", "-full", new),
+			"compare":  inTerminal(t, dir, cols, "compare", "-page=false", "-threshold", "1.5", "old", new),
+			"show":     inTerminal(t, dir, cols, "show", "29", "-corpus", corpus, "-run", new, "-solvers", "norvig,dlx,bitboard"),
+			"solvers":  inTerminal(t, dir, cols, "solvers"),
+			"variants": inTerminal(t, dir, cols, "variants", "29", "-corpus", corpus, "-run", new, "-n", "4", "-solvers", "norvig,bitboard", "-out", "v"+strconv.Itoa(cols)),
+		}
+		for name, out := range outputs {
+			if over := overWidth(out, cols); len(over) > 0 {
+				t.Errorf("%s in %d columns: %d lines wider:\n%s\n\nall of it:\n%s", name, cols, len(over), strings.Join(over, "\n"), out)
+			}
+		}
+		if !strings.Contains(outputs["compare"], "geomean") || !strings.Contains(outputs["run"], "units ") {
+			t.Errorf("%d columns: no geomean row in compare, or no progress bar in the sweep:\n%s\n%s", cols, outputs["compare"], outputs["run"])
+		}
+	}
+	// A pipe: 80 columns.
+	for _, args := range [][]string{{"show", "29", "-corpus", corpus, "-run", "new80", "-solvers", "norvig"}, {"compare", "-page=false", "old", "new80"}} {
+		r := batchCols(t, dir, "", 0, args...)
+		mustOK(t, r)
+		if over := overWidth(r.stdout, 80); len(over) > 0 {
+			t.Errorf("batch %s into a pipe: lines wider than 80 columns:\n%s", strings.Join(args, " "), strings.Join(over, "\n"))
+		}
+	}
+}

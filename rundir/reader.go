@@ -1,12 +1,16 @@
 package rundir
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"sudokubatch/solvers"
 )
@@ -24,38 +28,52 @@ import (
 // `corpus` column is read too (corpus ""). The single quote that the
 // Writer puts before a text field that looks like a formula is taken off
 // (UnescapeFormula). A Reader is not safe for concurrent use.
+//
+// The file is read as encoding/csv reads it (RFC 4180: quoted fields,
+// line breaks inside them, "\r\n" line ends, blank lines skipped), and
+// its errors are encoding/csv's. A line without a quote, which is every
+// line the Writer writes unless a text field needs quoting, is split at
+// its commas in place: no copy of the line, no string per row. A record
+// with a quote is parsed by encoding/csv.
 type Reader struct {
-	r    *csv.Reader
+	br   *bufio.Reader
 	file string
 	cols []int // index in the file of each Header column, -1 if absent
 	// fields is the number of columns of the header: every line has as
 	// many (checked when the file has the corpus column, which every
 	// version that wrote more than the docs/DESIGN.md columns wrote).
 	fields int
-	line   int
-	lean   bool // leave Solution and Error empty
+	line   int // the first line of the record Scan read
+	lines  int // the lines read so far
+	lean   bool
 	row    Row
 	bad    error // the current line's *RowError
 	err    error // the read error that ended the scan
 	// The solver and corpus of the last row, reused when the next row
 	// has the same (most rows do) rather than cloned again.
 	solver, corpus string
+
+	rec    []string // the fields of the record Scan read (valid until the next Scan)
+	plain  []byte   // the record next read when it is a line without a quote, without its line break
+	quoted bool     // the record next read has a quote: rec holds its fields
+	raw    []byte   // its bytes as read, after the blank lines before it (see Raw)
+	skip   int      // how many bytes of raw are blank lines before the record
+	buf    []byte   // raw, when it is not in br's buffer: a long line, a record of several lines
+	blank  []byte   // raw, when blank lines come before the record
 }
 
 // NewReader reads the header of r and returns a Reader for its rows;
 // file names r in errors.
 func NewReader(r io.Reader, file string) (*Reader, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
+	rd := &Reader{br: bufio.NewReaderSize(r, 64<<10), file: file, cols: make([]int, len(Header))}
+	head, err := rd.record()
 	if err != nil {
 		if err == io.EOF {
 			return nil, fmt.Errorf("%s: empty file, want a results.csv header", file)
 		}
 		return nil, fmt.Errorf("%s: reading header: %w", file, err)
 	}
-	rd := &Reader{r: cr, file: file, cols: make([]int, len(Header)), line: 1, fields: len(head)}
+	rd.fields = len(head)
 	for i, name := range Header {
 		rd.cols[i] = -1
 		for j, h := range head {
@@ -93,11 +111,23 @@ func (e *RowError) Unwrap() error { return ErrBadRow }
 // Scan advances to the next line. It returns false at the end of the
 // file or when the file cannot be read (see Err).
 func (rd *Reader) Scan() bool {
+	if !rd.read() {
+		return false
+	}
+	if rd.bad == nil {
+		rd.bad = rd.parse(rd.split())
+	}
+	return true
+}
+
+// read reads the next record, as Scan does, without parsing it: a record
+// that encoding/csv refuses is a *RowError in rd.bad.
+func (rd *Reader) read() bool {
 	if rd.err != nil {
 		return false
 	}
-	rec, err := rd.r.Read()
-	if err != nil {
+	rd.bad = nil
+	if err := rd.next(); err != nil {
 		var pe *csv.ParseError
 		switch {
 		case err == io.EOF:
@@ -110,9 +140,218 @@ func (rd *Reader) Scan() bool {
 		rd.err = fmt.Errorf("%s: reading after line %d: %w", rd.file, rd.line, err)
 		return false
 	}
-	rd.line, _ = rd.r.FieldPos(0)
-	rd.bad = rd.parse(rec)
 	return true
+}
+
+// Raw returns the bytes of the record Scan read as they are in the file,
+// its line break included, and before them the blank lines that Scan
+// skipped (skip bytes); after the last Scan, the blank lines at the end
+// of the file. They are valid until the next Scan.
+func (rd *Reader) Raw() (raw []byte, skip int) { return rd.raw, rd.skip }
+
+// readLine returns the next line of the file, its line break included,
+// and io.EOF after the last one (with the last line when it has no line
+// break). The line is in br's buffer or in rd.buf, valid until the next
+// read; keep appends it to rd.buf instead (a record of several lines).
+func (rd *Reader) readLine(keep bool) ([]byte, error) {
+	line, err := rd.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull || (keep && len(line) > 0) {
+		if !keep {
+			rd.buf = rd.buf[:0]
+		}
+		start := len(rd.buf)
+		rd.buf = append(rd.buf, line...)
+		for err == bufio.ErrBufferFull {
+			line, err = rd.br.ReadSlice('\n')
+			rd.buf = append(rd.buf, line...)
+		}
+		line = rd.buf[start:]
+	}
+	if len(line) > 0 {
+		rd.lines++
+		if err == io.EOF {
+			err = nil
+		}
+	}
+	return line, err
+}
+
+// content returns line without its line break, as encoding/csv reads it:
+// "\r\n" and "\n" end a line, and a "\r" before the end of the file is
+// dropped.
+func content(line []byte, last bool) []byte {
+	n := len(line)
+	switch {
+	case n > 0 && line[n-1] == '\n':
+		if n > 1 && line[n-2] == '\r' {
+			return line[:n-2]
+		}
+		return line[:n-1]
+	case last && n > 0 && line[n-1] == '\r':
+		return line[:n-1]
+	}
+	return line
+}
+
+// record reads the next record and returns its fields (next, split).
+func (rd *Reader) record() ([]string, error) {
+	err := rd.next()
+	if err == io.EOF {
+		return nil, err
+	}
+	return rd.split(), err
+}
+
+// next reads the next record into rd.raw. A line without a quote is
+// left in rd.plain (without its line break) for split; a record
+// with a quote is read whole (its quoted fields may hold line breaks) and
+// parsed by encoding/csv into rd.rec (rd.quoted). Blank lines are
+// skipped, as encoding/csv skips them. It returns io.EOF at the end, or
+// the error of encoding/csv or of the read.
+func (rd *Reader) next() error {
+	rd.skip = 0
+	rd.blank = rd.blank[:0]
+	rd.plain, rd.quoted = nil, false
+	var line, c []byte
+	var err error
+	for {
+		if line, err = rd.readLine(false); len(line) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			rd.raw = rd.blank
+			return err
+		}
+		if c = content(line, line[len(line)-1] != '\n'); len(c) > 0 {
+			break
+		}
+		// A blank line, copied for Raw: it may be in br's buffer, which
+		// the next read overwrites.
+		rd.blank = append(rd.blank, line...)
+		rd.skip = len(rd.blank)
+	}
+	rd.line = rd.lines
+	rd.raw = line
+	if rd.skip > 0 {
+		rd.blank = append(rd.blank, line...)
+		rd.raw = rd.blank
+	}
+	if bytes.IndexByte(c, '"') < 0 {
+		rd.plain = c
+		return err
+	}
+	rd.quoted = true
+	return rd.readQuoted(c, err)
+}
+
+// split returns the fields of the record next read, valid until the
+// next read.
+func (rd *Reader) split() []string {
+	if !rd.quoted {
+		rd.rec = splitFields(rd.rec[:0], rd.plain)
+	}
+	return rd.rec
+}
+
+// firstField returns the first field of the record next read, valid
+// until the next read.
+func (rd *Reader) firstField() string {
+	if rd.quoted {
+		if len(rd.rec) == 0 {
+			return ""
+		}
+		return rd.rec[0]
+	}
+	c := rd.plain
+	if i := bytes.IndexByte(c, ','); i >= 0 {
+		c = c[:i]
+	}
+	return unsafe.String(unsafe.SliceData(c), len(c))
+}
+
+// splitFields appends the comma-separated fields of c to dst: strings
+// that share c's memory, valid as long as c is.
+func splitFields(dst []string, c []byte) []string {
+	s := unsafe.String(unsafe.SliceData(c), len(c))
+	for {
+		i := strings.IndexByte(s, ',')
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst = append(dst, s[:i])
+		s = s[i+1:]
+	}
+}
+
+// readQuoted reads the rest of a record whose first line, c (without its
+// line break), holds a quote, and parses it with encoding/csv into
+// rd.rec. The record goes on past a line that ends inside a quoted field.
+func (rd *Reader) readQuoted(c []byte, err error) error {
+	start := rd.line
+	inQuotes := continues(c, false) // before rd.buf changes: c may be in it (a long line)
+	rd.buf = append(rd.buf[:0], rd.raw...)
+	for ; inQuotes && err == nil; inQuotes = continues(c, true) {
+		var line []byte
+		if line, err = rd.readLine(true); len(line) == 0 {
+			break
+		}
+		c = content(line, line[len(line)-1] != '\n')
+	}
+	rd.raw = rd.buf
+	cr := csv.NewReader(bytes.NewReader(rd.buf[rd.skip:]))
+	cr.FieldsPerRecord = -1
+	rec, perr := cr.Read()
+	rd.rec = rec
+	if pe, ok := errors.AsType[*csv.ParseError](perr); ok {
+		pe.StartLine += start - 1
+		pe.Line += start - 1
+	}
+	if perr != nil {
+		return perr
+	}
+	return err
+}
+
+// continues reports whether a record whose line c (without its line
+// break) starts inside a quoted field when inQuotes goes on to the next
+// line: it ends inside a quoted field. A quote that encoding/csv refuses
+// (a bare quote in an unquoted field, a quote after a quoted field) ends
+// the record at this line, as encoding/csv ends it there with its error.
+func continues(c []byte, inQuotes bool) bool {
+	for {
+		if !inQuotes {
+			// At the start of a field.
+			if len(c) == 0 || c[0] != '"' {
+				i := bytes.IndexByte(c, ',')
+				field := c
+				if i >= 0 {
+					field = c[:i]
+				}
+				if bytes.IndexByte(field, '"') >= 0 || i < 0 {
+					return false // a bare quote (an error), or the last field
+				}
+				c = c[i+1:]
+				continue
+			}
+			c = c[1:]
+		}
+		// Inside a quoted field.
+		i := bytes.IndexByte(c, '"')
+		if i < 0 {
+			return true
+		}
+		c = c[i+1:]
+		switch {
+		case len(c) > 0 && c[0] == '"':
+			c = c[1:] // an escaped quote
+			inQuotes = true
+		case len(c) > 0 && c[0] == ',':
+			c = c[1:]
+			inQuotes = false
+		default:
+			return false // the end of the record, or a quote refused
+		}
+	}
 }
 
 // Row returns the row of the line Scan read, or a *RowError saying why
@@ -170,6 +409,9 @@ func (rd *Reader) parse(rec []string) error {
 	}
 	var errs []string
 	num := func(col int) int64 {
+		if v, ok := digits(field(col)); ok && v <= math.MaxInt64 {
+			return int64(v)
+		}
 		v, err := strconv.ParseInt(field(col), 10, 64)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s %q is not an integer", Header[col], field(col)))
@@ -177,6 +419,9 @@ func (rd *Reader) parse(rec []string) error {
 		return v
 	}
 	unum := func(col int) uint64 {
+		if v, ok := digits(field(col)); ok {
+			return v
+		}
 		v, err := strconv.ParseUint(field(col), 10, 64)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s %q is not a non-negative integer", Header[col], field(col)))
@@ -242,6 +487,23 @@ func (rd *Reader) parse(rec []string) error {
 		return &RowError{rd.file, rd.line, strings.Join(errs, "; ")}
 	}
 	return nil
+}
+
+// digits returns the value of s when s is 1 to 19 decimal digits, as
+// strconv.ParseUint returns it; ok is false for anything else (a sign, a
+// 20-digit seed, a bad number), which strconv then parses or refuses.
+func digits(s string) (v uint64, ok bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, true
 }
 
 // UnescapeFormula undoes EscapeFormula: it takes the single quote off a

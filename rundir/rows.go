@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // ResultsGzip is results.csv once a finished run is compressed
@@ -107,6 +109,13 @@ type Compression struct {
 	Plain, Gzip int64
 }
 
+// gzipLevel is the level of github.com/klauspost/compress's gzip that
+// Compress writes results.csv.gz with: the same format as compress/gzip's
+// (any gzip reader reads it), its fast encoder. On the rows of a sweep it
+// is the fastest level and smaller than the levels above it up to 6
+// (docs/PERFORMANCE.md has the figures).
+const gzipLevel = 2
+
 // Compress gzips the rows of the finished run in dir: results.csv.gz is
 // written beside results.csv under a temporary name, synced, renamed into
 // place, and then results.csv is removed, so that a process killed at
@@ -144,7 +153,7 @@ func Compress(dir string) (Compression, error) {
 		c.Plain = st.Size()
 	}
 	size, err := replaceFile(filepath.Join(dir, ResultsGzip), func(w *bufio.Writer) error {
-		gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
+		gz, err := kgzip.NewWriterLevel(w, gzipLevel)
 		if err != nil {
 			return err
 		}

@@ -96,7 +96,8 @@ func copyAmended(rd *Reader, w *Writer, out *bufio.Writer, ids func(int) bool, f
 			}
 		}
 		if rd.bad == nil {
-			rd.bad = rd.parse(rd.split())
+			rd.split()
+			rd.bad = rd.parse()
 		}
 		row, err := rd.Row()
 		if err != nil {

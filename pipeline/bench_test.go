@@ -43,6 +43,7 @@ type discard struct{ w *rundir.Writer }
 
 func (d discard) Write(r *rundir.Row) error { return d.w.Write(r) }
 func (d discard) Flush() error              { return d.w.Flush() }
+func (d discard) CopiesRows()               {}
 
 // BenchmarkPipeline measures the cost per unit of the pipeline itself
 // (reading, parsing, scheduling, timing, ordering, CSV encoding) with a

@@ -100,6 +100,7 @@ type Config struct {
 	Counter  UniqueCounter // for Unique; nil: solvers.CountSolutions
 
 	retime *retimer // set by Run when Retime
+	copier bool     // Sink is a RowCopier
 	// checkers holds, per strategy of Solvers, its AnswerChecker or nil:
 	// asserted once by Run, not once per unit.
 	checkers []solvers.AnswerChecker
@@ -212,6 +213,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 	stats := &Stats{}
 	cfg.setCheckers()
+	_, cfg.copier = cfg.Sink.(RowCopier)
 	for _, s := range cfg.Solvers {
 		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
 	}

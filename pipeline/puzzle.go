@@ -36,7 +36,7 @@ func SolveEntry(ctx context.Context, cfg Config, ci int, e corpus.Entry) []rundi
 		// repeat (see minPass): solved again in a row, a cheap puzzle
 		// would run faster than it did the first time (docs/TIMING.md).
 		rs := runs{limit: 1}
-		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, overhead, &rows[i], &rs, &res)
+		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, overhead, &rows[i], &rs, &res, nil)
 		rs.finish(&rows[i])
 	}
 	return rows

@@ -49,7 +49,7 @@ func (d *Dir) AmendIDs(ids func(id int) bool, fix func(*Row) bool) (int, error) 
 	head, _ := rd.Raw()
 	head = bytes.Clone(head)
 	var changed int
-	_, err = replaceFile(path, func(bw *bufio.Writer) error {
+	_, err = replaceFile(path, writerBuffer, func(bw *bufio.Writer) error {
 		w := NewWriter(bw)
 		w.SetColumns(d.w.cols)
 		bw.Write(head)
@@ -75,9 +75,8 @@ func (d *Dir) AmendIDs(ids func(id int) bool, fix func(*Row) bool) (int, error) 
 		return changed, fmt.Errorf("amending %s: %w", path, err)
 	}
 	d.file.Close()
-	cols := d.w.cols
-	d.file, d.w = f, NewWriter(f)
-	d.w.SetColumns(cols)
+	d.file = f
+	d.w.w.Reset(f) // flushed above: its buffer is empty
 	return changed, nil
 }
 

@@ -152,7 +152,7 @@ func Compress(dir string) (Compression, error) {
 	if st, err := in.Stat(); err == nil {
 		c.Plain = st.Size()
 	}
-	size, err := replaceFile(filepath.Join(dir, ResultsGzip), func(w *bufio.Writer) error {
+	size, err := replaceFile(filepath.Join(dir, ResultsGzip), 256<<10, func(w *bufio.Writer) error {
 		gz, err := kgzip.NewWriterLevel(w, gzipLevel)
 		if err != nil {
 			return err
@@ -174,17 +174,17 @@ func Compress(dir string) (Compression, error) {
 }
 
 // replaceFile writes path through write into a temporary file beside it
-// (write gets its buffer), then makes it readable by all (mode 0644,
+// (write gets its buffer, of buffer bytes), then makes it readable by all (mode 0644,
 // like the rest of a run directory), syncs it, renames it into place and
 // syncs the directory: path is either its old content or the new one in full, on
 // disk. It returns the new file's size; on an error the temporary is
 // removed and path is as it was.
-func replaceFile(path string, write func(*bufio.Writer) error) (int64, error) {
+func replaceFile(path string, buffer int, write func(*bufio.Writer) error) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return 0, err
 	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
+	bw := bufio.NewWriterSize(tmp, buffer)
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -231,7 +231,7 @@ func decompress(dir string) error {
 		return err
 	}
 	defer in.Close()
-	if _, err := replaceFile(filepath.Join(dir, ResultsFile), func(w *bufio.Writer) error {
+	if _, err := replaceFile(filepath.Join(dir, ResultsFile), 256<<10, func(w *bufio.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	}); err != nil {

@@ -39,9 +39,13 @@ type Writer struct {
 	cols      int // columns written: len(Header), or fewer for an older file
 }
 
-// NewWriter returns a Writer on w. It does not write the header.
+// writerBuffer is the size of a Writer's buffer.
+const writerBuffer = 64 << 10
+
+// NewWriter returns a Writer on w (w itself when it is a *bufio.Writer of
+// writerBuffer bytes or more). It does not write the header.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 512), cols: len(Header)}
+	return &Writer{w: bufio.NewWriterSize(w, writerBuffer), buf: make([]byte, 0, 512), cols: len(Header)}
 }
 
 // SetColumns makes the writer write the first n columns of Header only

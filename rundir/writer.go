@@ -105,26 +105,27 @@ func (w *Writer) Write(r *Row) error {
 }
 
 // appendTiming appends the timing columns after corpus, as many as the
-// writer writes.
+// writer writes (Header's order: runs, ns_min, ns_median, retimed,
+// unstable, self_ns).
 func (w *Writer) appendTiming(b []byte, r *Row) []byte {
 	for c := baseColumns; c < w.cols; c++ {
 		b = append(b, ',')
-		switch Header[c] {
-		case "runs":
+		switch c - baseColumns {
+		case 0:
 			b = appendInt(b, int64(r.Runs))
-		case "ns_min":
+		case 1:
 			b = appendInt(b, r.NSMin)
-		case "ns_median":
+		case 2:
 			b = appendInt(b, r.NSMedian)
-		case "retimed":
+		case 3:
 			b = appendField(b, r.Retimed)
-		case "unstable":
+		case 4:
 			if r.Unstable {
 				b = append(b, '1')
 			} else {
 				b = append(b, '0')
 			}
-		case "self_ns":
+		case 5:
 			if r.SelfNS > 0 {
 				b = appendInt(b, r.SelfNS)
 			}

@@ -90,15 +90,8 @@ func TestReaderSplitsLongAndQuotedLines(t *testing.T) {
 		{ID: 1, Line: 2, Solver: "dlx", Status: solvers.StatusError, Solutions: -1, Corpus: "c.txt", Error: "a, \"b\""},
 		{ID: 2, Line: 3, Solver: "dlx", Status: solvers.StatusSolved, Solutions: 2, Corpus: "c, d.txt", Solution: "12"},
 	}
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	w.WriteHeader()
-	for i := range rows {
-		w.Write(&rows[i])
-	}
-	w.Flush()
 	// A blank line, and a line break inside the quoted error of row 1.
-	text := strings.Replace(buf.String(), "a, \"\"b\"\"", "a,\r\n \"\"b\"\"", 1) + "\n\n"
+	text := strings.Replace(string(encodeRows(rows)), "a, \"\"b\"\"", "a,\r\n \"\"b\"\"", 1) + "\n\n"
 	rows[1].Error = "a,\n \"b\""
 	rd, err := NewReader(strings.NewReader(text), "r.csv")
 	if err != nil {
@@ -116,4 +109,16 @@ func TestReaderSplitsLongAndQuotedLines(t *testing.T) {
 	if rd.Err() != nil {
 		t.Fatal(rd.Err())
 	}
+}
+
+// encodeRows returns rows as the Writer writes them, after the header.
+func encodeRows(rows []Row) []byte {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.WriteHeader()
+	for i := range rows {
+		w.Write(&rows[i])
+	}
+	w.Flush()
+	return buf.Bytes()
 }

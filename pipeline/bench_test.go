@@ -25,7 +25,7 @@ func (noop) Solve(ctx context.Context, p solvers.Puzzle, lim solvers.Limits) sol
 
 // corpusHead writes the first n puzzles of the 17-clue corpus to a file
 // and returns its path.
-func corpusHead(b *testing.B, n int) string {
+func corpusHead(b testing.TB, n int) string {
 	src, err := os.ReadFile("../data/sudoku17.txt")
 	if err != nil {
 		b.Fatalf("the 17-clue corpus is missing (%v): data/sudoku17.txt is committed in the repository; see data/README.md", err)
@@ -43,6 +43,7 @@ type discard struct{ w *rundir.Writer }
 
 func (d discard) Write(r *rundir.Row) error { return d.w.Write(r) }
 func (d discard) Flush() error              { return d.w.Flush() }
+func (d discard) CopiesRows()               {}
 
 // BenchmarkPipeline measures the cost per unit of the pipeline itself
 // (reading, parsing, scheduling, timing, ordering, CSV encoding) with a

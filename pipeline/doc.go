@@ -44,7 +44,10 @@
 //     not depend on the worker count or the shard.
 //  4. The writer keeps finished units in a ring until their turn, writes
 //     rows to the Sink strictly in order, flushes every 250ms, and gives a
-//     batch's slot back when its last row is written.
+//     batch's slot back when its last row is written. A Sink that keeps
+//     nothing of a row but copies (RowCopier: rundir.Dir) gets rows whose
+//     solution text is in their batch's memory, so that a sweep allocates
+//     nothing per unit (solution.go).
 //
 // Stopping: closing Config.Stop (the first Ctrl-C) stops the issuing of
 // batches; the batches being solved finish (at most ~1ms of work or one

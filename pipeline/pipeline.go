@@ -100,6 +100,7 @@ type Config struct {
 	Counter  UniqueCounter // for Unique; nil: solvers.CountSolutions
 
 	retime *retimer // set by Run when Retime
+	copier bool     // Sink is a RowCopier
 	// checkers holds, per strategy of Solvers, its AnswerChecker or nil:
 	// asserted once by Run, not once per unit.
 	checkers []solvers.AnswerChecker
@@ -126,6 +127,29 @@ func (cfg *Config) setCheckers() {
 // whether it changed it.
 type Amender interface {
 	Amend(fix func(*rundir.Row) bool) (int, error)
+}
+
+// idAmender is an Amender that reads only the rows of the puzzles that
+// ids wants (rundir.Dir.AmendIDs): fix is called on those, the others
+// are left as they are, unread.
+type idAmender interface {
+	AmendIDs(ids func(id int) bool, fix func(*rundir.Row) bool) (int, error)
+}
+
+// amendRows amends through a the rows that fix changes, all among the
+// rows of keys: only the rows of their puzzles are read when a can leave
+// the others unread (an idAmender; a results.csv of a sweep of
+// microsecond units is otherwise read whole for a few hundred rows).
+func amendRows[V any](a Amender, keys map[rundir.Key]V, fix func(*rundir.Row) bool) (int, error) {
+	ia, ok := a.(idAmender)
+	if !ok {
+		return a.Amend(fix)
+	}
+	ids := make(map[int]bool, len(keys))
+	for k := range keys {
+		ids[k.ID] = true
+	}
+	return ia.AmendIDs(func(id int) bool { return ids[id] }, fix)
 }
 
 // UniqueCounter counts the solutions of p, stopping at max.
@@ -189,6 +213,7 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	}
 	stats := &Stats{}
 	cfg.setCheckers()
+	_, cfg.copier = cfg.Sink.(RowCopier)
 	for _, s := range cfg.Solvers {
 		stats.Solvers = append(stats.Solvers, &SolverStats{Name: s.Name(), Statuses: map[string]int{}})
 	}

@@ -30,12 +30,13 @@ func SolveEntry(ctx context.Context, cfg Config, ci int, e corpus.Entry) []rundi
 	rows := make([]rundir.Row, len(cfg.Solvers))
 	epoch := time.Now()
 	overhead := timerOverhead(epoch)
+	var res solvers.Result
 	for i := range cfg.Solvers {
 		// Timed once, as a run times a unit of a batch too small to
 		// repeat (see minPass): solved again in a row, a cheap puzzle
 		// would run faster than it did the first time (docs/TIMING.md).
 		rs := runs{limit: 1}
-		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, overhead, &rows[i], &rs)
+		solve(ctx, &cfg, unit{ent: ent, solver: i}, epoch, overhead, &rows[i], &rs, &res, nil)
 		rs.finish(&rows[i])
 	}
 	return rows

@@ -200,7 +200,7 @@ func (rt *retimer) runAndAmend(ctx context.Context, stop <-chan struct{}, amende
 	budget := max(time.Duration(float64(sweep)*retimeShare), retimeFloor)
 	done := rt.run(ctx, stop, budget)
 	if len(done) > 0 {
-		if _, err := amender.Amend(rt.amend(done)); err != nil {
+		if _, err := amendRows(amender, done, rt.amend(done)); err != nil {
 			rt.Stats = RetimeStats{Error: err.Error()}
 		}
 	}

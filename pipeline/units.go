@@ -46,7 +46,10 @@ type result struct {
 // flight is that of the units in flight, whatever the batch sizes: the
 // window may hold thousands of one-unit batches (a slow strategy, or any
 // strategy before its mean time is known).
-type batch[T any] struct{ s []T }
+type batch[T any] struct {
+	s    []T
+	text []byte // a batch of results: its solutions' text (solutionText), when the Sink is a RowCopier
+}
 
 type (
 	unitBatch   = batch[unit]

@@ -182,6 +182,11 @@ func (r *runs) finish(row *rundir.Row) {
 // each batch of results to the writer.
 func (w *workers) work(ctx context.Context) error {
 	var rs [maxBatch]runs
+	// One Result for the worker's units, reused: a few hundred bytes, it
+	// would be allocated once a unit otherwise (CheckAnswer, a call
+	// through an interface, takes its address), and the collector would
+	// run every few milliseconds of a microsecond strategy's sweep.
+	res := new(solvers.Result)
 	groups := make([][65]*group, len(w.cfg.Solvers)) // per strategy, its first runs by octave of calls (judge)
 	last := -1                                       // the strategy of the worker's last batch
 	for {
@@ -196,10 +201,18 @@ func (w *workers) work(ctx context.Context) error {
 		last = batch[0].solver
 		rb := resultPool.get(len(batch))
 		out := rb.s
+		var text *[]byte // the solutions' text, in the batch's memory (RowCopier)
+		if w.cfg.copier {
+			if rb.text == nil {
+				rb.text = make([]byte, 0, cap(rb.s)*textCells)
+			}
+			rb.text = rb.text[:0]
+			text = &rb.text
+		}
 		for i, u := range batch {
 			out[i].seq, out[i].solver, out[i].ent, out[i].last = u.seq, u.solver, u.ent, u.last
 			rs[i] = runs{limit: w.runs}
-			solve(ctx, w.cfg, u, w.epoch, w.overhead, &out[i].row, &rs[i])
+			solve(ctx, w.cfg, u, w.epoch, w.overhead, &out[i].row, &rs[i], res, text)
 			if i == len(batch)-1 {
 				out[i].batch = rb
 			}
@@ -246,9 +259,11 @@ func (w *workers) work(ctx context.Context) error {
 }
 
 // solve runs one unit into row (a zero Row) the first time: times Solve
-// (timeSolve), recovers a panic, checks the answer, and records the run
-// in rs.
-func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, row *rundir.Row, rs *runs) {
+// (timeSolve) into res (scratch, overwritten), recovers a panic, checks
+// the answer, and records the run in rs. The solution's text goes into
+// text when it is not nil (solutionText).
+func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, row *rundir.Row, rs *runs,
+	res *solvers.Result, text *[]byte) {
 	ent, s := u.ent, cfg.Solvers[u.solver]
 	*row = rundir.Row{
 		ID: ent.e.ID, Line: ent.e.Line, Solver: s.Name(), Clues: ent.clues,
@@ -269,13 +284,12 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		})
 		row.Solutions = ent.solutions
 	}
-	var res solvers.Result
-	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.e.ID, ent.seed, epoch, overhead, &res)
+	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.e.ID, ent.seed, epoch, overhead, res)
 	rs.add(ns)
 	rs.addSelf(res.SelfNS)
 	row.NS = ns
 	if ac := cfg.checkers[u.solver]; ac != nil && !panicked {
-		ac.CheckAnswer(ctx, ent.e.Puzzle, &res)
+		ac.CheckAnswer(ctx, ent.e.Puzzle, res)
 	}
 	row.Status = res.Status
 	row.Calls, row.Guesses, row.Backtracks = res.Calls, res.Guesses, res.Backtracks
@@ -294,13 +308,13 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		} else {
 			rs.repeat = true
 		}
-		row.Solution = res.Solution.String()
+		row.Solution = solutionText(&res.Solution, text)
 	case solvers.StatusUnsolvable, solvers.StatusStuck, solvers.StatusLimit:
 		// Outcomes that do not depend on the clock: a timeout does, and
 		// the other statuses refused the puzzle or failed.
 		rs.repeat = true
 	}
-	rs.first = statusCountersOf(&res)
+	rs.first = statusCountersOf(res)
 }
 
 // solveAgain solves the unit once more and returns its time; a run whose

@@ -39,7 +39,10 @@ func TestAmend(t *testing.T) {
 		t.Fatalf("a fix that changes nothing: %d, %v", n, err)
 	}
 	before, _ := os.ReadFile(path)
-	n, err := d.Amend(func(r *Row) bool {
+	n, err := d.AmendIDs(func(id int) bool { return id == 2 || id == 4 }, func(r *Row) bool {
+		if r.ID != 2 && r.ID != 4 {
+			t.Errorf("fix called on row %d, not wanted", r.ID)
+		}
 		if r.ID != 2 {
 			return false
 		}

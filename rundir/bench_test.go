@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"bytes"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -45,5 +46,28 @@ func BenchmarkWriter(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/row")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkReader reads back rows that the Writer wrote (benchRows), as
+// the report and Amend read results.csv: ns/row, lean (OmitText) as the
+// report reads them.
+func BenchmarkReader(b *testing.B) {
+	file := encodeRows(benchRows(4096))
+	n := 0
+	for b.Loop() {
+		rd, err := NewReader(bytes.NewReader(file), "b.csv")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rd.OmitText()
+		for rd.Scan() {
+			if _, err := rd.Row(); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/row")
 	b.ReportMetric(0, "ns/op")
 }

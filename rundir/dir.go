@@ -218,6 +218,10 @@ func (d *Dir) Write(r *Row) error {
 	return d.w.Write(r)
 }
 
+// CopiesRows says that Write keeps nothing of a row it is given: it
+// encodes the row (pipeline.RowCopier).
+func (d *Dir) CopiesRows() {}
+
 // Flush pushes buffered rows to the file.
 func (d *Dir) Flush() error { return d.w.Flush() }
 

@@ -1,12 +1,18 @@
 package rundir
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/bits"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"sudokubatch/solvers"
 )
@@ -24,38 +30,53 @@ import (
 // `corpus` column is read too (corpus ""). The single quote that the
 // Writer puts before a text field that looks like a formula is taken off
 // (UnescapeFormula). A Reader is not safe for concurrent use.
+//
+// The file is read as encoding/csv reads it (RFC 4180: quoted fields,
+// line breaks inside them, "\r\n" line ends, blank lines skipped), and
+// its errors are encoding/csv's. A line without a quote, which is every
+// line the Writer writes unless a text field needs quoting, is split at
+// its commas in place: no copy of the line, no string per row. A record
+// with a quote is parsed by encoding/csv.
 type Reader struct {
-	r    *csv.Reader
+	br   *bufio.Reader
 	file string
 	cols []int // index in the file of each Header column, -1 if absent
 	// fields is the number of columns of the header: every line has as
 	// many (checked when the file has the corpus column, which every
 	// version that wrote more than the docs/DESIGN.md columns wrote).
 	fields int
-	line   int
-	lean   bool // leave Solution and Error empty
+	line   int // the first line of the record Scan read
+	lines  int // the lines read so far
+	lean   bool
 	row    Row
 	bad    error // the current line's *RowError
 	err    error // the read error that ended the scan
 	// The solver and corpus of the last row, reused when the next row
 	// has the same (most rows do) rather than cloned again.
 	solver, corpus string
+
+	rec    []string // the fields of the record next read when it has a quote (valid until the next read)
+	plain  []byte   // the record next read when it is a line without a quote, without its line break
+	commas []int32  // the offsets of plain's commas (split)
+	quoted bool     // the record next read has a quote: rec holds its fields
+	raw    []byte   // its bytes as read, after the blank lines before it (see Raw)
+	skip   int      // how many bytes of raw are blank lines before the record
+	buf    []byte   // raw, when it is not in br's buffer: a long line, a record of several lines
+	blank  []byte   // raw, when blank lines come before the record
 }
 
 // NewReader reads the header of r and returns a Reader for its rows;
 // file names r in errors.
 func NewReader(r io.Reader, file string) (*Reader, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
+	rd := &Reader{br: bufio.NewReaderSize(r, 64<<10), file: file, cols: make([]int, len(Header))}
+	head, err := rd.record()
 	if err != nil {
 		if err == io.EOF {
 			return nil, fmt.Errorf("%s: empty file, want a results.csv header", file)
 		}
 		return nil, fmt.Errorf("%s: reading header: %w", file, err)
 	}
-	rd := &Reader{r: cr, file: file, cols: make([]int, len(Header)), line: 1, fields: len(head)}
+	rd.fields = len(head)
 	for i, name := range Header {
 		rd.cols[i] = -1
 		for j, h := range head {
@@ -93,11 +114,24 @@ func (e *RowError) Unwrap() error { return ErrBadRow }
 // Scan advances to the next line. It returns false at the end of the
 // file or when the file cannot be read (see Err).
 func (rd *Reader) Scan() bool {
+	if !rd.read() {
+		return false
+	}
+	if rd.bad == nil {
+		rd.split()
+		rd.bad = rd.parse()
+	}
+	return true
+}
+
+// read reads the next record, as Scan does, without parsing it: a record
+// that encoding/csv refuses is a *RowError in rd.bad.
+func (rd *Reader) read() bool {
 	if rd.err != nil {
 		return false
 	}
-	rec, err := rd.r.Read()
-	if err != nil {
+	rd.bad = nil
+	if err := rd.next(); err != nil {
 		var pe *csv.ParseError
 		switch {
 		case err == io.EOF:
@@ -110,9 +144,257 @@ func (rd *Reader) Scan() bool {
 		rd.err = fmt.Errorf("%s: reading after line %d: %w", rd.file, rd.line, err)
 		return false
 	}
-	rd.line, _ = rd.r.FieldPos(0)
-	rd.bad = rd.parse(rec)
 	return true
+}
+
+// Raw returns the bytes of the record Scan read as they are in the file,
+// its line break included, and before them the blank lines that Scan
+// skipped (skip bytes); after the last Scan, the blank lines at the end
+// of the file. They are valid until the next Scan.
+func (rd *Reader) Raw() (raw []byte, skip int) { return rd.raw, rd.skip }
+
+// readLine returns the next line of the file, its line break included,
+// and io.EOF after the last one (with the last line when it has no line
+// break). The line is in br's buffer or in rd.buf, valid until the next
+// read; keep appends it to rd.buf instead (a record of several lines).
+func (rd *Reader) readLine(keep bool) ([]byte, error) {
+	line, err := rd.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull || (keep && len(line) > 0) {
+		if !keep {
+			rd.buf = rd.buf[:0]
+		}
+		start := len(rd.buf)
+		rd.buf = append(rd.buf, line...)
+		for err == bufio.ErrBufferFull {
+			line, err = rd.br.ReadSlice('\n')
+			rd.buf = append(rd.buf, line...)
+		}
+		line = rd.buf[start:]
+	}
+	if len(line) > 0 {
+		rd.lines++
+		if err == io.EOF {
+			err = nil
+		}
+	}
+	return line, err
+}
+
+// content returns line without its line break, as encoding/csv reads it:
+// "\r\n" and "\n" end a line, and a "\r" before the end of the file is
+// dropped.
+func content(line []byte, last bool) []byte {
+	n := len(line)
+	switch {
+	case n > 0 && line[n-1] == '\n':
+		if n > 1 && line[n-2] == '\r' {
+			return line[:n-2]
+		}
+		return line[:n-1]
+	case last && n > 0 && line[n-1] == '\r':
+		return line[:n-1]
+	}
+	return line
+}
+
+// record reads the next record and returns its fields (next, split).
+func (rd *Reader) record() ([]string, error) {
+	err := rd.next()
+	if err == io.EOF {
+		return nil, err
+	}
+	rd.split()
+	rec := make([]string, rd.nfields())
+	for i := range rec {
+		rec[i] = rd.field(i)
+	}
+	return rec, err
+}
+
+// next reads the next record into rd.raw. A line without a quote is
+// left in rd.plain (without its line break) for split; a record
+// with a quote is read whole (its quoted fields may hold line breaks) and
+// parsed by encoding/csv into rd.rec (rd.quoted). Blank lines are
+// skipped, as encoding/csv skips them. It returns io.EOF at the end, or
+// the error of encoding/csv or of the read.
+func (rd *Reader) next() error {
+	rd.skip = 0
+	rd.blank = rd.blank[:0]
+	rd.plain, rd.quoted = nil, false
+	var line, c []byte
+	var err error
+	for {
+		if line, err = rd.readLine(false); len(line) == 0 {
+			if err == nil {
+				err = io.EOF
+			}
+			rd.raw = rd.blank
+			return err
+		}
+		if c = content(line, line[len(line)-1] != '\n'); len(c) > 0 {
+			break
+		}
+		// A blank line, copied for Raw: it may be in br's buffer, which
+		// the next read overwrites.
+		rd.blank = append(rd.blank, line...)
+		rd.skip = len(rd.blank)
+	}
+	rd.line = rd.lines
+	rd.raw = line
+	if rd.skip > 0 {
+		rd.blank = append(rd.blank, line...)
+		rd.raw = rd.blank
+	}
+	if bytes.IndexByte(c, '"') < 0 {
+		rd.plain = c
+		return err
+	}
+	rd.quoted = true
+	return rd.readQuoted(c, err)
+}
+
+// split finds the fields of the record next read: a line without a
+// quote, the offsets of its commas.
+func (rd *Reader) split() {
+	if !rd.quoted {
+		rd.commas = commas(rd.commas[:0], rd.plain)
+	}
+}
+
+// nfields returns the number of fields of the record split.
+func (rd *Reader) nfields() int {
+	if rd.quoted {
+		return len(rd.rec)
+	}
+	return len(rd.commas) + 1
+}
+
+// field returns field i of the record split (i < nfields), valid until
+// the next read: a field of a line without a quote shares its memory.
+func (rd *Reader) field(i int) string {
+	if rd.quoted {
+		return rd.rec[i]
+	}
+	start, end := 0, len(rd.plain)
+	if i > 0 {
+		start = int(rd.commas[i-1]) + 1
+	}
+	if i < len(rd.commas) {
+		end = int(rd.commas[i])
+	}
+	if start == end {
+		return ""
+	}
+	return unsafe.String(&rd.plain[start], end-start)
+}
+
+// firstField returns the first field of the record next read, valid
+// until the next read.
+func (rd *Reader) firstField() string {
+	if rd.quoted {
+		if len(rd.rec) == 0 {
+			return ""
+		}
+		return rd.rec[0]
+	}
+	c := rd.plain
+	if i := bytes.IndexByte(c, ','); i >= 0 {
+		c = c[:i]
+	}
+	return unsafe.String(unsafe.SliceData(c), len(c))
+}
+
+// commas appends to dst the offsets of the commas of c, found eight
+// bytes at a time: a line of results.csv has about twenty.
+func commas(dst []int32, c []byte) []int32 {
+	const low, high = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(c); i += 8 {
+		x := binary.LittleEndian.Uint64(c[i:]) ^ ','*low // a comma's byte becomes 0
+		// The high bit of each byte of m is set where x's byte is 0,
+		// exactly (no carry crosses a byte).
+		m := ^((x&(0x7f*low) + 0x7f*low) | x) & high
+		for ; m != 0; m &= m - 1 {
+			dst = append(dst, int32(i+bits.TrailingZeros64(m)/8))
+		}
+	}
+	for ; i < len(c); i++ {
+		if c[i] == ',' {
+			dst = append(dst, int32(i))
+		}
+	}
+	return dst
+}
+
+// readQuoted reads the rest of a record whose first line, c (without its
+// line break), holds a quote, and parses it with encoding/csv into
+// rd.rec. The record goes on past a line that ends inside a quoted field.
+func (rd *Reader) readQuoted(c []byte, err error) error {
+	start := rd.line
+	inQuotes := continues(c, false) // before rd.buf changes: c may be in it (a long line)
+	rd.buf = append(rd.buf[:0], rd.raw...)
+	for ; inQuotes && err == nil; inQuotes = continues(c, true) {
+		var line []byte
+		if line, err = rd.readLine(true); len(line) == 0 {
+			break
+		}
+		c = content(line, line[len(line)-1] != '\n')
+	}
+	rd.raw = rd.buf
+	cr := csv.NewReader(bytes.NewReader(rd.buf[rd.skip:]))
+	cr.FieldsPerRecord = -1
+	rec, perr := cr.Read()
+	rd.rec = rec
+	if pe, ok := errors.AsType[*csv.ParseError](perr); ok {
+		pe.StartLine += start - 1
+		pe.Line += start - 1
+	}
+	if perr != nil {
+		return perr
+	}
+	return err
+}
+
+// continues reports whether a record whose line c (without its line
+// break) starts inside a quoted field when inQuotes goes on to the next
+// line: it ends inside a quoted field. A quote that encoding/csv refuses
+// (a bare quote in an unquoted field, a quote after a quoted field) ends
+// the record at this line, as encoding/csv ends it there with its error.
+func continues(c []byte, inQuotes bool) bool {
+	for {
+		if !inQuotes {
+			// At the start of a field.
+			if len(c) == 0 || c[0] != '"' {
+				i := bytes.IndexByte(c, ',')
+				field := c
+				if i >= 0 {
+					field = c[:i]
+				}
+				if bytes.IndexByte(field, '"') >= 0 || i < 0 {
+					return false // a bare quote (an error), or the last field
+				}
+				c = c[i+1:]
+				continue
+			}
+			c = c[1:]
+		}
+		// Inside a quoted field.
+		i := bytes.IndexByte(c, '"')
+		if i < 0 {
+			return true
+		}
+		c = c[i+1:]
+		switch {
+		case len(c) > 0 && c[0] == '"':
+			c = c[1:] // an escaped quote
+			inQuotes = true
+		case len(c) > 0 && c[0] == ',':
+			c = c[1:]
+			inQuotes = false
+		default:
+			return false // the end of the record, or a quote refused
+		}
+	}
 }
 
 // Row returns the row of the line Scan read, or a *RowError saying why
@@ -156,10 +438,11 @@ func (rd *Reader) Err() error { return rd.err }
 func (rd *Reader) Line() int { return rd.line }
 
 // parse fills rd.row from the fields of a line.
-func (rd *Reader) parse(rec []string) error {
+func (rd *Reader) parse() error {
+	n := rd.nfields()
 	field := func(col int) string {
-		if i := rd.cols[col]; i >= 0 && i < len(rec) {
-			return rec[i]
+		if i := rd.cols[col]; i >= 0 && i < n {
+			return rd.field(i)
 		}
 		return ""
 	}
@@ -170,6 +453,9 @@ func (rd *Reader) parse(rec []string) error {
 	}
 	var errs []string
 	num := func(col int) int64 {
+		if v, ok := digits(field(col)); ok && v <= math.MaxInt64 {
+			return int64(v)
+		}
 		v, err := strconv.ParseInt(field(col), 10, 64)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s %q is not an integer", Header[col], field(col)))
@@ -177,14 +463,17 @@ func (rd *Reader) parse(rec []string) error {
 		return v
 	}
 	unum := func(col int) uint64 {
+		if v, ok := digits(field(col)); ok {
+			return v
+		}
 		v, err := strconv.ParseUint(field(col), 10, 64)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s %q is not a non-negative integer", Header[col], field(col)))
 		}
 		return v
 	}
-	if len(rec) != rd.fields && rd.cols[baseColumns-1] >= 0 {
-		errs = append(errs, fmt.Sprintf("%d fields, want %d", len(rec), rd.fields))
+	if n != rd.fields && rd.cols[baseColumns-1] >= 0 {
+		errs = append(errs, fmt.Sprintf("%d fields, want %d", n, rd.fields))
 	}
 	row.ID = int(num(0))
 	row.Line = int(num(1))
@@ -211,7 +500,7 @@ func (rd *Reader) parse(rec []string) error {
 		rd.corpus = strings.Clone(c)
 	}
 	row.Corpus = rd.corpus
-	if i := rd.cols[baseColumns]; i >= 0 && i < len(rec) {
+	if i := rd.cols[baseColumns]; i >= 0 && i < n {
 		row.Runs = int(num(baseColumns))
 		row.NSMin, row.NSMedian = num(baseColumns+1), num(baseColumns+2)
 		switch r := field(baseColumns + 3); r {
@@ -228,7 +517,7 @@ func (rd *Reader) parse(rec []string) error {
 			errs = append(errs, fmt.Sprintf("unstable %q is not 0 or 1", u))
 		}
 	}
-	if i := rd.cols[selfColumn]; i >= 0 && i < len(rec) && rec[i] != "" {
+	if i := rd.cols[selfColumn]; i >= 0 && i < n && rd.field(i) != "" {
 		row.SelfNS = num(selfColumn)
 	}
 	if row.Solver != rd.solver {
@@ -242,6 +531,23 @@ func (rd *Reader) parse(rec []string) error {
 		return &RowError{rd.file, rd.line, strings.Join(errs, "; ")}
 	}
 	return nil
+}
+
+// digits returns the value of s when s is 1 to 19 decimal digits, as
+// strconv.ParseUint returns it; ok is false for anything else (a sign, a
+// 20-digit seed, a bad number), which strconv then parses or refuses.
+func digits(s string) (v uint64, ok bool) {
+	if len(s) == 0 || len(s) > 19 {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, true
 }
 
 // UnescapeFormula undoes EscapeFormula: it takes the single quote off a

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // ResultsGzip is results.csv once a finished run is compressed
@@ -107,6 +109,13 @@ type Compression struct {
 	Plain, Gzip int64
 }
 
+// gzipLevel is the level of github.com/klauspost/compress's gzip that
+// Compress writes results.csv.gz with: the same format as compress/gzip's
+// (any gzip reader reads it), its fast encoder. On the rows of a sweep it
+// is the fastest level and smaller than the levels above it up to 6
+// (docs/PERFORMANCE.md has the figures).
+const gzipLevel = 2
+
 // Compress gzips the rows of the finished run in dir: results.csv.gz is
 // written beside results.csv under a temporary name, synced, renamed into
 // place, and then results.csv is removed, so that a process killed at
@@ -143,8 +152,8 @@ func Compress(dir string) (Compression, error) {
 	if st, err := in.Stat(); err == nil {
 		c.Plain = st.Size()
 	}
-	size, err := replaceFile(filepath.Join(dir, ResultsGzip), func(w *bufio.Writer) error {
-		gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
+	size, err := replaceFile(filepath.Join(dir, ResultsGzip), 256<<10, func(w *bufio.Writer) error {
+		gz, err := kgzip.NewWriterLevel(w, gzipLevel)
 		if err != nil {
 			return err
 		}
@@ -165,17 +174,17 @@ func Compress(dir string) (Compression, error) {
 }
 
 // replaceFile writes path through write into a temporary file beside it
-// (write gets its buffer), then makes it readable by all (mode 0644,
+// (write gets its buffer, of buffer bytes), then makes it readable by all (mode 0644,
 // like the rest of a run directory), syncs it, renames it into place and
 // syncs the directory: path is either its old content or the new one in full, on
 // disk. It returns the new file's size; on an error the temporary is
 // removed and path is as it was.
-func replaceFile(path string, write func(*bufio.Writer) error) (int64, error) {
+func replaceFile(path string, buffer int, write func(*bufio.Writer) error) (int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return 0, err
 	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
+	bw := bufio.NewWriterSize(tmp, buffer)
 	err = write(bw)
 	if err == nil {
 		err = bw.Flush()
@@ -222,7 +231,7 @@ func decompress(dir string) error {
 		return err
 	}
 	defer in.Close()
-	if _, err := replaceFile(filepath.Join(dir, ResultsFile), func(w *bufio.Writer) error {
+	if _, err := replaceFile(filepath.Join(dir, ResultsFile), 256<<10, func(w *bufio.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,6 +52,50 @@ func rowsOf(t *testing.T, dir string) []byte {
 }
 
 func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
+
+// TestCompressedRowsReadByOtherTools: results.csv.gz, written with
+// github.com/klauspost/compress's gzip, is a gzip that other tools read
+// as they read compress/gzip's: zcat gives back results.csv's bytes and
+// Python's gzip and csv modules its rows (each tool skipped where it is
+// not installed).
+func TestCompressedRowsReadByOtherTools(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	makeRun(t, dir, 300, time.Now(), Finished)
+	want, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	if _, err := Compress(dir); err != nil {
+		t.Fatal(err)
+	}
+	gz := filepath.Join(dir, ResultsGzip)
+	t.Run("zcat", func(t *testing.T) {
+		zcat, err := exec.LookPath("zcat")
+		if err != nil {
+			t.Skip("no zcat")
+		}
+		got, err := exec.Command(zcat, gz).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("zcat gives %d bytes, not results.csv's %d", len(got), len(want))
+		}
+	})
+	t.Run("python", func(t *testing.T) {
+		py, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("no python3")
+		}
+		const script = `import csv, gzip, sys
+rows = list(csv.DictReader(gzip.open(sys.argv[1], "rt", newline="")))
+print(len(rows), rows[-1]["id"], rows[-1]["ns"], rows[-1]["corpus"])`
+		out, err := exec.Command(py, "-c", script, gz).CombinedOutput()
+		if err != nil {
+			t.Fatalf("python3: %v\n%s", err, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != "300 299 1299 c" {
+			t.Errorf("Python reads %q, want 300 rows, the last id 299, ns 1299, corpus c", got)
+		}
+	})
+}
 
 // TestCompressOnlyAFinishedRun: an interrupted run stays plain (for
 // -resume); once finished, Compress leaves results.csv.gz alone with the

@@ -39,9 +39,13 @@ type Writer struct {
 	cols      int // columns written: len(Header), or fewer for an older file
 }
 
-// NewWriter returns a Writer on w. It does not write the header.
+// writerBuffer is the size of a Writer's buffer.
+const writerBuffer = 64 << 10
+
+// NewWriter returns a Writer on w (w itself when it is a *bufio.Writer of
+// writerBuffer bytes or more). It does not write the header.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 512), cols: len(Header)}
+	return &Writer{w: bufio.NewWriterSize(w, writerBuffer), buf: make([]byte, 0, 512), cols: len(Header)}
 }
 
 // SetColumns makes the writer write the first n columns of Header only
@@ -101,26 +105,27 @@ func (w *Writer) Write(r *Row) error {
 }
 
 // appendTiming appends the timing columns after corpus, as many as the
-// writer writes.
+// writer writes (Header's order: runs, ns_min, ns_median, retimed,
+// unstable, self_ns).
 func (w *Writer) appendTiming(b []byte, r *Row) []byte {
 	for c := baseColumns; c < w.cols; c++ {
 		b = append(b, ',')
-		switch Header[c] {
-		case "runs":
+		switch c - baseColumns {
+		case 0:
 			b = appendInt(b, int64(r.Runs))
-		case "ns_min":
+		case 1:
 			b = appendInt(b, r.NSMin)
-		case "ns_median":
+		case 2:
 			b = appendInt(b, r.NSMedian)
-		case "retimed":
+		case 3:
 			b = appendField(b, r.Retimed)
-		case "unstable":
+		case 4:
 			if r.Unstable {
 				b = append(b, '1')
 			} else {
 				b = append(b, '0')
 			}
-		case "self_ns":
+		case 5:
 			if r.SelfNS > 0 {
 				b = appendInt(b, r.SelfNS)
 			}

@@ -8,9 +8,13 @@
 #     solution and for counting to two solutions; the mean over each side's
 #     fastest 99% of puzzles (a preempted solve does not decide it), over all
 #     puzzles and over the puzzles where tdoku guesses and where it does not;
-#   - the whole process: CPU time of `batch -solvers bitboard -workers 1
-#     -report=false` and of tdoku's example `solve 1` over the same file, and
-#     batch with its report; the wall time of a one-puzzle run of each
+#   - the whole process: CPU time (user + system) of `batch -solvers
+#     bitboard -workers 1 -report=false` and of tdoku's example `solve 1`
+#     over the same file, and batch with its report (each run of batch in a
+#     results root of its own, so that no report compares it with an
+#     earlier run); the tool's own cost per unit, the CPU time of batch
+#     -report=false less the solve times its rows report (the sum of their
+#     ns column), over the rows; the wall time of a one-puzzle run of each
 #     (start-up); batch's peak memory. batch stops at a puzzle's first
 #     solution, and so does `solve 1`; `solve` with no argument counts up to
 #     10,000 solutions and then solves each unique puzzle again for its
@@ -23,12 +27,17 @@
 # as the median and range over the pairs.
 #
 #   scripts/tdoku-bench.sh TDOKU_DIR [PAIRS [OUT]]   (PAIRS defaults to 5)
+#   ONLY=process scripts/tdoku-bench.sh ...        (the whole processes only)
 #
 # TDOKU_DIR is a checkout of tdoku: `git clone https://github.com/t-dillon/tdoku`
-# (its data.zip is not needed and not copied). tdoku is built here with
-# clang -O3 -march=native, as its README does. Needs clang, cmake, python3
-# and /usr/bin/time (Debian: apt-get install clang cmake python3 time).
-# Takes about 2 minutes a pair on a 2-vCPU machine.
+# (its data.zip is not needed and not copied). tdoku is built as its README
+# builds it: its library by its BUILD.sh's cmake with the default compiler
+# and options (cc, -O3 -march=native), its example with
+# `gcc example/solve.c build/libtdoku_static.a -O3 -o solve -lstdc++ -lm`;
+# the timer tdoku_time with the same gcc -O3. Needs gcc, g++, cmake,
+# python3 and /usr/bin/time (Debian: apt-get install gcc g++ cmake python3
+# time). Takes about 2 minutes a pair on a 2-vCPU machine, 10 s with
+# ONLY=process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ ! -f "$1/include/tdoku.h" ]; then
@@ -42,28 +51,50 @@ mkdir -p "$out/tdoku-src"
 
 echo "building tdoku and the timers in $out" >&2
 (cd "$src" && tar --exclude=./data.zip --exclude=./.git --exclude=./build -cf - .) | (cd "$out/tdoku-src" && tar xf -)
-CC=clang CXX=clang++ cmake -S "$out/tdoku-src" -B "$out/tdoku-build" -DOPT=O3 -DARCH=native >"$out/build.log"
+# As tdoku's BUILD.sh: cmake with its defaults (OPT=O3, ARCH=native) and
+# the default compiler; then its README's command for the example.
+cmake -S "$out/tdoku-src" -B "$out/tdoku-build" >"$out/build.log"
 make -C "$out/tdoku-build" tdoku_static >>"$out/build.log"
 lib="$out/tdoku-build/libtdoku_static.a"
-clang -O3 -march=native -I "$out/tdoku-src/include" scripts/tdoku/tdoku_time.c "$lib" -lstdc++ -lm -o "$out/tdoku_time"
-clang -O3 -march=native "$out/tdoku-src/example/solve.c" "$lib" -lstdc++ -lm -o "$out/solve"
+gcc "$out/tdoku-src/example/solve.c" "$lib" -O3 -o "$out/solve" -lstdc++ -lm
+gcc -I "$out/tdoku-src/include" scripts/tdoku/tdoku_time.c "$lib" -O3 -o "$out/tdoku_time" -lstdc++ -lm
 go build -o "$out/bbtime" ./scripts/tdoku/bbtime
 go build -o "$out/batch" ./cmd/batch
 # tdoku reads '.' for an empty cell (a '0' gives silent garbage); batch reads both.
 tr 0 . <data/sudoku17.txt >"$out/corpus.txt"
 head -n 1 "$out/corpus.txt" >"$out/one.txt"
 
-clock() { /usr/bin/time -f "%e %U %S %M" -o "$1" "${@:2}"; }
+# clock FILE CMD...: runs CMD and writes "wall user system peak-KB" to FILE:
+# the times from the rusage of the process (microseconds: /usr/bin/time
+# prints hundredths of a second, coarse for a 0.2 s process), the peak from
+# /usr/bin/time, which starts CMD from a process of about 1 MB (a child's
+# peak counts the process it was forked from, here Python's 10 MB).
+cat >"$out/clock.py" <<'PY'
+import os, subprocess, sys, time
+t = time.perf_counter()
+p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", sys.argv[1] + ".peak"] + sys.argv[2:])
+_, status, ru = os.wait4(p.pid, 0)
+wall = time.perf_counter() - t
+peak = open(sys.argv[1] + ".peak").read().split()[-1]
+with open(sys.argv[1], "w") as f:
+    print(f"{wall:.6f} {ru.ru_utime:.6f} {ru.ru_stime:.6f} {peak}", file=f)
+sys.exit(os.waitstatus_to_exitcode(status))
+PY
+clock() { python3 "$out/clock.py" "$@"; }
 for k in $(seq 1 "$pairs"); do
   echo "pair $k of $pairs" >&2
-  for mode in first count2; do
-    "$out/tdoku_time" "$mode" <"$out/corpus.txt" >"$out/t-$mode-$k.txt" 2>/dev/null
-    "$out/bbtime" "$mode" <"$out/corpus.txt" >"$out/b-$mode-$k.txt" 2>/dev/null
-  done
+  if [ "${ONLY:-}" != process ]; then
+    for mode in first count2; do
+      "$out/tdoku_time" "$mode" <"$out/corpus.txt" >"$out/t-$mode-$k.txt" 2>/dev/null
+      "$out/bbtime" "$mode" <"$out/corpus.txt" >"$out/b-$mode-$k.txt" 2>/dev/null
+    done
+  fi
+  # Each run of batch in a results root of its own: a report compares its
+  # run with the previous run of the root.
   clock "$out/pt-$k.txt" "$out/solve" 1 <"$out/corpus.txt" >/dev/null
-  clock "$out/pb-$k.txt" "$out/batch" -solvers bitboard -workers 1 -report=false -quiet -out "$out/run-$k" "$out/corpus.txt" >/dev/null
+  clock "$out/pb-$k.txt" "$out/batch" -solvers bitboard -workers 1 -report=false -quiet -out "$out/roots/pb-$k/run" "$out/corpus.txt" >/dev/null
   clock "$out/pt1-$k.txt" "$out/solve" 1 <"$out/corpus.txt" >/dev/null
-  clock "$out/pr-$k.txt" "$out/batch" -solvers bitboard -workers 1 -quiet -out "$out/runr-$k" "$out/corpus.txt" >/dev/null
+  clock "$out/pr-$k.txt" "$out/batch" -solvers bitboard -workers 1 -quiet -out "$out/roots/pr-$k/run" "$out/corpus.txt" >/dev/null
 done
 
 # Start-up: a one-puzzle run of each, wall time read by python around the
@@ -86,7 +117,7 @@ print(st.median(ratios), min(ratios), max(ratios), st.median(b) * 1e3, st.median
 PY
 
 python3 - "$out" "$pairs" <<'PY'
-import statistics as st, sys
+import os, statistics as st, sys
 out, pairs = sys.argv[1], int(sys.argv[2])
 
 def load(path):
@@ -107,8 +138,19 @@ def proc(path):
 def span(v, fmt="{:.3f}"):
     return f"{fmt.format(st.median(v))} [{fmt.format(min(v))}, {fmt.format(max(v))}]"
 
+def own_cost(k):
+    """batch -report=false's CPU time less its rows' solve times, over the rows, in µs."""
+    import csv
+    _, cpu, _ = proc(f"{out}/pb-{k}.txt")
+    with open(f"{out}/roots/pb-{k}/run/results.csv", newline="") as f:
+        ns = [int(r["ns"]) for r in csv.DictReader(f)]
+    return (cpu - sum(ns) / 1e9) / len(ns) * 1e6, sum(ns) / len(ns) / 1e3
+
 ratios, rates = {}, {"bitboard no-guess": [], "tdoku no-guess": []}
+only_process = os.environ.get("ONLY") == "process"
 for k in range(1, pairs + 1):
+    if only_process:
+        break
     for mode in ["first", "count2"]:
         t, b = load(f"{out}/t-{mode}-{k}.txt"), load(f"{out}/b-{mode}-{k}.txt")
         assert len(t) == len(b), (len(t), len(b))
@@ -126,19 +168,21 @@ for k in range(1, pairs + 1):
                 print(f"pair {k}: a puzzle not solved by one side", file=sys.stderr)
 
 print(f"bitboard / tdoku, {pairs} interleaved pairs: median [min, max] of the pairs' ratios")
-print(f"(mean time per puzzle over each side's fastest 99%; subsets by tdoku's guesses)\n")
-print(f"| measure | ratio | bitboard, tdoku (µs, median pair) |")
+if not only_process:
+    print(f"(mean time per puzzle over each side's fastest 99%; subsets by tdoku's guesses)")
+print(f"\n| measure | ratio | bitboard, tdoku (µs, median pair) |")
 print(f"|---|---:|---|")
-for mode in ["first", "count2"]:
+for mode in [] if only_process else ["first", "count2"]:
     for name in ["all", "tdoku guesses", "tdoku does not guess"]:
         v = ratios[(mode, name)]
         ns = sorted(ratios[(mode, name, "ns")], key=lambda x: x[0] / x[1])[len(v) // 2]
         label = {"first": "first solution", "count2": "count to 2"}[mode]
         print(f"| {label}, {name} | {span(v)} | {ns[0]/1000:.3f}, {ns[1]/1000:.3f} |")
 for name, v in rates.items():
-    print(f"| {name} | {span([x*100 for x in v], '{:.1f}%')} | |")
+    if v:
+        print(f"| {name} | {span([x*100 for x in v], '{:.1f}%')} | |")
 
-cpu, cpur, mem, memr = [], [], [], []
+cpu, cpur, mem, memr, cpub, cput, cpurb = [], [], [], [], [], [], []
 for k in range(1, pairs + 1):
     _, tc, tm = proc(f"{out}/pt-{k}.txt")
     _, tc1, _ = proc(f"{out}/pt1-{k}.txt")
@@ -146,16 +190,24 @@ for k in range(1, pairs + 1):
     _, rc, rm = proc(f"{out}/pr-{k}.txt")
     cpu.append(bc / tc)
     cpur.append(rc / tc1)
+    cpub.append(bc)
+    cput.append(tc)
+    cpurb.append(rc)
     mem.append(bm / 1024)
     memr.append(rm / 1024)
-print(f"| whole process CPU, batch -report=false / solve 1 | {span(cpu)} | |")
-print(f"| whole process CPU, batch with the report / solve 1 | {span(cpur)} | |")
+own = [own_cost(k) for k in range(1, pairs + 1)]
+print(f"| whole process CPU, batch -report=false / solve 1 | {span(cpu)} | batch {span(cpub)} s, solve 1 {span(cput)} s |")
+print(f"| whole process CPU, batch with the report / solve 1 | {span(cpur)} | batch {span(cpurb)} s |")
+print(f"| the tool's own cost per unit: CPU less the rows' ns, over the rows (µs) | {span([o[0] for o in own], '{:.2f}')} | the rows' mean ns {span([o[1] for o in own], '{:.2f}')} µs |")
 sm, smin, smax, sb, stt = map(float, open(f"{out}/startup.txt").read().split())
 print(f"| start-up: a one-puzzle run, wall (20 interleaved) | {sm:.2f} [{smin:.2f}, {smax:.2f}] | {sb:.2f} ms, {stt:.2f} ms (medians) |")
 print(f"| peak memory of the bitboard sweep, MB | {span(mem, '{:.1f}')} | tdoku's solve 1: {proc(f'{out}/pt-1.txt')[2]/1024:.1f} MB |")
 print(f"| peak memory with the report, MB | {span(memr, '{:.1f}')} | |")
 
 # Search: bitboard's nodes and guesses beside tdoku's guesses (last pair).
+if only_process:
+    print(f"\nfiles in {out}")
+    sys.exit(0)
 t, b = load(f"{out}/t-first-{pairs}.txt"), load(f"{out}/b-first-{pairs}.txt")
 either = [i for i in range(len(t)) if t[i][1] > 0 or b[i][1] > 0]
 more = sorted(either, key=lambda i: b[i][1] - t[i][1], reverse=True)

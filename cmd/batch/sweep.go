@@ -61,12 +61,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 	swept := make(chan struct{})
-	again := "again to quit at once"
-	if len(f.externals) > 0 && cfg.Timeout == 0 {
-		// Nothing ends a unit that an external solver never answers.
-		again += "; with no -timeout, an external solver that does not answer keeps its unit running until then"
-	}
-	cfg.Stop = stopOnInterrupt(e, swept, again)
+	cfg.Stop = stopOnInterrupt(e, swept, "again to quit at once")
 	if !f.quiet {
 		defer showProgress(e, &cfg)()
 	}
@@ -77,7 +72,9 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	f.externals.Close()
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
-	dir.SetTiming(stats.Timing())
+	timing := stats.Timing()
+	timing.Null = f.externals.nulls()
+	dir.SetTiming(timing)
 	if !f.resume && stats.Issued+stats.Skipped == 0 && runErr == nil && stats.Complete() {
 		// A new run whose selection matched no puzzle leaves nothing
 		// behind: not its directory, and not results/latest.
@@ -131,6 +128,14 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stdout, "note: external %s: the restart cap was reached: its units after it were not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
 				x.Name())
 		}
+		if n := x.Strays(); n > 0 {
+			fmt.Fprintf(e.stdout, "note: external %s: %s came after an answer too many requests back to name its unit\n", x.Name(), report.Count(n, "line", "lines"))
+		}
+		if null := x.Null(); null.Samples > 0 {
+			fmt.Fprintf(e.stdout, "note: external %s: null round trip %s median (p10 %s, p90 %s) over %d samples during the sweep: it is part of each unit's time\n",
+				x.Name(), report.FormatDuration(time.Duration(null.MedianNS)), report.FormatDuration(time.Duration(null.P10NS)),
+				report.FormatDuration(time.Duration(null.P90NS)), null.Samples)
+		}
 	}
 	invalid.printRest(e.stderr)
 	for _, c := range stats.Corpora {
@@ -138,7 +143,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
-	return sweepExit(e, dir, stats, runErr, reportErr)
+	return sweepExit(e, dir, stats, runErr, reportErr, f.externals.failures(stats.Solvers))
 }
 
 // sweepConfig returns the pipeline's configuration for a sweep into dir
@@ -238,10 +243,14 @@ func emptySelection(stats *pipeline.Stats, s rundir.Settings) error {
 
 // sweepExit returns the error a sweep exits with, the most serious first
 // (see the exit codes in main.go): an error that stopped it, an
-// interruption, a corpus not read to its end, wrong answers, the report's
+// interruption, a corpus not read to its end, wrong answers, external
+// strategies that failed wholesale (failed: why, one each), the report's
 // error, then a re-timing that could not be recorded.
-func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error) error {
+func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error, failed []string) error {
 	results := filepath.Join(dir.Path, rundir.ResultsFile)
+	if path, err := rundir.RowsPath(dir.Path); err == nil {
+		results = path // results.csv.gz once gzipped
+	}
 	corpusErrs := stats.CorpusErrors()
 	switch {
 	case runErr != nil:
@@ -258,7 +267,15 @@ func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr
 		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept)",
 			corpusErrs[len(corpusErrs)-1], results)}
 	case stats.Wrong > 0:
+		for _, why := range failed {
+			fmt.Fprintf(e.stderr, "batch: %s\n", why)
+		}
 		return &exitError{exitWrong, fmt.Errorf("%s (status wrong in %s): a strategy has a bug", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)}
+	case len(failed) > 0:
+		for _, why := range failed[:len(failed)-1] {
+			fmt.Fprintf(e.stderr, "batch: %s\n", why)
+		}
+		return &exitError{exitWrong, fmt.Errorf("%s (%s)", failed[len(failed)-1], results)}
 	case reportErr != nil:
 		return reportErr
 	case stats.Retime.Error != "":
@@ -361,9 +378,13 @@ func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
 		return n, strings.Join(per, ", ")
 	}
 	if n, per := stoppedBy("timeout"); n > 0 {
+		raise := "Raise the limit"
+		if next := higherTimeout(time.Duration(s.TimeoutNS)); next > 0 {
+			raise += fmt.Sprintf(" (-timeout %s)", next)
+		}
 		fmt.Fprintf(w, "note: %s stopped at -timeout %s (%s); %s timeout.\n"+
-			"      Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
-			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"))
+			"      %s, or sweep without one: -timeout 0 -max-calls N.\n",
+			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"), raise)
 	}
 	if n, per := stoppedBy("limit"); n > 0 {
 		fmt.Fprintf(w, "note: %s stopped at -max-calls %d (%s); %s limit.\n", report.Count(n, "unit", "units"),
@@ -373,6 +394,18 @@ func printNotes(w io.Writer, st *pipeline.Stats, s rundir.Settings) {
 		fmt.Fprintf(w, "note: %s (status invalid, with file, line and reason)\n",
 			report.Plural(st.Invalid, "1 corpus line is not a puzzle", fmt.Sprintf("%d corpus lines are not puzzles", st.Invalid)))
 	}
+}
+
+// higherTimeout returns a -timeout to suggest above t: the first of 1s,
+// 10s, 1m and 10m past it, or 0 past them all. (A unit of an external
+// solver under -timeout 0 stops at -ext-timeout: the same applies.)
+func higherTimeout(t time.Duration) time.Duration {
+	for _, d := range []time.Duration{time.Second, 10 * time.Second, time.Minute, 10 * time.Minute} {
+		if d > t {
+			return d
+		}
+	}
+	return 0
 }
 
 // printStatusTable prints per strategy how the units of this run ended

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -592,4 +593,45 @@ func TestExampleTdokuLibrary(t *testing.T) {
 			exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(100), extra...)
 		})
 	}
+}
+
+// TestProtocolSessionExample replays docs/PROTOCOL.md's example session
+// to the Python example: each answer must be the one the document shows,
+// but for the times (ns=), so that the document cannot drift from what a
+// solver of the protocol says.
+func TestProtocolSessionExample(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
+	doc := string(exampleRead(t, filepath.Join(repoRoot(t), "docs/PROTOCOL.md")))
+	_, session, ok := strings.Cut(doc, "## An example session")
+	if !ok {
+		t.Fatal("docs/PROTOCOL.md has no example session")
+	}
+	_, session, _ = strings.Cut(session, "```\n")
+	session, _, _ = strings.Cut(session, "```")
+	var p *examplePeer
+	var sent string
+	noNS := func(s string) string { return regexp.MustCompile(` ns=\d+`).ReplaceAllString(s, "") }
+	for _, line := range strings.Split(strings.TrimSpace(session), "\n") {
+		switch {
+		case strings.HasPrefix(line, "> sudokubatch "):
+			if line != "> sudokubatch 2" {
+				t.Fatalf("the session's handshake %q, want sudokubatch 2", line)
+			}
+		case p == nil && strings.HasPrefix(line, "< "):
+			p = startExample(t, examplePython(t)...) // writes the handshake
+			if got := strings.Join(p.hello, " "); got != line[2:] {
+				t.Errorf("handshake %q, the document says %q", got, line[2:])
+			}
+		case strings.HasPrefix(line, "> "):
+			sent = line[2:]
+		case strings.HasPrefix(line, "< "):
+			if got := p.ask(t, sent); noNS(got) != noNS(line[2:]) {
+				t.Errorf("to %.30q the solver answers\n  %s\nthe document says\n  %s", sent, got, line[2:])
+			}
+		}
+	}
+	if p == nil {
+		t.Fatal("the session has no exchange")
+	}
+	p.close(t)
 }

@@ -317,6 +317,16 @@ func (x *ExternalSummary) Program() string {
 // trip of both (RoundTrip), like with like, and a warning saying so.
 func sameBasis(oser, nser *Series) (o, n *Series, basis TimeBasis, warning string) {
 	ob, nb := oser.Basis(), nser.Basis()
+	legacy := func(s *Series) bool { return s.ext != nil && s.ext.legacy }
+	if ob == nb && legacy(oser) != legacy(nser) && ob != BasisSelf {
+		old := "OLD"
+		if legacy(nser) {
+			old = "NEW"
+		}
+		return oser, nser, ob, fmt.Sprintf("%s: %s was written before the null round trip was measured during the sweep, "+
+			"and its times are round trips less the null measured before it: the other run's include the null (about %s), "+
+			"so the times differ by it", oser.Solver, old, fmtNS(float64(max(nullMedian(oser), nullMedian(nser)))))
+	}
 	if ob == nb {
 		return oser, nser, ob, ""
 	}
@@ -324,11 +334,23 @@ func sameBasis(oser, nser *Series) (o, n *Series, basis TimeBasis, warning strin
 		"its times are compared by the round trip in both", oser.Solver, basisWords(ob), basisWords(nb))
 }
 
+// nullMedian returns the median null round trip of an external solver's
+// sweep, 0 when none is known.
+func nullMedian(s *Series) int64 {
+	if s.ext == nil {
+		return 0
+	}
+	return s.ext.null.MedianNS
+}
+
 // basisWords names a time basis in a sentence: "its own time", "the
 // round trip".
 func basisWords(b TimeBasis) string {
-	if b == BasisSelf {
+	switch b {
+	case BasisSelf:
 		return "its own time"
+	case BasisLessNull:
+		return "the round trip less the null round trip"
 	}
 	return "the round trip"
 }

@@ -350,6 +350,9 @@ func printSummary(w io.Writer, dir *rundir.Dir, st *pipeline.Stats, elapsed time
 	} else if r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
 		fmt.Fprintf(w, "timing: %s re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
 			report.Count(r.Retimed, "unit", "units"), time.Duration(r.NS).Round(time.Millisecond), r.Slow, r.Noise, r.Confirmed)
+		if r.Cached > 0 {
+			fmt.Fprintf(w, "; %d not taken (an external solver that answers repeated requests as a cache does)", r.Cached)
+		}
 		if r.Left > 0 {
 			fmt.Fprintf(w, "; %d left (time allowed spent)", r.Left)
 		}

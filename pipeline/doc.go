@@ -52,8 +52,16 @@
 // Stopping: closing Config.Stop (the first Ctrl-C) stops the issuing of
 // batches; the batches being solved finish (at most ~1ms of work or one
 // unit each) and are written, the batches still queued are dropped, so
-// results.csv is always a complete prefix of the run's order, and the
-// run is Interrupted whenever Stop was closed before Run returned. A
+// results.csv is always a complete prefix of the run's order (but for the
+// units of a foreign strategy that the stop cut short: foreign.go), and
+// the run is Interrupted whenever Stop was closed before Run returned.
+//
+// Foreign strategies (an external solver, foreign.go) are timed as the
+// built-in ones but where a program could cheat, stall or blur: every
+// answer of every run is checked, a unit's time is its first request's
+// unless the re-timing confirms another and the strategy is no cache,
+// the stop ends a unit waiting on its answer, and a fault found after a
+// unit's Solve returned makes its row an error at the end of the run. A
 // corpus that cannot be opened or read to its end (a damaged .gz) does
 // not stop the run: its CorpusInfo.Error says where and why (file, line,
 // byte offset), the units of the puzzles read before it are written, and

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"runtime"
 	"runtime/metrics"
 	"time"
 )
@@ -72,4 +73,19 @@ func (r gcReading) since(old gcReading) GCStats {
 		g.CPUShare = (r.gcCPU - old.gcCPU) / d
 	}
 	return g
+}
+
+// allocated returns the bytes allocated on the heap so far.
+func (rt *retimer) allocated() uint64 {
+	metrics.Read(rt.heap[:])
+	if rt.heap[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return rt.heap[0].Value.Uint64()
+}
+
+// collect runs the collector, and notes when.
+func (rt *retimer) collect() {
+	runtime.GC()
+	rt.heapAt = rt.allocated()
 }

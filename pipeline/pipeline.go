@@ -102,8 +102,10 @@ type Config struct {
 	retime *retimer // set by Run when Retime
 	copier bool     // Sink is a RowCopier
 	// checkers holds, per strategy of Solvers, its AnswerChecker or nil:
-	// asserted once by Run, not once per unit.
+	// asserted once by Run, not once per unit. A strategy that has one is
+	// foreign (foreign.go), and has a cacheWatch in caches.
 	checkers []solvers.AnswerChecker
+	caches   []*cacheWatch
 }
 
 // seed returns the seed of puzzle id of corpus ci.
@@ -117,8 +119,12 @@ func (cfg *Config) seed(ci, id int) uint64 {
 // setCheckers fills cfg.checkers from cfg.Solvers.
 func (cfg *Config) setCheckers() {
 	cfg.checkers = make([]solvers.AnswerChecker, len(cfg.Solvers))
+	cfg.caches = make([]*cacheWatch, len(cfg.Solvers))
 	for i, s := range cfg.Solvers {
 		cfg.checkers[i], _ = s.(solvers.AnswerChecker)
+		if cfg.checkers[i] != nil {
+			cfg.caches[i] = new(cacheWatch)
+		}
 	}
 }
 
@@ -251,8 +257,10 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		}
 		return err
 	})
+	stopCtx, cancelStop := stopContext(gctx, cfg.Stop)
+	defer cancelStop()
 	w := &workers{cfg: &cfg, epoch: start, batches: batches, results: results, pace: pc,
-		overhead: timerOverhead(start), runs: runsOf(cfg.Runs)}
+		overhead: timerOverhead(start), runs: runsOf(cfg.Runs), stopCtx: stopCtx}
 	stats.TimerNS = w.overhead
 	amender, _ := cfg.Sink.(Amender)
 	if cfg.Retime && amender != nil {
@@ -287,8 +295,14 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		err = stats.rowsMissing()
 	}
 	if err == nil && !stats.Interrupted && cfg.retime != nil {
-		stats.Retime = cfg.retime.runAndAmend(ctx, cfg.Stop, amender, time.Since(start))
+		rctx, cancel := stopContext(ctx, cfg.Stop)
+		stats.Retime = cfg.retime.runAndAmend(rctx, cfg.Stop, amender, time.Since(start))
+		cancel()
+		stats.retimed(&cfg)
 		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
+	}
+	if err == nil && amender != nil {
+		err = stats.lateFaults(&cfg, amender)
 	}
 	if r.gcLowered() {
 		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"cmp"
 	"context"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
@@ -83,6 +82,12 @@ type RetimeStats struct {
 	Confirmed int   `json:"confirmed"` // slowest units confirmed
 	Left      int   `json:"left"`      // not re-timed: the time allowed was spent
 	NS        int64 `json:"ns"`        // time spent re-timing
+	// Of a foreign strategy's units (foreign.go): Cached were re-timed
+	// but keep their first request's time (the strategy caches), Wrong
+	// answered wrong and Unstable differently when sent again.
+	Cached   int `json:"cached,omitempty"`
+	Wrong    int `json:"wrong,omitempty"`
+	Unstable int `json:"unstable,omitempty"`
 	// Error: the rows could not be amended (a full disk): they keep
 	// their sweep times, and the counts above are zero.
 	Error string `json:"error,omitempty"`
@@ -99,10 +104,18 @@ type candidate struct {
 	status  solvers.Status
 	group   *group
 	outlier bool
+	ci      int            // the corpus's index
+	first   statusCounters // the row's status and counters
+	// solution is the row's, for a foreign strategy (checkAgain).
+	solution string
 	// the re-timing
 	n     int
 	total int64
 	best  int64
+	// of a foreign strategy: what its answers when sent again said
+	wrong    string            // why one was wrong
+	unstable bool              // one differed from the row's
+	times    [retimeRuns]int64 // its timed runs' times (the first n)
 }
 
 // retimer fits the predictions and keeps the candidates as the writer
@@ -117,13 +130,20 @@ type retimer struct {
 	fillers [][]*candidate // per solver: up to blockPuzzles cheap units, solved untimed between passes
 	heap    [1]metrics.Sample
 	heapAt  uint64 // the bytes allocated at the last collection
+	// flagged are the foreign strategies' units that answered wrong or
+	// otherwise when sent again; changes the statuses amend changed.
+	flagged map[rundir.Key]*candidate
+	changes []statusChange
 	Stats   RetimeStats
 }
 
 func newRetimer(cfg *Config) *retimer {
 	n := len(cfg.Solvers)
+	if len(cfg.checkers) != n {
+		cfg.setCheckers()
+	}
 	return &retimer{cfg: cfg, groups: make([][65]*group, n), cands: make([][]*candidate, n), tops: make([][]*candidate, n),
-		fillers: make([][]*candidate, n)}
+		fillers: make([][]*candidate, n), flagged: map[rundir.Key]*candidate{}}
 }
 
 // observe takes in the row of r as the writer writes it (before its
@@ -141,7 +161,11 @@ func (rt *retimer) observe(r *result) {
 		if c == nil {
 			p := &r.ent.e.Puzzle
 			c = &candidate{solver: si, key: row.Key(), box: p.Box, cells: slices.Clone(p.Cells[:p.Len()]), seed: r.ent.seed,
-				ns: row.NS, status: row.Status, group: g}
+				ns: row.NS, status: row.Status, group: g, ci: r.ent.corpus,
+				first: statusCounters{row.Status, row.Calls, row.Guesses, row.Backtracks, row.Filled}}
+			if rt.cfg.checkers[si] != nil {
+				c.solution = row.Solution
+			}
 		}
 		return c
 	}
@@ -199,9 +223,16 @@ func (c *candidate) predicted() int64 {
 func (rt *retimer) runAndAmend(ctx context.Context, stop <-chan struct{}, amender Amender, sweep time.Duration) RetimeStats {
 	budget := max(time.Duration(float64(sweep)*retimeShare), retimeFloor)
 	done := rt.run(ctx, stop, budget)
-	if len(done) > 0 {
-		if _, err := amendRows(amender, done, rt.amend(done)); err != nil {
-			rt.Stats = RetimeStats{Error: err.Error()}
+	if len(done) > 0 || len(rt.flagged) > 0 {
+		keys := make(map[rundir.Key]bool, len(done)+len(rt.flagged))
+		for k := range done {
+			keys[k] = true
+		}
+		for k := range rt.flagged {
+			keys[k] = true
+		}
+		if _, err := amendRows(amender, keys, rt.amend(done)); err != nil {
+			rt.Stats, rt.changes = RetimeStats{Error: err.Error()}, nil
 		}
 	}
 	return rt.Stats
@@ -257,6 +288,7 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 		share := (budget - time.Since(start)) / time.Duration(len(all)-k)
 		deadline := time.Now().Add(share)
 		over := func() bool { return ctx.Err() != nil || stopped(stop) || time.Now().After(deadline) }
+		watch := rt.cfg.caches[w.si]
 		for _, c := range rt.retimeStrategy(ctx, w.si, w.tops, w.outliers, over) {
 			if c.n == 0 {
 				rt.Stats.Left++
@@ -264,6 +296,13 @@ func (rt *retimer) run(ctx context.Context, stop <-chan struct{}, budget time.Du
 			}
 			rt.Stats.Retimed++
 			out[c.key] = c
+			if watch != nil {
+				ref := c.predicted()
+				if ref == 0 {
+					ref = c.ns
+				}
+				watch.add(c.medianRun(), ref)
+			}
 		}
 	}
 	rt.Stats.NS = time.Since(start).Nanoseconds()
@@ -335,7 +374,7 @@ func (rt *retimer) timeAll(ctx context.Context, si int, cs []*candidate, over fu
 			if k%16 == 0 && over() {
 				return
 			}
-			rt.solve(ctx, f)
+			rt.untimed(ctx, f)
 		}
 		for _, c := range cs {
 			if over() {
@@ -367,42 +406,31 @@ func kthBest(cs []*candidate, k int) int64 {
 
 // time runs candidate c once more. A run that ends otherwise than the
 // sweep's (an external solver's fault, or past the restart cap) did not
-// time the same work: it is not counted.
+// time the same work: it is not counted; nor is a wrong answer.
 func (rt *retimer) time(ctx context.Context, c *candidate) {
-	ns, st := rt.solve(ctx, c)
-	if st != c.status {
+	var res solvers.Result
+	ns := rt.solve(ctx, c, &res)
+	if rt.cfg.checkers[c.solver] != nil && !rt.checkForeign(ctx, c, &res) {
+		return
+	}
+	if res.Status != c.status {
 		return
 	}
 	if c.n == 0 || ns < c.best {
 		c.best = ns
 	}
+	if c.n < len(c.times) {
+		c.times[c.n] = ns
+	}
 	c.n++
 	c.total += ns
 }
 
-// allocated returns the bytes allocated on the heap so far.
-func (rt *retimer) allocated() uint64 {
-	metrics.Read(rt.heap[:])
-	if rt.heap[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return rt.heap[0].Value.Uint64()
-}
-
-// collect runs the collector, and notes when.
-func (rt *retimer) collect() {
-	runtime.GC()
-	rt.heapAt = rt.allocated()
-}
-
-// solve solves c's puzzle once and returns the time it took and the
-// status it ended with.
-func (rt *retimer) solve(ctx context.Context, c *candidate) (int64, solvers.Status) {
-	var res solvers.Result
-	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
-	copy(p.Cells[:], c.cells)
-	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.key.ID, c.seed, rt.epoch, rt.timerNS, &res)
-	return ns, res.Status
+// solve solves c's puzzle once into res and returns the time it took.
+func (rt *retimer) solve(ctx context.Context, c *candidate, res *solvers.Result) int64 {
+	p := c.puzzle()
+	ns, _ := timeSolve(ctx, rt.cfg, rt.cfg.Solvers[c.solver], &p, c.ci, c.key.ID, c.seed, rt.epoch, rt.timerNS, res)
+	return ns
 }
 
 // outcome returns the retimed value of a re-timed unit.
@@ -417,25 +445,57 @@ func (c *candidate) outcome() string {
 }
 
 // amend counts the outcomes and returns the fix of the rows of the
-// re-timed units: the smaller of the two times, and the outcome.
+// re-timed units: the smaller of the two times, and the outcome; of a
+// foreign strategy that caches, the outcome only (rundir.RetimedCache);
+// of a foreign strategy's unit that answered wrong or otherwise when sent
+// again (flagged), its status wrong or its mark unstable.
 func (rt *retimer) amend(done map[rundir.Key]*candidate) func(*rundir.Row) bool {
+	caching := make([]bool, len(rt.cfg.Solvers))
+	for si, w := range rt.cfg.caches {
+		caching[si] = w != nil && w.caching()
+	}
 	for _, c := range done {
-		switch c.outcome() {
-		case rundir.RetimedSlow:
+		switch {
+		case c.wrong != "":
+		case caching[c.solver]:
+			rt.Stats.Cached++
+		case c.outcome() == rundir.RetimedSlow:
 			rt.Stats.Slow++
-		case rundir.RetimedNoise:
+		case c.outcome() == rundir.RetimedNoise:
 			rt.Stats.Noise++
 		default:
 			rt.Stats.Confirmed++
 		}
 	}
-	return func(row *rundir.Row) bool {
-		c, ok := done[row.Key()]
-		if !ok {
-			return false
+	for _, c := range rt.flagged {
+		if c.wrong != "" {
+			rt.Stats.Wrong++
+			rt.changes = append(rt.changes, statusChange{c.solver, c.status, solvers.StatusWrong})
 		}
-		row.Retimed = c.outcome()
-		row.NS = min(row.NS, c.best)
-		return true
+	}
+	counted := map[rundir.Key]bool{} // fix sees a changed row twice
+	return func(row *rundir.Row) bool {
+		key := row.Key()
+		c, ok := done[key]
+		f, bad := rt.flagged[key]
+		switch {
+		case bad && f.wrong != "":
+			markWrong(row, f.wrong)
+		case bad && f.unstable && !row.Unstable:
+			row.Unstable = true
+			if !counted[key] {
+				counted[key] = true
+				rt.Stats.Unstable++
+			}
+		}
+		switch {
+		case !ok || c.wrong != "":
+		case caching[c.solver]:
+			row.Retimed = rundir.RetimedCache
+		default:
+			row.Retimed = c.outcome()
+			row.NS = min(row.NS, c.best)
+		}
+		return ok || bad
 	}
 }

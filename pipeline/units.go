@@ -39,6 +39,9 @@ type result struct {
 	// batch is set on the last unit of its batch (and is the batch): the
 	// batch goes back to its pool after its row is written.
 	batch *resultBatch
+	// skip: the unit was cut short by the stop (a foreign strategy's,
+	// see foreign.go) and has no row.
+	skip bool
 }
 
 // batch holds a batch of units or of results; a batchPool keeps them by

@@ -77,6 +77,9 @@ type workers struct {
 	pace     *pace
 	runs     int // the most runs of a cheap unit (Config.Runs, 1 to maxRuns)
 	nextMu   sync.Mutex
+	// stopCtx is the context of a foreign strategy's units: canceled at
+	// the first Ctrl-C too (foreign.go).
+	stopCtx context.Context
 }
 
 // next hands a worker the next batch, or tells it to stop: at the end of
@@ -195,10 +198,15 @@ func (w *workers) work(ctx context.Context) error {
 			return nil
 		}
 		batch := ub.s
-		if si := batch[0].solver; si != last && len(batch) >= minPass {
+		si := batch[0].solver
+		uctx, foreign := ctx, w.cfg.checkers[si] != nil // a foreign strategy: foreign.go
+		if foreign {
+			uctx = w.stopCtx
+		}
+		if si != last && len(batch) >= minPass && !foreign {
 			warmUp(ctx, w.cfg, batch[len(batch)-warmUnits:], w.epoch)
 		}
-		last = batch[0].solver
+		last = si
 		rb := resultPool.get(len(batch))
 		out := rb.s
 		var text *[]byte // the solutions' text, in the batch's memory (RowCopier)
@@ -212,15 +220,21 @@ func (w *workers) work(ctx context.Context) error {
 		for i, u := range batch {
 			out[i].seq, out[i].solver, out[i].ent, out[i].last = u.seq, u.solver, u.ent, u.last
 			rs[i] = runs{limit: w.runs}
-			solve(ctx, w.cfg, u, w.epoch, w.overhead, &out[i].row, &rs[i], res, text)
+			solve(uctx, w.cfg, u, w.epoch, w.overhead, &out[i].row, &rs[i], res, text)
 			if i == len(batch)-1 {
 				out[i].batch = rb
 			}
 		}
-		// The stability checks (untimed), and the repeats, as passes over
-		// the batch's suspects.
-		if len(batch) >= minPass && w.runs > 1 {
-			judge(&groups[batch[0].solver], out, rs[:len(batch)])
+		if foreign {
+			if len(batch) >= minPass && w.runs > 1 {
+				judge(&groups[si], out, rs[:len(batch)])
+				w.againForeign(uctx, batch, out, rs[:len(batch)], &groups[si])
+			}
+			dropStopped(uctx, out)
+		} else if len(batch) >= minPass && w.runs > 1 {
+			// The stability checks (untimed), and the repeats, as passes
+			// over the batch's suspects.
+			judge(&groups[si], out, rs[:len(batch)])
 			for i := 0; i < len(batch) && ctx.Err() == nil; i += checkEvery {
 				if rs[i].repeat && !rs[i].suspect {
 					solveAgain(ctx, w.cfg, batch[i], w.epoch, 0, &rs[i])
@@ -284,7 +298,7 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 		})
 		row.Solutions = ent.solutions
 	}
-	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.e.ID, ent.seed, epoch, overhead, res)
+	ns, panicked := timeSolve(ctx, cfg, s, &ent.e.Puzzle, ent.corpus, ent.e.ID, ent.seed, epoch, overhead, res)
 	rs.add(ns)
 	rs.addSelf(res.SelfNS)
 	row.NS = ns
@@ -322,7 +336,7 @@ func solve(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead i
 // strategies are deterministic for a given seed), and ends its repeats.
 func solveAgain(ctx context.Context, cfg *Config, u unit, epoch time.Time, overhead int64, rs *runs) int64 {
 	var res solvers.Result
-	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.e.ID, u.ent.seed, epoch, overhead, &res)
+	ns, panicked := timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.corpus, u.ent.e.ID, u.ent.seed, epoch, overhead, &res)
 	if panicked || statusCountersOf(&res) != rs.first {
 		rs.unstable, rs.repeat = true, false
 	}
@@ -342,18 +356,18 @@ func warmUp(ctx context.Context, cfg *Config, units []unit, epoch time.Time) {
 	for _, u := range units {
 		if u.ent.e.Err == nil && ctx.Err() == nil {
 			var res solvers.Result
-			timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.e.ID, u.ent.seed, epoch, 0, &res)
+			timeSolve(ctx, cfg, cfg.Solvers[u.solver], &u.ent.e.Puzzle, u.ent.corpus, u.ent.e.ID, u.ent.seed, epoch, 0, &res)
 		}
 	}
 }
 
-// timeSolve solves p with s once, within cfg's limits, into *res, and
-// returns the time it took, read on the monotonic clock as durations
-// since epoch, one clock read before Solve and one after, less the
-// timer's overhead; and whether Solve panicked.
-func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Puzzle, id int, seed uint64,
+// timeSolve solves p (puzzle id of corpus ci) with s once, within cfg's
+// limits, into *res, and returns the time it took, read on the monotonic
+// clock as durations since epoch, one clock read before Solve and one
+// after, less the timer's overhead; and whether Solve panicked.
+func timeSolve(ctx context.Context, cfg *Config, s solvers.Solver, p *solvers.Puzzle, ci, id int, seed uint64,
 	epoch time.Time, overhead int64, res *solvers.Result) (ns int64, panicked bool) {
-	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: seed, ID: id}
+	lim := solvers.Limits{MaxCalls: cfg.MaxCalls, Seed: seed, ID: id, Corpus: ci}
 	t0 := time.Since(epoch)
 	if cfg.Timeout > 0 {
 		lim.Deadline = epoch.Add(t0 + cfg.Timeout)

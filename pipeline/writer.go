@@ -38,15 +38,17 @@ func write(ctx context.Context, cfg *Config, results <-chan *resultBatch, slots 
 					break
 				}
 				ring[next&mask] = nil
-				if err := cfg.Sink.Write(&p.row); err != nil {
-					return err // cancels the group: the run stops
+				if !p.skip {
+					if err := cfg.Sink.Write(&p.row); err != nil {
+						return err // cancels the group: the run stops
+					}
+					account(stats, p)
+					dirty = true
+					if cfg.retime != nil {
+						cfg.retime.observe(p)
+					}
 				}
-				account(stats, p)
-				dirty = true
 				next++
-				if cfg.retime != nil {
-					cfg.retime.observe(p)
-				}
 				if p.last {
 					<-slots // the block's last row: the block is written
 				}

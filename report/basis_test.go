@@ -415,3 +415,136 @@ func TestCompareDifferentBasesComparesRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// writeNullRun writes a run of one external solver x whose six units
+// have the round trips rts, with the null round trip of its sweep and
+// the capabilities caps in run.json; units cached are re-timed, not taken
+// (retimed=cache).
+func writeNullRun(t *testing.T, rts []int64, null rundir.NullRoundTrip, caps []string, cached int) *Run {
+	t.Helper()
+	dir := t.TempDir()
+	var b bytes.Buffer
+	w := rundir.NewWriter(&b)
+	if err := w.WriteHeader(); err != nil {
+		t.Fatal(err)
+	}
+	for id, ns := range rts {
+		row := rundir.Row{ID: id, Line: id + 1, Solver: "x", Status: solvers.StatusSolved, NS: ns, Calls: uint64(id + 1),
+			Filled: 64, Clues: 17, Solutions: -1, Seed: 1, Corpus: "c.txt", Runs: 1, NSMin: ns, NSMedian: ns}
+		if id < cached {
+			row.Retimed = rundir.RetimedCache
+		}
+		if err := w.Write(&row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, rundir.ResultsFile), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := rundir.ReadManifest(filepath.Join("testdata", "mini"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Settings.Solvers, m.Settings.Corpora = []string{"x"}, []string{"c.txt"}
+	m.Corpora[0].Path, m.Corpora[0].Puzzles, m.Corpora[0].Invalid = "c.txt", len(rts), 0
+	m.Rows = len(rts)
+	m.Settings.External = []rundir.External{{Name: "x", Command: "./x", Args: []string{"./x"}, Executable: "/tmp/x",
+		SHA256: strings.Repeat("c", 64), Reported: "xsolver", Version: "1", Caps: caps}}
+	null.Name = "x"
+	m.Segments[0].Timing = &rundir.Timing{Null: []rundir.NullRoundTrip{null}}
+	if err := rundir.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	run, err := LoadRun(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestNullRoundTripBasis: an external solver that reports no time of its
+// own is ranked by its round trip less the null round trip measured
+// during the sweep when its round trips are far above the null, and by
+// the round trip itself, the null beside, when they are near it (never a
+// median of 0 ns).
+func TestNullRoundTripBasis(t *testing.T) {
+	null := rundir.NullRoundTrip{Samples: 500, MedianNS: 20_000, P10NS: 12_000, P90NS: 40_000, P99NS: 90_000}
+	for _, tt := range []struct {
+		name   string
+		rts    []int64
+		want   TimeBasis
+		median int64
+		note   string
+	}{
+		{"far above", []int64{900_000, 1_000_000, 1_100_000, 1_200_000, 1_300_000, 1_400_000}, BasisLessNull, 1_100_000 - 20_000,
+			"x is ranked by the round trip less the null round trip (20.0µs median during the sweep)"},
+		{"near", []int64{15_000, 18_000, 21_000, 24_000, 27_000, 30_000}, BasisRoundTrip, 21_000,
+			"x is ranked by the round trip, the null round trip beside (20.0µs median during the sweep, p10 12.0µs, p90 40.0µs)"},
+		{"within the spread", []int64{41_000, 43_000, 45_000, 47_000, 49_000, 51_000}, BasisRoundTrip, 45_000,
+			"its median round trip (45.0µs) is too near the null"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run := writeNullRun(t, tt.rts, null, []string{"calls", "guesses"}, 0)
+			ser := run.Results.Solver("x")
+			if got := ser.Basis(); got != tt.want {
+				t.Errorf("basis %q, want %q", got, tt.want)
+			}
+			if note := ser.BasisNote(); !strings.Contains(note, tt.note) {
+				t.Errorf("note %q lacks %q", note, tt.note)
+			}
+			s := Summarize(run.Results, SummaryOptions{Manifest: run.Manifest})
+			if v := s.Strategies[0].TimeNS.Median.Value; int64(v) != tt.median {
+				t.Errorf("median %v, want %d", v, tt.median)
+			}
+			if x := s.Strategies[0].External; x == nil || x.NullNS != 20_000 || x.NullSamples != 500 {
+				t.Errorf("the summary's program: %+v, want the null of the sweep", x)
+			}
+		})
+	}
+}
+
+// TestUndeclaredCountersAbsent: an external solver that declares calls
+// only has no guess figures (absent, "–"), not a no-guess share of 100%
+// and 0 guesses a puzzle; one that declares none has no call figures.
+func TestUndeclaredCountersAbsent(t *testing.T) {
+	null := rundir.NullRoundTrip{Samples: 10, MedianNS: 1000, P10NS: 900, P90NS: 1100, P99NS: 1200}
+	rts := []int64{10_000, 20_000, 30_000, 40_000, 50_000, 60_000}
+	s := Summarize(writeNullRun(t, rts, null, []string{"calls", "ns"}, 0).Results, SummaryOptions{})
+	st := s.Strategies[0]
+	if st.NoGuessPct.Bound != BoundAbsent || st.GuessesPerPuzzle.Bound != BoundAbsent || st.Calls.Median.Bound == BoundAbsent {
+		t.Errorf("calls declared, guesses not: no guess %+v, guesses %+v, calls %+v", st.NoGuessPct, st.GuessesPerPuzzle, st.Calls.Median)
+	}
+	var txt bytes.Buffer
+	if err := s.WriteFullText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(txt.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == "no" || strings.HasPrefix(line, "  guesses/puzzle")) && !strings.HasSuffix(line, "–") {
+			t.Errorf("an undeclared counter's figure: %q", line)
+		}
+	}
+	s = Summarize(writeNullRun(t, rts, null, nil, 0).Results, SummaryOptions{})
+	if st := s.Strategies[0]; st.Calls.Median.Bound != BoundAbsent || len(st.ByCalls) != 0 {
+		t.Errorf("no counter declared: calls %+v, %d ranked by calls", st.Calls.Median, len(st.ByCalls))
+	}
+}
+
+// TestCachedRowsSayWhy: rows whose re-timing was not taken because the
+// strategy caches are not confirmed, and the basis note says why.
+func TestCachedRowsSayWhy(t *testing.T) {
+	null := rundir.NullRoundTrip{Samples: 10, MedianNS: 1000, P10NS: 900, P90NS: 1100, P99NS: 1200}
+	run := writeNullRun(t, []int64{20e6, 21e6, 22e6, 23e6, 24e6, 25e6}, null, []string{"calls"}, 4)
+	ser := run.Results.Solver("x")
+	if note := ser.BasisNote(); !strings.Contains(note, "answered repeated requests at least 4 times faster than first ones, as a cache does") ||
+		!strings.Contains(note, "the re-timing of 4 units not taken") {
+		t.Errorf("note %q does not say why", note)
+	}
+	for i := range 4 {
+		if ser.Timing(i)&Confirmed != 0 {
+			t.Errorf("row %d: a cached row's time counts as confirmed", i)
+		}
+	}
+}

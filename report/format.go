@@ -44,6 +44,8 @@ func fmtEstimate(e Estimate, f func(float64) string) string {
 		return "≥" + f(e.Value)
 	case BoundUpper:
 		return "≤" + f(e.Value)
+	case BoundAbsent:
+		return "–"
 	}
 	return f(e.Value)
 }

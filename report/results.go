@@ -44,6 +44,7 @@ const (
 	Noise    // re-timed, and the sweep time was not confirmed (rundir.RetimedNoise)
 	Slow     // re-timed outlier confirmed slow (rundir.RetimedSlow)
 	Unstable // the runs disagreed on status or counters
+	Cached   // re-timed, not taken: the strategy caches (rundir.RetimedCache)
 )
 
 // TimingOf returns the Timing of a row read from results.csv.
@@ -62,6 +63,8 @@ func TimingOf(r *rundir.Row) Timing {
 		t |= Retimed | Slow
 	case rundir.RetimedConfirmed:
 		t |= Retimed
+	case rundir.RetimedCache:
+		t |= Cached
 	}
 	if r.Unstable {
 		t |= Unstable
@@ -92,9 +95,10 @@ type Series struct {
 	// The self-reported times (basis.go): a column once a row has one.
 	self           wideColumn
 	hasSelf        bool
-	answered       int  // rows that answered (finished or gave up)
-	answeredNoSelf int  // of those, rows with no self-reported time
-	roundTrip      bool // a view that reads the round trip whatever the basis (RoundTrip)
+	answered       int           // rows that answered (finished or gave up)
+	answeredNoSelf int           // of those, rows with no self-reported time
+	roundTrip      bool          // a view that reads the round trip whatever the basis (RoundTrip)
+	ext            *externalView // an external solver's, from run.json (describeExternals); nil otherwise
 }
 
 // Len returns the number of rows.
@@ -118,12 +122,16 @@ func (s *Series) At(i int) Entry {
 func (s *Series) Status(i int) solvers.Status { return s.status[i] }
 
 // NS returns the time of row i in nanoseconds, of the series' Basis:
-// under BasisSelf the time the strategy reported, when it reported one.
+// under BasisSelf the time the strategy reported, when it reported one;
+// under BasisLessNull the round trip less the null (1 ns at least).
 func (s *Series) NS(i int) int64 {
 	if s.selfBasis() {
 		if v := s.self.at(i); v > 0 {
 			return int64(v)
 		}
+	}
+	if x := s.ext; x != nil && x.lessNull && !s.roundTrip {
+		return max(int64(s.ns.at(i))-x.null.MedianNS, 1)
 	}
 	return int64(s.ns.at(i))
 }

@@ -58,6 +58,7 @@ func LoadRun(ctx context.Context, path string) (*Run, error) {
 	}
 	if rd.Manifest != nil {
 		rd.Results.OrderSolvers(rd.Manifest.Settings.Solvers)
+		rd.Results.describeExternals(rd.Manifest)
 	}
 	return rd, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -96,6 +97,10 @@ type PuzzleShow struct {
 	// that made Entry.Puzzle from the corpus's puzzle: the strategies ran
 	// on that variant, and the ranks are the original's.
 	Transform string
+	// Uncounted names, per strategy, the counters (calls, guesses,
+	// backtracks) it does not report: an external solver's undeclared
+	// ones, shown as absent ("–"), not 0.
+	Uncounted map[string][]string
 }
 
 // Solution returns the checked solution found by the first strategy that
@@ -186,9 +191,14 @@ func (s *PuzzleShow) writeUnits(b *bytes.Buffer, fmtTime func(int64) string, wid
 			if u.Status.Censored() {
 				mark = "≥"
 			}
+			counter := func(name string, v uint64) string {
+				if slices.Contains(s.Uncounted[u.Solver], name) {
+					return "–"
+				}
+				return mark + strconv.FormatUint(v, 10)
+			}
 			rows = append(rows, []string{u.Solver, u.Status.String(), mark + fmtTime(u.NS),
-				mark + strconv.FormatUint(u.Calls, 10), mark + strconv.FormatUint(u.Guesses, 10),
-				mark + strconv.FormatUint(u.Backtracks, 10), strconv.Itoa(u.Filled)})
+				counter("calls", u.Calls), counter("guesses", u.Guesses), counter("backtracks", u.Backtracks), strconv.Itoa(u.Filled)})
 		}
 		switch u.Status {
 		case solvers.StatusWrong, solvers.StatusError, solvers.StatusUnsupported, solvers.StatusInvalid:

@@ -442,6 +442,14 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	st.TimeNS.roundNS() // integer ns
 	st.TimeNS.MaxUnconfirmed = unconfirmed(res, ser, int(maxRow))
 	st.Calls, byCalls, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
+	// Counters an external solver does not report are absent, not 0.
+	if !ser.Counts(countGuesses) {
+		st.NoGuess, st.NoGuessPct, st.GuessesPerPuzzle = 0, Estimate{Bound: BoundAbsent}, Estimate{Bound: BoundAbsent}
+	}
+	if !ser.Counts(countCalls) {
+		st.Calls.absent()
+		byCalls = nil
+	}
 	rs.rank(st, byCalls, byTime, top, hard)
 	st.Bench = benchSamples(ser)
 	return st, rs

@@ -22,28 +22,38 @@ func (s *Summary) basisMatters() bool {
 // "ranked by its own time (self_ns), which each of its 6 answers
 // reported".
 func (st *StrategySummary) basisSentence() string {
-	_, why, _ := strings.Cut(st.BasisNote, ": ")
-	switch {
-	case st.TimeBasis == BasisSelf:
-		return "ranked by its own time (self_ns): " + why
-	case why != "":
-		return "ranked by the round trip less the null round trip: " + why
-	case st.External != nil:
-		return "ranked by the round trip less the null round trip: it reported no time of its own"
+	if s, ok := strings.CutPrefix(st.BasisNote, st.Solver+" is "); ok {
+		if st.TimeBasis == BasisSelf {
+			s = strings.Replace(s, "its own time", "its own time (self_ns)", 1)
+		}
+		return s
+	}
+	if st.External != nil {
+		return "ranked by the round trip: it reported no time of its own"
 	}
 	return "ranked by the tool's time of each Solve"
 }
 
 // programLine names an external solver's program and its null round
 // trip: "Program pysolver 1.0 (sha256 0123456789ab), null round trip
-// 21.4µs median, 48.0µs p99"; "" for a built-in strategy.
+// 21.4µs median, 48.0µs p99 over 9,812 samples during the sweep"; "" for
+// a built-in strategy.
 func (st *StrategySummary) programLine() string {
 	x := st.External
 	if x == nil {
 		return ""
 	}
-	return fmt.Sprintf("Program %s, null round trip %s median, %s p99", x.Program(),
-		fmtNS(float64(x.NullNS)), fmtNS(float64(x.NullP99NS)))
+	return fmt.Sprintf("Program %s, %s", x.Program(), x.nullText())
+}
+
+// nullText says what the null round trip was: "null round trip 21.4µs
+// median, 48.0µs p99 over 9812 samples during the sweep".
+func (x *ExternalSummary) nullText() string {
+	if x.NullSamples == 0 { // a run written before the null was measured during the sweep
+		return fmt.Sprintf("null round trip %s median, %s p99", fmtNS(float64(x.NullNS)), fmtNS(float64(x.NullP99NS)))
+	}
+	return fmt.Sprintf("null round trip %s median, %s p99 over %d samples during the sweep", fmtNS(float64(x.NullNS)),
+		fmtNS(float64(x.NullP99NS)), x.NullSamples)
 }
 
 // writeBasisMarkdown writes summary.md's section on the time each
@@ -55,18 +65,19 @@ func (s *Summary) writeBasisMarkdown(b *bytes.Buffer) {
 	}
 	b.WriteString("\n### Time basis\n\n")
 	b.WriteString("An external solver (`-ext`, docs/PROTOCOL.md) is ranked, charted and summarized by the time it " +
-		"reports for each unit (self) when every unit it answered (solved, unsolvable, stuck or wrong) has one, " +
-		"and by the round trip the tool measured, less the null round trip, otherwise. A unit with no time of " +
-		"its own (a timeout, an error) keeps its round trip.\n\n")
+		"reports for each unit (self) when every unit it answered (solved, unsolvable, stuck or wrong) has one. " +
+		"Otherwise by the round trip the tool measured: less the null round trip measured during the sweep " +
+		"when its median round trip is at least twice the null's and above it by more than the null's spread " +
+		"(p10 to p90), else the round trip itself, the null beside. A unit with no time of its own (a timeout, " +
+		"an error) keeps its round trip.\n\n")
 	for _, st := range s.Strategies {
 		if st.External == nil && st.BasisNote == "" {
 			continue
 		}
 		fmt.Fprintf(b, "- %s: %s", mdCode(st.Solver), mdText(st.basisSentence()))
 		if x := st.External; x != nil {
-			fmt.Fprintf(b, ". Program %s, version %s, SHA-256 %s…, command %s; null round trip %s median, %s p99",
-				mdCode(x.Reported), mdCode(x.Version), mdCode(x.Short), mdCode(x.Command),
-				fmtNS(float64(x.NullNS)), fmtNS(float64(x.NullP99NS)))
+			fmt.Fprintf(b, ". Program %s, version %s, SHA-256 %s…, command %s; %s",
+				mdCode(x.Reported), mdCode(x.Version), mdCode(x.Short), mdCode(x.Command), mdText(x.nullText()))
 		}
 		b.WriteString(".\n")
 	}

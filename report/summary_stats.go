@@ -36,6 +36,15 @@ type Distribution struct {
 	MaxUnconfirmed bool `json:"max_unconfirmed,omitempty"`
 }
 
+// absent marks every figure of d as not measured (BoundAbsent): a
+// counter the strategy does not report.
+func (d *Distribution) absent() {
+	*d = Distribution{}
+	for _, e := range []*Estimate{&d.Median, &d.P90, &d.P99, &d.TrimmedMean, &d.Mean, &d.Max} {
+		e.Bound = BoundAbsent
+	}
+}
+
 // roundNS rounds the means of a time distribution and their interval
 // ends to integer nanoseconds (the quantiles are values of units already).
 func (d *Distribution) roundNS() {
@@ -58,12 +67,13 @@ type Bound int8
 
 // The bounds.
 const (
-	BoundExact Bound = iota // no stopped unit could change it
-	BoundLower              // the true value may be higher (shown "≥")
-	BoundUpper              // the true value may be lower (shown "≤")
+	BoundExact  Bound = iota // no stopped unit could change it
+	BoundLower               // the true value may be higher (shown "≥")
+	BoundUpper               // the true value may be lower (shown "≤")
+	BoundAbsent              // not measured: the strategy does not count it (shown "–")
 )
 
-var boundNames = [...]string{BoundExact: "exact", BoundLower: "lower", BoundUpper: "upper"}
+var boundNames = [...]string{BoundExact: "exact", BoundLower: "lower", BoundUpper: "upper", BoundAbsent: "absent"}
 
 func (b Bound) String() string {
 	if int(b) >= 0 && int(b) < len(boundNames) {

@@ -87,25 +87,29 @@ type External struct {
 	Executable string   `json:"executable"` // the program run: Args[0] looked up in PATH, absolute
 	SHA256     string   `json:"sha256"`     // of Executable's contents
 	// Files are the arguments that name regular files (a script, a data
-	// file), with their SHA-256: a changed script is a changed solver.
+	// file) and the files of -ext-files (Named), with their SHA-256: a
+	// changed script is a changed solver.
 	Files    []FileSum `json:"files,omitempty"`
 	Reported string    `json:"reported"` // the name the program gave in its handshake
 	Version  string    `json:"version"`  // the version it gave
 	Caps     []string  `json:"caps"`     // the capabilities it gave
-	// NullNS and NullP99NS are the null round trip (a built-in echo
-	// peer) measured before the sweep: its median, subtracted from each
-	// unit's time, and its p99.
-	NullNS    int64 `json:"null_ns"`
-	NullP99NS int64 `json:"null_p99_ns"`
-	// NullAloneNS is the null round trip's median with one worker at a
-	// time, subtracted from the units re-timed alone.
-	NullAloneNS int64 `json:"null_alone_ns"`
+	// NullNS, NullP99NS and NullAloneNS are set in runs written before
+	// the null round trip was measured during the sweep (Timing.Null):
+	// the null measured before it, which those runs subtracted from each
+	// unit's time (ns), its p99, and its median with one worker at a
+	// time (subtracted from the units re-timed alone).
+	NullNS      int64 `json:"null_ns,omitempty"`
+	NullP99NS   int64 `json:"null_p99_ns,omitempty"`
+	NullAloneNS int64 `json:"null_alone_ns,omitempty"`
 }
 
-// FileSum is a file and the SHA-256 of its contents.
+// FileSum is a file and the SHA-256 of its contents; or a directory of
+// -ext-files and the SHA-256 of the list of its files' (Files of them).
 type FileSum struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+	Named  bool   `json:"named,omitempty"` // given with -ext-files
+	Files  int    `json:"files,omitempty"` // a directory: the files hashed
 }
 
 // ExternalNamed returns the external solver of the settings named name.
@@ -188,6 +192,24 @@ type Timing struct {
 	GCCycles   uint64  `json:"gc_cycles"`
 	GCPauseNS  int64   `json:"gc_pause_ns"`
 	GCCPUShare float64 `json:"gc_cpu_share"`
+	// Null is the null round trip of each external solver, measured
+	// during the segment's sweep: the part of its units' times (ns) that
+	// is the pipes and the wake-ups, not the program.
+	Null []NullRoundTrip `json:"null,omitempty"`
+}
+
+// NullRoundTrip is the null round trip of an external solver during a
+// sweep (docs/PROTOCOL.md, "Times"): round trips with a built-in echo
+// peer behind the same guard and pipes, taken between the solver's
+// requests by the workers that send them, at most one a millisecond per
+// process (the re-timing's included).
+type NullRoundTrip struct {
+	Name     string `json:"name"` // the strategy
+	Samples  int    `json:"samples"`
+	MedianNS int64  `json:"median_ns"`
+	P10NS    int64  `json:"p10_ns"`
+	P90NS    int64  `json:"p90_ns"`
+	P99NS    int64  `json:"p99_ns"`
 }
 
 // Manifest is run.json: the provenance of a run directory.

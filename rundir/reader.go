@@ -426,6 +426,8 @@ func retimedValue(r string) string {
 		return RetimedNoise
 	case RetimedConfirmed:
 		return RetimedConfirmed
+	case RetimedCache:
+		return RetimedCache
 	}
 	return ""
 }
@@ -504,10 +506,10 @@ func (rd *Reader) parse() error {
 		row.Runs = int(num(baseColumns))
 		row.NSMin, row.NSMedian = num(baseColumns+1), num(baseColumns+2)
 		switch r := field(baseColumns + 3); r {
-		case "", RetimedSlow, RetimedNoise, RetimedConfirmed:
+		case "", RetimedSlow, RetimedNoise, RetimedConfirmed, RetimedCache:
 			row.Retimed = retimedValue(r)
 		default:
-			errs = append(errs, fmt.Sprintf("retimed %q is not one of slow, noise, confirmed or empty", r))
+			errs = append(errs, fmt.Sprintf("retimed %q is not one of slow, noise, confirmed, cache or empty", r))
 		}
 		switch u := field(baseColumns + 4); u {
 		case "", "0":

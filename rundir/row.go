@@ -34,6 +34,11 @@ const (
 	// RetimedConfirmed: one of its strategy's slowest units whose time
 	// the re-timing confirmed (within a factor of two).
 	RetimedConfirmed = "confirmed"
+	// RetimedCache: re-timed, and the re-timing not taken: the strategy
+	// (an external solver) answered repeated requests several times
+	// faster than first ones, as a cache does. The row keeps its first
+	// request's time, which is not confirmed.
+	RetimedCache = "cache"
 )
 
 // Row is one (puzzle, solver) result: one line of results.csv.
@@ -58,7 +63,7 @@ type Row struct {
 	Runs     int    // timed runs of Solve in the sweep: cheap units are repeated
 	NSMin    int64  // the fastest of those runs
 	NSMedian int64  // their median (the lower middle one of an even count)
-	Retimed  string // "", or RetimedSlow, RetimedNoise, RetimedConfirmed
+	Retimed  string // "", or RetimedSlow, RetimedNoise, RetimedConfirmed, RetimedCache
 	Unstable bool   // the runs disagreed on status or counters
 	// SelfNS is the time an external solver reported for the unit (the
 	// median of its reports over the unit's runs; docs/PROTOCOL.md), 0
@@ -70,7 +75,9 @@ type Row struct {
 // Confirmed reports whether the row's time was measured more than once:
 // repeated in the sweep or timed again at the end of the run. Lists that
 // rank units by time rank confirmed times only.
-func (r *Row) Confirmed() bool { return r.Runs > 1 || r.Retimed != "" }
+func (r *Row) Confirmed() bool {
+	return r.Runs > 1 || r.Retimed != "" && r.Retimed != RetimedCache
+}
 
 // Key identifies the (puzzle, solver) pair of a row.
 type Key struct {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times external solvers (docs/PROTOCOL.md) outside batch, from the repository root.
 
-  scripts/ext-times.py handshake N 'COMMAND' ...   start, write "sudokubatch 1", read the
+  scripts/ext-times.py handshake N 'COMMAND' ...   start, write "sudokubatch 2", read the
       answer: the wall time of each, N times, the commands interleaved; medians [range].
   scripts/ext-times.py roundtrip N 'COMMAND'       the first N puzzles of data/sudoku17.txt
       solved by one process: each request's round trip (before the write to after the
@@ -14,7 +14,7 @@ import statistics as st, subprocess, sys, time
 def start(cmd):
     t = time.perf_counter_ns()
     p = subprocess.Popen(cmd.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    p.stdin.write("sudokubatch 1\n")
+    p.stdin.write("sudokubatch 2\n")
     p.stdin.flush()
     hello = p.stdout.readline()
     if not hello.startswith("solver "):
@@ -40,7 +40,7 @@ def roundtrip(n, cmd):
     with open("data/sudoku17.txt") as corpus:
         for i, line in zip(range(n), corpus):
             t = time.perf_counter_ns()
-            p.stdin.write(f"solve {i} {line.strip()}\n")
+            p.stdin.write(f"{i + 1} solve {i} {line.strip()}\n")
             p.stdin.flush()
             answer = p.stdout.readline()
             trip.append(time.perf_counter_ns() - t)

@@ -31,6 +31,7 @@ type Limits struct {
 	MaxCalls uint64    // zero: none; otherwise at most this many calls are made
 	Seed     uint64    // for randomized strategies
 	ID       int       // the puzzle's id in its corpus, for strategies that name it (external solvers' requests)
+	Corpus   int       // the index of the puzzle's corpus in the run: with ID, it names the unit (LateFault)
 }
 
 // Status is the outcome of one Solve.
@@ -148,4 +149,20 @@ type Result struct {
 // the unit; it may turn res into StatusWrong with the reason in res.Err.
 type AnswerChecker interface {
 	CheckAnswer(ctx context.Context, p Puzzle, res *Result)
+}
+
+// LateFault is a fault of a unit found after its Solve returned: an
+// external solver that wrote a line after its answer. The unit, named by
+// its Limits' Corpus and ID, is an error with Err, whatever it answered.
+type LateFault struct {
+	Corpus, ID int
+	Err        error
+}
+
+// LateFaulter is implemented by strategies that can find a unit's fault
+// after its Solve returned. The pipeline calls LateFaults once every unit
+// of the run has been solved (the re-timing's included) and records each
+// fault as its unit's error; each fault is returned once.
+type LateFaulter interface {
+	LateFaults() []LateFault
 }

@@ -188,7 +188,7 @@ func TestShowOfExternalSolvers(t *testing.T) {
 	// Given with -ext, ext runs now (a program that supports no puzzle);
 	// ext2 is still listed from the rows only.
 	script := filepath.Join(dir, "unsupported.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nread l\necho solver none 1\nwhile read c id g; do echo \"$id unsupported\"; done\n"), 0o755); err != nil {
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nread l\necho solver none 1\nwhile read n c id g; do echo \"$n unsupported\"; done\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r = batch(t, dir, "show", "0", "-run", "a", "-solvers", "bitboard,ext", "-ext", "ext="+script)

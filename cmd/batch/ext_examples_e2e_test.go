@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,7 @@ func startExample(t *testing.T, argv ...string) *examplePeer {
 		p.cmd.Wait()
 	})
 	p.in, p.out = in, bufio.NewReader(out)
-	p.hello = strings.Fields(p.ask(t, "sudokubatch 1"))
+	p.hello = strings.Fields(p.ask(t, "sudokubatch 2"))
 	return p
 }
 
@@ -182,13 +183,14 @@ func checkExampleSpeaks(t *testing.T, spec exampleSpec, argv ...string) {
 			t.Errorf("handshake %q lacks the capability %s", p.hello, c)
 		}
 	}
-	id := 0
-	request := func(verb, text string) exampleAnswer {
+	n := 0
+	request := func(verb, text string, options ...string) exampleAnswer {
 		t.Helper()
-		id++
-		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%s %d %s", verb, id, text)))
-		if a.id != strconv.Itoa(id) {
-			t.Fatalf("%s %.40q: answered for ID %s, want %d", verb, text, a.id, id)
+		n++
+		line := strings.Join(append([]string{strconv.Itoa(n), verb, strconv.Itoa(1000 + n), text}, options...), " ")
+		a := parseExampleAnswer(t, p.ask(t, line))
+		if a.id != strconv.Itoa(n) {
+			t.Fatalf("%s %.40q: answered request %s, want %d (the request's number)", verb, text, a.id, n)
 		}
 		if a.verb != "error" && a.verb != "unsupported" {
 			for _, k := range spec.keys {
@@ -259,6 +261,17 @@ func checkExampleSpeaks(t *testing.T, spec exampleSpec, argv ...string) {
 	}
 	if a := request("guess", strings.Repeat("0", 81)); a.verb != "error" {
 		t.Errorf("an unknown request: %s %v, want error", a.verb, a.args)
+	}
+	if slices.Contains(spec.caps, "calls") {
+		// A program that reports calls stops at a request's max_calls:
+		// #39949 needs more than 2.
+		const hard = "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
+		for _, verb := range []string{"solve", "count"} {
+			if a := request(verb, hard, "max_calls=2"); a.verb != "limit" || a.keys["calls"] > 2 {
+				t.Errorf("%s #39949 max_calls=2: %s %v calls=%d, want limit with 2 calls at most", verb, a.verb, a.args, a.keys["calls"])
+			}
+		}
+		solve(hard) // and goes on
 	}
 	lines := strings.SplitN(string(exampleCorpus(t)), "\n", spec.corpus+1)[:spec.corpus]
 	for _, line := range lines {
@@ -428,7 +441,7 @@ func exampleSweep(t *testing.T, builtin, name, reported string, argv []string, c
 	p := startExample(t, argv...)
 	for k := 0; k < len(ext); k += max(1, len(ext)/10) {
 		row := ext[k]
-		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%s %d %s", verb, row.ID, strings.TrimSpace(texts[row.ID]))))
+		a := parseExampleAnswer(t, p.ask(t, fmt.Sprintf("%d %s %d %s", k+1, verb, row.ID, strings.TrimSpace(texts[row.ID]))))
 		if a.keys["calls"] != int64(row.Calls) || a.keys["guesses"] != int64(row.Guesses) {
 			t.Errorf("%s's row %d: calls %d, guesses %d; the program reports calls %d, guesses %d",
 				name, row.ID, row.Calls, row.Guesses, a.keys["calls"], a.keys["guesses"])
@@ -541,4 +554,84 @@ func TestExampleTdoku(t *testing.T) {
 	t.Run("unique", func(t *testing.T) {
 		exampleUnique(t, "bitboard", "tdoku", "tdoku", adapter, false)
 	})
+}
+
+// TestExampleTdokuLibrary builds tdoku's libraries from the checkout that
+// SUDOKUBATCH_TDOKU names, with tdoku's CMake (libtdoku_static.a,
+// libtdoku_shared.so), builds the adapter against each (build.sh --lib),
+// and drives each through the protocol and through batch; the adapter
+// of the shared library with -ext-files naming it, so that run.json
+// hashes the library.
+func TestExampleTdokuLibrary(t *testing.T) {
+	src := os.Getenv("SUDOKUBATCH_TDOKU")
+	if src == "" {
+		t.Skip("the tdoku adapter is tested when SUDOKUBATCH_TDOKU names a checkout of tdoku")
+	}
+	if _, err := exec.LookPath("cmake"); err != nil {
+		t.Skip("building tdoku's library needs cmake")
+	}
+	build := t.TempDir()
+	for _, args := range [][]string{{"cmake", "-S", src, "-B", build}, {"make", "-C", build, "tdoku_static", "tdoku_shared"}} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	for _, lib := range []string{"libtdoku_static.a", "libtdoku_shared.so"} {
+		t.Run(lib, func(t *testing.T) {
+			path := filepath.Join(build, lib)
+			adapter := filepath.Join(t.TempDir(), "adapter")
+			cmd := exec.Command(filepath.Join(repoRoot(t), "examples/tdoku/build.sh"), "--lib", path, "--include", filepath.Join(src, "include"), adapter)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("build.sh --lib %s: %v\n%s", path, err, out)
+			}
+			spec := exampleSpec{"tdoku", []string{"count", "guesses", "ns"}, []string{"guesses", "ns"}, map[int]bool{81: true}, 200}
+			checkExampleSpeaks(t, spec, adapter)
+			var extra []string
+			if strings.HasSuffix(lib, ".so") {
+				extra = []string{"-ext-files", "tdoku=" + path}
+			}
+			exampleSweep(t, "bitboard", "tdoku", "tdoku", []string{adapter}, filepath.Join(repoRoot(t), "data/sudoku17.txt"), exampleLimit(100), extra...)
+		})
+	}
+}
+
+// TestProtocolSessionExample replays docs/PROTOCOL.md's example session
+// to the Python example: each answer must be the one the document shows,
+// but for the times (ns=), so that the document cannot drift from what a
+// solver of the protocol says.
+func TestProtocolSessionExample(t *testing.T) {
+	t.Parallel() // a process of its own, mostly waiting on its solver: beside the others
+	doc := string(exampleRead(t, filepath.Join(repoRoot(t), "docs/PROTOCOL.md")))
+	_, session, ok := strings.Cut(doc, "## An example session")
+	if !ok {
+		t.Fatal("docs/PROTOCOL.md has no example session")
+	}
+	_, session, _ = strings.Cut(session, "```\n")
+	session, _, _ = strings.Cut(session, "```")
+	var p *examplePeer
+	var sent string
+	noNS := func(s string) string { return regexp.MustCompile(` ns=\d+`).ReplaceAllString(s, "") }
+	for _, line := range strings.Split(strings.TrimSpace(session), "\n") {
+		switch {
+		case strings.HasPrefix(line, "> sudokubatch "):
+			if line != "> sudokubatch 2" {
+				t.Fatalf("the session's handshake %q, want sudokubatch 2", line)
+			}
+		case p == nil && strings.HasPrefix(line, "< "):
+			p = startExample(t, examplePython(t)...) // writes the handshake
+			if got := strings.Join(p.hello, " "); got != line[2:] {
+				t.Errorf("handshake %q, the document says %q", got, line[2:])
+			}
+		case strings.HasPrefix(line, "> "):
+			sent = line[2:]
+		case strings.HasPrefix(line, "< "):
+			if got := p.ask(t, sent); noNS(got) != noNS(line[2:]) {
+				t.Errorf("to %.30q the solver answers\n  %s\nthe document says\n  %s", sent, got, line[2:])
+			}
+		}
+	}
+	if p == nil {
+		t.Fatal("the session has no exchange")
+	}
+	p.close(t)
 }

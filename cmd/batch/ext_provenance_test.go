@@ -39,9 +39,12 @@ func TestExternalProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, ok := m.Settings.ExternalNamed("ref")
-	if !ok || x.Reported != "refsolver" || len(x.SHA256) != 64 || x.Executable != ref || x.NullNS <= 0 ||
+	if !ok || x.Reported != "refsolver" || len(x.SHA256) != 64 || x.Executable != ref ||
 		strings.Join(x.Args, " ") != ref+" -marker x" {
 		t.Fatalf("run.json settings.external: %+v", m.Settings.External)
+	}
+	if tm := m.Segments[0].Timing; tm == nil || len(tm.Null) != 1 || tm.Null[0].Name != "ref" || tm.Null[0].Samples == 0 {
+		t.Errorf("run.json has no null round trip of ref measured during the sweep: %+v", tm)
 	}
 	solved := 0
 	for _, row := range readRows(t, filepath.Join(dir, "run", rundir.ResultsFile)) {

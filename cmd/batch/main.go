@@ -43,6 +43,7 @@ import (
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
+	"sudokubatch/solvers/external"
 )
 
 // Exit codes (docs/DESIGN.md).
@@ -164,6 +165,9 @@ var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP
 const memoryLimit = 100 << 20
 
 func main() {
+	if code, played := external.Role(); played {
+		os.Exit(code) // the guard of an external solver, or the echo peer (solvers/external)
+	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}

@@ -100,6 +100,9 @@ func runMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := f.ext.resolve(); err != nil {
+		return err
+	}
 	if f.variants.n < 0 || f.variants.seeds < 1 {
 		return usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.n, f.variants.seeds)
 	}
@@ -158,7 +161,7 @@ func startRunExternals(e *env, f *runFlags, specs []external.Spec, s *rundir.Set
 	if len(specs) == 0 {
 		return nil
 	}
-	xs, err := startExternals(e.ctx, e.stderr, specs, s.Solvers, f.ext.options(f.workers, time.Duration(s.TimeoutNS), s.Unique))
+	xs, err := startExternals(e.ctx, e.notef, specs, s.Solvers, f.ext.options(f.workers, s.Unique))
 	if err != nil {
 		return err
 	}
@@ -353,6 +356,7 @@ func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags
 		{"unique", flags.Unique == s.Unique},
 		{"runs", flags.Runs == s.Runs || (s.Runs == 0 && flags.Runs == rundir.MaxRuns)},
 		{"ext", sameSpecs(f.ext.specs, s.External)},
+		{"ext-files", sameSpecs(f.ext.specs, s.External)},
 	}
 	for _, c := range conflicts {
 		if set[c.flag] && !c.same {

@@ -52,6 +52,9 @@ func showMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := ext.resolve(); err != nil {
+		return err
+	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	id, err := puzzleArg(fs)
@@ -69,7 +72,7 @@ func showMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	xs, err := startExternals(e.ctx, e.stderr, ext.specs, names, ext.options(1, *timeout, false))
+	xs, err := startExternals(e.ctx, e.notef, ext.specs, names, ext.options(1, false))
 	if err != nil {
 		return err
 	}
@@ -85,7 +88,7 @@ func showMain(e *env, args []string) error {
 	}
 
 	// The puzzle's corpus in the run: same name, else same SHA-256.
-	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1}
+	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1, Uncounted: xs.uncounted()}
 	if *transform != "" {
 		tr, err := solvers.ParseTransform(*transform, ent.Puzzle.Box)
 		if err != nil {

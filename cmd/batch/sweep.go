@@ -63,12 +63,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 	swept := make(chan struct{})
-	again := "again to quit at once"
-	if len(f.externals) > 0 && cfg.Timeout == 0 {
-		// Nothing ends a unit that an external solver never answers.
-		again += "; with no -timeout, an external solver that does not answer keeps its unit running until then"
-	}
-	cfg.Stop = stopOnInterrupt(e, swept, again)
+	cfg.Stop = stopOnInterrupt(e, swept, "again to quit at once")
 	if !f.quiet {
 		defer showProgress(e, &cfg)()
 	}
@@ -79,7 +74,9 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 	f.externals.Close()
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
-	dir.SetTiming(stats.Timing())
+	timing := stats.Timing()
+	timing.Null = f.externals.nulls()
+	dir.SetTiming(timing)
 	if !f.resume && stats.Issued+stats.Skipped == 0 && runErr == nil && stats.Complete() {
 		// A new run whose selection matched no puzzle leaves nothing
 		// behind: not its directory, and not results/latest.
@@ -133,6 +130,14 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fprintf(e.stdout, e.width(), "note: external %s: the restart cap was reached: its units after it were not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
 				x.Name())
 		}
+		if n := x.Strays(); n > 0 {
+			fprintf(e.stdout, e.width(), "note: external %s: %s came after an answer too many requests back to name its unit\n", x.Name(), report.Count(n, "line", "lines"))
+		}
+		if null := x.Null(); null.Samples > 0 {
+			fprintf(e.stdout, e.width(), "note: external %s: null round trip %s median (p10 %s, p90 %s) over %d samples during the sweep: it is part of each unit's time\n",
+				x.Name(), report.FormatDuration(time.Duration(null.MedianNS)), report.FormatDuration(time.Duration(null.P10NS)),
+				report.FormatDuration(time.Duration(null.P90NS)), null.Samples)
+		}
 	}
 	invalid.printRest(e.stderr)
 	for _, c := range stats.Corpora {
@@ -140,7 +145,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
-	return sweepExit(e, dir, stats, runErr, reportErr)
+	return sweepExit(e, dir, stats, runErr, reportErr, f.externals.failures(stats.Solvers))
 }
 
 // sweepConfig returns the pipeline's configuration for a sweep into dir
@@ -240,27 +245,39 @@ func emptySelection(stats *pipeline.Stats, s rundir.Settings) error {
 
 // sweepExit returns the error a sweep exits with, the most serious first
 // (see the exit codes in main.go): an error that stopped it, an
-// interruption, a corpus not read to its end, wrong answers, the report's
+// interruption, a corpus not read to its end, wrong answers, external
+// strategies that failed wholesale (failed: why, one each), the report's
 // error, then a re-timing that could not be recorded.
-func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error) error {
+func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error, failed []string) error {
 	results := filepath.Join(dir.Path, rundir.ResultsFile)
+	if path, err := rundir.RowsPath(dir.Path); err == nil {
+		results = path // results.csv.gz once gzipped
+	}
 	corpusErrs := stats.CorpusErrors()
 	switch {
 	case runErr != nil:
 		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with: batch -resume -out %s)", runErr, dir.Path, dir.Path)}
 	case stats.Interrupted:
 		if stats.Wrong > 0 {
-			fmt.Fprintf(e.stderr, "batch: %s (status wrong in %s): a strategy has a bug\n", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)
+			e.notef("batch: %s (status wrong in %s): a strategy has a bug\n", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)
 		}
 		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s in %s; finish with: batch -resume -out %s", report.Count(dir.Rows(), "row", "rows"), results, dir.Path)}
 	case len(corpusErrs) > 0:
 		for _, ce := range corpusErrs[:len(corpusErrs)-1] {
-			fmt.Fprintf(e.stderr, "batch: %s\n", ce)
+			e.notef("batch: %s\n", ce)
 		}
 		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept)",
 			corpusErrs[len(corpusErrs)-1], results)}
 	case stats.Wrong > 0:
+		for _, why := range failed {
+			e.notef("batch: %s\n", why)
+		}
 		return &exitError{exitWrong, fmt.Errorf("%s (status wrong in %s): a strategy has a bug", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)}
+	case len(failed) > 0:
+		for _, why := range failed[:len(failed)-1] {
+			e.notef("batch: %s\n", why)
+		}
+		return &exitError{exitWrong, fmt.Errorf("%s (%s)", failed[len(failed)-1], results)}
 	case reportErr != nil:
 		return reportErr
 	case stats.Retime.Error != "":
@@ -336,6 +353,9 @@ func printSummary(w io.Writer, width int, dir *rundir.Dir, st *pipeline.Stats, e
 	} else if r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
 		fmt.Fprintf(&b, "timing: %s re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
 			report.Count(r.Retimed, "unit", "units"), report.FormatDuration(time.Duration(r.NS)), r.Slow, r.Noise, r.Confirmed)
+		if r.Cached > 0 {
+			fmt.Fprintf(&b, "; %d not taken (an external solver that answers repeated requests as a cache does)", r.Cached)
+		}
 		if r.Left > 0 {
 			fmt.Fprintf(&b, "; %d left (time allowed spent)", r.Left)
 		}
@@ -366,9 +386,13 @@ func printNotes(w io.Writer, width int, st *pipeline.Stats, s rundir.Settings) {
 		return n, strings.Join(per, ", ")
 	}
 	if n, per := stoppedBy("timeout"); n > 0 {
+		raise := "Raise the limit"
+		if next := higherTimeout(time.Duration(s.TimeoutNS)); next > 0 {
+			raise += fmt.Sprintf(" (-timeout %s)", next)
+		}
 		fprintf(w, width, "note: %s stopped at -timeout %s (%s); %s timeout. "+
-			"Raise the limit (-timeout 10s), or sweep without one: -timeout 0 -max-calls N.\n",
-			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"))
+			"%s, or sweep without one: -timeout 0 -max-calls N.\n",
+			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"), raise)
 	}
 	if n, per := stoppedBy("limit"); n > 0 {
 		fprintf(w, width, "note: %s stopped at -max-calls %d (%s); %s limit.\n", report.Count(n, "unit", "units"),
@@ -378,6 +402,18 @@ func printNotes(w io.Writer, width int, st *pipeline.Stats, s rundir.Settings) {
 		fprintf(w, width, "note: %s (status invalid, with file, line and reason)\n",
 			report.Plural(st.Invalid, "1 corpus line is not a puzzle", fmt.Sprintf("%d corpus lines are not puzzles", st.Invalid)))
 	}
+}
+
+// higherTimeout returns a -timeout to suggest above t: the first of 1s,
+// 10s, 1m and 10m past it, or 0 past them all. (A unit of an external
+// solver under -timeout 0 stops at -ext-timeout: the same applies.)
+func higherTimeout(t time.Duration) time.Duration {
+	for _, d := range []time.Duration{time.Second, 10 * time.Second, time.Minute, 10 * time.Minute} {
+		if d > t {
+			return d
+		}
+	}
+	return 0
 }
 
 // printStatusTable prints per strategy how the units of this run ended

@@ -61,6 +61,9 @@ func variantsMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := ext.resolve(); err != nil {
+		return err
+	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	id, err := puzzleArg(fs)
@@ -112,7 +115,7 @@ func variantsMain(e *env, args []string) error {
 			*seed = run.Manifest.Settings.Seed
 		}
 	}
-	xs, err := startExternals(e.ctx, e.stderr, ext.specs, names, ext.options(*workers, *timeout, false))
+	xs, err := startExternals(e.ctx, e.notef, ext.specs, names, ext.options(*workers, false))
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,9 @@
 // candidate of the cell with the fewest, on a copy of the grid (a copy is
 // a few hundred bytes: cheaper than undoing). It reports
 //
-//   - calls: search nodes (calls of search), the first included;
+//   - calls: search nodes (calls of search), the first included; a
+//     request's max_calls=M stops the search before call M+1 (answer
+//     limit);
 //   - guesses: values tried at cells with two or more candidates;
 //   - ns: the time of setting up and searching one grid (time.Now and
 //     time.Since, Go's monotonic clock).
@@ -24,6 +26,7 @@ import (
 	"io"
 	"math/bits"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -68,6 +71,8 @@ type grid struct {
 type search struct {
 	g              *geometry
 	calls, guesses int
+	maxCalls       int  // 0: none
+	limited        bool // the search stopped at maxCalls
 	solution       *grid
 }
 
@@ -85,8 +90,13 @@ func (s *search) place(t *grid, i int, bit uint16) bool {
 	return true
 }
 
-// run returns the number of solutions of t, at most limit.
+// run returns the number of solutions of t, at most limit; it stops
+// (limited) rather than make call maxCalls+1.
 func (s *search) run(t *grid, limit int) int {
+	if s.maxCalls > 0 && s.calls == s.maxCalls {
+		s.limited = true
+		return 0
+	}
 	s.calls++
 	g := s.g
 	var cand [256]uint16 // candidates of the empty cells of the last pass
@@ -155,7 +165,7 @@ func (s *search) run(t *grid, limit int) int {
 	t.n--
 	t.empty[best] = t.empty[t.n]
 	found := 0
-	for m := cand[c]; m != 0 && found < limit; m &= m - 1 {
+	for m := cand[c]; m != 0 && found < limit && !s.limited; m &= m - 1 {
 		s.guesses++
 		next := *t
 		s.place(&next, int(c), m&-m)
@@ -164,23 +174,26 @@ func (s *search) run(t *grid, limit int) int {
 	return found
 }
 
-// answer answers one request line.
+// answer answers one request line: "N solve|count ID GRID [max_calls=M]".
+// The answer starts with N; a request it does not know is an error.
 func answer(line string) string {
 	f := strings.Fields(line)
-	if len(f) != 3 || f[0] != "solve" && f[0] != "count" {
-		id := "-"
-		if len(f) > 1 {
-			id = f[1]
-		}
-		return id + " error not a request: " + line[:min(len(line), 40)]
+	if len(f) < 4 || f[1] != "solve" && f[1] != "count" {
+		return f[0] + " error unknown request: " + line[:min(len(line), 40)]
 	}
-	id, text := f[1], f[2]
+	n, verb, text := f[0], f[1], f[3]
+	maxCalls := 0
+	for _, kv := range f[4:] {
+		if v, ok := strings.CutPrefix(kv, "max_calls="); ok {
+			maxCalls, _ = strconv.Atoi(v)
+		}
+	}
 	g := geometries[len(text)]
 	if g == nil {
-		return id + " error not a grid of side 4, 9 or 16"
+		return n + " error not a grid of side 4, 9 or 16"
 	}
 	start := time.Now()
-	s := &search{g: g}
+	s := &search{g: g, maxCalls: maxCalls}
 	var t grid
 	ok := true
 	for i := 0; i < g.cells; i++ {
@@ -190,12 +203,12 @@ func answer(line string) string {
 			t.empty[t.n] = uint8(i)
 			t.n++
 		case v == 0:
-			return fmt.Sprintf("%s error cell %d: %q is not a value of a grid of side %d", id, i+1, ch, g.side)
+			return fmt.Sprintf("%s error cell %d: %q is not a value of a grid of side %d", n, i+1, ch, g.side)
 		default:
 			ok = ok && s.place(&t, i, 1<<(v-1))
 		}
 	}
-	limit := map[string]int{"solve": 1, "count": 2}[f[0]]
+	limit := map[string]int{"solve": 1, "count": 2}[verb]
 	found := 0
 	if ok {
 		found = s.run(&t, limit)
@@ -211,12 +224,14 @@ func answer(line string) string {
 	}
 	stats := fmt.Sprintf("calls=%d guesses=%d ns=%d", s.calls, s.guesses, ns)
 	switch {
-	case f[0] == "count":
-		return fmt.Sprintf("%s count %d %s%s", id, found, sol, stats)
+	case s.limited && (verb == "count" || found == 0):
+		return fmt.Sprintf("%s limit %s", n, stats)
+	case verb == "count":
+		return fmt.Sprintf("%s count %d %s%s", n, found, sol, stats)
 	case found > 0:
-		return fmt.Sprintf("%s solved %s%s", id, sol, stats)
+		return fmt.Sprintf("%s solved %s%s", n, sol, stats)
 	default:
-		return fmt.Sprintf("%s unsolvable %s", id, stats)
+		return fmt.Sprintf("%s unsolvable %s", n, stats)
 	}
 }
 
@@ -226,8 +241,8 @@ func serve(in io.Reader, out io.Writer) error {
 	r := bufio.NewReaderSize(in, 1024)
 	w := bufio.NewWriter(out)
 	line, err := r.ReadString('\n')
-	if strings.Join(strings.Fields(line), " ") != "sudokubatch 1" {
-		return fmt.Errorf("expected the handshake %q, read %q (%v)", "sudokubatch 1", line, err)
+	if strings.Join(strings.Fields(line), " ") != "sudokubatch 2" {
+		return fmt.Errorf("expected the handshake %q (protocol 2), read %q (%v)", "sudokubatch 2", line, err)
 	}
 	fmt.Fprintln(w, "solver gosolver 1.0 count calls guesses ns sizes=4,9,16")
 	for {

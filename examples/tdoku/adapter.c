@@ -36,23 +36,25 @@ static int64_t now_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-// answer writes the answer to one request: its fields are verb, id and grid.
-static void answer(const char *verb, const char *id, const char *grid) {
+// answer writes the answer to one request "N solve|count ID GRID": its
+// fields n, verb and grid (the ID is the puzzle's, for logs). The answer
+// starts with n.
+static void answer(const char *n, const char *verb, const char *grid) {
     int limit = strcmp(verb, "solve") == 0 ? 1 : strcmp(verb, "count") == 0 ? 2 : 0;
     size_t len = strlen(grid);
     if (limit == 0) {
-        printf("%s error unknown request %.20s\n", id, verb);
+        printf("%s error unknown request %.20s\n", n, verb);
         return;
     }
     if (len == 16 || len == 256) {
-        printf("%s unsupported tdoku solves 9x9 grids only\n", id);
+        printf("%s unsupported tdoku solves 9x9 grids only\n", n);
         return;
     }
     // tdoku reads '.' for an empty cell (a '0' gives garbage) and does not
     // check its input: anything but 81 of '0'-'9' and '.' is refused here.
     char puzzle[82], solution[82] = {0};
     if (len != 81 || strspn(grid, ".0123456789") != 81) {
-        printf("%s error not a 9x9 grid of '0'-'9' or '.'\n", id);
+        printf("%s error not a 9x9 grid of '0'-'9' or '.'\n", n);
         return;
     }
     for (int i = 0; i < 81; i++) puzzle[i] = grid[i] == '0' ? '.' : grid[i];
@@ -63,32 +65,34 @@ static void answer(const char *verb, const char *id, const char *grid) {
     if (limit == 2 && count > 0) TdokuSolverDpllTriadSimd(puzzle, 1, 0, solution, &again);
     int64_t ns = now_ns() - t0;
     if (limit == 2)
-        printf("%s count %zu%s%.81s guesses=%zu ns=%lld\n", id, count, count ? " " : "", solution, guesses, (long long)ns);
+        printf("%s count %zu%s%.81s guesses=%zu ns=%lld\n", n, count, count ? " " : "", solution, guesses, (long long)ns);
     else if (count > 0)
-        printf("%s solved %.81s guesses=%zu ns=%lld\n", id, solution, guesses, (long long)ns);
+        printf("%s solved %.81s guesses=%zu ns=%lld\n", n, solution, guesses, (long long)ns);
     else
-        printf("%s unsolvable guesses=%zu ns=%lld\n", id, guesses, (long long)ns);
+        printf("%s unsolvable guesses=%zu ns=%lld\n", n, guesses, (long long)ns);
 }
 
 int main(void) {
     char *line = NULL;
     size_t cap = 0;
-    if (getline(&line, &cap, stdin) < 0 || strncmp(line, "sudokubatch 1", 13) != 0 ||
+    if (getline(&line, &cap, stdin) < 0 || strncmp(line, "sudokubatch 2", 13) != 0 ||
         strspn(line + 13, " \t\r\n") != strlen(line + 13)) {
-        fprintf(stderr, "tdoku adapter: expected the handshake 'sudokubatch 1'\n");
+        fprintf(stderr, "tdoku adapter: expected the handshake 'sudokubatch 2' (protocol 2)\n");
         return 1;
     }
     printf("solver tdoku %s count guesses ns\n", TDOKU_REVISION);
     fflush(stdout);
     while (getline(&line, &cap, stdin) >= 0) {
-        char *f[4] = {0};
+        char *f[5] = {0};
         int n = 0;
-        for (char *tok = strtok(line, " \t\r\n"); tok && n < 4; tok = strtok(NULL, " \t\r\n")) f[n++] = tok;
+        for (char *tok = strtok(line, " \t\r\n"); tok && n < 5; tok = strtok(NULL, " \t\r\n")) f[n++] = tok;
         if (n == 0) continue;
-        if (n == 3)
-            answer(f[0], f[1], f[2]);
+        // "N solve|count ID GRID": no KEY=VALUE follows (max_calls is sent
+        // only to a program that reports calls: tdoku counts none).
+        if (n == 4)
+            answer(f[0], f[1], f[3]);
         else
-            printf("%s error not a request of three fields\n", n > 1 ? f[1] : "-");
+            printf("%s error not a request of four fields\n", f[0]);
         if (fflush(stdout) != 0) return 1;
     }
     free(line);

@@ -19,6 +19,9 @@ import (
 var refBin string
 
 func TestMain(m *testing.M) {
+	if code, played := Role(); played {
+		os.Exit(code) // the guard or the echo peer of a solver the tests started
+	}
 	dir, err := os.MkdirTemp("", "refsolver")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -123,7 +126,6 @@ func start(t *testing.T, args string, opt Options) (*Solver, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Calibrate = 200
 	if opt.MaxRestarts == 0 {
 		opt.MaxRestarts = 10
 	}
@@ -138,19 +140,8 @@ func start(t *testing.T, args string, opt Options) (*Solver, string) {
 // solution but on the puzzles where it is told to crash, answer garbage,
 // hang, answer a wrong grid or claim no solution; each of those gets its
 // status, the process is started again, and Close leaves none running.
-// The hang's deadline is watched by a timer without Options.Timeout, by
-// the watchdog with it.
 func TestSolveFaults(t *testing.T) {
-	for _, limit := range []time.Duration{0, 2 * time.Second} {
-		t.Run(fmt.Sprint("timeout=", limit), func(t *testing.T) { testSolveFaults(t, limit) })
-	}
-}
-
-func testSolveFaults(t *testing.T, limit time.Duration) {
-	s, token := start(t, "-crash 5 -garbage 7 -hang 9 -wrong 11 -unsolvable 12", Options{Workers: 1, Grace: 200 * time.Millisecond, Timeout: limit})
-	if (s.watch != nil) != (limit > 0) {
-		t.Errorf("watchdog %v with Options.Timeout %s", s.watch != nil, limit)
-	}
+	s, token := start(t, "-crash 5 -garbage 7 -hang 9 -wrong 11 -unsolvable 12", Options{Workers: 1, Grace: 200 * time.Millisecond})
 	ps := corpusPuzzles(t, 14)
 	want := map[int]solvers.Status{5: solvers.StatusError, 7: solvers.StatusError, 9: solvers.StatusTimeout,
 		11: solvers.StatusWrong, 12: solvers.StatusWrong}
@@ -177,16 +168,18 @@ func testSolveFaults(t *testing.T, limit time.Duration) {
 		if txt := errText[id]; txt != "" && (res.Err == nil || !strings.Contains(res.Err.Error(), txt)) {
 			t.Errorf("#%d: error %v, want it to say %q", id, res.Err, txt)
 		}
-		if w == solvers.StatusSolved && (res.SelfNS <= 0 || res.Calls == 0 || res.HarnessNS <= 0) {
-			t.Errorf("#%d: self %d ns, calls %d, harness %d ns: want all set", id, res.SelfNS, res.Calls, res.HarnessNS)
+		if w == solvers.StatusSolved && (res.SelfNS <= 0 || res.Calls == 0) {
+			t.Errorf("#%d: self %d ns, calls %d: want both set", id, res.SelfNS, res.Calls)
 		}
 	}
 	if n := s.Restarts(); n != 3 {
 		t.Errorf("%d restarts, want 3 (after the crash, the garbage and the hang)", n)
 	}
-	in := s.Info()
-	if in.Reported != "refsolver" || in.Version != "1" || len(in.SHA256) != 64 || in.NullNS <= 0 || in.NullP99NS < in.NullNS {
-		t.Errorf("Info: %+v", in)
+	if in := s.Program(); in.Reported != "refsolver" || in.Version != "1" || len(in.SHA256) != 64 {
+		t.Errorf("Program: %+v", in)
+	}
+	if null := s.Null(); null.Samples == 0 || null.MedianNS <= 0 {
+		t.Errorf("no null round trip measured: %+v", null)
 	}
 	s.Close()
 	noneLeft(t, token)

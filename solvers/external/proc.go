@@ -2,13 +2,15 @@ package external
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxLine is the longest line the tool reads from a solver: a longer one
@@ -19,23 +21,46 @@ const maxLine = 64 << 10
 // when it fails.
 const tailSize = 4 << 10
 
-// proc is one running solver behind its guard, as the tool sees it.
+// exitWait is how long the tool waits, once a solver's output has ended,
+// for the process to exit, so that the error says how it ended: past it
+// the error says the output was closed by a process still running. The
+// wait is not in the unit's time (Result.HarnessNS).
+const exitWait = 100 * time.Millisecond
+
+// proc is one running solver behind its guard, as the tool sees it. Its
+// pipes are read and written with raw, non-blocking system calls, each
+// wait a poll(2) of the pipe and of a wake pipe with the exchange's
+// deadline: the answer wakes the waiting thread at once, a deadline
+// needs no timer, and nothing waits on an end of file that a process
+// out of the tool's reach could hold back.
 type proc struct {
-	cmd                   *exec.Cmd
-	in                    *os.File      // the solver's standard input
-	out                   *os.File      // its standard output
-	rbuf                  []byte        // what was read of out: maxLine bytes
-	rstart, rend, scanned int           // the unread bytes are rbuf[rstart:rend], of which scanned hold no \n
-	expired               atomic.Bool   // the deadline of the exchange passed (expire)
-	life                  *os.File      // the guard's life line (see runGuard)
-	tail                  *tail         // the end of its standard error
-	exited                chan struct{} // closed once the guard is waited for
-	status                string        // how it ended ("exit status 3"), once exited is closed
-	buf                   []byte        // the request being written
-	// deadline is the exchange's deadline as a duration since watch.base,
-	// 0 when none (read by the watchdog).
-	deadline atomic.Int64
-	watch    *watchdog
+	cmd      *exec.Cmd
+	in, out  *os.File // the solver's standard input and output (the tool's ends)
+	inFD     int
+	outFD    int
+	wakeR    *os.File // poll watches it: a byte on wakeW ends a wait (wake)
+	wakeW    *os.File
+	wakeFD   int
+	rbuf     []byte // what was read of out: maxLine bytes
+	rstart   int    // the unread bytes are rbuf[rstart:rend],
+	rend     int
+	scanned  int                 // of which the first scanned hold no \n
+	life     *os.File            // the guard's life line (see runGuard)
+	tail     *tail               // the end of its standard error
+	exited   chan struct{}       // closed once the guard is waited for
+	status   string              // how it ended ("exit status 3"), once exited is closed
+	buf      []byte              // the request being written
+	requests uint64              // requests written: the number of the last one
+	last     [recent]lastRequest // the units of the last requests, by number (late.go)
+	woken    bool                // a wake ended a wait: the proc is abandoned
+	sampled  time.Duration       // when the null round trip was last sampled with it (null.go)
+}
+
+// lastRequest is what a proc remembers of a request: a line that comes
+// after its answer is that unit's fault (late.go).
+type lastRequest struct {
+	n          uint64
+	corpus, id int
 }
 
 // startProc starts args behind a guard (the running binary in the guard
@@ -45,7 +70,7 @@ func startProc(args, extra []string, grace time.Duration) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the batch binary to start the guard: %w", err)
 	}
-	var pipes [8]*os.File // child and parent ends: stdin r,w; stdout r,w; stderr r,w; life r,w
+	var pipes [10]*os.File // child and parent ends: stdin r,w; stdout r,w; stderr r,w; life r,w; wake r,w
 	for i := 0; i < len(pipes); i += 2 {
 		if pipes[i], pipes[i+1], err = os.Pipe(); err != nil {
 			closeAll(pipes[:i])
@@ -62,12 +87,15 @@ func startProc(args, extra []string, grace time.Duration) (*proc, error) {
 		return nil, err
 	}
 	closeAll([]*os.File{pipes[0], pipes[3], pipes[5], pipes[6]})
-	p := &proc{cmd: cmd, in: pipes[1], out: pipes[2], life: pipes[7], tail: &tail{},
-		exited: make(chan struct{}), buf: make([]byte, 0, 320)}
-	p.rbuf = make([]byte, maxLine)
-	// Blocking reads and writes (Fd sets the mode): see exchange.
-	p.in.Fd()
-	p.out.Fd()
+	p := &proc{cmd: cmd, in: pipes[1], out: pipes[2], life: pipes[7], wakeR: pipes[8], wakeW: pipes[9], tail: &tail{},
+		exited: make(chan struct{}), buf: make([]byte, 0, 320), rbuf: make([]byte, maxLine)}
+	// Fd puts a file in blocking mode: the pipes to the solver are then
+	// made non-blocking for the raw reads and writes of exchange.
+	p.inFD, p.outFD, p.wakeFD = int(p.in.Fd()), int(p.out.Fd()), int(p.wakeR.Fd())
+	if err := errors.Join(unix.SetNonblock(p.inFD, true), unix.SetNonblock(p.outFD, true)); err != nil {
+		p.kill()
+		return nil, err
+	}
 	tailDone := make(chan struct{})
 	go func() {
 		p.tail.readFrom(pipes[4])
@@ -77,7 +105,7 @@ func startProc(args, extra []string, grace time.Duration) (*proc, error) {
 	go func() {
 		err := cmd.Wait()
 		// The guard's stderr is the solver's: wait a little for the last
-		// of it (a grandchild may hold it open: not for long).
+		// of it (the guard ends every descendant before it exits).
 		select {
 		case <-tailDone:
 		case <-time.After(100 * time.Millisecond):
@@ -113,54 +141,73 @@ func closeAll(fs []*os.File) {
 
 // exchange writes p.buf (a whole line) and reads the answer line, without
 // its line end; the line is valid until the next exchange. A deadline
-// that passes ends the process (expire), whose output then ends. The
-// pipes are read and written blocking, not through the runtime's poller,
-// so that the answer wakes the waiting thread at once, and the deadline
-// is watched by the Solver's watchdog when it has one, else by a timer:
-// a timer per exchange made the null round trip longer (the runtime
-// watches each timer with another thread while the exchange blocks; see
-// docs/PERFORMANCE.md).
+// (zero: none) that passes ends the process and returns a timeout fault
+// at once, whatever holds its output open; so does a wake (the run was
+// stopped: a canceled fault).
 func (p *proc) exchange(deadline time.Time) ([]byte, error) {
-	if deadline.IsZero() {
-		return p.writeRead()
+	if err := p.write(deadline); err != nil {
+		return nil, err
 	}
-	d := time.Until(deadline)
-	if d <= 0 {
-		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
-	}
-	if p.watch != nil {
-		p.deadline.Store(int64(deadline.Sub(p.watch.base)))
-		line, err := p.writeRead()
-		p.deadline.Store(0)
-		if p.expired.Load() {
-			return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
-		}
-		return line, err
-	}
-	timer := time.AfterFunc(d, p.expire)
-	line, err := p.writeRead()
-	if !timer.Stop() {
-		return nil, &fault{kind: faultTimeout, msg: "no answer in time"}
-	}
-	return line, err
+	return p.readLine(deadline)
 }
 
-func (p *proc) writeRead() ([]byte, error) {
-	if _, err := p.in.Write(p.buf); err != nil {
-		return nil, p.readErr(err)
+// write writes p.buf, waiting for room in the pipe when it is full.
+func (p *proc) write(deadline time.Time) error {
+	b := p.buf
+	for len(b) > 0 {
+		n, err := unix.Write(p.inFD, b)
+		if n > 0 {
+			b = b[n:]
+		}
+		switch {
+		case err == unix.EAGAIN:
+			if err := p.wait(unix.POLLOUT, p.inFD, deadline); err != nil {
+				return err
+			}
+		case err == unix.EINTR:
+		case err != nil:
+			return p.endedFault(fmt.Errorf("writing the request: %w", err), false)
+		}
 	}
-	return p.readLine()
+	return nil
 }
+
+// wait polls fd for events, and the wake pipe, until the deadline.
+func (p *proc) wait(events int16, fd int, deadline time.Time) error {
+	fds := [2]unix.PollFd{{Fd: int32(fd), Events: events}, {Fd: int32(p.wakeFD), Events: unix.POLLIN}}
+	for {
+		d := time.Duration(-1)
+		if !deadline.IsZero() {
+			if d = time.Until(deadline); d <= 0 {
+				p.expire()
+				return &fault{kind: faultTimeout, msg: "no answer in time"}
+			}
+		}
+		_, err := poll(fds[:], d)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return &fault{kind: faultExit, msg: fmt.Sprintf("waiting for the solver: %v", err)}
+		case fds[1].Revents != 0:
+			p.woken = true
+			return &fault{kind: faultCanceled, msg: "the run was stopped"}
+		case fds[0].Revents != 0:
+			return nil // readable, writable, or its end: the read or write says which
+		}
+	}
+}
+
+// wake ends the wait of an exchange (the run was stopped). It is safe to
+// call at any time, from any goroutine, also once p is released.
+func (p *proc) wake() { p.wakeW.Write([]byte{1}) }
 
 // expire ends the process of an exchange past its deadline.
-func (p *proc) expire() {
-	p.expired.Store(true)
-	p.terminate()
-}
+func (p *proc) expire() { p.terminate() }
 
 // readLine reads a line, without its \n and a \r before it, into p.rbuf:
 // a line longer than the buffer is a protocol error.
-func (p *proc) readLine() ([]byte, error) {
+func (p *proc) readLine(deadline time.Time) ([]byte, error) {
 	for {
 		if i := bytes.IndexByte(p.rbuf[p.rstart+p.scanned:p.rend], '\n'); i >= 0 {
 			end := p.rstart + p.scanned + i
@@ -180,41 +227,68 @@ func (p *proc) readLine() ([]byte, error) {
 		if p.rend == len(p.rbuf) {
 			return nil, &fault{kind: faultProtocol, msg: fmt.Sprintf("an answer line longer than %d bytes (it starts %s)", maxLine, quote(p.rbuf[:80]))}
 		}
-		n, err := p.out.Read(p.rbuf[p.rend:])
-		p.rend += n
-		if err != nil && n == 0 {
-			return nil, p.readErr(err)
+		n, err := unix.Read(p.outFD, p.rbuf[p.rend:])
+		switch {
+		case n > 0:
+			p.rend += n
+		case err == unix.EAGAIN:
+			if err := p.wait(unix.POLLIN, p.outFD, deadline); err != nil {
+				return nil, err
+			}
+		case err == unix.EINTR:
+		case err != nil:
+			return nil, p.endedFault(err, true)
+		default: // end of file
+			return nil, p.endedFault(nil, true)
 		}
 	}
 }
 
-// readErr turns an error of the pipes into the fault it means.
-func (p *proc) readErr(err error) error {
-	if p.expired.Load() {
-		return &fault{kind: faultTimeout, msg: "no answer in time"}
-	}
-	// The solver closed its output or died: wait a little for its status.
-	select {
-	case <-p.exited:
-		return &fault{kind: faultExit, msg: fmt.Sprintf("the solver ended (%s)%s", p.status, p.tail.quote())}
-	case <-time.After(time.Second):
-		return &fault{kind: faultExit, msg: fmt.Sprintf("the solver closed its output (%v)%s", err, p.tail.quote())}
+// pending reports whether unread output follows the last line read.
+func (p *proc) pending() bool { return p.rend > p.rstart }
+
+// fill reads what the process wrote, without waiting for more.
+func (p *proc) fill() {
+	if p.rend < len(p.rbuf) {
+		if n, _ := unix.Read(p.outFD, p.rbuf[p.rend:]); n > 0 {
+			p.rend += n
+		}
 	}
 }
 
-// terminate asks the guard to end the group: TERM now, KILL after the
-// grace.
+// endedFault is the fault of a solver whose output ended (read) or whose
+// input cannot be written: it waits up to exitWait for the process's
+// status, and says whether the solver ended without reading the request
+// (a request not written whole, or left in the pipe: see unread): one it
+// had not read is not its unit's fault.
+func (p *proc) endedFault(err error, read bool) error {
+	f := &fault{kind: faultExit, unread: !read || p.unread()}
+	t0 := time.Now()
+	select {
+	case <-p.exited:
+		f.msg = fmt.Sprintf("the solver ended (%s)%s", p.status, p.tail.quote())
+	case <-time.After(exitWait):
+		if read {
+			f.msg = fmt.Sprintf("the solver closed its standard output, its process still running%s", p.tail.quote())
+		} else {
+			f.msg = fmt.Sprintf("the solver closed its standard input (%v), its process still running%s", err, p.tail.quote())
+		}
+	}
+	f.waited = time.Since(t0).Nanoseconds()
+	return f
+}
+
+// terminate asks the guard to end the solver and every process it
+// started: TERM now, KILL after the grace.
 func (p *proc) terminate() { p.life.Write([]byte{'t'}) }
 
-// kill ends the group at once (the guard KILLs it when its life line
-// closes).
+// kill ends the solver and its descendants at once (the guard KILLs them
+// when its life line closes).
 func (p *proc) kill() { p.life.Close() }
 
 // release closes the tool's ends once the process has exited.
 func (p *proc) release() {
-	p.in.Close()
-	p.out.Close()
-	p.life.Close()
+	closeAll([]*os.File{p.in, p.out, p.life, p.wakeR, p.wakeW})
 }
 
 // faultKind classes what went wrong with a process: after any of them it
@@ -225,12 +299,16 @@ const (
 	faultTimeout  faultKind = iota // no answer before the unit's deadline
 	faultExit                      // the solver ended or closed its output
 	faultProtocol                  // a line that does not follow docs/PROTOCOL.md
-	faultCanceled                  // the run was canceled
+	faultCanceled                  // the run was stopped
+	faultLate                      // a line for an earlier request: that unit's fault (late.go)
 )
 
 type fault struct {
-	kind faultKind
-	msg  string
+	kind   faultKind
+	msg    string
+	n      uint64 // faultLate: the request the line answers
+	unread bool   // faultExit: the solver ended without reading the request
+	waited int64  // ns spent waiting for the process's status
 }
 
 func (f *fault) Error() string { return f.msg }
@@ -282,46 +360,4 @@ func quote(line []byte) string {
 		return fmt.Sprintf("%q...", line[:80])
 	}
 	return fmt.Sprintf("%q", line)
-}
-
-// watchdog ends the processes whose exchange is past its deadline: one
-// goroutine per Solver, which looks every period (a tenth of the units'
-// time limit, 1 ms to 100 ms), so a unit ends at most a period after its
-// limit. Units past their limit are timeouts, censored: how late they
-// end does not change what is recorded of them but their time.
-type watchdog struct {
-	base   time.Time
-	period time.Duration
-	stop   chan struct{}
-	done   chan struct{}
-}
-
-func newWatchdog(limit time.Duration, procs func() []*proc) *watchdog {
-	w := &watchdog{base: time.Now(), period: min(max(limit/10, time.Millisecond), 100*time.Millisecond),
-		stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		t := time.NewTicker(w.period)
-		defer t.Stop()
-		for {
-			select {
-			case <-w.stop:
-				return
-			case <-t.C:
-			}
-			now := int64(time.Since(w.base))
-			for _, p := range procs() {
-				if d := p.deadline.Load(); d != 0 && now >= d && !p.expired.Load() {
-					p.expire()
-				}
-			}
-		}
-	}()
-	return w
-}
-
-// close stops the watchdog.
-func (w *watchdog) close() {
-	close(w.stop)
-	<-w.done
 }

@@ -1,5 +1,6 @@
 // Command refsolver is the package's test solver: it speaks the protocol
-// of docs/PROTOCOL.md with the built-in norvig strategy (all sizes), and
+// of docs/PROTOCOL.md (version 2) with the built-in norvig strategy (all
+// sizes), and
 // misbehaves on request: -crash ID exits 3, -hang ID sleeps without
 // reading, -garbage ID answers a line that does not parse, -wrong ID
 // answers a grid that breaks a given, -unsolvable ID says it has no
@@ -37,9 +38,11 @@ func main() {
 	fmt.Fprintln(out, "solver refsolver 1 count calls guesses ns sizes=4,9,16")
 	out.Flush()
 	for in.Scan() {
+		// "N solve|count ID GRID": the answer starts with N.
 		f := strings.Fields(in.Text())
 		var id int
-		fmt.Sscan(f[1], &id)
+		fmt.Sscan(f[2], &id)
+		f = []string{f[1], f[0], f[3]} // verb, N, grid: as the answers below use them
 		switch {
 		case *crashAll:
 			os.Exit(3)

@@ -3,15 +3,19 @@ package external
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// Spec is one -ext NAME=COMMAND: the strategy's name and the command
-// that starts the program.
+// Spec is one -ext NAME=COMMAND: the strategy's name, the command that
+// starts the program, and the files it is made of beyond those its
+// arguments name (-ext-files NAME=PATH).
 type Spec struct {
 	Name    string
 	Command string   // as given
 	Args    []string // split (SplitCommand)
+	Files   []string // -ext-files: files or directories hashed into the provenance
 }
 
 // maxName is the longest strategy name -ext accepts.
@@ -56,7 +60,8 @@ func CheckName(name string) error {
 // tabs; '...' is literal; "..." is literal but for \" and \\ (and \$,
 // \` left as the shell leaves them: quoted); outside quotes a backslash
 // quotes the next character. No glob, variable or redirection is
-// expanded: a command that needs a shell names one (sh -c '...').
+// expanded: a command that needs a shell names one (sh -c '...', with
+// -ext-files naming what it runs).
 func SplitCommand(s string) ([]string, error) {
 	var args []string
 	var cur strings.Builder
@@ -106,4 +111,36 @@ func SplitCommand(s string) ([]string, error) {
 		args = append(args, cur.String())
 	}
 	return args, nil
+}
+
+// AddFiles adds the -ext-files values (NAME=PATH each, in order) to the
+// specs of their names.
+func AddFiles(specs []Spec, files []string) error {
+	for _, v := range files {
+		name, path, ok := strings.Cut(v, "=")
+		if !ok || path == "" {
+			return fmt.Errorf("-ext-files %q: want NAME=PATH, e.g. py=solver.py or py=lib/", v)
+		}
+		i := slices.IndexFunc(specs, func(sp Spec) bool { return sp.Name == name })
+		if i < 0 {
+			return fmt.Errorf("-ext-files %s: no -ext %s=COMMAND", v, name)
+		}
+		specs[i].Files = append(specs[i].Files, path)
+	}
+	return nil
+}
+
+// shells are the programs whose -c argument is a command line of its
+// own: the files that line runs are not among the arguments.
+var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox"}
+
+// Warning says, for a command run by a shell (sh -c '...') without
+// -ext-files, that only the shell is hashed; "" otherwise.
+func (sp Spec) Warning() string {
+	if len(sp.Files) > 0 || len(sp.Args) < 2 || !slices.Contains(shells, filepath.Base(sp.Args[0])) || !slices.Contains(sp.Args[1:], "-c") {
+		return ""
+	}
+	return fmt.Sprintf("-ext %s runs a shell (%s -c): run.json can record the SHA-256 of %s only, not of what the command line runs; "+
+		"name the files that make up the solver with -ext-files %s=PATH (a file or a directory), so that -resume and merge refuse a changed solver",
+		sp.Name, filepath.Base(sp.Args[0]), sp.Args[0], sp.Name)
 }

@@ -518,7 +518,7 @@ func TestUndeclaredCountersAbsent(t *testing.T) {
 		t.Errorf("calls declared, guesses not: no guess %+v, guesses %+v, calls %+v", st.NoGuessPct, st.GuessesPerPuzzle, st.Calls.Median)
 	}
 	var txt bytes.Buffer
-	if err := s.WriteFullText(&txt); err != nil {
+	if err := s.WriteFullText(&txt, 1000); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(txt.String(), "\n") {

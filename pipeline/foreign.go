@@ -277,10 +277,9 @@ func (stats *Stats) lateFaults(cfg *Config, amender Amender) error {
 // untimed runs candidate c once more as a filler: untimed, but a foreign
 // strategy's answer is checked all the same.
 func (rt *retimer) untimed(ctx context.Context, c *candidate) {
-	var res solvers.Result
-	rt.solve(ctx, c, &res)
+	rt.solve(ctx, c, &rt.res)
 	if rt.cfg.checkers[c.solver] != nil {
-		rt.checkForeign(ctx, c, &res)
+		rt.checkForeign(ctx, c, &rt.res)
 	}
 }
 
@@ -302,9 +301,15 @@ func (rt *retimer) checkForeign(ctx context.Context, c *candidate, res *solvers.
 
 // puzzle returns c's puzzle.
 func (c *candidate) puzzle() solvers.Puzzle {
-	p := solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
-	copy(p.Cells[:], c.cells)
+	var p solvers.Puzzle
+	c.puzzleInto(&p)
 	return p
+}
+
+// puzzleInto writes c's puzzle into *p.
+func (c *candidate) puzzleInto(p *solvers.Puzzle) {
+	*p = solvers.Puzzle{Grid: solvers.NewGrid(c.box)}
+	copy(p.Cells[:], c.cells)
 }
 
 // medianRun returns the median of c's timed runs (the lower middle one).

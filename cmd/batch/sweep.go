@@ -13,6 +13,7 @@ import (
 
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
+	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -62,6 +63,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: -cpuprofile: %v (the sweep goes on without it)\n", err)
 		}
 	}
+	chart.ReleaseFonts() // no chart until the report: not in the sweep's memory
 	swept := make(chan struct{})
 	cfg.Stop = stopOnInterrupt(e, swept, "again to quit at once")
 	if !f.quiet {

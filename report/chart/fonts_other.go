@@ -1,0 +1,6 @@
+//go:build !linux
+
+package chart
+
+// releasePages does nothing where the kernel's advice is not used.
+func releasePages([]byte) {}

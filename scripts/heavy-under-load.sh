@@ -1,6 +1,6 @@
 #!/bin/sh
 # heavy-under-load.sh [N]: runs the heavy suite, SUDOKUBATCH_HEAVY=1 go test
-# -count=1 ./..., N times in a row (default 5) while a CPU hog
+# -count=1 ./... (with -timeout, below), N times in a row (default 5) while a CPU hog
 # (sh -c 'while :; do :; done') runs on each core: the tests must pass on a
 # machine busy with other work. It prints each pass's time and failed tests,
 # then the failures counted, and exits 1 when there was any. The hogs are
@@ -10,6 +10,10 @@
 # A failure counted is a test that failed at the top level (its subtests'
 # failures are in it), or a package that failed with no test failed (a
 # panic, a timeout, a build error).
+#
+# go test's timeout per package is 30 minutes here (TIMEOUT overrides it):
+# beside the hogs, cmd/batch's heavy tests take close to go test's default
+# of 10 minutes, and over it when the machine is busy besides.
 set -u
 n=${1:-5}
 case $n in
@@ -38,7 +42,8 @@ while [ "$i" -lt "$cores" ]; do
 	i=$((i + 1))
 done
 logs=$(mktemp -d "${TMPDIR:-/tmp}/heavy-under-load.XXXXXX") || exit 2
-echo "heavy-under-load: $cores CPU hogs (pids$hogs); $n passes of SUDOKUBATCH_HEAVY=1 go test -count=1 ./...; logs in $logs"
+timeout=${TIMEOUT:-30m}
+echo "heavy-under-load: $cores CPU hogs (pids$hogs); $n passes of SUDOKUBATCH_HEAVY=1 go test -count=1 -timeout $timeout ./...; logs in $logs"
 
 total=0
 pass=1
@@ -48,7 +53,7 @@ while [ "$pass" -le "$n" ]; do
 	# In the background, in a process group of its own, so that a signal
 	# to this script ends the pass (setsid execs go test: $! is its PID
 	# and its group's).
-	SUDOKUBATCH_HEAVY=1 setsid go test -count=1 ./... >"$log" 2>&1 &
+	SUDOKUBATCH_HEAVY=1 setsid go test -count=1 -timeout "$timeout" ./... >"$log" 2>&1 &
 	gotest=$!
 	wait "$gotest"
 	gotest=""

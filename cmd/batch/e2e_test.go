@@ -92,7 +92,8 @@ func repoRoot(t *testing.T) string {
 type result struct {
 	code           int
 	stdout, stderr string
-	maxRSS         int64 // peak resident set size of the process, bytes
+	maxRSS         int64         // peak resident set size of the process, bytes
+	cpu            time.Duration // the process's CPU time, user and system (batch only)
 }
 
 // batch runs the binary in dir with args.
@@ -139,7 +140,7 @@ func batchCols(t *testing.T, dir, stdin string, cols int, args ...string) result
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return result{code, stdout.String(), stderr.String(), maxRSS(cmd)}
+	return result{code, stdout.String(), stderr.String(), maxRSS(cmd), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 }
 
 // maxRSS returns the peak resident set size of cmd's finished process.
@@ -357,21 +358,30 @@ func startAndSignalAt(t *testing.T, dir, out string, size int64, sig syscall.Sig
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if st, err := os.Stat(filepath.Join(out, "results.csv")); err == nil && st.Size() > size {
-			break
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	ended := false
+	testenv.Await(t, fmt.Sprintf("%s past %d bytes", filepath.Join(out, "results.csv"), size), func() bool {
+		select {
+		case err = <-exited: // finished first: nothing to signal
+			ended = true
+			return true
+		default:
 		}
-		time.Sleep(20 * time.Millisecond)
+		st, serr := os.Stat(filepath.Join(out, "results.csv"))
+		return serr == nil && st.Size() > size
+	})
+	if !ended {
+		cmd.Process.Signal(sig)
+		err = <-exited
 	}
-	cmd.Process.Signal(sig)
-	err := cmd.Wait()
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	}
-	return result{code, stdout.String(), stderr.String(), maxRSS(cmd)}
+	return result{code: code, stdout: stdout.String(), stderr: stderr.String(), maxRSS: maxRSS(cmd)}
 }
 
 func TestInterruptAndResume(t *testing.T) {

@@ -78,7 +78,7 @@ func TestExtRepeatsAreChecked(t *testing.T) {
 		if wrong == 0 {
 			t.Errorf("no unit wrong: the repeats' answers (81 ones) were not checked")
 		}
-		noMarkerLeft(t, marker, 2*time.Second)
+		noMarkerLeft(t, marker)
 	})
 	t.Run("cache", func(t *testing.T) {
 		t.Parallel() // a process of its own, mostly waiting on its solver
@@ -108,7 +108,7 @@ func TestExtRepeatsAreChecked(t *testing.T) {
 				t.Errorf("the report does not say why flt's repeats were not taken:\n%s", where)
 			}
 		}
-		noMarkerLeft(t, marker, 2*time.Second)
+		noMarkerLeft(t, marker)
 	})
 	t.Run("drift", func(t *testing.T) {
 		t.Parallel() // a process of its own, mostly waiting on its solver
@@ -128,7 +128,7 @@ func TestExtRepeatsAreChecked(t *testing.T) {
 		if !strings.Contains(r.stdout, "whose runs disagreed (unstable)") {
 			t.Errorf("stdout does not count the unstable units")
 		}
-		noMarkerLeft(t, marker, 2*time.Second)
+		noMarkerLeft(t, marker)
 	})
 }
 
@@ -174,7 +174,7 @@ func TestExtExtraLineIsItsUnitsError(t *testing.T) {
 					t.Errorf("flt #%d: ns %d, ns_min %d: under the 20 ms an answer takes (a stray line taken for an answer?)", id, row.NS, row.NSMin)
 				}
 			}
-			noMarkerLeft(t, marker, 2*time.Second)
+			noMarkerLeft(t, marker)
 		})
 	}
 }
@@ -215,7 +215,7 @@ func TestExtSetsidGrandchildEnds(t *testing.T) {
 					checkSolvedAsBitboard(t, by["flt"][id], by)
 				}
 			}
-			noMarkerLeft(t, marker, 2*time.Second)
+			noMarkerLeft(t, marker)
 		})
 	}
 }
@@ -256,7 +256,7 @@ func TestExtNoTimeoutHasALimit(t *testing.T) {
 	if help := batch(t, repoRoot(t), "help", "run"); !strings.Contains(help.stdout+help.stderr, "-ext-timeout") {
 		t.Errorf("batch help run does not document -ext-timeout")
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }
 
 // TestExtFirstInterruptEndsAStuckUnit (defect 4): with no -timeout, the
@@ -301,7 +301,7 @@ func TestExtFirstInterruptEndsAStuckUnit(t *testing.T) {
 	for id := range n {
 		checkSolvedAsBitboard(t, by["flt"][id], by)
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }
 
 // TestExtWholesaleFailureExits1 (defect 5): a strategy with no unit
@@ -322,7 +322,7 @@ func TestExtWholesaleFailureExits1(t *testing.T) {
 		checkUnit(t, by["flt"][id], solvers.StatusError, "protocol")
 		checkUnit(t, by["bitboard"][id], solvers.StatusSolved)
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }
 
 // TestExtFilesAreHashed (defect 6): a solver run by a script behind
@@ -371,7 +371,7 @@ func TestExtFilesAreHashed(t *testing.T) {
 			if r.code != exitUsage || !strings.Contains(r.stderr, files) || !strings.Contains(r.stderr, "changed") {
 				t.Errorf("resume after the script changed: exit %d, want %d naming %s\nstderr:\n%s", r.code, exitUsage, files, r.stderr)
 			}
-			noMarkerLeft(t, marker, 2*time.Second)
+			noMarkerLeft(t, marker)
 		})
 	}
 }
@@ -413,7 +413,7 @@ func TestExtTextStaysUTF8(t *testing.T) {
 	if strings.ContainsRune(x.Reported, 0x1b) || !strings.Contains(r.stderr, x.Reported) || x.Version != "1\uFFFD" {
 		t.Errorf("run.json says %q %q; the terminal:\n%s", x.Reported, x.Version, r.stderr)
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }
 
 // TestExtFiguresMeasured (defect 8): a solver that declares calls only
@@ -451,7 +451,7 @@ func TestExtFiguresMeasured(t *testing.T) {
 	if len(m.Segments) == 0 || m.Segments[0].Timing == nil || len(m.Segments[0].Timing.Null) != 1 || m.Segments[0].Timing.Null[0].Samples == 0 {
 		t.Errorf("run.json has no null round trip measured during the sweep: %+v", m.Segments)
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }
 
 // TestExtMessages (defect 9): an external solver that closes its output
@@ -482,7 +482,7 @@ func TestExtMessages(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stderr, "-ext flt is not run") {
 		t.Errorf("exit %d; no warning that -solvers leaves flt out:\n%s", r.code, r.stderr)
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }
 
 // TestExtTimeoutNoteAtTenSeconds (defect 9): a unit stopped at -timeout
@@ -500,5 +500,5 @@ func TestExtTimeoutNoteAtTenSeconds(t *testing.T) {
 	if strings.Contains(r.stdout, "(-timeout 10s)") || !strings.Contains(r.stdout, "-timeout 10s") {
 		t.Errorf("the note suggests the limit the run had:\n%s", r.stdout)
 	}
-	noMarkerLeft(t, marker, 2*time.Second)
+	noMarkerLeft(t, marker)
 }

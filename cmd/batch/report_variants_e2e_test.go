@@ -124,9 +124,9 @@ func TestReportVariantsInterrupted(t *testing.T) {
 	run := filepath.Join(dir, "run")
 	mustOK(t, batch(t, dir, "-limit", "12", "-solvers", "backtrack,norvig", "-max-calls", "3000000", "-timeout", "0", "-quiet", "-report=false", "-out", run))
 	p := start(t, dir, false, "report", "-variants", "100", run)
-	time.Sleep(800 * time.Millisecond)
+	p.awaitStderr(t, " solves = ") // the cost bound, printed as the analysis starts
 	p.cmd.Process.Signal(syscall.SIGINT)
-	r := p.wait(t, 20*time.Second)
+	r := p.wait(t, time.Minute)
 	if r.code != exitInterrupted || !strings.Contains(r.stderr, "nothing written") {
 		t.Fatalf("exit %d after Ctrl-C, want 130 and \"nothing written\":\n%s", r.code, r.stderr)
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"sudokubatch/rundir"
 )
@@ -35,18 +37,56 @@ func TestHangupEndsLikeTerm(t *testing.T) {
 
 // TestHangupInterruptsEverySubcommand: the subcommands other than run
 // (here show, solving a puzzle bruteforce takes seconds over) end on
-// SIGHUP with exit 130 and "interrupted", as on SIGINT.
+// SIGHUP with exit 130 and "interrupted", as on SIGINT. The SIGHUP goes
+// once show says, on the terminal its stderr is, that it is solving.
 func TestHangupInterruptsEverySubcommand(t *testing.T) {
 	dir := t.TempDir()
 	hard := filepath.Join(dir, "hard.txt")
 	if err := os.WriteFile(hard, []byte(rsHard+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := start(t, dir, false, "show", "0", "-corpus", hard, "-run", "", "-solvers", "bruteforce", "-timeout", "0")
-	time.Sleep(300 * time.Millisecond)
+	p := startOn(t, dir, false, openPTY(t), "show", "0", "-corpus", hard, "-run", "", "-solvers", "bruteforce", "-timeout", "0")
+	p.awaitStderr(t, showRunning)
 	p.cmd.Process.Signal(syscall.SIGHUP)
-	r := p.wait(t, 10*time.Second)
+	r := p.wait(t, time.Minute)
 	if r.code != exitInterrupted || !strings.Contains(r.stderr, "interrupted") {
 		t.Fatalf("show: exit %d after SIGHUP, want 130 and \"interrupted\"\n%s", r.code, r.stderr)
 	}
+}
+
+// showRunning is what show writes on a terminal before it solves.
+const showRunning = "batch: running "
+
+// pty is a pseudo-terminal: a process writes to slave as to a terminal,
+// the test reads master.
+type pty struct{ master, slave *os.File }
+
+// openPTY opens a pseudo-terminal (Linux's /dev/ptmx), or skips t where
+// there is none.
+func openPTY(t *testing.T) *pty {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	ioctl := func(req uintptr, arg unsafe.Pointer) error {
+		if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), req, uintptr(arg)); errno != 0 {
+			return errno
+		}
+		return nil
+	}
+	var unlock int32
+	var n uint32
+	if err := ioctl(syscall.TIOCSPTLCK, unsafe.Pointer(&unlock)); err != nil {
+		t.Fatalf("unlocking the pseudo-terminal: %v", err)
+	}
+	if err := ioctl(syscall.TIOCGPTN, unsafe.Pointer(&n)); err != nil {
+		t.Fatalf("the pseudo-terminal's number: %v", err)
+	}
+	slave, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		t.Fatalf("opening the pseudo-terminal's slave: %v", err)
+	}
+	return &pty{master, slave}
 }

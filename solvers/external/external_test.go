@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/solvers"
 )
 
@@ -107,16 +108,13 @@ func marked(token string) []string {
 	return found
 }
 
-// noneLeft fails t when a process with token runs 2 s after the call.
+// noneLeft fails t when a process with token is left running: it waits
+// for them to go (their killer and the reaping take a moment; a process
+// left behind stays for good, and testenv.Await's bound turns it into a
+// failure).
 func noneLeft(t *testing.T, token string) {
 	t.Helper()
-	for range 40 {
-		if len(marked(token)) == 0 {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Errorf("processes left running: %v", marked(token))
+	testenv.Await(t, "no solver process left", func() bool { return len(marked(token)) == 0 })
 }
 
 func start(t *testing.T, args string, opt Options) (*Solver, string) {

@@ -51,7 +51,7 @@ func TestLoadMemory(t *testing.T) {
 		return sweep, report, dir
 	}
 	const one, rowsOne, rowsTen = "data/sudoku17.txt", 49151, 491510
-	sweep1, report1, _ := sweep(one, rowsOne)
+	sweep1, report1, dir1 := sweep(one, rowsOne)
 	sweep10, report10, dir10 := sweep(ten, rowsTen)
 	// batch prints its own peak (VmHWM): the rusage of a child also counts
 	// the test process it was forked from.
@@ -64,8 +64,22 @@ func TestLoadMemory(t *testing.T) {
 		mb, _ := strconv.ParseFloat(m[1], 64) // decimal megabytes: in MiB
 		return int64(math.Round(mb * 1e6 / (1 << 20)))
 	}
+	// reportPeak is the smallest peak of three reports of dir: when the
+	// collector runs and when the runtime gives freed pages back only add
+	// to a peak (the report of 10 copies read 52-60 MiB over six runs of
+	// one binary), as a preemption only adds to a time.
+	reportPeak := func(first result, dir string) int64 {
+		t.Helper()
+		least := peak(first, "report: ")
+		for range 2 {
+			r := batch(t, root, "report", dir)
+			mustOK(t, r)
+			least = min(least, peak(r, "report: "))
+		}
+		return least
+	}
 	s1, s10 := peak(sweep1, "took "), peak(sweep10, "took ")
-	r1, r10 := peak(report1, "report: "), peak(report10, "report: ")
+	r1, r10 := reportPeak(report1, dir1), reportPeak(report10, dir10)
 	t.Logf("peak memory: sweep %d MB (1x) vs %d MB (10x gzip); report %d MB vs %d MB", s1, s10, r1, r10)
 	// The sweep: flat, within 25% and 4 MB of the one-copy run.
 	if s10 > s1*5/4+4 {

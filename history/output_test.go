@@ -449,11 +449,11 @@ func TestTrendChartMarksAlarmsAndSteps(t *testing.T) {
 		t.Fatalf("marks: %d alarms, %d steps; want 4 (night 7's, the three of the report) and 1", len(mk.alarms), len(mk.steps))
 	}
 	render := func(mk *marks) image.Image {
-		p, caption := buildChart(s, &chartMeasures[0], mk)
+		f, caption := buildChart(s, &chartMeasures[0], mk, nil)
 		if mk != plain && (!strings.Contains(caption, "dashed line") || !strings.Contains(caption, "ring")) {
 			t.Errorf("caption %q does not explain the marks", caption)
 		}
-		b, err := renderTrend(p, "png")
+		b, err := f.Render("png")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -500,19 +500,3 @@ func TestNightTickerThins(t *testing.T) {
 	}
 }
 
-func TestLogTickerLabelsEveryRange(t *testing.T) {
-	for _, tc := range []struct{ lo, hi float64 }{{6, 6.3}, {5.9, 6.1}, {3, 9}, {0, 12}, {4.99, 5.01}} {
-		labelled := 0
-		for _, tk := range (logTicker{time: true}).Ticks(tc.lo, tc.hi) {
-			if tk.Label != "" {
-				labelled++
-				if tk.Value < tc.lo-1e-9 || tk.Value > tc.hi+1e-9 {
-					t.Errorf("[%g, %g]: tick %g %q out of range", tc.lo, tc.hi, tk.Value, tk.Label)
-				}
-			}
-		}
-		if labelled < 2 || labelled > 12 {
-			t.Errorf("[%g, %g]: %d labelled ticks, want 2 to 12", tc.lo, tc.hi, labelled)
-		}
-	}
-}

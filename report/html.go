@@ -23,6 +23,9 @@ type Chart struct {
 	Title   string // the chart's title
 	Caption string // one sentence: what it shows and how to read it
 	Solver  string // the strategy drawn, "" for charts of all strategies
+	// Width and Height are the PNG's size in pixels (the page gives its
+	// images their size, so that nothing moves as they load); 0: unknown.
+	Width, Height int
 	Kind    string // what it draws: one of report/chart's Kind constants
 	// Note says what was asked of the chart but not done, e.g. "scatter
 	// norvig vs bitboard: 49151 points, written as PNG only (SVG over

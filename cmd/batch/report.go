@@ -179,9 +179,6 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if vars != nil {
 		// The strips drawn since variants.json was written are kept.
 		sopt := chart.StripOptions{SVG: opt.svg}
-		for _, s := range res.Series {
-			sopt.Solvers = append(sopt.Solvers, s.Solver)
-		}
 		if st, err := os.Stat(filepath.Join(dir, rundir.VariantsFile)); err == nil {
 			sopt.Since = st.ModTime()
 		}

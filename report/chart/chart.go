@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,11 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -58,11 +53,12 @@ type Options struct {
 	Summary *report.Summary
 }
 
-// Chart geometry: 8x5 inches, 800x500 pixels in PNG.
+// Chart geometry: 8x5 inches, 800x500 pixels in PNG; a scatter on equal
+// axes 6.5 inches square.
 const (
 	plotWidth    = 8 * vg.Inch
 	plotHeight   = 5 * vg.Inch
-	dpi          = 100
+	squareSide   = 6.5 * vg.Inch
 	svgMaxPoints = 5000 // scatters with more points are written as PNG only
 	hardestTop   = 5    // puzzles labelled on each histogram
 	ecdfPoints   = 300  // quantile points per ECDF curve
@@ -76,7 +72,7 @@ var pngEncoder = png.Encoder{CompressionLevel: png.DefaultCompression}
 // set when an SVG is wanted) and how to build it.
 type job struct {
 	chart report.Chart
-	build func() (*plot.Plot, error)
+	build func() (*Figure, error)
 }
 
 // Write draws the charts of res into dir (created if needed) and
@@ -167,14 +163,15 @@ func writeJob(ctx context.Context, dir string, j *job) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	p, err := j.build()
+	f, err := j.build()
 	if err != nil {
 		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	png, err := renderChart(p, "png")
+	j.chart.Width, j.chart.Height = f.Pixels()
+	png, err := f.Render("png")
 	if err != nil {
 		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
 	}
@@ -187,7 +184,7 @@ func writeJob(ctx context.Context, dir string, j *job) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	svg, err := renderChart(p, "svg")
+	svg, err := f.Render("svg")
 	if err != nil {
 		return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
 	}
@@ -204,28 +201,6 @@ func writeFile(path string, data []byte) error {
 		return fmt.Errorf("writing chart: %w", err)
 	}
 	return nil
-}
-
-// renderChart draws p in the format ("png" or "svg") at the chart size.
-func renderChart(p *plot.Plot, format string) ([]byte, error) {
-	var buf bytes.Buffer
-	switch format {
-	case "png":
-		c := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(dpi))
-		p.Draw(draw.New(c))
-		if err := pngEncoder.Encode(&buf, c.Image()); err != nil {
-			return nil, err
-		}
-	case "svg":
-		c := vgsvg.New(plotWidth, plotHeight)
-		p.Draw(draw.New(c))
-		if _, err := c.WriteTo(&buf); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("unknown chart format %q", format)
-	}
-	return buf.Bytes(), nil
 }
 
 // chartSet is the charts of one report: what they share, the columns of
@@ -340,7 +315,7 @@ func baselineOf(res *report.Results, want string) string {
 // jobs lists the charts in page order.
 func (cs *chartSet) jobs() []job {
 	var jobs []job
-	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*plot.Plot, error)) {
+	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*Figure, error)) {
 		if kind != KindHistCalls {
 			caption += cs.basisNote(solver, kind == KindScatterTime)
 		}
@@ -372,7 +347,7 @@ func (cs *chartSet) jobs() []job {
 				kind = KindHistCalls
 			}
 			add(kind, col.solver, kind+"-"+name, true, cs.histTitle(col), cs.histCaption(col, i),
-				func() (*plot.Plot, error) { return cs.histPlot(col, i) })
+				func() (*Figure, error) { return cs.histPlot(col, i) })
 		}
 		if base != nil && cs.time[i] != base {
 			sc := cs.newScatter(cs.res.Series[i], cs.time[i], base, i)

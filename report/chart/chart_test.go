@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot"
-
 	"sudokubatch/report"
 	"sudokubatch/solvers"
 )
@@ -169,7 +167,7 @@ func TestWrite(t *testing.T) {
 			for _, c := range charts {
 				got[c.Kind]++
 				captions = append(captions, c.Caption)
-				checkChartPNG(t, filepath.Join(dir, c.File))
+				checkChartPNG(t, dir, c)
 				if c.Title == "" || !strings.HasSuffix(c.Caption, ".") {
 					t.Errorf("%s: title %q, caption %q", c.File, c.Title, c.Caption)
 				}
@@ -204,9 +202,22 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// checkChartPNG checks that path is a PNG of the chart size.
-func checkChartPNG(t *testing.T, path string) {
+// checkChartPNG checks that c's PNG in dir is a PNG of the size c says:
+// 800x500 pixels, or 650x650 for a scatter on equal axes, 800x400 for a
+// strip.
+func checkChartPNG(t *testing.T, dir string, c report.Chart) {
 	t.Helper()
+	path := filepath.Join(dir, c.File)
+	want := [2]int{800, 500}
+	switch c.Kind {
+	case KindScatterTime, KindCompareScatter:
+		want = [2]int{650, 650}
+	case KindStrip:
+		want = [2]int{800, 400}
+	}
+	if c.Width != want[0] || c.Height != want[1] {
+		t.Errorf("%s: its chart says %dx%d pixels, want %dx%d", c.File, c.Width, c.Height, want[0], want[1])
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -218,8 +229,8 @@ func checkChartPNG(t *testing.T, path string) {
 	if err != nil {
 		t.Fatalf("%s: %v", filepath.Base(path), err)
 	}
-	if r := img.Bounds(); r.Dx() != 800 || r.Dy() != 500 {
-		t.Errorf("%s: %dx%d pixels, want 800x500", filepath.Base(path), r.Dx(), r.Dy())
+	if r := img.Bounds(); r.Dx() != want[0] || r.Dy() != want[1] {
+		t.Errorf("%s: %dx%d pixels, want %dx%d", filepath.Base(path), r.Dx(), r.Dy(), want[0], want[1])
 	}
 }
 
@@ -259,14 +270,14 @@ func TestWriteOrderAndBaseline(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	t.Run("panic becomes an error", func(t *testing.T) {
-		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { panic("boom") }}
+		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*Figure, error) { panic("boom") }}
 		err := writeJob(context.Background(), t.TempDir(), j)
 		if err == nil || !strings.Contains(err.Error(), "boom") {
 			t.Errorf("err = %v, want the panic", err)
 		}
 	})
 	t.Run("build error", func(t *testing.T) {
-		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { return nil, errors.New("bad") }}
+		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*Figure, error) { return nil, errors.New("bad") }}
 		if err := writeJob(context.Background(), t.TempDir(), j); err == nil {
 			t.Error("no error")
 		}
@@ -303,10 +314,11 @@ func TestChartLogTicks(t *testing.T) {
 		{"two decades: 1-2-5", dur, 2e-5, 3e-3, []string{"20µs", "50µs", "100µs", "200µs", "500µs", "1ms", "2ms"}},
 		{"within a decade: 1..9", dur, 1.5e-3, 9.5e-3, []string{"2ms", "3ms", "4ms", "5ms", "6ms", "7ms", "8ms", "9ms"}},
 		{"seconds", dur, 0.5, 200, []string{"1s", "10s", "100s"}},
-		{"calls 1 to 1e5", calls, 1, 1e5, []string{"1", "10", "100", "1e3", "1e4", "1e5"}},
+		{"calls 1 to 1e5", calls, 1, 1e5, []string{"1", "10", "100", "1k", "10k", "100k"}},
 		{"calls 3 to 40", calls, 3, 40, []string{"5", "10", "20"}},
-		{"calls 1e3 to 1e7", calls, 900, 2e7, []string{"1e3", "1e4", "1e5", "1e6", "1e7"}},
-		{"calls 2e4 to 6e5", calls, 2e4, 6e5, []string{"2e4", "5e4", "1e5", "2e5", "5e5"}},
+		{"calls 1e3 to 1e7", calls, 900, 2e7, []string{"1k", "10k", "100k", "1M", "10M"}},
+		{"calls 2e4 to 6e5", calls, 2e4, 6e5, []string{"20k", "50k", "100k", "200k", "500k"}},
+		{"calls 1e9 to 1e13", calls, 1e9, 1e13, []string{"1G", "10G", "100G", "1T", "10T"}},
 		{"zero min", calls, 0, 10, nil},
 		{"negative", dur, -1, 1, nil},
 		{"NaN", dur, math.NaN(), 1, nil},
@@ -375,9 +387,10 @@ func TestChartLabels(t *testing.T) {
 		{report.FormatSecondsShort(12.3456), "12.3s"},
 		{report.FormatCountTick(1), "1"},
 		{report.FormatCountTick(500), "500"},
-		{report.FormatCountTick(1000), "1e3"},
-		{report.FormatCountTick(2e4), "2e4"},
-		{report.FormatCountTick(2.5e6), "2.5e6"},
+		{report.FormatCountTick(1000), "1k"},
+		{report.FormatCountTick(2e4), "20k"},
+		{report.FormatCountTick(2.5e6), "2.5M"},
+		{report.FormatCountTick(4.906e7), "49.1M"},
 		{report.FormatCountShort(12345), "12.3k"},
 		{report.FormatCountShort(4.5e6), "4.5M"},
 	} {
@@ -534,7 +547,7 @@ func TestChartScatterRaster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := renderChart(p, "png")
+		b, err := p.Render("png")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -691,9 +704,11 @@ func TestChartUnfinishedECDF(t *testing.T) {
 	}
 }
 
-// TestChartUnfinishedBox: a box summarises the finished rows only; the
-// others are marks beside it; a strategy that finished nothing has no
-// box.
+// TestChartUnfinishedBox: a box summarises every measured row at its
+// value, those that did not finish included (a stopped one at the value
+// where it was stopped), so its median is the summary table's; the rows
+// that did not finish are also marked beside it; a strategy that
+// finished nothing has no box.
 func TestChartUnfinishedBox(t *testing.T) {
 	res := unfinishedResults()
 	cs, err := newChartSet(context.Background(), res, Options{})
@@ -704,15 +719,17 @@ func TestChartUnfinishedBox(t *testing.T) {
 	if b := singles.box; !b.noBox || !b.hasGave || b.hasCensor {
 		t.Errorf("singles: no box %v, cross %v, triangle %v; want no box and a cross", b.noBox, b.hasGave, b.hasCensor)
 	}
-	// backtrack's finished rows are ids 0, 4, 6, 8, 9, 10, ...: their
-	// times alone, in log10, make the box.
-	var fin []float64
+	// backtrack's rows, solved, stuck and timeout, in log10 seconds,
+	// make the box.
+	var all, fin []float64
 	for i := range 40 {
+		v := math.Log10(float64(res.Series[1].NS(i)) / 1e9)
+		all = append(all, v)
 		if s := res.Series[1].Status(i); s == solvers.StatusSolved {
-			fin = append(fin, math.Log10(float64(res.Series[1].NS(i))/1e9))
+			fin = append(fin, v)
 		}
 	}
-	slices.Sort(fin)
+	slices.Sort(all)
 	b := backtrack.box
 	if b.noBox || b.minority || !b.hasGave || !b.hasCensor {
 		t.Fatalf("backtrack: no box %v, minority %v, cross %v, triangle %v", b.noBox, b.minority, b.hasGave, b.hasCensor)
@@ -721,15 +738,26 @@ func TestChartUnfinishedBox(t *testing.T) {
 		name      string
 		got, want float64
 	}{
-		{"q1", b.q1, quantile(fin, 0.25)}, {"median", b.median, quantile(fin, 0.5)}, {"q3", b.q3, quantile(fin, 0.75)},
-		{"lower whisker", b.whiskLo, fin[0]}, {"upper whisker", b.whiskHi, fin[len(fin)-1]},
+		{"q1", b.q1, quantile(all, 0.25)}, {"median", b.median, quantile(all, 0.5)}, {"q3", b.q3, quantile(all, 0.75)},
 	} {
 		if math.Abs(q.got-q.want) > 1e-12 {
-			t.Errorf("backtrack %s = %v, want %v (finished rows only)", q.name, q.got, q.want)
+			t.Errorf("backtrack %s = %v, want %v (every measured row)", q.name, q.got, q.want)
 		}
 	}
-	if len(b.outliers) != 0 {
-		t.Errorf("outliers %v: a stuck or timeout row counted in the box", b.outliers)
+	sum := report.Summarize(res, report.SummaryOptions{})
+	for i, col := range cs.time {
+		if col.box.noBox {
+			continue
+		}
+		want := sum.Strategies[i].TimeNS.Median.Value / 1e9
+		if got := math.Pow(10, col.box.median); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("%s: box median %gs, the table's %gs", col.solver, got, want)
+		}
+	}
+	for _, o := range b.outliers {
+		if !slices.Contains(fin, o) {
+			t.Errorf("outlier %v is no finished row: a stuck or timeout row drawn as a ring", o)
+		}
 	}
 	if got := math.Pow(10, b.censorAt); math.Abs(got-0.100000002) > 1e-12 {
 		t.Errorf("triangle at %gs, want the first timeout 100ms", got)
@@ -757,7 +785,7 @@ func TestChartUnfinishedBox(t *testing.T) {
 	}
 
 	caption := cs.boxCaption()
-	for _, want := range []string{"finished puzzles (solved, or proved unsolvable)", "left out of its box",
+	for _, want := range []string{"over every puzzle it measured (its median is the table's)", "are in its box at their value",
 		"singles 40 stuck; backtrack 12 stuck", "backtrack 8 timeouts", "has no box"} {
 		if !strings.Contains(caption, want) {
 			t.Errorf("box caption lacks %q: %s", want, caption)

@@ -63,7 +63,7 @@ func logCounts(fin, gave, cen []float64) (bool, float64) {
 }
 
 // histPlot draws the histogram of col, the idx-th strategy.
-func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
+func (cs *chartSet) histPlot(col *column, idx int) (*Figure, error) {
 	edges, fin, gave, cen := cs.histBins(col, idx)
 	nb := len(edges) - 1
 	lgEdges := log10s(edges) // the x axis holds log10 values
@@ -87,29 +87,30 @@ func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
 		}
 	}
 
-	p := newPlot(cs.histTitle(col), col.measure.axisLabel(), ylabel)
+	f := NewFigure(cs.histTitle(col), col.measure.axisLabel(), ylabel, plotWidth, plotHeight)
+	p := f.Plot
 	setLogAxis(&p.X, edges[0], edges[nb], col.measure)
-	clr := seriesColor(idx)
+	clr := StrategyColor(col.solver)
 	finBars := &histBars{edges: lgEdges, lo: zero, hi: finTop, fill: clr,
 		line: draw.LineStyle{Color: fade(clr, 0.5), Width: vg.Points(0.5)}}
 	p.Add(finBars)
 	// A legend only when there are two kinds of bar.
 	if col.unfinished() > 0 && col.fin > 0 {
-		p.Legend.Add(fmt.Sprintf("finished (%d)", col.fin), finBars)
+		f.Legend.Add(fmt.Sprintf("finished (%d)", col.fin), finBars)
 	}
 	if col.gaveUp() > 0 {
 		gaveBars := &histBars{edges: lgEdges, lo: finTop, hi: gaveTop, fill: fade(clr, 0.15),
 			line:  draw.LineStyle{Color: clr, Width: vg.Points(1)},
 			hatch: &draw.LineStyle{Color: clr, Width: vg.Points(0.9)}, back: true}
 		p.Add(gaveBars)
-		p.Legend.Add(fmt.Sprintf("%s (%d), at the %s it gave up", col.gaveWord(), col.gaveUp(), col.measure), gaveBars)
+		f.Legend.Add(fmt.Sprintf("%s (%d), at the %s it gave up", col.gaveWord(), col.gaveUp(), col.measure), gaveBars)
 	}
 	if col.censored() > 0 {
 		cenBars := &histBars{edges: lgEdges, lo: gaveTop, hi: tops, fill: fade(censorColor, 0.12),
 			line:  draw.LineStyle{Color: censorColor, Width: vg.Points(1)},
 			hatch: &draw.LineStyle{Color: censorColor, Width: vg.Points(0.7)}}
 		p.Add(cenBars)
-		p.Legend.Add(fmt.Sprintf("%s (%d), at the %s reached", col.censorWord(), col.censored(), col.measure), cenBars)
+		f.Legend.Add(fmt.Sprintf("%s (%d), at the %s reached", col.censorWord(), col.censored(), col.measure), cenBars)
 	}
 
 	var labels []barLabel
@@ -130,7 +131,7 @@ func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
 	var lab *barLabels
 	if len(labels) > 0 {
 		lab = newBarLabels(labels, lgEdges, tops)
-		p.Add(lab)
+		f.AddLabels(lab)
 	}
 	margin := (lgEdges[nb] - lgEdges[0]) * 0.015
 	p.X.Min, p.X.Max = lgEdges[0]-margin, lgEdges[nb]+margin
@@ -142,26 +143,7 @@ func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
 		p.Y.Tick.Marker = intTicks{}
 	}
 
-	// The legend goes in the emptier top corner: bar tops and labels
-	// (which rise from their bar top by their length) are the occupied
-	// points.
-	var nx, ny []float64
-	ny0, ny1 := p.Y.Min, p.Y.Max-p.Y.Min
-	for b := range nb {
-		nx = append(nx, (lgEdges[b]+lgEdges[b+1])/2-lgEdges[0])
-		ny = append(ny, (tops[b]-ny0)/ny1)
-	}
-	for _, l := range labels {
-		h := float64((lab.style.Width(l.text) + labelGap) / (plotHeight - 90))
-		for f := 0.0; f <= 1; f += 0.25 {
-			nx, ny = append(nx, l.x-lgEdges[0]), append(ny, (l.top-ny0)/ny1+f*h)
-		}
-	}
-	for i := range nx {
-		nx[i] /= lgEdges[nb] - lgEdges[0]
-	}
-	legendCorner(p, nx, ny, true)
-	return p, nil
+	return f, nil
 }
 
 // Histogram count axes: log when the tallest bar is this many times the

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -15,8 +14,9 @@ import (
 )
 
 // The scatter of one strategy's time (y) against the baseline's (x),
-// puzzle by puzzle, joined on (corpus, id), log-log with the diagonal
-// y = x and dotted lines at 10x either way. Pairs finished on both
+// puzzle by puzzle, joined on (corpus, id), log-log on one range for
+// both axes and a square data area, so that "the same time" is the
+// diagonal y = x; dotted lines at 10x either way. Pairs finished on both
 // sides (solved, unsolvable: see ending) are dots in the strategy's
 // color; the others are drawn in near-black, never as dots. A pair with
 // a side that gave up (stuck, wrong) is a cross at the time it took to
@@ -187,26 +187,23 @@ func (sc *scatter) caption() string {
 func (sc *scatter) highlighted() []pointPair { return sc.marked }
 
 // plot draws the scatter.
-func (sc *scatter) plot() (*plot.Plot, error) {
-	p := newPlot(sc.title(), sc.x.solver+": "+measureTime.axisLabel(), sc.y.solver+": "+measureTime.axisLabel())
-	// Each axis spans its own values (at least a decade), so that a
-	// strategy whose times are all alike still spreads its points.
-	xlo, xhi := logAxisRange(sc.xlo, sc.xhi, 0.08)
-	ylo, yhi := logAxisRange(sc.ylo, sc.yhi, 0.08)
-	lxlo, lxhi, lylo, lyhi := math.Log10(xlo), math.Log10(xhi), math.Log10(ylo), math.Log10(yhi)
-
-	// Normalized points and guides, to place the legend.
-	nx, ny, err := addGuides(p, lxlo, lxhi, lylo, lyhi)
-	if err != nil {
+func (sc *scatter) plot() (*Figure, error) {
+	f := NewFigure(sc.title(), sc.x.solver+": "+measureTime.axisLabel(), sc.y.solver+": "+measureTime.axisLabel(), squareSide, squareSide)
+	f.Square = true
+	p := f.Plot
+	// One range for both axes: equal decades across and up.
+	lo, hi := logAxisRange(math.Min(sc.xlo, sc.ylo), math.Max(sc.xhi, sc.yhi), 0.08)
+	llo, lhi := math.Log10(lo), math.Log10(hi)
+	if err := addGuides(f, llo, lhi); err != nil {
 		return nil, err
 	}
 
 	// Points: finished pairs first, censored on top, highlights last.
 	// The finished dots are drawn by one plotter that rasterises them
 	// (dotPlotter); the censored triangles that fall on the same spot
-	// (within labelSpot of the axes, a fifth of a pixel) are drawn once;
-	// the legend is placed by the points' density on a grid.
-	clr := seriesColor(sc.idx)
+	// (within scatterSpots of the axes, a fifth of a pixel) are drawn
+	// once.
+	clr := StrategyColor(sc.y.solver)
 	alpha, radius := dotStyle(sc.n)
 	tri := func(up, right bool) *pointPlotter {
 		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
@@ -216,12 +213,10 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
 	}
 	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
-	var grid densityGrid
 	spots := map[[3]int32]bool{}
 	sc.each(func(xv, yv float64, xo, yo ending) {
 		lx, ly := math.Log10(xv), math.Log10(yv)
-		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
-		grid.add(fx, fy)
+		fx, fy := (lx-llo)/(lhi-llo), (ly-llo)/(lhi-llo)
 		k := kindOf(xo, yo)
 		if k.mark == endFinished {
 			return
@@ -245,9 +240,6 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
 		}
 	})
-	gx, gy, gw := grid.points()
-	nw := append(ones(len(nx)), gw...) // the guides weigh 1, the grid's points their density
-	nx, ny = append(nx, gx...), append(ny, gy...)
 	fin := &dotPlotter{n: sc.finished(),
 		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
 		each: func(fn func(x, y float64)) {
@@ -259,7 +251,7 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		}}
 	p.Add(fin)
 	if fin.n > 0 {
-		p.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
+		f.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
 	}
 	for _, c := range []struct {
 		pts  *pointPlotter
@@ -275,14 +267,13 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 	} {
 		if c.n > 0 {
 			p.Add(c.pts)
-			p.Legend.Add(c.text, c.pts)
+			f.Legend.Add(c.text, c.pts)
 		}
 	}
-	sc.addHighlights(p)
-	setLogAxis(&p.X, xlo, xhi, measureTime)
-	setLogAxis(&p.Y, ylo, yhi, measureTime)
-	legendCornerW(p, nx, ny, nw, false)
-	return p, nil
+	sc.addHighlights(f)
+	setLogAxis(&p.X, lo, hi, measureTime)
+	setLogAxis(&p.Y, lo, hi, measureTime)
+	return f, nil
 }
 
 // dotStyle returns the opacity and radius of a scatter's dots for n
@@ -300,24 +291,12 @@ func dotStyle(n int) (alpha float64, radius vg.Length) {
 	return 0.6, vg.Points(2)
 }
 
-// ones returns n ones.
-func ones(n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = 1
-	}
-	return out
-}
-
-// addGuides draws the guides of a scatter whose axes hold log10 values
-// over [lxlo, lxhi] and [lylo, lyhi]: y = x, y = 10x and y = x/10, each
-// labelled at 85% of its visible part; it returns their points,
-// normalized to the axes, for the legend's placement.
-func addGuides(p *plot.Plot, lxlo, lxhi, lylo, lyhi float64) (nx, ny []float64, err error) {
-	// Both axes hold log10 values. Guides: y = x, y = 10x, y = x/10,
-	// each labelled at 85% of its visible part.
+// addGuides draws the guides of a scatter whose axes both hold log10
+// values over [llo, lhi]: y = x, y = 10x and y = x/10, each labelled at
+// 85% of its visible part, the labels over the points.
+func addGuides(f *Figure, llo, lhi float64) error {
 	guide := func(d float64, dashed bool, label string) error {
-		a, b := math.Max(lxlo, lylo-d), math.Min(lxhi, lyhi-d) // visible x range
+		a, b := math.Max(llo, llo-d), math.Min(lhi, lhi-d) // visible x range
 		if a >= b {
 			return nil
 		}
@@ -330,14 +309,11 @@ func addGuides(p *plot.Plot, lxlo, lxhi, lylo, lyhi float64) (nx, ny []float64, 
 		if dashed {
 			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
 		}
-		p.Add(l)
-		gx, gy := densify([]float64{(a - lxlo) / (lxhi - lxlo), (b - lxlo) / (lxhi - lxlo)},
-			[]float64{(a + d - lylo) / (lyhi - lylo), (b + d - lylo) / (lyhi - lylo)}, 0.01)
-		nx, ny = append(nx, gx...), append(ny, gy...)
+		f.Plot.Add(l)
 		x := a + 0.85*(b-a)
 		st := textStyle(10, guideColor)
 		st.XAlign = draw.XRight
-		p.Add(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
+		f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
 			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
 		return nil
 	}
@@ -347,14 +323,14 @@ func addGuides(p *plot.Plot, lxlo, lxhi, lylo, lyhi float64) (nx, ny []float64, 
 		label  string
 	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
 		if err := guide(g.d, g.dashed, g.label); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	return nx, ny, nil
+	return nil
 }
 
 // addHighlights marks and labels the highlighted puzzles of the scatter.
-func (sc *scatter) addHighlights(p *plot.Plot) {
+func (sc *scatter) addHighlights(f *Figure) {
 	hs := sc.highlighted()
 	if len(hs) == 0 {
 		return
@@ -367,8 +343,9 @@ func (sc *scatter) addHighlights(p *plot.Plot) {
 		ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
 		ht.texts = append(ht.texts, sc.charts.res.PuzzleLabel(pr.y.e))
 	}
-	p.Add(hp, ht)
-	p.Legend.Add("highlighted", hp)
+	f.Plot.Add(hp)
+	f.AddLabels(ht)
+	f.Legend.Add("highlighted", hp)
 }
 
 // scatterSpots is how many spots across each axis censored marks are

@@ -499,4 +499,3 @@ func TestNightTickerThins(t *testing.T) {
 		}
 	}
 }
-

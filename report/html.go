@@ -26,7 +26,7 @@ type Chart struct {
 	// Width and Height are the PNG's size in pixels (the page gives its
 	// images their size, so that nothing moves as they load); 0: unknown.
 	Width, Height int
-	Kind    string // what it draws: one of report/chart's Kind constants
+	Kind          string // what it draws: one of report/chart's Kind constants
 	// Note says what was asked of the chart but not done, e.g. "scatter
 	// norvig vs bitboard: 49151 points, written as PNG only (SVG over
 	// 5000 points)"; the command prints it and the page shows it.

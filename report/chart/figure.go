@@ -118,7 +118,9 @@ func (f *Figure) seal() {
 func (f *Figure) Draw(c draw.Canvas) {
 	f.seal()
 	band := f.Legend.layout(c.Rectangle.Size().X - 2*legendMargin)
-	pc := draw.Crop(c, 0, 0, band.height, 0)
+	// A margin all round: the axis label's descenders and the title's
+	// ascent stay on the chart.
+	pc := draw.Crop(c, figureMargin, -figureMargin, band.height, -figureMargin)
 	if f.Square {
 		dc := f.Plot.DataCanvas(pc)
 		if d := dc.Rectangle.Size().X - dc.Rectangle.Size().Y; d > 0 {
@@ -171,6 +173,9 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// figureMargin is the room left round the plot, in points.
+const figureMargin = vg.Length(3)
 
 // hoverRadius is the radius of the area around a hover point that shows
 // its title and takes its click.

@@ -384,11 +384,16 @@ func (l *barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		q.ly += labelGap
 	}
-	for _, q := range ps {
-		clr := q.color
-		if clr == nil {
-			clr = color.Black
+	// The marks and leader lines first, then the texts over them (on a
+	// halo), so that no leader line runs over another label.
+	colorOf := func(q placed) color.Color {
+		if q.color == nil {
+			return color.Black
 		}
+		return q.color
+	}
+	for _, q := range ps {
+		clr := colorOf(q)
 		if q.stem {
 			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
 				q.px, c.Min.Y, q.px, q.py)
@@ -398,9 +403,13 @@ func (l *barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		if q.lx != q.px || q.ly > q.py+labelGap {
 			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(0.5)}, q.px, q.py+vg.Points(6), q.lx, q.ly-vg.Points(1))
 		}
+	}
+	for _, q := range ps {
 		st := l.style
-		st.Color = clr
-		c.FillText(st, vg.Point{X: q.lx, Y: q.ly}, q.text)
+		st.Color = colorOf(q)
+		at := vg.Point{X: q.lx, Y: q.ly}
+		drawHalo(&c, st, at, q.text)
+		c.FillText(st, at, q.text)
 	}
 }
 

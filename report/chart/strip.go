@@ -400,7 +400,7 @@ func (sp *strip) plot() (*Figure, error) {
 			if len(sp.rows) > 1 {
 				what = "variant under a seed"
 			}
-			f.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), fin)
+			f.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
 		}
 		if len(seed.xs) > 0 {
 			f.Legend.Add(fmt.Sprintf("original under a seed (%d)", len(seed.xs)), seed)
@@ -415,10 +415,10 @@ func (sp *strip) plot() (*Figure, error) {
 		if sp.dist.Censored > 0 {
 			bound = "≥ "
 		}
-		if err := line(sp.dist.Median, 1.6, nil, "variants' median: "+bound+sp.m.label(sp.dist.Median), darken(clr)); err != nil {
+		if err := line(sp.dist.Median, 1.6, nil, "variants' median: "+bound+sp.m.label(sp.dist.Median), clr); err != nil {
 			return nil, err
 		}
-		if err := line(sp.dist.P90, 1.2, []vg.Length{vg.Points(5), vg.Points(3)}, "variants' p90: "+bound+sp.m.label(sp.dist.P90), darken(clr)); err != nil {
+		if err := line(sp.dist.P90, 1.2, []vg.Length{vg.Points(5), vg.Points(3)}, "variants' p90: "+bound+sp.m.label(sp.dist.P90), clr); err != nil {
 			return nil, err
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot/vg/draw"
 

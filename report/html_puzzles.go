@@ -210,13 +210,10 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 			continue
 		}
 		// The sorted values of the measured units: a unit's rank is 1 +
-		// the number above its own, as in the hardest lists.
-		var byCalls, byTime []float64
-		for k := range measuredRows(ser) {
-			byCalls, byTime = append(byCalls, float64(ser.Calls(int(k)))), append(byTime, float64(ser.NS(int(k))))
-		}
-		slices.Sort(byCalls)
-		slices.Sort(byTime)
+		// the number above its own, as in the hardest lists (the units a
+		// timeout stopped tie at its limit).
+		rs := newRankedSeries(res, ser, 0)
+		byCalls, byTime := rs.rankValues()
 		for k := range ser.Len() {
 			e := ser.At(k)
 			i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]
@@ -224,13 +221,16 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 				continue
 			}
 			u := rankedUnit(res, st.Solver, &e)
+			if e.Status.Measured() {
+				u = rs.rankedIn(int32(k), byCalls, byTime)
+			}
 			u.Unconfirmed = unconfirmed(res, ser, k)
 			r := pageRank{Solver: st.Solver, Status: e.Status.String(), Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
 				NS: e.NS, CallsN: e.Calls}
 			if e.Status.Measured() {
-				r.RankCalls, r.RankTime, r.N = int(rankIn(byCalls, float64(e.Calls))), int(rankIn(byTime, float64(e.NS))), len(byCalls)
-				r.ByCalls = ordinal(r.RankCalls) + " of " + strconv.Itoa(r.N)
-				r.ByTime = ordinal(r.RankTime) + " of " + strconv.Itoa(r.N)
+				r.RankCalls, r.RankTime, r.N = u.RankCalls, u.RankTime, len(byCalls)
+				r.ByCalls = RankText(u.RankCalls, u.TiedCalls, r.N)
+				r.ByTime = RankText(u.RankTime, u.TiedTime, r.N)
 			}
 			rows[i].Ranks[j] = r
 		}
@@ -346,6 +346,16 @@ func showCommand(r PuzzleRef, res *Results, s *Summary, opt PageOptions) string 
 		}
 	}
 	return ShellCommand(args)
+}
+
+// RankText is a rank among n units, tied ones said so: "12th of
+// 49151", "1st of 600, tied with 238 others".
+func RankText(rank, tied, n int) string {
+	s := ordinal(rank) + " of " + strconv.Itoa(n)
+	if tied > 1 {
+		s += ", tied with " + Count(tied-1, "other", "others")
+	}
+	return s
 }
 
 // ordinal is n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.

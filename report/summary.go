@@ -431,18 +431,17 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 			st.NoGuess++
 		}
 	}
-	rs := &rankedSeries{res: res, ser: ser, solver: ser.Solver, measured: st.Measured}
+	rs := newRankedSeries(res, ser, st.Measured)
 	if st.Measured == 0 {
 		return st, rs
 	}
 	st.setRates(guesses, noGuessOpen)
-	var byTime, byCalls []float64
 	var maxRow int32
-	st.TimeNS, byTime, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
+	st.TimeNS, _, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
 	st.TimeNS.roundNS() // integer ns
 	st.TimeNS.MaxUnconfirmed = unconfirmed(res, ser, int(maxRow))
-	st.Calls, byCalls, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
-	rs.rank(st, byCalls, byTime, top, hard)
+	st.Calls, _, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
+	rs.rank(st, top, hard)
 	st.Bench = benchSamples(ser)
 	return st, rs
 }

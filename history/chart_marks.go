@@ -150,24 +150,9 @@ func nightLabels(nights []*Night) []string {
 	return out
 }
 
-// ShortRevision is a revision cut to its first 7 hex digits, "+" after them
-// for a build of a tree with changes ("+dirty"); what follows the hash
-// (" (checkout)") is left out. A revision that is no hash ("unknown",
-// "(devel)") is kept.
-func ShortRevision(rev string) string {
-	hex := len(rev) - len(strings.TrimLeft(rev, "0123456789abcdef"))
-	if hex >= 7 {
-		h := rev[:7]
-		if strings.Contains(rev[hex:], "dirty") {
-			h += "+"
-		}
-		return h
-	}
-	if rev == "" {
-		return "unknown"
-	}
-	return rev
-}
+// ShortRevision is a revision cut to its first 7 hex digits
+// (report.ShortRevision, the one the run's page shows).
+func ShortRevision(rev string) string { return report.ShortRevision(rev) }
 
 // nightTicker labels at most maxXLabels nights (every k-th, k chosen
 // so), the first always; every night has an unlabelled tick up to

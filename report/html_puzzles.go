@@ -16,7 +16,8 @@ import (
 
 // NamedPuzzles returns the puzzles the page of s names, each once, by
 // corpus then id: the hardest of each strategy by calls and by time (the
-// headline's hardest among them), the puzzles hard for several
+// headline's hardest among them; none of a strategy that solved
+// nothing, which has no lists), the puzzles hard for several
 // strategies, the highlighted puzzles, the unstable units listed and the
 // puzzles with other than one solution. The page gives each an anchor;
 // the caller reads their earlier nights (PageOptions.History) for these.
@@ -30,11 +31,14 @@ func (s *Summary) NamedPuzzles() []PuzzleRef {
 		}
 	}
 	for _, st := range s.Strategies {
-		for _, u := range st.ByCalls {
-			add(u.Puzzle)
-		}
-		for _, u := range st.ByTime {
-			add(u.Puzzle)
+		if st.Solved() || st.Measured == 0 {
+			// A strategy that solved nothing has no lists on the page.
+			for _, u := range st.ByCalls {
+				add(u.Puzzle)
+			}
+			for _, u := range st.ByTime {
+				add(u.Puzzle)
+			}
 		}
 		for _, r := range []PuzzleRef{st.TimeNS.MaxAt, st.Calls.MaxAt} {
 			if r.Label != "" {
@@ -108,13 +112,13 @@ func linkCells(rows []pageRow, named []PuzzleRef) {
 	}
 }
 
-// refLinks names puzzles as links to their place in the puzzle section,
-// "#3, #17", with "and N more" when they are the first of total; the
-// labels are escaped.
-func refLinks(refs []PuzzleRef, total int) string {
+// refLinks names puzzles as links to their entries (href gives the link
+// of an anchor), "#3, #17", with "and N more" when they are the first of
+// total; the labels are escaped.
+func refLinks(refs []PuzzleRef, total int, href func(string) string) string {
 	parts := make([]string, len(refs))
 	for i, r := range refs {
-		parts[i] = `<a href="#` + anchor(r) + `">` + template.HTMLEscapeString(r.Label) + `</a>`
+		parts[i] = `<a href="` + template.HTMLEscapeString(href(anchor(r))) + `">` + template.HTMLEscapeString(r.Label) + `</a>`
 	}
 	if total > len(refs) {
 		parts = append(parts, fmt.Sprintf("and %d more", total-len(refs)))
@@ -123,11 +127,11 @@ func refLinks(refs []PuzzleRef, total int) string {
 }
 
 // unstableLinks is Summary.unstable with the puzzles as links.
-func (s *Summary) unstableLinks() []template.HTML {
+func (s *Summary) unstableLinks(href func(string) string) []template.HTML {
 	var out []template.HTML
 	for _, st := range s.Strategies {
 		if t := st.Timing; t != nil && t.Unstable > 0 {
-			out = append(out, template.HTML(fmt.Sprintf("%s %d (%s)", template.HTMLEscapeString(st.Solver), t.Unstable, refLinks(t.UnstableAt, t.Unstable))))
+			out = append(out, template.HTML(fmt.Sprintf("%s %d (%s)", template.HTMLEscapeString(st.Solver), t.Unstable, refLinks(t.UnstableAt, t.Unstable, href))))
 		}
 	}
 	return out
@@ -135,13 +139,13 @@ func (s *Summary) unstableLinks() []template.HTML {
 
 // solutionsLinks is the page's sentence on what -unique found, the
 // puzzles as links; "" when solutions were not counted.
-func (s *Summary) solutionsLinks() template.HTML {
+func (s *Summary) solutionsLinks(href func(string) string) template.HTML {
 	c := s.Solutions
 	if c == nil {
 		return ""
 	}
 	return template.HTML(fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
-		Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refLinks)))
+		Plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string { return refLinks(refs, total, href) })))
 }
 
 // puzzleParts is the page's data for the puzzle parts beyond the
@@ -200,6 +204,12 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		want[key{r.Corpus, r.ID}] = i
 		rows[i] = pagePuzzle{Label: r.Label, Anchor: anchor(r), Line: r.Line,
 			Ranks: make([]pageRank, len(s.Strategies)), Show: showCommand(r, res, s, opt), Variants: s.pageVariants(r, opt)}
+		if opt.PuzzleHistory != nil {
+			rows[i].Nights = opt.PuzzleHistory.Nights
+		}
+		if s.Variants != nil {
+			rows[i].Rule = s.Variants.thresholds()
+		}
 		for j, st := range s.Strategies {
 			rows[i].Ranks[j] = pageRank{Solver: st.Solver, Status: "–"}
 		}
@@ -239,6 +249,13 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		for i, r := range order {
 			rows[i].History = h.rowsOf(r, s, rows[i].Ranks)
 		}
+	}
+	for i := range rows {
+		var texts []string
+		for _, r := range rows[i].Ranks {
+			texts = append(texts, r.Time, r.Calls, r.ByTime, r.ByCalls)
+		}
+		rows[i].Symbols = strings.TrimSpace(symbolsNote(texts...))
 	}
 	// The last id wanted of each corpus, in one pass: the reading of a
 	// corpus stops there (a loop over want per corpus took minutes for a

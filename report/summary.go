@@ -147,6 +147,13 @@ type RunSummary struct {
 	// time from its start to this summary: DurationNS is set when it
 	// ends.
 	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
+	// Start is when the run started.
+	Start time.Time `json:"start,omitzero"`
+	// OtherShare is the share of the workers' CPU time that other work
+	// took while the units were timed: the largest of the segments that
+	// wrote rows (rundir.Segment.OtherShare); nil when run.json does not
+	// record it.
+	OtherShare *float64 `json:"other_share,omitempty"`
 }
 
 // Running reports whether the run was still being written (or was killed
@@ -385,7 +392,7 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 		return nil
 	}
 	rs := &RunSummary{RunID: ri.RunID, Status: ri.Status, DurationNS: ri.DurationNS,
-		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}}
+		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}, Start: ri.Start}
 	if rs.Running() && !ri.Start.IsZero() {
 		rs.ElapsedNS = max(time.Since(ri.Start).Nanoseconds(), 0)
 	}
@@ -395,6 +402,9 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 		}
 		if !slices.Contains(rs.Machines, seg.Machine) {
 			rs.Machines = append(rs.Machines, seg.Machine)
+		}
+		if share, ok := seg.OtherShare(); ok && seg.Rows > 0 && (rs.OtherShare == nil || share > *rs.OtherShare) {
+			rs.OtherShare = &share
 		}
 	}
 	return rs

@@ -202,6 +202,14 @@ func (bs *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		for _, m := range b.marks() {
 			c.DrawGlyphNoClip(m.glyph(b.color), vg.Point{X: x + half + markGap, Y: trY(m.at)})
 		}
+	}
+	// The highlighted puzzles over every box and mark, so that no box
+	// drawn later covers a label.
+	for _, b := range bs.boxes {
+		if b.empty {
+			continue
+		}
+		x := trX(b.x)
 		// Highlighted puzzles: dots, at the box for finished rows and
 		// at the marks for the others, labelled on their side (left of
 		// the box, right of the marks), the labels moved apart (with a
@@ -347,6 +355,16 @@ func (cs *chartSet) boxPlot() (*Figure, error) {
 	p.Add(bs)
 	p.NominalX(names...)
 	p.X.Tick.Label.Font = textStyle(12, color.Black).Font
+	// The small figure has no room for the shares under the names (the
+	// caption gives them): the names alone, smaller.
+	f.OnShrink = func(f *Figure) {
+		var short []string
+		for _, col := range cs.time {
+			short = append(short, col.solver)
+		}
+		f.Plot.NominalX(short...)
+		f.Plot.X.Tick.Label.Font = textStyle(9, color.Black).Font
+	}
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	setLogAxis(&p.Y, lo, hi, measureTime)
 	// A legend for the marks.

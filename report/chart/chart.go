@@ -82,7 +82,8 @@ type job struct {
 //     time, the histogram of calls, and (for every strategy but the
 //     baseline) the scatter of its time against the baseline's.
 //
-// A strategy with no row to plot gets no chart of its own, a scatter
+// A strategy with no row to plot, or that finished none (it gave up on
+// or was stopped on every puzzle), gets no chart of its own, a scatter
 // with no puzzle measured by both strategies is left out, and with a
 // single strategy there is no scatter.
 //
@@ -178,18 +179,35 @@ func writeJob(ctx context.Context, dir string, j *job) (err error) {
 	if err := writeFile(filepath.Join(dir, j.chart.File), png); err != nil {
 		return err
 	}
-	if j.chart.SVG == "" {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if j.chart.SVG != "" {
+		svg, err := f.Render("svg")
+		if err != nil {
+			return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
+		}
+		if err := writeFile(filepath.Join(dir, j.chart.SVG), svg); err != nil {
+			return err
+		}
+	}
+	if j.chart.Small == "" {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	svg, err := f.Render("svg")
+	f.Shrink()
+	j.chart.SmallWidth, j.chart.SmallHeight = f.Pixels()
+	small, err := f.Render("png")
 	if err != nil {
-		return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
+		return fmt.Errorf("drawing chart %s: %w", j.chart.Small, err)
 	}
-	return writeFile(filepath.Join(dir, j.chart.SVG), svg)
+	return writeFile(filepath.Join(dir, j.chart.Small), small)
 }
+
+// smallFile is the name of the small PNG of a chart's PNG file.
+func smallFile(png string) string { return strings.TrimSuffix(png, ".png") + "-small.png" }
 
 // writeFile writes a chart file atomically, readable by all like
 // the page that shows it (a temporary file is created 0600).
@@ -319,7 +337,7 @@ func (cs *chartSet) jobs() []job {
 		if kind != KindHistCalls {
 			caption += cs.basisNote(solver, kind == KindScatterTime)
 		}
-		c := report.Chart{File: base + ".png", Title: title, Caption: caption, Solver: solver, Kind: kind}
+		c := report.Chart{File: base + ".png", Small: base + "-small.png", Title: title, Caption: caption, Solver: solver, Kind: kind}
 		if cs.opt.SVG && svg {
 			c.SVG = base + ".svg"
 		}
@@ -332,13 +350,16 @@ func (cs *chartSet) jobs() []job {
 	add(KindBoxTime, "", "box-time", true, cs.boxTitle(), cs.boxCaption(), cs.boxPlot)
 	var base *column
 	for _, c := range cs.time {
-		if c.solver == cs.baseline {
-			base = c
+		if c.solver == cs.baseline && c.fin > 0 {
+			base = c // a baseline that finished nothing has no scatters
 		}
 	}
 	for i := range cs.res.Series {
-		if cs.time[i].n == 0 {
-			continue // nothing measured: the ECDF and box plot say so
+		if cs.time[i].n == 0 || cs.time[i].fin == 0 {
+			// Nothing measured, or nothing finished (singles, stuck on
+			// every 17-clue puzzle): the ECDF and the box plot say so, and
+			// its histograms and scatter would draw when it gave up.
+			continue
 		}
 		name := report.SafeFileName(cs.time[i].solver)
 		for _, col := range []*column{cs.time[i], cs.calls[i]} {

@@ -105,13 +105,13 @@ func WriteCompare(ctx context.Context, dir string, c *report.Comparison, oldRun,
 			continue
 		}
 		name := report.SafeFileName(d.Solver)
-		sc := report.Chart{File: "scatter-" + name + ".png", Title: cs.scatterTitle(), Caption: cs.scatterCaption(),
+		sc := report.Chart{File: "scatter-" + name + ".png", Small: "scatter-" + name + "-small.png", Title: cs.scatterTitle(), Caption: cs.scatterCaption(),
 			Solver: d.Solver, Kind: KindCompareScatter}
 		if len(cs.pts) <= svgMaxPoints {
 			sc.SVG = "scatter-" + name + ".svg"
 		}
 		jobs = append(jobs, job{chart: sc, build: cs.scatterPlot})
-		jobs = append(jobs, job{chart: report.Chart{File: "ratios-" + name + ".png", SVG: "ratios-" + name + ".svg",
+		jobs = append(jobs, job{chart: report.Chart{File: "ratios-" + name + ".png", SVG: "ratios-" + name + ".svg", Small: "ratios-" + name + "-small.png",
 			Title: cs.ratiosTitle(), Caption: cs.ratiosCaption(), Solver: d.Solver, Kind: KindCompareRatios}, build: cs.ratiosPlot})
 	}
 	return writeJobs(ctx, dir, jobs)

@@ -122,10 +122,10 @@ func (t *textPlotter) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 const maxLabels = 40
 
 // pointLabels labels points (highlighted puzzles) with texts
-// placed around them: each text takes the first of eight spots around
-// its point (right-below first) that stays inside the plot and overlaps
-// neither a text already placed nor a labelled point; over a light halo.
-// Only the first maxLabels points are labelled.
+// placed around them: each text takes the first spot around its point
+// (right-below first, then farther out) that stays inside the plot and
+// overlaps neither a text already placed nor a labelled point; over a
+// light halo. Only the first maxLabels points are labelled.
 type pointLabels struct {
 	xs, ys []float64
 	texts  []string
@@ -133,52 +133,68 @@ type pointLabels struct {
 	gap    vg.Length // from the point to the text
 }
 
-// Plot implements plot.Plotter.
+// Plot implements plot.Plotter. Each text takes the best of eight
+// spots around its point at the gap, then at 2.5 to 7 gaps (with a
+// leader line to its point): the first free one, else the one with the
+// fewest overlaps, a farther ring costing a little. The leader lines
+// are drawn first, then every text over its halo, so that no line runs
+// over a text.
 func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	n := min(len(l.xs), maxLabels)
+	pts := make([]vg.Point, n)
 	marks := make([]vg.Rectangle, n)
 	for i := range n {
-		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
+		pts[i] = vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
 		g := l.gap
-		marks[i] = vg.Rectangle{Min: vg.Point{X: pt.X - g, Y: pt.Y - g}, Max: vg.Point{X: pt.X + g, Y: pt.Y + g}}
+		marks[i] = vg.Rectangle{Min: vg.Point{X: pts[i].X - g, Y: pts[i].Y - g}, Max: vg.Point{X: pts[i].X + g, Y: pts[i].Y + g}}
 	}
 	overlaps := func(a, b vg.Rectangle) bool {
 		return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 	}
+	spots := make([]labelSpot, n)
+	far := make([]bool, n)
 	var placed []vg.Rectangle
 	for i := range n {
-		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
-		// Score each spot: 0 is free; an overlap costs 1, leaving the
-		// plot costs more. The first best spot wins.
-		var best labelSpot
-		bestScore := -1
-		for _, d := range [][2]float64{{1, -1}, {1, 1}, {1, 0}, {-1, 0}, {-1, 1}, {-1, -1}, {0, 1}, {0, -1}} {
-			sp := newLabelSpot(l.style, pt, d, l.gap, l.texts[i])
-			score := 0
-			if sp.rect.Min.X < c.Min.X || sp.rect.Max.X > c.Max.X || sp.rect.Min.Y < c.Min.Y || sp.rect.Max.Y > c.Max.Y {
-				score += 10
-			}
-			for _, r := range placed {
-				if overlaps(sp.rect, r) {
-					score++
+		bestScore := -1.0
+	rings:
+		for r, ring := range []vg.Length{1, 2.5, 4, 5.5, 7} {
+			for _, d := range [][2]float64{{1, -1}, {1, 1}, {1, 0}, {-1, 0}, {-1, 1}, {-1, -1}, {0, 1}, {0, -1}} {
+				sp := newLabelSpot(l.style, pts[i], d, l.gap*ring, l.texts[i])
+				score := 0.1 * float64(r) // an overlap costs more than the farthest ring
+				if sp.rect.Min.X < c.Min.X || sp.rect.Max.X > c.Max.X || sp.rect.Min.Y < c.Min.Y || sp.rect.Max.Y > c.Max.Y {
+					score += 10
 				}
-			}
-			for j, r := range marks {
-				if j != i && overlaps(sp.rect, r) {
-					score++
+				for _, q := range placed {
+					if overlaps(sp.rect, q) {
+						score++
+					}
 				}
-			}
-			if bestScore < 0 || score < bestScore {
-				best, bestScore = sp, score
-			}
-			if score == 0 {
-				break
+				for j, q := range marks {
+					if j != i && overlaps(sp.rect, q) {
+						score++
+					}
+				}
+				if bestScore < 0 || score < bestScore {
+					spots[i], far[i], bestScore = sp, r > 0, score
+				}
+				if score == 0 {
+					break rings
+				}
 			}
 		}
-		placed = append(placed, best.rect)
-		drawHalo(&c, best.style, best.at, l.texts[i])
-		c.FillText(best.style, best.at, l.texts[i])
+		placed = append(placed, spots[i].rect)
+	}
+	for i := range n {
+		if far[i] {
+			r := spots[i].rect
+			to := vg.Point{X: max(r.Min.X, min(pts[i].X, r.Max.X)), Y: max(r.Min.Y, min(pts[i].Y, r.Max.Y))}
+			c.StrokeLine2(draw.LineStyle{Color: l.style.Color, Width: vg.Points(0.5)}, pts[i].X, pts[i].Y, to.X, to.Y)
+		}
+	}
+	for i := range n {
+		drawHalo(&c, spots[i].style, spots[i].at, l.texts[i])
+		c.FillText(spots[i].style, spots[i].at, l.texts[i])
 	}
 }
 

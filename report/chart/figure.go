@@ -53,6 +53,9 @@ type Figure struct {
 	// Hover are the points an SVG rendering names on hover (an SVG
 	// <title>) and links (an <a>); a PNG has none.
 	Hover []HoverPoint
+	// OnShrink, when set, adapts the chart to its small figure (Shrink):
+	// fewer words on a crowded axis, say.
+	OnShrink func(*Figure)
 
 	labels []plot.Plotter // drawn over every plotter of Plot (AddLabels)
 	sealed bool           // labels added to Plot
@@ -140,14 +143,59 @@ func (f *Figure) Draw(c draw.Canvas) {
 	}
 }
 
+// SmallWidth is the width of a figure drawn for a small screen (a phone
+// shows it about 370 pixels wide): the text keeps its size in points, so
+// that on the screen it is about three quarters of its size at 100%,
+// where the full-size chart shrinks it to under half.
+const SmallWidth = 5 * vg.Inch
+
+// Shrink makes f the small figure of the same chart: SmallWidth wide,
+// relatively taller (its legend takes more rows) up to square, its
+// title's first line alone (the page gives the rest), an axis label
+// that would not fit cut before its parenthesis, then set smaller; and
+// whatever the chart's OnShrink changes besides.
+func (f *Figure) Shrink() {
+	f.Width, f.Height = smallSize(f.Width, f.Height)
+	p := f.Plot
+	p.Title.Text, _, _ = strings.Cut(p.Title.Text, "\n")
+	p.Title.Text, _, _ = strings.Cut(p.Title.Text, " — ")
+	band := f.Legend.layout(f.Width - 2*legendMargin).height
+	title := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		room := f.Width - 70 // the y axis' labels and title
+		if a == &p.Y {
+			room = f.Height - band - title - 50 // the x axis' labels and title
+		}
+		if a.Label.TextStyle.Width(a.Label.Text) > room {
+			if i := strings.Index(a.Label.Text, " ("); i > 0 {
+				a.Label.Text = a.Label.Text[:i]
+			}
+		}
+		for a.Label.TextStyle.Width(a.Label.Text) > room && a.Label.TextStyle.Font.Size > 8 {
+			a.Label.TextStyle.Font.Size--
+		}
+	}
+	if f.OnShrink != nil {
+		f.OnShrink(f)
+	}
+}
+
+// smallSize is the size of the small figure of one w by h.
+func smallSize(w, h vg.Length) (vg.Length, vg.Length) {
+	return SmallWidth, min(SmallWidth*h/w*1.2, SmallWidth)
+}
+
+// pixels is the size in pixels of a PNG w by h.
+func pixels(w, h vg.Length) (int, int) {
+	return int(math.Round(w.Points() / 72 * DPI)), int(math.Round(h.Points() / 72 * DPI))
+}
+
 // LegendRect is where the last Draw put the legend band (empty without a
 // legend).
 func (f *Figure) LegendRect() vg.Rectangle { return f.legendRect }
 
 // Pixels returns the figure's size in pixels, as a PNG.
-func (f *Figure) Pixels() (w, h int) {
-	return int(math.Round(f.Width.Points() / 72 * DPI)), int(math.Round(f.Height.Points() / 72 * DPI))
-}
+func (f *Figure) Pixels() (w, h int) { return pixels(f.Width, f.Height) }
 
 // Render draws the figure as "png" or "svg".
 func (f *Figure) Render(format string) ([]byte, error) {

@@ -55,10 +55,18 @@ func sweepLike(n int) *report.Results {
 	return res
 }
 
-// checkFigure draws f on a recording canvas and reports, as errors of
-// t, every text that leaves the chart, overlaps another, sits in the
-// legend's band or lies under something drawn after it.
+// checkFigure draws f, then its small figure (Shrink), on a recording
+// canvas and reports, as errors of t, every text that leaves the chart,
+// overlaps another, sits in the legend's band or lies under something
+// drawn after it.
 func checkFigure(t *testing.T, name string, f *Figure) {
+	t.Helper()
+	checkDrawn(t, name, f)
+	f.Shrink()
+	checkDrawn(t, name+" (small)", f)
+}
+
+func checkDrawn(t *testing.T, name string, f *Figure) {
 	t.Helper()
 	rec := vgrec.New(f.Width, f.Height)
 	f.Draw(draw.New(rec))

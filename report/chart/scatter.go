@@ -292,10 +292,10 @@ func dotStyle(n int) (alpha float64, radius vg.Length) {
 }
 
 // addGuides draws the guides of a scatter whose axes both hold log10
-// values over [llo, lhi]: y = x, y = 10x and y = x/10, each labelled at
-// 85% of its visible part, the labels over the points.
+// values over [llo, lhi]: y = x, y = 10x and y = x/10, each labelled
+// along its visible part, the labels over the points.
 func addGuides(f *Figure, llo, lhi float64) error {
-	guide := func(d float64, dashed bool, label string) error {
+	guide := func(d float64, dashed bool, label string, at float64) error {
 		a, b := math.Max(llo, llo-d), math.Min(lhi, lhi-d) // visible x range
 		if a >= b {
 			return nil
@@ -310,19 +310,22 @@ func addGuides(f *Figure, llo, lhi float64) error {
 			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
 		}
 		f.Plot.Add(l)
-		x := a + 0.85*(b-a)
+		x := a + at*(b-a)
 		st := textStyle(10, guideColor)
 		st.XAlign = draw.XRight
 		f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
 			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
 		return nil
 	}
+	// "same time" and "10× faster" at 85% of their lines, "10× slower"
+	// at half of its own, away from "same time" above it.
 	for _, g := range []struct {
 		d      float64
 		dashed bool
 		label  string
-	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
-		if err := guide(g.d, g.dashed, g.label); err != nil {
+		at     float64
+	}{{0, false, "same time", 0.85}, {1, true, "10× slower", 0.5}, {-1, true, "10× faster", 0.85}} {
+		if err := guide(g.d, g.dashed, g.label, g.at); err != nil {
 			return err
 		}
 	}

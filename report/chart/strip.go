@@ -103,8 +103,11 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 		if opt.SVG {
 			c.SVG = strings.TrimSuffix(c.File, ".png") + ".svg"
 		}
+		c.Small = smallFile(c.File)
 		if !opt.Since.IsZero() && drawnSince(dir, c, opt.Since) {
 			kept = append(kept, len(jobs))
+			c.Width, c.Height = pixels(plotWidth, stripHeight)
+			c.SmallWidth, c.SmallHeight = pixels(smallSize(plotWidth, stripHeight))
 		}
 		jobs = append(jobs, job{chart: c, build: sp.plot})
 	}
@@ -131,7 +134,7 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 // drawnSince reports whether the files of chart c in dir were written
 // at or after t.
 func drawnSince(dir string, c report.Chart, t time.Time) bool {
-	for _, f := range []string{c.File, c.SVG} {
+	for _, f := range []string{c.File, c.SVG, c.Small} {
 		if f == "" {
 			continue
 		}

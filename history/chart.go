@@ -119,6 +119,11 @@ type TrendChart struct {
 	// Width and Height are the PNG's size in pixels, for the page.
 	Width  int `json:"width,omitempty"`
 	Height int `json:"height,omitempty"`
+	// Small is the PNG drawn for a small screen (chart.Figure.Shrink),
+	// SmallWidth and SmallHeight its size.
+	Small       string `json:"small,omitempty"`
+	SmallWidth  int    `json:"small_width,omitempty"`
+	SmallHeight int    `json:"small_height,omitempty"`
 }
 
 // errSkipChart leaves out a chart that would show nothing.
@@ -178,7 +183,15 @@ func writeChart(root string, s *Series, m *chartMeasure, marks *marks, pages map
 	f, caption := buildChart(s, m, marks, pages)
 	c.Title, c.Caption = f.Plot.Title.Text, caption
 	c.Width, c.Height = f.Pixels()
-	for _, out := range []struct{ rel, format string }{{c.PNG, "png"}, {c.SVG, "svg"}} {
+	c.Small = ChartDir + "/" + base + "-small.png"
+	for _, out := range []struct {
+		rel, format string
+		small       bool
+	}{{c.PNG, "png", false}, {c.SVG, "svg", false}, {c.Small, "png", true}} {
+		if out.small {
+			f.Shrink()
+			c.SmallWidth, c.SmallHeight = f.Pixels()
+		}
 		b, err := f.Render(out.format)
 		if err != nil {
 			return c, fmt.Errorf("drawing chart %s: %w", out.rel, err)

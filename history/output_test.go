@@ -144,7 +144,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	}
 	want := []string{TrendMD, TrendJSON, PageFile}
 	for _, m := range []string{"median", "p99", "calls", "timeouts"} {
-		want = append(want, "trend/"+s.ID+"-"+m+".png", "trend/"+s.ID+"-"+m+".svg")
+		want = append(want, "trend/"+s.ID+"-"+m+".png", "trend/"+s.ID+"-"+m+".svg", "trend/"+s.ID+"-"+m+"-small.png")
 	}
 	if len(written) != len(want) {
 		t.Errorf("written %d files %q, want %d", len(written), written, len(want))
@@ -203,7 +203,8 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	page := readFile(t, filepath.Join(root, PageFile))
 	for _, want := range []string{
 		`<h2 id="s-` + s.ID + `">Series 1/1 ` + s.ID + `: 10 nights</h2>`,
-		`<img src="./trend/` + s.ID + `-median.png"`,
+		`<object class="wide" data="./trend/` + s.ID + `-median.svg" type="image/svg+xml" width="900" height="500" style="aspect-ratio: 900 / 500" aria-label="median time per night — series ` + s.ID + `"><img src="./trend/` + s.ID + `-median.png"`,
+		`<img src="./trend/` + s.ID + `-median-small.png" alt="median time per night — series ` + s.ID + `" width="500" height="333" loading="lazy">`,
 		`<a href="./n7/index.html">n7</a>`,
 		`<b>2 new alarms not acknowledged</b>`,
 		`<td class="text alarm">slower</td>`,

@@ -34,6 +34,8 @@ type headCol struct{ Name, Title string }
 // puzzle's anchor, and a class (st-timeout, alarm).
 type headCell struct {
 	Text, Sort, Title, Anchor, Class, Small string
+	// SmallCI follows Small, an interval a small screen leaves out.
+	SmallCI string
 }
 
 // headline returns the page's headline: per strategy (in the summary's
@@ -77,7 +79,11 @@ func (s *Summary) headline(trend map[string]TrendCell) pageHeadline {
 			t, ok := trend[st.Solver]
 			c := headCell{Text: "–"}
 			if ok {
-				c = headCell{Text: t.Verdict, Small: t.Change, Title: strings.TrimSpace("against " + t.Baseline)}
+				c = headCell{Text: t.Verdict, Title: strings.TrimSpace("against " + t.Baseline)}
+				c.Small, c.SmallCI, _ = strings.Cut(t.Change, " [")
+				if c.SmallCI != "" {
+					c.SmallCI = " [" + c.SmallCI
+				}
 				if t.Ratio > 0 {
 					c.Sort = num(t.Ratio)
 				}

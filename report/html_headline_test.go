@@ -66,8 +66,8 @@ func TestPageHeadlineFirst(t *testing.T) {
 		"<th>strategy</th>", ">timeout</th>", ">median time</th>", ">p99 time</th>", ">no guess</th>", ">hardest (calls)</th>", ">vs. history</th>",
 		`<td data-v="3000" title="95% confidence interval: `, // norvig's median time, sortable
 		`class="st-timeout"`, // dlx's timeout count stands out
-		`<td data-v="1.31" class="alarm" title="against">slower<small>×1.31 [1.22, 1.40]</small></td>`,
-		`<td data-v="1.004" title="against the previous 7 nights">no change<small>×1.004 [0.991, 1.017]</small></td>`,
+		`<td data-v="1.31" class="alarm" title="against">slower<small>×1.31<span class="ci"> [1.22, 1.40]</span></small></td>`,
+		`<td data-v="1.004" title="against the previous 7 nights">no change<small>×1.004<span class="ci"> [0.991, 1.017]</span></small></td>`,
 	} {
 		if !strings.Contains(head, want) {
 			t.Errorf("the headline lacks %q:\n%s", want, head)

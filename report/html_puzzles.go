@@ -165,6 +165,7 @@ type pageRank struct {
 	NS                     int64
 	CallsN                 uint64
 	ByTime, ByCalls        string // "12th of 49151"; "" when the unit is not measured
+	TiedTime, TiedCalls    string // "tied with 238 others"; "" when the rank is its own
 	RankTime, RankCalls, N int
 }
 
@@ -239,8 +240,8 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 				NS: e.NS, CallsN: e.Calls}
 			if e.Status.Measured() {
 				r.RankCalls, r.RankTime, r.N = u.RankCalls, u.RankTime, len(byCalls)
-				r.ByCalls = RankText(u.RankCalls, u.TiedCalls, r.N)
-				r.ByTime = RankText(u.RankTime, u.TiedTime, r.N)
+				r.ByCalls, r.TiedCalls = RankText(u.RankCalls, 0, r.N), tiedWith(u.TiedCalls)
+				r.ByTime, r.TiedTime = RankText(u.RankTime, 0, r.N), tiedWith(u.TiedTime)
 			}
 			rows[i].Ranks[j] = r
 		}
@@ -253,7 +254,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 	for i := range rows {
 		var texts []string
 		for _, r := range rows[i].Ranks {
-			texts = append(texts, r.Time, r.Calls, r.ByTime, r.ByCalls)
+			texts = append(texts, r.Time, r.Calls, r.TiedTime, r.TiedCalls)
 		}
 		rows[i].Symbols = strings.TrimSpace(symbolsNote(texts...))
 	}
@@ -373,6 +374,15 @@ func RankText(rank, tied, n int) string {
 		s += ", tied with " + Count(tied-1, "other", "others")
 	}
 	return s
+}
+
+// tiedWith says with how many others a unit shares its rank: "tied with
+// 238 others"; "" when none.
+func tiedWith(tied int) string {
+	if tied < 2 {
+		return ""
+	}
+	return "tied with " + Count(tied-1, "other", "others")
 }
 
 // ordinal is n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.

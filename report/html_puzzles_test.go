@@ -76,7 +76,7 @@ func TestPuzzleRanksOnCraftedRun(t *testing.T) {
 	page, _ := craftedPage(t, PageOptions{RunDir: "results/x"})
 	p3 := puzzleSection(t, page, "p-3")
 	for _, want := range []string{
-		`<td class="text">dlx</td><td class="text st-solved">solved</td><td data-v="3000">3.00µs</td><td data-v="3">3rd of 5, tied with 1 other</td><td data-v="20">20</td><td data-v="4">4th of 5</td>`,
+		`<td class="text">dlx</td><td class="text st-solved">solved</td><td data-v="3000">3.00µs</td><td data-v="3">3rd of 5<small class="tie">tied with 1 other</small></td><td data-v="20">20</td><td data-v="4">4th of 5</td>`,
 		`<td class="text">norvig</td><td class="text st-solved">solved</td><td data-v="400">400ns</td><td data-v="3">3rd of 6</td><td data-v="4">4</td><td data-v="3">3rd of 6</td>`,
 	} {
 		if !strings.Contains(p3, want) {
@@ -84,7 +84,7 @@ func TestPuzzleRanksOnCraftedRun(t *testing.T) {
 		}
 	}
 	p2 := puzzleSection(t, page, "p-2")
-	if !strings.Contains(p2, `<td data-v="3">3rd of 5, tied with 1 other</td><td data-v="90">90</td><td data-v="1">1st of 5</td>`) {
+	if !strings.Contains(p2, `<td data-v="3">3rd of 5<small class="tie">tied with 1 other</small></td><td data-v="90">90</td><td data-v="1">1st of 5</td>`) {
 		t.Errorf("#2 (tied with #3 on time, the most calls) is not 3rd by time and 1st by calls:\n%s", p2)
 	}
 	p5 := puzzleSection(t, page, "p-5")

@@ -108,7 +108,8 @@ func (s *Summary) speedVerdict() string {
 		return fmt.Sprintf("%s, median %s, %s", st.Solver, fmtEstimate(st.TimeNS.Median, fmtNS), s.outcomes(st))
 	}
 	if len(solving) == 1 {
-		return "Only " + describe(solving[0]) + " solved puzzles"
+		st := solving[0]
+		return fmt.Sprintf("Only %s solved puzzles: median %s, %s", st.Solver, fmtEstimate(st.TimeNS.Median, fmtNS), s.outcomes(st))
 	}
 	return "Fastest " + describe(solving[0]) + "; slowest " + describe(solving[len(solving)-1])
 }

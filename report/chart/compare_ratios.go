@@ -71,12 +71,7 @@ func (cs *compareSet) ratiosPlot() (*Figure, error) {
 		}
 	}
 	logY, maxN := logCounts(fin, gave, cen)
-	fy := func(n float64) float64 { return n }
-	ylabel := "puzzles per bin"
-	if logY {
-		fy = func(n float64) float64 { return math.Log10(math.Max(n, countFloor)) }
-		ylabel = "puzzles per bin (log scale)"
-	}
+	fy, ylabel := countScale(logY)
 	zero, finTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	for b := range nb {
 		zero[b], finTop[b], tops[b] = fy(0), fy(fin[b]), fy(fin[b]+cen[b])

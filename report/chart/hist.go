@@ -69,12 +69,7 @@ func (cs *chartSet) histPlot(col *column, idx int) (*Figure, error) {
 	lgEdges := log10s(edges) // the x axis holds log10 values
 
 	logY, maxN := logCounts(fin, gave, cen)
-	fy := func(n float64) float64 { return n }
-	ylabel := "puzzles per bin"
-	if logY {
-		fy = func(n float64) float64 { return math.Log10(math.Max(n, countFloor)) }
-		ylabel = "puzzles per bin (log scale)"
-	}
+	fy, ylabel := countScale(logY)
 	// The tops of the stacked segments: finished, gave up, censored.
 	zero, finTop, gaveTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	for b := range nb {
@@ -144,6 +139,15 @@ func (cs *chartSet) histPlot(col *column, idx int) (*Figure, error) {
 	}
 
 	return f, nil
+}
+
+// countScale returns how a histogram's counts go on its y axis (on a
+// log axis when logY, an empty bin at countFloor) and the axis' label.
+func countScale(logY bool) (func(float64) float64, string) {
+	if logY {
+		return func(n float64) float64 { return math.Log10(math.Max(n, countFloor)) }, "puzzles per bin (log scale)"
+	}
+	return func(n float64) float64 { return n }, "puzzles per bin"
 }
 
 // Histogram count axes: log when the tallest bar is this many times the

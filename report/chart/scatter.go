@@ -205,40 +205,10 @@ func (sc *scatter) plot() (*Figure, error) {
 	// once.
 	clr := StrategyColor(sc.y.solver)
 	alpha, radius := dotStyle(sc.n)
-	tri := func(up, right bool) *pointPlotter {
-		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
-	}
-	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
-	stop := func(y, x bool) *pointPlotter {
-		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
-	}
-	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
-	spots := map[[3]int32]bool{}
+	marks := newPairMarks()
 	sc.each(func(xv, yv float64, xo, yo ending) {
 		lx, ly := math.Log10(xv), math.Log10(yv)
-		fx, fy := (lx-llo)/(lhi-llo), (ly-llo)/(lhi-llo)
-		k := kindOf(xo, yo)
-		if k.mark == endFinished {
-			return
-		}
-		t, kind := cy, int32(0)
-		switch {
-		case k.mark == endGaveUp && k.x && k.y:
-			t, kind = sxy, 5
-		case k.mark == endGaveUp && k.x:
-			t, kind = sx, 4
-		case k.mark == endGaveUp:
-			t, kind = sy, 3
-		case k.x && k.y:
-			t, kind = cxy, 2
-		case k.x:
-			t, kind = cx, 1
-		}
-		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
-		if !spots[spot] {
-			spots[spot] = true
-			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
-		}
+		marks.add(kindOf(xo, yo), lx, ly, (lx-llo)/(lhi-llo), (ly-llo)/(lhi-llo))
 	})
 	fin := &dotPlotter{n: sc.finished(),
 		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
@@ -253,23 +223,9 @@ func (sc *scatter) plot() (*Figure, error) {
 	if fin.n > 0 {
 		f.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
 	}
-	for _, c := range []struct {
-		pts  *pointPlotter
-		n    int
-		text string
-	}{
-		{sy, sc.gaveY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.gaveWord(), sc.gaveY)},
-		{sx, sc.gaveX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.gaveWord(), sc.gaveX)},
-		{sxy, sc.gaveXY, fmt.Sprintf("both gave up (%d)", sc.gaveXY)},
-		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
-		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
-		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},
-	} {
-		if c.n > 0 {
-			p.Add(c.pts)
-			f.Legend.Add(c.text, c.pts)
-		}
-	}
+	marks.addTo(f, [6]string{
+		fmt.Sprintf("%s %s", sc.y.solver, sc.y.gaveWord()), fmt.Sprintf("%s %s", sc.x.solver, sc.x.gaveWord()), "both gave up",
+		fmt.Sprintf("%s %s", sc.y.solver, sc.y.censorWord()), fmt.Sprintf("%s %s", sc.x.solver, sc.x.censorWord()), "both stopped"})
 	sc.addHighlights(f)
 	setLogAxis(&p.X, lo, hi, measureTime)
 	setLogAxis(&p.Y, lo, hi, measureTime)
@@ -296,26 +252,11 @@ func dotStyle(n int) (alpha float64, radius vg.Length) {
 // along its visible part, the labels over the points.
 func addGuides(f *Figure, llo, lhi float64) error {
 	guide := func(d float64, dashed bool, label string, at float64) error {
-		a, b := math.Max(llo, llo-d), math.Min(lhi, lhi-d) // visible x range
-		if a >= b {
-			return nil
-		}
-		l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
-		if err != nil {
-			return err
-		}
-		l.Color = guideColor
-		l.Width = vg.Points(1)
+		st := draw.LineStyle{Color: guideColor, Width: vg.Points(1)}
 		if dashed {
-			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
+			st.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
 		}
-		f.Plot.Add(l)
-		x := a + at*(b-a)
-		st := textStyle(10, guideColor)
-		st.XAlign = draw.XRight
-		f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
-			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
-		return nil
+		return addDiagonal(f, llo, lhi, d, st, label, at)
 	}
 	// "same time" and "10× faster" at 85% of their lines, "10× slower"
 	// at half of its own, away from "same time" above it.
@@ -329,6 +270,29 @@ func addGuides(f *Figure, llo, lhi float64) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// addDiagonal draws the line y = x + d on a scatter whose axes both
+// hold log10 values over [llo, lhi], in style, labelled text at the
+// fraction at of its visible part, the label over the points; nothing
+// when no part of it is in the plot.
+func addDiagonal(f *Figure, llo, lhi, d float64, style draw.LineStyle, text string, at float64) error {
+	a, b := math.Max(llo, llo-d), math.Min(lhi, lhi-d) // visible x range
+	if a >= b {
+		return nil
+	}
+	l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
+	if err != nil {
+		return err
+	}
+	l.LineStyle = style
+	f.Plot.Add(l)
+	x := a + at*(b-a)
+	st := textStyle(10, style.Color)
+	st.XAlign = draw.XRight
+	f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{text}, style: st,
+		dx: vg.Points(-4), dy: vg.Points(2), halo: true})
 	return nil
 }
 
@@ -354,3 +318,59 @@ func (sc *scatter) addHighlights(f *Figure) {
 // scatterSpots is how many spots across each axis censored marks are
 // merged on (about a fifth of a pixel on a chart).
 const scatterSpots = 4000
+
+// pairMarks are a scatter's marks of the pairs that did not finish on
+// both sides, a plotter per kind in the order y gave up, x gave up,
+// both gave up, y stopped, x stopped, both stopped (see pairKind): a
+// stop mark or a triangle, drawn once per spot (scatterSpots, a fifth of
+// a pixel), every pair counted.
+type pairMarks struct {
+	plotters [6]*pointPlotter
+	counts   [6]int
+	spots    map[[3]int32]bool
+}
+
+func newPairMarks() *pairMarks {
+	m := &pairMarks{spots: map[[3]int32]bool{}}
+	for i, side := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+		m.plotters[i] = &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: side[0], x: side[1]}}}
+		m.plotters[3+i] = &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: side[0], right: side[1]}}}
+	}
+	return m
+}
+
+// add marks a pair of kind k at (lx, ly) in axis units, (fx, fy) in
+// normalized ones; a pair finished on both sides has no mark.
+func (m *pairMarks) add(k pairKind, lx, ly, fx, fy float64) {
+	if k.mark == endFinished {
+		return
+	}
+	i := 0
+	switch {
+	case k.x && k.y:
+		i = 2
+	case k.x:
+		i = 1
+	}
+	if k.mark == endCensored {
+		i += 3
+	}
+	m.counts[i]++
+	spot := [3]int32{int32(i), int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
+	if !m.spots[spot] {
+		m.spots[spot] = true
+		t := m.plotters[i]
+		t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+	}
+}
+
+// addTo adds the marks of each kind that occurs to f, and a legend entry
+// each: its text (texts in the plotters' order) and its count.
+func (m *pairMarks) addTo(f *Figure, texts [6]string) {
+	for i, t := range m.plotters {
+		if m.counts[i] > 0 {
+			f.Plot.Add(t)
+			f.Legend.Add(fmt.Sprintf("%s (%d)", texts[i], m.counts[i]), t)
+		}
+	}
+}

@@ -113,7 +113,7 @@ var pageTmpl = sync.OnceValue(func() *template.Template {
 // PuzzlesPageFile is the page of the puzzles the run's page names, an
 // entry each, beside index.html: the run's page holds the highlighted
 // puzzles' entries and links the others there.
-const PuzzlesPageFile = "puzzles.html"
+const PuzzlesPageFile = rundir.PuzzlesPage
 
 // withRef returns a clone of the page templates whose ref links an
 // anchor by href.

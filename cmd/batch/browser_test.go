@@ -188,7 +188,7 @@ func checkRunPages(t *testing.T, browser context.Context, run string) []string {
 }
 
 // browserFixture copies testdata/browser/NAME to index.html of a new directory,
-// with charts.html, charts/dot.png (a 40x30 image) and rows.csv beside
+// with charts.html, puzzles.html, charts/dot.png (a 40x30 image) and rows.csv beside
 // it, and returns the page's path.
 func browserFixture(t *testing.T, name string) string {
 	t.Helper()

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
@@ -12,15 +11,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
@@ -74,28 +69,20 @@ const valueFloor = 1
 const (
 	trendWidth   = 9 * vg.Inch
 	trendHeight  = 5 * vg.Inch
-	trendDPI     = 100
 	maxXLabels   = 8  // labelled nights on the x axis at most
 	pointsUpTo   = 60 // nights up to which each night's point is drawn
 	minorTicksTo = 90 // nights up to which every night has a tick
 )
 
-// Colors: one per strategy (Okabe-Ito, readable by the color-blind), by
-// the strategy's place in the registry counted from its end, so that the
-// fast strategies a nightly sweep runs get the strongest colors and a
-// strategy has the same color on every trend chart of every series;
-// alarms in red, acknowledged ones in gray (no strategy is gray).
+// Colors: a strategy's is chart.StrategyColor's, the same on the run's
+// charts and on every trend chart of every series; alarms in red,
+// acknowledged ones in gray (no strategy is gray).
 var (
-	trendPalette = append(slices.Clone(chart.OkabeIto),
-		color.RGBA{0x99, 0x77, 0x00, 0xff}, // ochre
-		color.RGBA{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
-	)
 	alarmColor = color.RGBA{0xD0, 0x00, 0x20, 0xff}
 	ackColor   = color.RGBA{0x80, 0x80, 0x80, 0xff}
-	trendFont  = font.Font{Typeface: "Liberation", Variant: "Sans"}
 )
 
-// strategyOrder returns the strategies of the nights in color order:
+// strategyOrder returns the strategies of the nights in legend order:
 // registered ones in registry order, then the others (external solvers)
 // by name.
 func strategyOrder(nights []*Night) []string {
@@ -121,20 +108,6 @@ func strategyOrder(nights []*Night) []string {
 	return append(out, others...)
 }
 
-// strategyColor returns the color of a strategy: by its registry place
-// from the end; an external solver's by a hash of its name.
-func strategyColor(name string) color.Color {
-	names := solvers.Names()
-	if i := slices.Index(names, name); i >= 0 {
-		return trendPalette[(len(names)-1-i)%len(trendPalette)]
-	}
-	h := 0
-	for _, r := range name {
-		h = (h*31 + int(r)) & 0xffff
-	}
-	return trendPalette[(len(names)+h)%len(trendPalette)]
-}
-
 // TrendChart is one chart written: its files relative to the results
 // root, its title and caption.
 type TrendChart struct {
@@ -143,6 +116,14 @@ type TrendChart struct {
 	SVG     string `json:"svg"`
 	Title   string `json:"title"`
 	Caption string `json:"caption"`
+	// Width and Height are the PNG's size in pixels, for the page.
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
+	// Small is the PNG drawn for a small screen (chart.Figure.Shrink),
+	// SmallWidth and SmallHeight its size.
+	Small       string `json:"small,omitempty"`
+	SmallWidth  int    `json:"small_width,omitempty"`
+	SmallHeight int    `json:"small_height,omitempty"`
 }
 
 // errSkipChart leaves out a chart that would show nothing.
@@ -158,6 +139,7 @@ func writeCharts(root string, s *Series, r *Report) ([]TrendChart, error) {
 		return nil, fmt.Errorf("writing trend charts: %w", err)
 	}
 	marks := chartMarks(s, r)
+	pages := nightPages(root, r)
 	charts := make([]TrendChart, len(chartMeasures))
 	errs := make([]error, len(chartMeasures))
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
@@ -172,7 +154,7 @@ func writeCharts(root string, s *Series, r *Report) ([]TrendChart, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			charts[i], errs[i] = writeChart(root, s, &chartMeasures[i], marks)
+			charts[i], errs[i] = writeChart(root, s, &chartMeasures[i], marks, pages)
 		}()
 	}
 	wg.Wait()
@@ -187,8 +169,10 @@ func writeCharts(root string, s *Series, r *Report) ([]TrendChart, error) {
 	return out, errors.Join(errs...)
 }
 
-// writeChart draws one measure of s as PNG and SVG.
-func writeChart(root string, s *Series, m *chartMeasure, marks *marks) (c TrendChart, err error) {
+// writeChart draws one measure of s as PNG and SVG; pages are the
+// nights' pages by run, relative to the root, which the SVG's points
+// link.
+func writeChart(root string, s *Series, m *chartMeasure, marks *marks, pages map[string]string) (c TrendChart, err error) {
 	base := s.ID + "-" + m.Name
 	c = TrendChart{Measure: m.Name, PNG: ChartDir + "/" + base + ".png", SVG: ChartDir + "/" + base + ".svg"}
 	defer func() {
@@ -196,106 +180,65 @@ func writeChart(root string, s *Series, m *chartMeasure, marks *marks) (c TrendC
 			err = fmt.Errorf("drawing chart %s: panic: %v", c.PNG, r)
 		}
 	}()
-	p, caption := buildChart(s, m, marks)
-	c.Title, c.Caption = p.Title.Text, caption
-	for _, f := range []struct{ rel, format string }{{c.PNG, "png"}, {c.SVG, "svg"}} {
-		b, err := renderTrend(p, f.format)
-		if err != nil {
-			return c, fmt.Errorf("drawing chart %s: %w", f.rel, err)
+	f, caption := buildChart(s, m, marks, pages)
+	c.Title, c.Caption = f.Plot.Title.Text, caption
+	c.Width, c.Height = f.Pixels()
+	c.Small = ChartDir + "/" + base + "-small.png"
+	for _, out := range []struct {
+		rel, format string
+		small       bool
+	}{{c.PNG, "png", false}, {c.SVG, "svg", false}, {c.Small, "png", true}} {
+		if out.small {
+			f.Shrink()
+			c.SmallWidth, c.SmallHeight = f.Pixels()
 		}
-		if err := rundir.WriteFile(filepath.Join(root, filepath.FromSlash(f.rel)), b); err != nil {
+		b, err := f.Render(out.format)
+		if err != nil {
+			return c, fmt.Errorf("drawing chart %s: %w", out.rel, err)
+		}
+		if err := rundir.WriteFile(filepath.Join(root, filepath.FromSlash(out.rel)), b); err != nil {
 			return c, fmt.Errorf("writing chart: %w", err)
 		}
 	}
 	return c, nil
 }
 
-// renderTrend draws p as "png" or "svg" at the chart size.
-func renderTrend(p *plot.Plot, format string) ([]byte, error) {
-	var buf bytes.Buffer
-	if format == "svg" {
-		c := vgsvg.New(trendWidth, trendHeight)
-		p.Draw(draw.New(c))
-		if _, err := c.WriteTo(&buf); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	c := vgimg.NewWith(vgimg.UseWH(trendWidth, trendHeight), vgimg.UseDPI(trendDPI))
-	p.Draw(draw.New(c))
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// marks are the steps and alarms of a series, placed on its nights.
-type marks struct {
-	steps  []*Step
-	alarms []*Alarm // every night's, deduplicated
-}
-
-// chartMarks gathers the steps and the alarms of r (the newest night's
-// and those of the earlier nights that the history page lists).
-func chartMarks(s *Series, r *Report) *marks {
-	m := &marks{}
+// nightPages returns the page of each night of r's rows by run, as a
+// link from the charts' directory (root/ChartDir): "../RUN/index.html",
+// or a file: URL for a run outside the root.
+func nightPages(root string, r *Report) map[string]string {
+	out := map[string]string{}
 	if r == nil {
-		return m
-	}
-	m.steps = r.Steps
-	seen := map[*Alarm]bool{}
-	add := func(a *Alarm) {
-		if a != nil && !seen[a] {
-			seen[a] = true
-			m.alarms = append(m.alarms, a)
-		}
+		return out
 	}
 	for _, row := range r.Nights {
-		for _, a := range row.Alarms {
-			add(a)
+		if row.Page == "" {
+			continue
+		}
+		if filepath.IsAbs(row.Page) {
+			out[row.Night.Run] = pageHref(row.Page)
+		} else {
+			out[row.Night.Run] = "../" + strings.TrimPrefix(pageHref(row.Page), "./")
 		}
 	}
-	for _, a := range r.Alarms {
-		add(a)
-	}
-	return m
-}
-
-// nightX returns the x of a night of s (its 1-based place in the
-// series, found by run; ref.Index when the run is not in s), or 0.
-func nightX(s *Series, ref NightRef) float64 {
-	for i, n := range s.Nights {
-		if n.Run == ref.Run && (ref.Start.IsZero() || n.Start.Equal(ref.Start)) {
-			return float64(i + 1)
-		}
-	}
-	if ref.Index >= 1 && ref.Index <= len(s.Nights) {
-		return float64(ref.Index)
-	}
-	return 0
+	return out
 }
 
 // buildChart builds the chart of measure m over the nights of s: a line
 // per strategy (its points drawn up to pointsUpTo nights; a lower bound
 // as a triangle), the interval as a band, steps as dashed vertical
 // lines before their first night, alarms as rings on their strategy's
-// point. It returns the plot and its caption.
-func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
-	p := plot.New()
-	p.Title.TextStyle.Font = font.From(trendFont, 14)
-	p.Title.Text = fmt.Sprintf("%s per night — series %s", m.Title, s.ID)
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = font.From(trendFont, 12)
-		a.Tick.Label.Font = font.From(trendFont, 10)
-	}
-	p.X.Label.Text = "night (date UTC, revision)"
-	p.Y.Label.Text = m.YLabel
+// point; the y axis fitted to the values (a band end far beyond them is
+// cut at the edge); on SVG, each point names its night, revision and
+// value on hover and links the night's page (pages, by run). It returns
+// the figure and its caption.
+func buildChart(s *Series, m *chartMeasure, mk *marks, pages map[string]string) (*chart.Figure, string) {
+	ylabel := m.YLabel
 	if m.Log {
-		p.Y.Label.Text += " (log)"
+		ylabel += " (log)"
 	}
-	p.Legend.TextStyle.Font = font.From(trendFont, 11)
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.Padding = vg.Points(3)
+	f := chart.NewFigure(fmt.Sprintf("%s per night — series %s", m.Title, s.ID), "night (date UTC, revision)", ylabel, trendWidth, trendHeight)
+	p := f.Plot
 	p.Add(plotter.NewGrid())
 
 	n := len(s.Nights)
@@ -313,12 +256,16 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			return math.Log10(v)
 		}
 	}
+	// The y range: the values, and the band's ends within bandReach of
+	// them (an interval unbounded by the units, or a night's wide one,
+	// would stretch the axis far past every line).
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	see := func(y float64) { ymin, ymax = min(ymin, y), max(ymax, y) }
+	var bandLo, bandHi []float64
 	point := map[string]map[int]float64{} // strategy -> night x -> y drawn
 	lowers := 0
 	for _, name := range names {
-		col := strategyColor(name)
+		col := chart.StrategyColor(name)
 		point[name] = map[int]float64{}
 		var seg, band []plotter.XY
 		var hiSeg []plotter.XY
@@ -330,13 +277,13 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			if m.Band && len(band) > 0 {
 				if len(band) == 1 {
 					l, _ := plotter.NewLine(plotter.XYs{band[0], hiSeg[0]})
-					l.LineStyle = draw.LineStyle{Color: fadeColor(col, 0.45), Width: vg.Points(5)}
+					l.LineStyle = draw.LineStyle{Color: chart.Fade(col, 0.45), Width: vg.Points(5)}
 					p.Add(l)
 				} else {
 					pts := append(slices.Clone(band), reverseXY(hiSeg)...)
 					poly, err := plotter.NewPolygon(plotter.XYs(pts))
 					if err == nil {
-						poly.Color = fadeColor(col, 0.18)
+						poly.Color = chart.Fade(col, 0.18)
 						poly.LineStyle.Width = 0
 						p.Add(poly)
 					}
@@ -367,6 +314,9 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			point[name][i+1] = y
 			seg = append(seg, plotter.XY{X: x, Y: y})
 			see(y)
+			f.Hover = append(f.Hover, chart.HoverPoint{X: x, Y: y, Href: pages[night.Run],
+				Title: fmt.Sprintf("night %d (%s), %s UTC, revision %s: %s %s %s", i+1, night.Run,
+					night.Start.UTC().Format("2006-01-02 15:04"), ShortRevision(night.Revision), name, m.Title, m.format(v, lower))})
 			if m.Band {
 				if lo <= 0 || lo > v {
 					lo = v
@@ -376,8 +326,7 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 				}
 				band = append(band, plotter.XY{X: x, Y: tr(lo)})
 				hiSeg = append(hiSeg, plotter.XY{X: x, Y: tr(hi)})
-				see(tr(lo))
-				see(tr(hi))
+				bandLo, bandHi = append(bandLo, tr(lo)), append(bandHi, tr(hi))
 			}
 			if lower {
 				lowers++
@@ -392,10 +341,17 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(4), Shape: draw.TriangleGlyph{}}
 			p.Add(sc)
 		}
-		p.Legend.Add(name, &plotter.Line{LineStyle: draw.LineStyle{Color: col, Width: vg.Points(2)}})
+		f.Legend.Add(name, &plotter.Line{LineStyle: draw.LineStyle{Color: col, Width: vg.Points(2)}})
 	}
 	if math.IsInf(ymin, 0) { // no strategy has a value: an empty chart
 		ymin, ymax = 0, 1
+	}
+	reach := bandReach * max(ymax-ymin, 0.3)
+	for _, y := range bandLo {
+		ymin = min(ymin, max(y, ymin-reach))
+	}
+	for _, y := range bandHi {
+		ymax = max(ymax, min(y, ymax+reach))
 	}
 
 	// Steps: a dashed line between the last night before and the first
@@ -415,7 +371,7 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 				label += " (ack)"
 			}
 			stepTexts = append(stepTexts, label)
-			stepColors = append(stepColors, strategyColor(st.Solver))
+			stepColors = append(stepColors, chart.StrategyColor(st.Solver))
 		}
 	}
 
@@ -448,33 +404,35 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 		sc, _ := plotter.NewScatter(r.pts)
 		sc.GlyphStyle = draw.GlyphStyle{Color: r.col, Radius: vg.Points(7), Shape: thickRing{}}
 		p.Add(sc)
-		p.Legend.Add(r.label, sc)
+		f.Legend.Add(r.label, sc)
 	}
 
-	// Axes: room above the data for the legend and the step labels.
+	// Axes: the values' range and a margin (the legend is below the
+	// plot); a log axis spans at least 0.3 decades, labelled each decade.
 	span := ymax - ymin
 	if m.Log {
 		if span < 0.3 {
 			mid := (ymax + ymin) / 2
 			ymin, ymax, span = mid-0.15, mid+0.15, 0.3
 		}
-		p.Y.Min, p.Y.Max = ymin-0.08*span, ymax+0.1*span+0.07*span*float64(len(names)+2)
-		p.Y.Tick.Marker = logTicker{time: m.Time}
+		p.Y.Min, p.Y.Max = ymin-0.06*span, ymax+0.06*span
+		format := report.FormatCountTick
+		if m.Time {
+			format = func(ns float64) string { return report.FormatSecondsShort(ns / 1e9) }
+		}
+		p.Y.Tick.Marker = chart.LogTicks(format)
 	} else {
 		if ymin > 0 {
 			ymin = 0
 		}
 		ymax = max(ymax, 4) // whole-count ticks when the counts are small
-		span = ymax - ymin
-		p.Y.Min, p.Y.Max = ymin, ymax+0.1*span+0.07*span*float64(len(names)+2)
+		p.Y.Min, p.Y.Max = ymin, ymax*1.06
 		p.Y.Tick.Marker = countTicker{}
 	}
 	p.X.Min, p.X.Max = 0.5, float64(n)+0.5
 	p.X.Tick.Marker = nightTicker{labels: nightLabels(s.Nights)}
 	if len(stepXs) > 0 {
-		legend := p.Legend.Rectangle(draw.Canvas{}).Size()
-		p.Add(&stepLines{xs: stepXs, texts: stepTexts, colors: stepColors, legend: legend,
-			style: text.Style{Font: font.From(trendFont, 10), Handler: plot.DefaultTextHandler}})
+		f.AddLabels(&stepLines{xs: stepXs, texts: stepTexts, colors: stepColors, style: chart.TextStyle(10, color.Black)})
 	}
 
 	var caption []string
@@ -490,7 +448,7 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 		caption = append(caption, fmt.Sprintf("%s: units stopped by a limit made the value a lower bound (%s)", report.Count(lowers, "value is a lower bound", "values are lower bounds"), mark))
 	}
 	if clamped > 0 {
-		caption = append(caption, fmt.Sprintf("%s drawn at %g (a log axis has no 0)", report.Count(clamped, "value below 1", "values below 1"), float64(valueFloor)))
+		caption = append(caption, fmt.Sprintf("%s drawn at 1 (a log axis has no 0)", report.Count(clamped, "value below 1", "values below 1")))
 	}
 	if len(stepXs) > 0 {
 		caption = append(caption, "a dashed line marks where a step (a change point of the median time) starts")
@@ -498,220 +456,22 @@ func buildChart(s *Series, m *chartMeasure, mk *marks) (*plot.Plot, string) {
 	if len(ring)+len(ackRing) > 0 {
 		caption = append(caption, "a ring marks a night's alarm on that strategy (gray: acknowledged)")
 	}
-	return p, strings.Join(caption, "; ") + "."
+	return f, strings.Join(caption, "; ") + "."
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
+// bandReach is how far beyond the values' range (a share of it) the
+// axis goes to show the ends of the 95% intervals.
+const bandReach = 0.25
+
+// format is a value of the measure for people: a time, a count, ≥ in
+// front when it is a lower bound.
+func (m *chartMeasure) format(v float64, lower bool) string {
+	s := report.FormatCountShort(v)
+	if m.Time {
+		s = report.FormatDuration(time.Duration(v))
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func reverseXY(pts []plotter.XY) []plotter.XY {
-	out := slices.Clone(pts)
-	slices.Reverse(out)
-	return out
-}
-
-// fadeColor returns c with alpha a (0..1), premultiplied.
-func fadeColor(c color.Color, a float64) color.Color {
-	r, g, b, _ := c.RGBA()
-	return color.RGBA64{uint16(float64(r) * a), uint16(float64(g) * a), uint16(float64(b) * a), uint16(0xffff * a)}
-}
-
-// thickRing is an open circle drawn with a wide line: the alarm mark.
-type thickRing struct{}
-
-// DrawGlyph implements draw.GlyphDrawer.
-func (thickRing) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(2)})
-	var p vg.Path
-	p.Move(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
-	p.Arc(pt, sty.Radius, 0, 2*math.Pi)
-	p.Close()
-	c.Stroke(p)
-}
-
-// stepLines draws a dashed vertical line at each x, its text at the top
-// of the data area (stacked when several steps are drawn), below the
-// legend (in the top left corner, of size legend) where it would cover it.
-type stepLines struct {
-	xs     []float64
-	texts  []string
-	colors []color.Color
-	style  text.Style
-	legend vg.Point
-}
-
-// Plot implements plot.Plotter.
-func (s *stepLines) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, _ := p.Transforms(&c)
-	for i, x := range s.xs {
-		px := trX(x)
-		c.StrokeLine2(draw.LineStyle{Color: s.colors[i], Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}},
-			px, c.Min.Y, px, c.Max.Y)
-		st := s.style
-		st.Color = s.colors[i]
-		st.XAlign = draw.XLeft
-		st.YAlign = draw.YTop
-		if px > c.Center().X {
-			st.XAlign = draw.XRight
-		}
-		dx := vg.Points(3)
-		if st.XAlign == draw.XRight {
-			dx = -dx
-		}
-		at := vg.Point{X: px + dx, Y: c.Max.Y - vg.Points(3) - vg.Length(i%4)*st.Height(s.texts[i])*1.3}
-		if r := st.Rectangle(s.texts[i]).Add(at); r.Min.X < c.Min.X+s.legend.X+vg.Points(6) && r.Max.Y > c.Max.Y-s.legend.Y-vg.Points(3) {
-			at.Y -= s.legend.Y + vg.Points(3)
-		}
-		c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xd0}) // a halo over the lines it crosses
-		c.Fill(st.Rectangle(s.texts[i]).Add(at).Path())
-		c.FillText(st, at, s.texts[i])
+	if lower {
+		s = "≥" + s
 	}
-}
-
-// nightLabels returns the x label of each night: its date (and time,
-// when two nights of the series share a date) and short revision, on two
-// lines.
-func nightLabels(nights []*Night) []string {
-	layout := "2006-01-02"
-	for i := 1; i < len(nights); i++ {
-		if nights[i].Start.UTC().Format(layout) == nights[i-1].Start.UTC().Format(layout) {
-			layout = "01-02 15:04"
-			break
-		}
-	}
-	out := make([]string, len(nights))
-	for i, n := range nights {
-		out[i] = n.Start.UTC().Format(layout) + "\n" + ShortRevision(n.Revision)
-	}
-	return out
-}
-
-// ShortRevision is a revision cut to its first 7 hex digits, "+" after them
-// for a build of a tree with changes ("+dirty"); what follows the hash
-// (" (checkout)") is left out. A revision that is no hash ("unknown",
-// "(devel)") is kept.
-func ShortRevision(rev string) string {
-	hex := len(rev) - len(strings.TrimLeft(rev, "0123456789abcdef"))
-	if hex >= 7 {
-		h := rev[:7]
-		if strings.Contains(rev[hex:], "dirty") {
-			h += "+"
-		}
-		return h
-	}
-	if rev == "" {
-		return "unknown"
-	}
-	return rev
-}
-
-// nightTicker labels at most maxXLabels nights (every k-th, k chosen
-// so), the first always; every night has an unlabelled tick up to
-// minorTicksTo nights.
-type nightTicker struct{ labels []string }
-
-// Ticks implements plot.Ticker.
-func (t nightTicker) Ticks(lo, hi float64) []plot.Tick {
-	n := len(t.labels)
-	step := 1
-	for n > step*maxXLabels {
-		step++
-	}
-	var ticks []plot.Tick
-	for i := range n {
-		x := float64(i + 1)
-		if x < lo || x > hi {
-			continue
-		}
-		switch {
-		case i%step == 0:
-			ticks = append(ticks, plot.Tick{Value: x, Label: t.labels[i]})
-		case n <= minorTicksTo:
-			ticks = append(ticks, plot.Tick{Value: x})
-		}
-	}
-	return ticks
-}
-
-// logTicker puts ticks on an axis of log10 values: labelled powers of
-// ten (every second or third on wide ranges), or 1-2-5 and 1..9
-// multiples on narrow ones; times labelled as times, counts as counts.
-type logTicker struct{ time bool }
-
-// Ticks implements plot.Ticker.
-func (t logTicker) Ticks(lo, hi float64) []plot.Tick {
-	format := report.FormatCountTick
-	if t.time {
-		format = func(ns float64) string { return report.FormatSecondsShort(ns / 1e9) }
-	}
-	in := func(v float64) bool { return v >= lo-1e-9 && v <= hi+1e-9 }
-	dlo, dhi := int(math.Floor(lo)), int(math.Ceil(hi))
-	for _, mult := range [][]int{{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
-		var ticks []plot.Tick
-		labelled := 0
-		step := max(1, (dhi-dlo+7)/8) // at most about 8 labelled decades
-		for d := dlo; d <= dhi; d++ {
-			for m := 1; m <= 9; m++ {
-				v := math.Log10(float64(m)) + float64(d)
-				if !in(v) {
-					continue
-				}
-				label := slices.Contains(mult, m) && (m != 1 || len(mult) > 1 || (d-dlo)%step == 0)
-				if m > 1 && dhi-dlo > 6 && !label {
-					continue // minor ticks at decades only on wide ranges
-				}
-				tk := plot.Tick{Value: v}
-				if label {
-					tk.Label = format(float64(m) * math.Pow10(d))
-					labelled++
-				}
-				ticks = append(ticks, tk)
-			}
-		}
-		if labelled >= 3 || len(mult) == 9 && labelled >= 2 {
-			return ticks
-		}
-	}
-	// A range narrower than one 1..9 step: linear ticks in value.
-	var ticks []plot.Tick
-	for _, tk := range (plot.DefaultTicks{}).Ticks(math.Pow(10, lo), math.Pow(10, hi)) {
-		if tk.Value <= 0 {
-			continue
-		}
-		v := math.Log10(tk.Value)
-		if !in(v) {
-			continue
-		}
-		out := plot.Tick{Value: v}
-		if tk.Label != "" {
-			out.Label = format(tk.Value)
-		}
-		ticks = append(ticks, out)
-	}
-	return ticks
-}
-
-// countTicker is plot.DefaultTicks with whole counts only.
-type countTicker struct{}
-
-// Ticks implements plot.Ticker.
-func (countTicker) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
-	for _, tk := range (plot.DefaultTicks{}).Ticks(lo, hi) {
-		if tk.Value != math.Trunc(tk.Value) {
-			if tk.Label == "" {
-				continue
-			}
-			tk.Label = ""
-		}
-		if tk.Label != "" {
-			tk.Label = report.TrimNumber(tk.Value)
-		}
-		out = append(out, tk)
-	}
-	return out
+	return s
 }

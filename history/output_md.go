@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sudokubatch/report"
+	"sudokubatch/report/chart"
 )
 
 // mdNights is how many nights, newest first, trend.md lists per series;
@@ -227,7 +228,4 @@ func fmtCI(ci report.RatioCI) string {
 func FormatShare(x float64) string { return report.TrimNumber(x*100) + "%" }
 
 // hexColor is a strategy's chart color as CSS.
-func hexColor(name string) string {
-	r, g, b, _ := strategyColor(name).RGBA()
-	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
-}
+func hexColor(name string) string { return chart.HexColor(chart.StrategyColor(name)) }

@@ -144,7 +144,7 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	}
 	want := []string{TrendMD, TrendJSON, PageFile}
 	for _, m := range []string{"median", "p99", "calls", "timeouts"} {
-		want = append(want, "trend/"+s.ID+"-"+m+".png", "trend/"+s.ID+"-"+m+".svg")
+		want = append(want, "trend/"+s.ID+"-"+m+".png", "trend/"+s.ID+"-"+m+".svg", "trend/"+s.ID+"-"+m+"-small.png")
 	}
 	if len(written) != len(want) {
 		t.Errorf("written %d files %q, want %d", len(written), written, len(want))
@@ -203,7 +203,8 @@ func TestWriteFilesWritesTrendFiles(t *testing.T) {
 	page := readFile(t, filepath.Join(root, PageFile))
 	for _, want := range []string{
 		`<h2 id="s-` + s.ID + `">Series 1/1 ` + s.ID + `: 10 nights</h2>`,
-		`<img src="./trend/` + s.ID + `-median.png"`,
+		`<object class="wide" data="./trend/` + s.ID + `-median.svg" type="image/svg+xml" width="900" height="500" style="aspect-ratio: 900 / 500" aria-label="median time per night — series ` + s.ID + `"><img src="./trend/` + s.ID + `-median.png"`,
+		`<img src="./trend/` + s.ID + `-median-small.png" alt="median time per night — series ` + s.ID + `" width="500" height="333" loading="lazy">`,
 		`<a href="./n7/index.html">n7</a>`,
 		`<b>2 new alarms not acknowledged</b>`,
 		`<td class="text alarm">slower</td>`,
@@ -449,11 +450,11 @@ func TestTrendChartMarksAlarmsAndSteps(t *testing.T) {
 		t.Fatalf("marks: %d alarms, %d steps; want 4 (night 7's, the three of the report) and 1", len(mk.alarms), len(mk.steps))
 	}
 	render := func(mk *marks) image.Image {
-		p, caption := buildChart(s, &chartMeasures[0], mk)
+		f, caption := buildChart(s, &chartMeasures[0], mk, nil)
 		if mk != plain && (!strings.Contains(caption, "dashed line") || !strings.Contains(caption, "ring")) {
 			t.Errorf("caption %q does not explain the marks", caption)
 		}
-		b, err := renderTrend(p, "png")
+		b, err := f.Render("png")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -496,23 +497,6 @@ func TestNightTickerThins(t *testing.T) {
 		"0c689fb3e3042f1a98c54f5b9f8a79d75d61dfba (checkout)": "0c689fb", "unknown": "unknown", "(devel)": "(devel)", "": "unknown"} {
 		if got := ShortRevision(rev); got != want {
 			t.Errorf("ShortRevision(%q) = %q, want %q", rev, got, want)
-		}
-	}
-}
-
-func TestLogTickerLabelsEveryRange(t *testing.T) {
-	for _, tc := range []struct{ lo, hi float64 }{{6, 6.3}, {5.9, 6.1}, {3, 9}, {0, 12}, {4.99, 5.01}} {
-		labelled := 0
-		for _, tk := range (logTicker{time: true}).Ticks(tc.lo, tc.hi) {
-			if tk.Label != "" {
-				labelled++
-				if tk.Value < tc.lo-1e-9 || tk.Value > tc.hi+1e-9 {
-					t.Errorf("[%g, %g]: tick %g %q out of range", tc.lo, tc.hi, tk.Value, tk.Label)
-				}
-			}
-		}
-		if labelled < 2 || labelled > 12 {
-			t.Errorf("[%g, %g]: %d labelled ticks, want 2 to 12", tc.lo, tc.hi, labelled)
 		}
 	}
 }

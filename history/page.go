@@ -82,7 +82,8 @@ func WriteFiles(root string, h *History, reports []*Report) (written []string, e
 		}
 		cs, err := writeCharts(root, s, r)
 		for _, c := range cs {
-			written = append(written, filepath.Join(root, filepath.FromSlash(c.PNG)), filepath.Join(root, filepath.FromSlash(c.SVG)))
+			written = append(written, filepath.Join(root, filepath.FromSlash(c.PNG)), filepath.Join(root, filepath.FromSlash(c.SVG)),
+				filepath.Join(root, filepath.FromSlash(c.Small)))
 		}
 		charts[i] = cs
 		if err != nil {

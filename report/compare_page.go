@@ -33,6 +33,10 @@ type ComparePageOptions struct {
 	// NewRunDir is NEW's run directory as a command line names it, for
 	// the `batch show` command of each puzzle listed; "": none shown.
 	NewRunDir string
+	// Busy is the share of the workers' CPU time other work may take
+	// while a run's units are timed before the page warns that its
+	// machine was busy (the history's threshold); 0: no warning.
+	Busy float64
 }
 
 //go:embed compare_page.tmpl
@@ -54,6 +58,8 @@ type comparePage struct {
 	// Confirmed: both runs have the timing columns, and a time measured
 	// once is marked.
 	Confirmed bool
+	// Lower: a figure of the verdict table is a lower bound (≥).
+	Lower bool
 }
 
 // compareVerdict is a row of the verdict table: the cells, the first
@@ -65,6 +71,8 @@ type compareVerdict struct {
 
 type compareRun struct {
 	Label, Path, Page, What string
+	Facts                   string // when, which build, where, how busy (Summary.runFacts)
+	Busy                    string // a warning when its machine was busy; ""
 }
 
 type compareSection struct {
@@ -78,6 +86,7 @@ type compareMoved struct {
 	Label, Status, Old, New, Ratio string
 	OldV, NewV, RatioV             string // the numbers the table sorts by
 	Times                          string // confirmed in both, or measured once in a run
+	Calls                          string // "=" when equal in both runs, else "OLD → NEW"
 	Show                           string // the batch show command that runs it again in NEW's settings; ""
 }
 
@@ -126,7 +135,19 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 		}
 		what += fmt.Sprintf("%s of %s, %s", Count(r.ref.Puzzles, "puzzle", "puzzles"), strings.Join(r.ref.Corpora, ", "),
 			Count(r.ref.Rows, "row", "rows"))
-		p.Runs = append(p.Runs, compareRun{Label: r.label, Path: r.ref.Path, Page: r.page, What: what})
+		cr := compareRun{Label: r.label, Path: r.ref.Path, Page: r.page, What: what}
+		run := oldRun
+		if r.label == "NEW" {
+			run = newRun
+		}
+		if run != nil && run.Manifest != nil {
+			facts := &Summary{Run: summarizeRun(run.Manifest)}
+			cr.Facts, cr.Busy = facts.runFacts(opt.Busy)
+			if cr.Busy != "" {
+				cr.Busy = r.label + ": " + cr.Busy
+			}
+		}
+		p.Runs = append(p.Runs, cr)
 	}
 	for _, d := range c.Strategies {
 		if d.Timed == 0 {
@@ -139,6 +160,9 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 		}
 		p.Verdicts = append(p.Verdicts, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, strconv.Itoa(d.Timed),
 			fmtEstimate(d.MedianOldNS, fmtNS), fmtEstimate(d.MedianNewNS, fmtNS), fmtTimeCI(d), fmtP(d.TimeTest.P), verdict, fmtCalls(d)}})
+	}
+	for _, v := range p.Verdicts {
+		p.Lower = p.Lower || strings.Contains(strings.Join(v.Cells, " "), "≥")
 	}
 	if c.Noise > 1 {
 		n := strconv.FormatFloat(c.Noise, 'f', -1, 64)
@@ -171,6 +195,9 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 			if ch.SVG != "" {
 				pc.SVGSrc = chartsDir + "/" + ch.SVG
 			}
+			if ch.Small != "" {
+				pc.SmallSrc = chartsDir + "/" + ch.Small
+			}
 			sec.Charts = append(sec.Charts, pc)
 		}
 		pairs, err := c.Pairs(ctx, oldRun, newRun, d.Solver)
@@ -190,13 +217,23 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 				times = "measured once" + UnconfirmedMark
 			}
 			sec.Moved = append(sec.Moved, compareMoved{Label: oldRun.Results.PuzzleLabel(&u.Old), Status: status,
-				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times,
+				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times, Calls: movedCalls(u),
 				OldV: strconv.FormatInt(u.Old.NS, 10), NewV: strconv.FormatInt(u.New.NS, 10), RatioV: strconv.FormatFloat(u.Ratio(), 'g', 8, 64),
 				Show: compareShow(newRun, &u.New, d.Solver, opt.NewRunDir)})
 		}
 		p.Sections = append(p.Sections, sec)
 	}
 	return comparePageTmpl().Execute(b, p)
+}
+
+// movedCalls says whether a moved unit made the same calls in both runs
+// ("=": the same search, so its change of time is the machine's or
+// noise, not the code's) or how they changed.
+func movedCalls(u TimePair) string {
+	if u.Old.Calls == u.New.Calls {
+		return "="
+	}
+	return fmtCount(float64(u.Old.Calls)) + " → " + fmtCount(float64(u.New.Calls))
 }
 
 // sectionAnchor is the id of a strategy's section: "s-" and its name

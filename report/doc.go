@@ -13,10 +13,12 @@
 //  2. Summarize computes a Summary from Results; its Write methods render
 //     it, and WriteSummaryFiles writes the four files into a run
 //     directory. WritePage writes index.html from the Results, the
-//     Summary and the charts that report/chart drew, with an entry for
+//     Summary and the charts that report/chart drew: first the verdict
+//     and the run's facts (html_top.go), the headline, the highlighted
+//     puzzles' entries; and puzzles.html beside it, with an entry for
 //     every puzzle the page names (Summary.NamedPuzzles: its grid, ranks,
 //     `batch show` command and, from PageOptions.PuzzleHistory, its
-//     earlier nights). When the run holds variants.json (the
+//     earlier nights), which the page links. When the run holds variants.json (the
 //     hard-or-unlucky analysis, rundir.Variants), Summary.AttachVariants
 //     gives the listed units their verdicts, which the summary files and
 //     the page show beside the hard lists, and the page's entry of each

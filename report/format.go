@@ -147,20 +147,19 @@ func FormatSecondsShort(sec float64) string {
 	}
 }
 
-// FormatCountTick labels a counter: 1, 20, 500, then 1e3, 2e4, 1e5.
+// FormatCountTick labels a counter on an axis, in the one format of
+// every count the charts and pages show: 1, 20, 500, then 1k, 20k, 1M,
+// 2.5G, 1T.
 func FormatCountTick(v float64) string {
-	if math.Abs(v) < 1000 {
-		return TrimNumber(v)
-	}
-	e := int(math.Floor(math.Log10(math.Abs(v))))
-	m := v / math.Pow10(e)
-	if math.Abs(m-math.Round(m)) < 1e-6 {
-		m = math.Round(m)
-		if m == 10 {
-			m, e = 1, e+1
+	for _, p := range []struct {
+		scale  float64
+		suffix string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if math.Abs(v) >= p.scale {
+			return TrimNumber(v/p.scale) + p.suffix
 		}
 	}
-	return TrimNumber(m) + "e" + strconv.Itoa(e)
+	return TrimNumber(v)
 }
 
 // TrimNumber formats v with at most three significant digits and no
@@ -176,7 +175,8 @@ func TrimNumber(v float64) string {
 	return s
 }
 
-// FormatCountShort formats a counter compactly: 950, 12.3k, 4.5M, 1.2G.
+// FormatCountShort formats a counter compactly: 950, 12.3k, 4.5M, 1.2G,
+// 3T.
 func FormatCountShort(v float64) string {
 	switch a := math.Abs(v); {
 	case a < 1e4:
@@ -185,8 +185,10 @@ func FormatCountShort(v float64) string {
 		return TrimNumber(v/1e3) + "k"
 	case a < 1e9:
 		return TrimNumber(v/1e6) + "M"
-	default:
+	case a < 1e12:
 		return TrimNumber(v/1e9) + "G"
+	default:
+		return TrimNumber(v/1e12) + "T"
 	}
 }
 

@@ -2,18 +2,13 @@ package report
 
 import (
 	"cmp"
-	"encoding/csv"
 	"encoding/json"
-	"fmt"
-	"io"
 	"iter"
 	"slices"
 	"sort"
-	"strconv"
 
 	"gonum.org/v1/gonum/stat"
 
-	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -30,8 +25,18 @@ type RankedUnit struct {
 	// Ranks are 1 for the most calls (the longest time) among the
 	// strategy's measured units; equal values share the best rank. They
 	// are 0 for a unit that is not measured (invalid, unsupported, error).
+	// By time, the units a timeout stopped tie at the limit (TimeBound):
+	// how far the timer overshot it is no measure of the puzzle.
 	RankCalls int `json:"rank_calls"`
 	RankTime  int `json:"rank_time"`
+	// TiedCalls and TiedTime are how many measured units share the rank
+	// (itself included) when more than one does; 0 otherwise.
+	TiedCalls int `json:"tied_calls,omitempty"`
+	TiedTime  int `json:"tied_time,omitempty"`
+	// TimeBound is, for a unit a timeout stopped, the time it ranks at:
+	// the earliest time at which a timeout stopped one of the strategy's
+	// units (at or just past the limit), shown ≥; 0 for other units.
+	TimeBound int64 `json:"time_bound_ns,omitempty"`
 	// Unconfirmed: the run has the timing columns but this time was
 	// measured once, in the sweep; the re-timing did not reach it.
 	Unconfirmed bool `json:"unconfirmed,omitempty"`
@@ -78,7 +83,7 @@ func (u *RankedUnit) UnmarshalJSON(data []byte) error {
 // SharedHard is a puzzle hard for several strategies.
 type SharedHard struct {
 	Puzzle  PuzzleRef `json:"puzzle"`
-	HardFor []string  `json:"hard_for"` // strategies for which it is in hard.csv
+	HardFor []string  `json:"hard_for"` // strategies it is hard for: calls above their p99 (hardFor)
 	// GeoMeanXMedianCalls is the geometric mean, over every strategy that
 	// measured the puzzle, of its calls as a multiple of that strategy's
 	// median; a lower bound when one of those units was stopped.
@@ -104,8 +109,53 @@ type rankedSeries struct {
 	ser               *Series
 	solver            string
 	measured          int
-	medCalls, medTime float64   // the medians the multiples are of (at least 1)
-	isHard            puzzleSet // the puzzles (indices) of this strategy's rows of hard.csv
+	medCalls, medTime float64 // the medians the multiples are of (at least 1)
+	// isHard holds the puzzles (indices) hard for this strategy, as the
+	// puzzles hard for several count them (see hardFor).
+	isHard puzzleSet
+	// stopNS is the time the units a timeout stopped rank at (timeKey):
+	// the earliest of their stopping times; 0 when none was.
+	stopNS float64
+}
+
+// newRankedSeries returns the ranking of ser's units (its medians are
+// set by rank).
+func newRankedSeries(res *Results, ser *Series, measured int) *rankedSeries {
+	rs := &rankedSeries{res: res, ser: ser, solver: ser.Solver, measured: measured}
+	for i := range ser.Len() {
+		if ser.Status(i) == solvers.StatusTimeout {
+			if ns := float64(ser.NS(i)); rs.stopNS == 0 || ns < rs.stopNS {
+				rs.stopNS = ns
+			}
+		}
+	}
+	return rs
+}
+
+// timeKey is the time row i ranks by: its time, or, when a timeout
+// stopped it, the time every such unit ties at (stopNS). A unit stopped
+// by a call limit keeps its time (a lower bound, measured up to the
+// limit's calls).
+func (rs *rankedSeries) timeKey(i int32) float64 {
+	if rs.stopNS > 0 && rs.ser.Status(int(i)) == solvers.StatusTimeout {
+		return rs.stopNS
+	}
+	return float64(rs.ser.NS(int(i)))
+}
+
+// rankValues returns the sorted calls and time keys of the measured
+// units: a unit's rank is 1 + the number of values above its own.
+func (rs *rankedSeries) rankValues() (byCalls, byTime []float64) {
+	counts := rs.ser.Counts(countCalls) // else no ranking by calls: its units would tie at 0
+	for i := range measuredRows(rs.ser) {
+		if counts {
+			byCalls = append(byCalls, float64(rs.ser.Calls(int(i))))
+		}
+		byTime = append(byTime, rs.timeKey(i))
+	}
+	slices.Sort(byCalls)
+	slices.Sort(byTime)
+	return byCalls, byTime
 }
 
 // puzzleSet is a set of puzzle indices (Series.Puzzle), a bit each.
@@ -117,65 +167,46 @@ func (s puzzleSet) add(p int32)      { s[p/64] |= 1 << (p % 64) }
 func (s puzzleSet) has(p int32) bool { return int(p/64) < len(s) && s[p/64]&(1<<(p%64)) != 0 }
 
 // ranked returns row i of the series as a ranked unit with the given
-// ranks.
-func (rs *rankedSeries) ranked(i int32, rankCalls, rankTime int32) RankedUnit {
+// ranks and ties.
+func (rs *rankedSeries) ranked(i int32, rankCalls, rankTime, tiedCalls, tiedTime int32) RankedUnit {
 	e := rs.ser.At(int(i))
 	u := rankedUnit(rs.res, rs.solver, &e)
 	u.RankCalls, u.RankTime = int(rankCalls), int(rankTime)
+	if tiedCalls > 1 {
+		u.TiedCalls = int(tiedCalls)
+	}
+	if tiedTime > 1 {
+		u.TiedTime = int(tiedTime)
+	}
+	if e.Status == solvers.StatusTimeout && rs.stopNS > 0 {
+		u.TimeBound = int64(rs.stopNS)
+	}
 	u.Unconfirmed = unconfirmed(rs.res, rs.ser, int(i))
 	u.XMedianCalls = float64(e.Calls) / rs.medCalls
 	u.XMedianTime = float64(e.NS) / rs.medTime
 	return u
 }
 
-// units returns the measured rows as ranked units, counting their ranks:
-// 1 + the number of measured units with more calls (a longer time).
+// units returns the measured rows as ranked units, with their ranks
+// and ties among the strategy's measured units.
 func (rs *rankedSeries) units(rows []int32) []RankedUnit {
 	if len(rows) == 0 {
 		return nil
 	}
-	ser := rs.ser
-	if len(rows) > 64 {
-		// Many rows (highlights over thousands of corpora): rank them in
-		// the sorted values, rather than count past each of them in
-		// every row of the series.
-		var byCalls, byTime []float64
-		for j := range measuredRows(ser) {
-			byCalls, byTime = append(byCalls, float64(ser.Calls(int(j)))), append(byTime, float64(ser.NS(int(j))))
-		}
-		slices.Sort(byCalls)
-		slices.Sort(byTime)
-		out := make([]RankedUnit, len(rows))
-		for k, i := range rows {
-			out[k] = rs.ranked(i, rankIn(byCalls, float64(ser.Calls(int(i)))), rankIn(byTime, float64(ser.NS(int(i)))))
-		}
-		return out
-	}
-	calls, ns := make([]float64, len(rows)), make([]float64, len(rows))
-	rc, rt := make([]int32, len(rows)), make([]int32, len(rows))
-	for k, i := range rows {
-		calls[k], ns[k] = float64(ser.Calls(int(i))), float64(ser.NS(int(i)))
-		rc[k], rt[k] = 1, 1
-	}
-	for j := range ser.Len() {
-		if !ser.Status(j).Measured() {
-			continue
-		}
-		c, t := float64(ser.Calls(j)), float64(ser.NS(j))
-		for k := range rows {
-			if c > calls[k] {
-				rc[k]++
-			}
-			if t > ns[k] {
-				rt[k]++
-			}
-		}
-	}
+	byCalls, byTime := rs.rankValues()
 	out := make([]RankedUnit, len(rows))
 	for k, i := range rows {
-		out[k] = rs.ranked(i, rc[k], rt[k])
+		out[k] = rs.rankedIn(i, byCalls, byTime)
 	}
 	return out
+}
+
+// rankedIn returns row i as a ranked unit placed in the sorted values
+// byCalls and byTime (rankValues).
+func (rs *rankedSeries) rankedIn(i int32, byCalls, byTime []float64) RankedUnit {
+	rc, tc := rankIn(byCalls, float64(rs.ser.Calls(int(i))))
+	rt, tt := rankIn(byTime, rs.timeKey(i))
+	return rs.ranked(i, rc, rt, tc, tt)
 }
 
 // rowsOf returns, for each puzzle index in want, the row of its
@@ -197,65 +228,88 @@ func (rs *rankedSeries) rowsOf(want map[int32]bool) map[int32]int32 {
 
 // rank fills the top lists of st and appends to hard the units of
 // hard.csv (calls above the p99, or stopped by a limit), by decreasing
-// calls, ties in file order. byCalls and byTime are the sorted values of
-// the measured units: a unit's rank is 1 + the number of values above its
-// own.
-func (rs *rankedSeries) rank(st *StrategySummary, byCalls, byTime []float64, top int, hard *[]RankedUnit) {
+// calls, ties in file order. The lists rank the measured units by calls
+// and by time (timeKey: the units a timeout stopped tie at its limit),
+// ties by the other measure (the calls a unit reached, then its time),
+// then in file order.
+func (rs *rankedSeries) rank(st *StrategySummary, top int, hard *[]RankedUnit) {
 	rs.medCalls = max(st.Calls.Median.Value, 1)
 	rs.medTime = max(st.TimeNS.Median.Value, 1)
 	ser := rs.ser
-	unit := func(i int32) RankedUnit {
-		return rs.ranked(i, rankIn(byCalls, float64(ser.Calls(int(i)))), rankIn(byTime, float64(ser.NS(int(i)))))
-	}
+	byCalls, byTime := rs.rankValues()
+	unit := func(i int32) RankedUnit { return rs.rankedIn(i, byCalls, byTime) }
 	// A strategy that counts no calls (an external solver that reports
 	// none) has no ranking by calls: its units would tie at 0.
 	if len(byCalls) > 0 && slices.Max(byCalls) > 0 {
-		for _, i := range topRows(measuredRows(ser), top, seriesCalls(ser)) {
+		for _, i := range topRows(measuredRows(ser), top, seriesCalls(ser), nil) {
 			st.ByCalls = append(st.ByCalls, unit(i))
 		}
 	}
-	for _, i := range topRows(measuredRows(ser), top, seriesNS(ser)) {
+	for _, i := range topRows(measuredRows(ser), top, rs.timeKey, seriesCalls(ser)) {
 		st.ByTime = append(st.ByTime, unit(i))
 	}
 	p99 := st.Calls.P99.Value
 	var rows []int32
+	rs.isHard = newPuzzleSet(rs.res.PuzzleCount())
 	for i := range measuredRows(ser) {
-		if float64(ser.Calls(int(i))) > p99 || ser.Status(int(i)).Censored() {
+		status, calls := ser.Status(int(i)), float64(ser.Calls(int(i)))
+		if calls > p99 || status.Censored() {
 			rows = append(rows, i)
+		}
+		if hardFor(status, calls, p99) {
+			rs.isHard.add(ser.Puzzle(int(i)))
 		}
 	}
 	slices.SortStableFunc(rows, func(a, b int32) int { return cmp.Compare(ser.Calls(int(b)), ser.Calls(int(a))) })
-	rs.isHard = newPuzzleSet(rs.res.PuzzleCount())
 	for _, i := range rows {
 		*hard = append(*hard, unit(i))
-		rs.isHard.add(ser.Puzzle(int(i)))
 	}
 	st.Hard = len(rows)
 }
 
-// rankIn returns 1 + the number of values of sorted above v.
-func rankIn(sorted []float64, v float64) int32 {
+// hardFor reports whether a unit of the given status and calls counts
+// as hard for its strategy among the puzzles hard for several: its
+// calls are above the strategy's p99 of calls (for a unit a limit
+// stopped, the calls it reached already are: a lower bound above it).
+// A unit that gave up (stuck, wrong) is not: its calls say how soon it
+// gave up, not how hard the puzzle is; nor is one a limit stopped below
+// the p99, which may be as ordinary as the strategy's median (backtrack
+// under a time limit stops a third of its units near ×1 its median).
+func hardFor(status solvers.Status, calls, p99 float64) bool {
+	return !status.GaveUp() && calls > p99
+}
+
+// rankIn returns 1 + the number of values of sorted above v, and how
+// many values equal v.
+func rankIn(sorted []float64, v float64) (rank, tied int32) {
 	above := sort.Search(len(sorted), func(i int) bool { return sorted[i] > v })
-	return int32(len(sorted) - above + 1)
+	from := sort.Search(len(sorted), func(i int) bool { return sorted[i] >= v })
+	return int32(len(sorted) - above + 1), int32(above - from)
 }
 
 // topRows returns the top rows of those yielded (in file order) by
-// decreasing value, ties in file order.
-func topRows(rows iter.Seq[int32], top int, value func(int32) float64) []int32 {
+// decreasing value, ties by decreasing tie (nil: none), then in file
+// order.
+func topRows(rows iter.Seq[int32], top int, value, tie func(int32) float64) []int32 {
 	if top <= 0 {
 		return nil
 	}
+	if tie == nil {
+		tie = func(int32) float64 { return 0 }
+	}
+	type key struct{ v, t float64 }
+	before := func(a, b key) bool { return a.v > b.v || a.v == b.v && a.t > b.t }
 	out := make([]int32, 0, top+1)
-	vals := make([]float64, 0, top+1)
+	keys := make([]key, 0, top+1)
 	for i := range rows {
-		v := value(i)
-		if len(out) == top && v <= vals[top-1] {
-			continue // an earlier row with this value is listed first
+		k := key{value(i), tie(i)}
+		if len(out) == top && !before(k, keys[top-1]) {
+			continue // an earlier row with this key is listed first
 		}
-		p := sort.Search(len(vals), func(k int) bool { return vals[k] < v }) // after the equal values
-		out, vals = slices.Insert(out, p, i), slices.Insert(vals, p, v)
+		p := sort.Search(len(keys), func(j int) bool { return before(k, keys[j]) }) // after the equal keys
+		out, keys = slices.Insert(out, p, i), slices.Insert(keys, p, k)
 		if len(out) > top {
-			out, vals = out[:top], vals[:top]
+			out, keys = out[:top], keys[:top]
 		}
 	}
 	return out
@@ -266,7 +320,7 @@ func rankedUnit(res *Results, solver string, e *Entry) RankedUnit {
 		Calls: e.Calls, Guesses: e.Guesses}
 }
 
-// hardForSeveral lists the puzzles in hard.csv for two strategies or
+// hardForSeveral lists the puzzles hard (hardFor) for two strategies or
 // more: most strategies first, then by the geometric mean of their calls
 // as multiples of each strategy's median, then in corpus and id order.
 // It returns the first top of them and how many there are.
@@ -412,38 +466,4 @@ func highlights(res *Results, ranked []*rankedSeries, ids []int) []Highlight {
 		}
 	}
 	return hs
-}
-
-// HardCSVHeader is the first line of hard.csv. variants is the verdict of
-// the hard-or-unlucky analysis (variants.json) of an analysed unit, else
-// empty.
-var HardCSVHeader = []string{"corpus", "id", "line", "solver", "status", "calls", "ns", "guesses",
-	"rank_calls", "rank_time", "x_median_calls", "x_median_time", "variants"}
-
-// WriteHardCSV writes hard.csv: per strategy (in Results order), every
-// unit whose calls are above the strategy's p99 of calls or that a
-// timeout or call limit stopped, by decreasing calls. Multiples of the
-// median have two decimals; every other number is exact. A cell that a
-// spreadsheet would run as a formula (a corpus named =HYPERLINK(...), or
-// a multiple of a zero median, +Inf) gets a single quote in front, as in
-// results.csv (rundir.EscapeFormula).
-func (s *Summary) WriteHardCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(HardCSVHeader)
-	rec := make([]string, len(HardCSVHeader))
-	for _, u := range s.Hard {
-		rec = append(rec[:0], u.Puzzle.Corpus, strconv.Itoa(u.Puzzle.ID), strconv.Itoa(u.Puzzle.Line), u.Solver,
-			u.Status.String(), strconv.FormatUint(u.Calls, 10), strconv.FormatInt(u.NS, 10),
-			strconv.FormatUint(u.Guesses, 10), strconv.Itoa(u.RankCalls), strconv.Itoa(u.RankTime),
-			strconv.FormatFloat(u.XMedianCalls, 'f', 2, 64), strconv.FormatFloat(u.XMedianTime, 'f', 2, 64), u.Variants)
-		for i, cell := range rec {
-			rec[i] = rundir.EscapeFormula(cell)
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("writing hard.csv: %w", err)
-	}
-	return nil
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -94,15 +95,16 @@ func TestRanks(t *testing.T) {
 }
 
 func TestHardForSeveralOrder(t *testing.T) {
-	// Three strategies over 100 puzzles with calls 1..100 each; p99 is 99,
-	// so #99 (calls 100) is hard for all. Puzzles 3, 4 are stopped for two
-	// strategies; 4 has more calls, so it comes first.
+	// Three strategies over 200 puzzles with calls 1..200 each; c's p99
+	// is 198, so #198 and #199 are hard for it. a and b have #197 and #198
+	// raised to 5000 and 6000 calls: their p99 is 200, and those two are
+	// hard for them. #198 is hard for three, #197 for two.
 	var us []unit
 	for _, solver := range []string{"a", "b", "c"} {
-		for id := range 100 {
+		for id := range 200 {
 			u := unit{solver, id, solvers.StatusSolved, int64(id + 1), uint64(id + 1), 0}
-			if (id == 3 || id == 4) && solver != "c" {
-				u.status = solvers.StatusTimeout
+			if solver != "c" && id >= 197 && id <= 198 {
+				u.calls = uint64(1000 * (id - 192))
 			}
 			us = append(us, u)
 		}
@@ -112,14 +114,95 @@ func TestHardForSeveralOrder(t *testing.T) {
 	for _, sh := range s.Several {
 		got = append(got, sh.Puzzle.Label+" "+strings.Join(sh.HardFor, ","))
 	}
-	if want := []string{"#99 a,b,c", "#4 a,b"}; !reflect.DeepEqual(got, want) || s.SeveralTotal != 3 {
-		t.Errorf("hard for several %v of %d, want %v of 3", got, s.SeveralTotal, want)
+	if want := []string{"#198 a,b,c", "#197 a,b"}; !reflect.DeepEqual(got, want) || s.SeveralTotal != 2 {
+		t.Errorf("hard for several %v of %d, want %v of 2", got, s.SeveralTotal, want)
 	}
-	if b := s.Several[0].GeoMeanXMedianCalls; b != (Estimate{100.0 / 50, BoundExact}) {
-		t.Errorf("#99 geometric mean %+v, want ×2 (median 50), exact", b)
+}
+
+// TestHardForSeveralNotStuckNorOrdinary: a puzzle is hard for a
+// strategy when its calls are above the strategy's p99; a unit a limit
+// stopped counts when the calls it reached already are (a lower bound),
+// not when it stopped among ordinary ones (backtrack under -timeout
+// stops a third of its units near ×1 its median), and a unit that gave
+// up (stuck) never does, whatever its calls.
+func TestHardForSeveralNotStuckNorOrdinary(t *testing.T) {
+	var us []unit
+	for _, solver := range []string{"a", "b", "c"} {
+		for id := range 200 {
+			u := unit{solver, id, solvers.StatusSolved, int64(id + 1), uint64(id + 1), 0}
+			if solver != "c" {
+				switch id {
+				case 10: // stopped early: calls ×0.1 the median
+					u.status = solvers.StatusTimeout
+				case 20: // gave up after many calls
+					u.status, u.calls = solvers.StatusStuck, 1_000_000
+				case 30: // stopped after more calls than any other unit
+					u.status, u.calls = solvers.StatusTimeout, 100_000
+				}
+			}
+			us = append(us, u)
+		}
 	}
-	if b := s.Several[1].GeoMeanXMedianCalls.Bound; b != BoundLower {
-		t.Errorf("#4 geometric mean is %v, want a lower bound", b)
+	s := Summarize(mkResults(us...), SummaryOptions{})
+	var got []string
+	for _, sh := range s.Several {
+		got = append(got, sh.Puzzle.Label+" "+strings.Join(sh.HardFor, ","))
+	}
+	if want := []string{"#30 a,b"}; !reflect.DeepEqual(got, want) || s.SeveralTotal != 1 {
+		t.Errorf("hard for several %v of %d, want %v of 1", got, s.SeveralTotal, want)
+	}
+	if len(s.Several) > 0 && s.Several[0].GeoMeanXMedianCalls.Bound != BoundLower {
+		t.Errorf("#30's geometric mean is %v, want a lower bound", s.Several[0].GeoMeanXMedianCalls.Bound)
+	}
+	// hard.csv still lists every unit a limit stopped, and the stuck one
+	// above the p99.
+	hard := map[string]bool{}
+	for _, u := range s.Hard {
+		hard[u.Solver+u.Puzzle.Label] = true
+	}
+	for _, want := range []string{"a#10", "a#20", "a#30", "b#10"} {
+		if !hard[want] {
+			t.Errorf("hard.csv lacks %s", want)
+		}
+	}
+}
+
+// TestTimeoutsTieAtTheLimit: units a timeout stopped are not ranked by
+// how far the timer overshot the limit: they tie at the earliest time a
+// timeout stopped one (shown ≥), share the best rank and say how many
+// tie, and are listed by the calls they reached, then in file order;
+// the ranks of every other unit count them as above.
+func TestTimeoutsTieAtTheLimit(t *testing.T) {
+	var us []unit
+	for id := range 10 {
+		us = append(us, unit{"bt", id, solvers.StatusSolved, int64(1000 * (id + 1)), uint64(100 * (id + 1)), 0})
+	}
+	// Stopped at 100 ms, overshooting by 1 to 72 ms, with the calls they
+	// reached: the list by time must not follow the overshoot.
+	for _, u := range []struct {
+		id    int
+		ns    int64
+		calls uint64
+	}{{10, 172_000_000, 8_000}, {11, 101_000_000, 9_000}, {12, 130_000_000, 9_000}, {13, 100_500_000, 7_000}} {
+		us = append(us, unit{"bt", u.id, solvers.StatusTimeout, u.ns, u.calls, 0})
+	}
+	s := Summarize(mkResults(us...), SummaryOptions{Top: 6})
+	st := s.Strategies[0]
+	var got []string
+	for _, u := range st.ByTime {
+		got = append(got, fmt.Sprintf("%s %d/%d %s", u.Puzzle.Label, u.RankTime, u.TiedTime, unitTime(u)))
+	}
+	want := []string{"#11 1/4 ≥100ms", "#12 1/4 ≥100ms", "#10 1/4 ≥100ms", "#13 1/4 ≥100ms", "#9 5/0 10.0µs", "#8 6/0 9.00µs"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("by time %q, want %q", got, want)
+	}
+	if got := RankText(st.ByTime[0].RankTime, st.ByTime[0].TiedTime, st.Measured); got != "1st of 14, tied with 3 others" {
+		t.Errorf("rank text %q", got)
+	}
+	// A highlighted timeout ranks tied too (the page's and show's ranks).
+	s = Summarize(mkResults(us...), SummaryOptions{Highlight: []int{10}})
+	if u := s.Highlights[0].Units[0]; u.RankTime != 1 || u.TiedTime != 4 || u.TimeBound != 100_500_000 {
+		t.Errorf("#10 highlighted: rank %d, tied %d, bound %d; want 1, 4, 100500000", u.RankTime, u.TiedTime, u.TimeBound)
 	}
 }
 

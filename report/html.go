@@ -23,7 +23,14 @@ type Chart struct {
 	Title   string // the chart's title
 	Caption string // one sentence: what it shows and how to read it
 	Solver  string // the strategy drawn, "" for charts of all strategies
-	Kind    string // what it draws: one of report/chart's Kind constants
+	// Width and Height are the PNG's size in pixels (the page gives its
+	// images their size, so that nothing moves as they load); 0: unknown.
+	Width, Height int
+	// Small is the PNG of the chart drawn for a small screen (its text
+	// relatively larger), SmallWidth and SmallHeight its size; "": none.
+	Small                   string
+	SmallWidth, SmallHeight int
+	Kind                    string // what it draws: one of report/chart's Kind constants
 	// Note says what was asked of the chart but not done, e.g. "scatter
 	// norvig vs bitboard: 49151 points, written as PNG only (SVG over
 	// 5000 points)"; the command prints it and the page shows it.
@@ -71,8 +78,14 @@ type PageOptions struct {
 	DefaultHighlight bool
 	// Previous links the comparison of the run with the previous night of
 	// its series (batch compare's page, written in the run directory),
-	// its text the one-line verdict; nil: none.
-	Previous *PageLink
+	// its text the one-line verdict; nil: none. NoPrevious says, when
+	// there is none, why ("the first night of its series"); "": nothing.
+	Previous   *PageLink
+	NoPrevious string
+	// Busy is the share of the workers' CPU time other work may take
+	// before the page warns that the machine was busy (the history's
+	// threshold); 0: no warning.
+	Busy float64
 	// Strips are the strip charts of the run's hard-or-unlucky analysis
 	// (Summary.AttachVariants), in ChartsDir: an analysed puzzle's entry
 	// shows the one of each of its strategies (by StripFile).
@@ -88,21 +101,43 @@ var puzzlesTemplate string
 // pageTmpl is parsed when a page is first written, not at start: a
 // sweep that writes no report (or a one-puzzle run) does not pay the
 // parse.
+//
+// Its templates link a puzzle's entry with {{ref ANCHOR}}: each page
+// renders a clone of it whose ref gives that page's link (pageRefs).
 var pageTmpl = sync.OnceValue(func() *template.Template {
-	t := template.Must(template.New("page").Funcs(sortFuncs).Parse(pageTemplate))
+	t := template.Must(template.New("page").Funcs(sortFuncs).Funcs(template.FuncMap{"ref": func(string) string { return "" }}).Parse(pageTemplate))
 	template.Must(t.New("puzzles.tmpl").Parse(puzzlesTemplate))
 	return t
 })
 
-// WritePage writes dir/index.html: the summary table (each time figure
-// with its spread, the interval on hover), what -unique found, how the
-// times were measured (the noise figure), the highlighted puzzles (and
-// those not in the run), the hardest lists (by time: confirmed times
-// only; each puzzle links to its row in the puzzle table, which shows its
-// grid), the puzzles hard for several strategies, and every chart. It is
-// one static file with relative links to the charts, readable offline;
-// every text that comes from the input (file names, lines, messages) is
-// escaped by html/template.
+// PuzzlesPageFile is the page of the puzzles the run's page names, an
+// entry each, beside index.html: the run's page holds the highlighted
+// puzzles' entries and links the others there.
+const PuzzlesPageFile = rundir.PuzzlesPage
+
+// withRef returns a clone of the page templates whose ref links an
+// anchor by href.
+func withRef(href func(string) string) (*template.Template, error) {
+	t, err := pageTmpl().Clone()
+	if err != nil {
+		return nil, err
+	}
+	return t.Funcs(template.FuncMap{"ref": href}), nil
+}
+
+// WritePage writes dir/index.html: first the verdict (what changed
+// since the previous night, the fastest and slowest strategies, the
+// puzzles hard for several), the run's facts (when, which build, where,
+// how busy the machine was) and the headline table; then the
+// highlighted puzzles' entries (their grids, ranks and history), the
+// puzzles hard for several strategies, the hardest lists (by time,
+// confirmed times only, the units a timeout stopped tied at the limit),
+// every chart as a thumbnail, the full statistics and the timing. Beside
+// it, dir/charts.html has the charts full size and dir/puzzles.html an
+// entry for every puzzle the page names, which the page links. Each is
+// one static file with relative links, readable offline; every text
+// that comes from the input (file names, lines, messages) is escaped by
+// html/template.
 //
 // It returns ctx.Err() when ctx is canceled while it reads the corpora.
 func WritePage(ctx context.Context, dir string, res *Results, s *Summary, opt PageOptions) error {
@@ -114,6 +149,13 @@ func WritePage(ctx context.Context, dir string, res *Results, s *Summary, opt Pa
 	if err := rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes()); err != nil {
 		return err
 	}
+	b.Reset()
+	if err := renderPuzzlesPage(&b, p); err != nil {
+		return fmt.Errorf("writing %s: %w", PuzzlesPageFile, err)
+	}
+	if err := rundir.WriteFile(filepath.Join(dir, PuzzlesPageFile), b.Bytes()); err != nil {
+		return err
+	}
 	if len(p.Charts) == 0 {
 		return nil
 	}
@@ -122,6 +164,20 @@ func WritePage(ctx context.Context, dir string, res *Results, s *Summary, opt Pa
 		return fmt.Errorf("writing %s: %w", ChartsPageFile, err)
 	}
 	return rundir.WriteFile(filepath.Join(dir, ChartsPageFile), b.Bytes())
+}
+
+// renderPuzzlesPage writes the puzzles page of p: every entry, each
+// linked on this page.
+func renderPuzzlesPage(w io.Writer, p *page) error {
+	t, err := withRef(func(a string) string { return "#" + a })
+	if err != nil {
+		return err
+	}
+	return t.ExecuteTemplate(w, "puzzlesPage", struct {
+		Title, Back string
+		History     *PuzzleHistory
+		Puzzles     []pagePuzzle
+	}{p.Title, rundir.PageFile, p.History, p.Puzzles})
 }
 
 // page is the template's data.
@@ -148,13 +204,15 @@ type page struct {
 	Data      []pageLink
 	Command   string
 
-	Lead        string // one line: what the headline says
-	Headline    pageHeadline
-	Basis       []pageBasis // under the headline: which time ranks each external strategy (Summary.basisLines)
-	TrendLine   string
-	HistoryHref string
-	TimingLead  string
-	ChartsPage  string // the page of the full-size charts, beside this one
+	Top          pageTop // the verdict, the run's facts, the strategies that solved nothing
+	Headline     pageHeadline
+	Basis        []pageBasis // under the headline: which time ranks each external strategy (Summary.basisLines)
+	TrendLine    string
+	HistoryHref  string
+	TimingLead   string
+	ChartsPage   string // the page of the full-size charts, beside this one
+	PuzzlesPage  string // the page of the puzzles' entries, beside this one
+	SeveralTotal int    // the puzzles hard for several strategies, listed or not
 	puzzleParts
 	Previous *PageLink
 	// VariantsLead says how the hard-or-unlucky analysis was made and its
@@ -179,6 +237,9 @@ type pageUnit struct {
 	// (RankedUnit.Variants), VariantsClass its CSS class; "" when not
 	// analysed.
 	Variants, VariantsClass string
+	// Tied says with how many others the unit shares its rank by time:
+	// "238 others"; "".
+	Tied string
 }
 
 type pageHardest struct {
@@ -186,6 +247,7 @@ type pageHardest struct {
 	ByCalls, ByTime []pageUnit
 	TimeNote        string // which units the list by time ranks
 	Variants        string // what the analysis found of the strategy: "3 hard, 5 unlucky, 2 typical of 10"; ""
+	Symbols         string // the lists' symbols explained
 }
 
 // pageRow is a row of a summary table: a label and a cell per column.
@@ -229,6 +291,7 @@ type pageSeveral struct {
 type pageChart struct {
 	Chart
 	Src, SVGSrc string
+	SmallSrc    string // the small PNG, for a small screen; ""
 	Name        string // the file's name without its extension: the anchor chart-NAME
 	Lead        string // the caption's first clause, under the thumbnail
 	Short       string // the title without what every chart of the run shares (" — corpus, run, puzzles")
@@ -236,6 +299,9 @@ type pageChart struct {
 
 type pagePuzzle struct {
 	Label, Anchor string
+	Symbols       string         // the ranks table's symbols explained; ""
+	Nights        []HistoryNight // the earlier nights History's cells are of
+	Rule          string         // the hard-or-unlucky verdicts' thresholds, a sentence
 	Line          int
 	Givens        string
 	Box           int           // the grid's box size (3 for 9x9)
@@ -253,8 +319,16 @@ func pageUnitOf(u RankedUnit, rank int) pageUnit {
 		Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
 		XCalls: unitValue(u, u.XMedianCalls, fmtMultiple), XTime: unitValue(u, u.XMedianTime, fmtMultiple),
 		CallsV: strconv.FormatUint(u.Calls, 10), NSV: strconv.FormatInt(u.NS, 10), XCallsV: num(u.XMedianCalls), XTimeV: num(u.XMedianTime),
-		Variants: u.Variants, VariantsClass: verdictClass(u.Variants),
+		Variants: u.Variants, VariantsClass: verdictClass(u.Variants), Tied: tiedText(u.TiedTime),
 	}
+}
+
+// tiedText is how many others share a rank: "238 others"; "" for none.
+func tiedText(tied int) string {
+	if tied < 2 {
+		return ""
+	}
+	return Count(tied-1, "other", "others")
 }
 
 func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt PageOptions) (*page, error) {
@@ -271,15 +345,31 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		Timing:   pageRows(s.timingRows(true)),
 		Missing:  idList(s.HighlightsMissing),
 	}
-	p.Unstable = s.unstableLinks()
+	// The highlighted puzzles have their entries on this page, every
+	// other named puzzle on the puzzles page.
+	named := s.NamedPuzzles()
+	local := map[string]bool{}
+	for _, h := range s.Highlights {
+		for _, u := range h.Units {
+			local[anchor(u.Puzzle)] = true
+		}
+	}
+	href := func(a string) string {
+		if local[a] {
+			return "#" + a
+		}
+		return PuzzlesPageFile + "#" + a
+	}
+	p.Unstable = s.unstableLinks(href)
 	p.Running = s.runningLines()
 	p.Command = opt.Command
 	p.Headline = s.headline(opt.Trend)
-	p.Lead = s.pageLead()
+	p.Top = s.top(opt, href)
 	p.Basis = s.basisLines()
 	p.TrendLine, p.HistoryHref = opt.TrendLine, opt.History
 	p.TimingLead = s.timingLead()
 	p.ChartsPage = ChartsPageFile
+	p.PuzzlesPage = PuzzlesPageFile
 	p.Previous = opt.Previous
 	if vs := s.Variants; vs != nil {
 		p.VariantsLead = fmt.Sprintf("The column “variants” is the verdict of the hard-or-unlucky analysis (%s: %s; %s); each links to the puzzle's figures and strip charts.",
@@ -295,15 +385,22 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	for _, f := range []string{rundir.SummaryMarkdown, rundir.SummaryJSON, rundir.HardCSV, rundir.SummaryBench} {
 		p.Data = append(p.Data, pageLink{f, f})
 	}
-	p.Solutions = s.solutionsLinks()
+	p.Solutions = s.solutionsLinks(href)
 	for _, st := range s.Strategies {
 		p.Solvers = append(p.Solvers, st.Solver)
+		if !st.Solved() && st.Measured > 0 {
+			continue // a line says it solved nothing (Top.NoSolve)
+		}
 		h := pageHardest{Solver: st.Solver}
+		var texts []string
 		for _, u := range st.ByCalls {
 			h.ByCalls = append(h.ByCalls, pageUnitOf(u, u.RankCalls))
+			texts = append(texts, h.ByCalls[len(h.ByCalls)-1].Calls, h.ByCalls[len(h.ByCalls)-1].XCalls)
 		}
 		for _, u := range st.ByTime {
 			h.ByTime = append(h.ByTime, pageUnitOf(u, u.RankTime))
+			pu := h.ByTime[len(h.ByTime)-1]
+			texts = append(texts, pu.Time, pu.XTime, pu.Tied)
 		}
 		h.Variants = s.variantsLine(st.Solver)
 		if s.Timed {
@@ -311,6 +408,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		} else {
 			h.TimeNote = "times unconfirmed (each measured once)"
 		}
+		h.Symbols = capitalize(h.TimeNote) + "." + symbolsNote(texts...)
 		p.Hardest = append(p.Hardest, h)
 	}
 	for _, sh := range s.Several {
@@ -318,6 +416,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 			HardFor: strings.Join(sh.HardFor, ", "), GeoMean: fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple),
 			GeoMeanV: strconv.FormatFloat(sh.GeoMeanXMedianCalls.Value, 'g', 8, 64)})
 	}
+	p.SeveralTotal = s.SeveralTotal
 	dir := opt.ChartsDir
 	if dir == "" {
 		dir = rundir.ChartsDir
@@ -328,15 +427,59 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		if c.SVG != "" {
 			pc.SVGSrc = dir + "/" + c.SVG
 		}
+		if c.Small != "" {
+			pc.SmallSrc = dir + "/" + c.Small
+		}
 		p.Charts = append(p.Charts, pc)
 	}
 	var err error
-	named := s.NamedPuzzles()
 	if p.Puzzles, err = puzzleTable(ctx, res, s, named, opt); err != nil {
 		return nil, err
 	}
 	linkCells(p.Table, named)
 	p.Highlight = highlighted(s, p.Puzzles)
 	p.puzzleParts = puzzleParts{History: opt.PuzzleHistory, DefaultHighlight: opt.DefaultHighlight}
-	return &p, pageTmpl().Execute(w, p)
+	t, err := withRef(href)
+	if err != nil {
+		return nil, err
+	}
+	return &p, t.Execute(w, p)
+}
+
+// capitalize returns s with its first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// symbolsNote explains the symbols the texts of a table use, " ≥: …"
+// (a space first), "" when they use none: so that each table's symbols
+// are explained right under it.
+func symbolsNote(texts ...string) string {
+	all := strings.Join(texts, " ")
+	var out []string
+	if strings.Contains(all, "≥") {
+		out = append(out, "≥: a lower bound, a unit stopped by a limit (its value where it was stopped; by time, the units a timeout stopped tie at the limit)")
+	}
+	if strings.Contains(all, "≤") {
+		out = append(out, "≤: an upper bound")
+	}
+	if strings.Count(all, "±") > strings.Count(all, "±?") {
+		out = append(out, "±: the larger half of the 95% interval, relative to the figure (hover for the interval)")
+	}
+	if strings.Contains(all, "±?") {
+		out = append(out, "±?: an end of the 95% interval the units do not bound (too few of them, or stopped ones)")
+	}
+	if strings.Contains(all, "†") {
+		out = append(out, UnconfirmedMark+": a time measured once, in the sweep, that the re-timing did not reach")
+	}
+	if strings.Contains(all, "tied") || strings.Contains(all, "others") {
+		out = append(out, "tied, =: a rank shared by units of equal value")
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " " + strings.Join(out, "; ") + "."
 }

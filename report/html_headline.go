@@ -1,9 +1,7 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,10 +17,12 @@ type TrendCell struct {
 	Baseline string  // what it was compared with: "the previous 7 nights"
 }
 
-// pageHeadline is the page's first table: a row per strategy.
+// pageHeadline is the page's first table: a row per strategy, and its
+// symbols explained.
 type pageHeadline struct {
-	Head []headCol
-	Rows [][]headCell
+	Head    []headCol
+	Rows    [][]headCell
+	Symbols string
 }
 
 // headCol is a column of the headline: its name and, on hover, what it
@@ -34,38 +34,36 @@ type headCol struct{ Name, Title string }
 // puzzle's anchor, and a class (st-timeout, alarm).
 type headCell struct {
 	Text, Sort, Title, Anchor, Class, Small string
+	// SmallCI follows Small, an interval a small screen leaves out.
+	SmallCI string
 }
 
 // headline returns the page's headline: per strategy (in the summary's
-// order) its puzzles, the statuses that occur (solved always), the
-// median and p99 time with their spreads (the interval on hover), the
-// no-guess rate, its hardest puzzle by calls, and, when trend has
-// cells, its change against the history's baseline.
+// order) the median and p99 time with their spreads (the interval on
+// hover) and, when trend has cells, its change against the history's
+// baseline, first, so that a phone shows them without a sideways swipe;
+// then its puzzles by status (solved always), the no-guess rate and its
+// hardest puzzle by calls (none for a strategy that solved nothing: its
+// calls say when it gave up).
 func (s *Summary) headline(trend map[string]TrendCell) pageHeadline {
-	h := pageHeadline{Head: []headCol{{"strategy", ""}, {"puzzles", "units of the strategy in the run"}}}
+	h := pageHeadline{Head: []headCol{{"strategy", ""},
+		{"median time", "median time per puzzle; under it, its 95% interval's spread (the interval on hover)"},
+		{"p99 time", "99th percentile of the time per puzzle, with its spread"}}}
+	if len(trend) > 0 {
+		h.Head = append(h.Head, headCol{"vs. history", "the median time against the baseline of the series' earlier nights (batch trend), the machine's common factor taken out"})
+	}
 	statuses := s.shownStatuses()
 	for _, st := range statuses {
 		h.Head = append(h.Head, headCol{st.String(), "puzzles that ended " + st.String()})
 	}
 	h.Head = append(h.Head,
-		headCol{"median time", "median time per puzzle; under it, its 95% interval's spread (the interval on hover)"},
-		headCol{"p99 time", "99th percentile of the time per puzzle, with its spread"},
+		headCol{"puzzles", "units of the strategy in the run"},
 		headCol{"no guess", "share of the puzzles solved without a guess"},
 		headCol{"hardest (calls)", "the puzzle that took the strategy the most calls"})
-	if len(trend) > 0 {
-		h.Head = append(h.Head, headCol{"vs. history", "the median time against the baseline of the series' earlier nights (batch trend), the machine's common factor taken out"})
-	}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+	var texts []string
 	for _, st := range s.Strategies {
-		row := []headCell{{Text: st.Solver, Small: st.basisTag(), Title: st.basisTitle()}, {Text: strconv.Itoa(st.Units), Sort: strconv.Itoa(st.Units)}}
-		for _, status := range statuses {
-			n := st.Count(status)
-			c := headCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n)}
-			if n > 0 && status.String() != "solved" {
-				c.Class = "st-" + status.String()
-			}
-			row = append(row, c)
-		}
+		row := []headCell{{Text: st.Solver, Small: st.basisTag(), Title: st.basisTitle()}}
 		for _, q := range []struct {
 			e  Estimate
 			iv Interval
@@ -77,23 +75,15 @@ func (s *Summary) headline(trend map[string]TrendCell) pageHeadline {
 			row = append(row, headCell{Text: fmtEstimate(q.e, fmtNS), Sort: num(q.e.Value),
 				Small: fmtSpread(q.e.Value, q.iv), Title: "95% confidence interval: " + fmtInterval(q.iv, fmtNS)})
 		}
-		if st.Measured == 0 {
-			row = append(row, headCell{Text: "–"})
-		} else {
-			row = append(row, headCell{Text: fmtEstimate(st.NoGuessPct, fmtPct), Sort: num(st.NoGuessPct.Value)})
-		}
-		if len(st.ByCalls) > 0 {
-			u := st.ByCalls[0]
-			row = append(row, headCell{Text: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Sort: strconv.FormatUint(u.Calls, 10),
-				Small: fmtCount(float64(u.Calls)) + " " + Plural(min(int(u.Calls), 2), "call", "calls"), Title: "×" + fmtSig3(u.XMedianCalls) + " the strategy's median calls"})
-		} else {
-			row = append(row, headCell{Text: "–"})
-		}
 		if len(trend) > 0 {
 			t, ok := trend[st.Solver]
 			c := headCell{Text: "–"}
 			if ok {
-				c = headCell{Text: t.Verdict, Small: t.Change, Title: strings.TrimSpace("against " + t.Baseline)}
+				c = headCell{Text: t.Verdict, Title: strings.TrimSpace("against " + t.Baseline)}
+				c.Small, c.SmallCI, _ = strings.Cut(t.Change, " [")
+				if c.SmallCI != "" {
+					c.SmallCI = " [" + c.SmallCI
+				}
 				if t.Ratio > 0 {
 					c.Sort = num(t.Ratio)
 				}
@@ -103,8 +93,34 @@ func (s *Summary) headline(trend map[string]TrendCell) pageHeadline {
 			}
 			row = append(row, c)
 		}
+		for _, status := range statuses {
+			n := st.Count(status)
+			c := headCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n)}
+			if n > 0 && status.String() != "solved" {
+				c.Class = "st-" + status.String()
+			}
+			row = append(row, c)
+		}
+		row = append(row, headCell{Text: strconv.Itoa(st.Units), Sort: strconv.Itoa(st.Units)})
+		if st.Measured == 0 {
+			row = append(row, headCell{Text: "–"})
+		} else {
+			row = append(row, headCell{Text: fmtEstimate(st.NoGuessPct, fmtPct), Sort: num(st.NoGuessPct.Value)})
+		}
+		if len(st.ByCalls) > 0 && st.Solved() {
+			u := st.ByCalls[0]
+			row = append(row, headCell{Text: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Sort: strconv.FormatUint(u.Calls, 10),
+				Small: unitValue(u, float64(u.Calls), fmtCount) + " " + Plural(min(int(u.Calls), 2), "call", "calls"),
+				Title: "×" + fmtSig3(u.XMedianCalls) + " the strategy's median calls"})
+		} else {
+			row = append(row, headCell{Text: "–"})
+		}
+		for _, c := range row[1:] {
+			texts = append(texts, c.Text, c.Small)
+		}
 		h.Rows = append(h.Rows, row)
 	}
+	h.Symbols = strings.TrimSpace(symbolsNote(texts...))
 	return h
 }
 
@@ -126,52 +142,6 @@ func chartLead(caption string) string {
 		return ""
 	}
 	return lead + "."
-}
-
-// pageLead says in one line what the headline shows: the strategies from
-// the fastest median time, and what did not end solved.
-func (s *Summary) pageLead() string {
-	type fast struct {
-		name string
-		ns   Estimate
-	}
-	var order []fast
-	for _, st := range s.Strategies {
-		if st.Measured > 0 {
-			order = append(order, fast{st.Solver, st.TimeNS.Median})
-		}
-	}
-	slices.SortStableFunc(order, func(a, b fast) int { return cmp.Compare(a.ns.Value, b.ns.Value) })
-	var parts []string
-	for _, f := range order {
-		parts = append(parts, f.name+" "+fmtEstimate(f.ns, fmtNS))
-	}
-	var lead string
-	switch len(parts) {
-	case 0:
-		lead = "No strategy has a measured puzzle."
-	case 1:
-		lead = "Median time per puzzle: " + parts[0] + "."
-	default:
-		lead = "By median time per puzzle, fastest first: " + strings.Join(parts, ", ") + "."
-	}
-	var other []string
-	for _, status := range s.shownStatuses() {
-		if status.String() == "solved" {
-			continue
-		}
-		var who []string
-		for _, st := range s.Strategies {
-			if n := st.Count(status); n > 0 {
-				who = append(who, fmt.Sprintf("%s %d", st.Solver, n))
-			}
-		}
-		other = append(other, fmt.Sprintf("%s: %s", status, strings.Join(who, ", ")))
-	}
-	if len(other) == 0 {
-		return lead + " Every puzzle solved by every strategy."
-	}
-	return lead + " Not solved: " + strings.Join(other, "; ") + "."
 }
 
 // timingLead says in one line how many of the times are confirmed and

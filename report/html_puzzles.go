@@ -16,7 +16,8 @@ import (
 
 // NamedPuzzles returns the puzzles the page of s names, each once, by
 // corpus then id: the hardest of each strategy by calls and by time (the
-// headline's hardest among them), the puzzles hard for several
+// headline's hardest among them; none of a strategy that solved
+// nothing, which has no lists), the puzzles hard for several
 // strategies, the highlighted puzzles, the unstable units listed and the
 // puzzles with other than one solution. The page gives each an anchor;
 // the caller reads their earlier nights (PageOptions.History) for these.
@@ -30,11 +31,14 @@ func (s *Summary) NamedPuzzles() []PuzzleRef {
 		}
 	}
 	for _, st := range s.Strategies {
-		for _, u := range st.ByCalls {
-			add(u.Puzzle)
-		}
-		for _, u := range st.ByTime {
-			add(u.Puzzle)
+		if st.Solved() || st.Measured == 0 {
+			// A strategy that solved nothing has no lists on the page.
+			for _, u := range st.ByCalls {
+				add(u.Puzzle)
+			}
+			for _, u := range st.ByTime {
+				add(u.Puzzle)
+			}
 		}
 		for _, r := range []PuzzleRef{st.TimeNS.MaxAt, st.Calls.MaxAt} {
 			if r.Label != "" {
@@ -108,13 +112,13 @@ func linkCells(rows []pageRow, named []PuzzleRef) {
 	}
 }
 
-// refLinks names puzzles as links to their place in the puzzle section,
-// "#3, #17", with "and N more" when they are the first of total; the
-// labels are escaped.
-func refLinks(refs []PuzzleRef, total int) string {
+// refLinks names puzzles as links to their entries (href gives the link
+// of an anchor), "#3, #17", with "and N more" when they are the first of
+// total; the labels are escaped.
+func refLinks(refs []PuzzleRef, total int, href func(string) string) string {
 	parts := make([]string, len(refs))
 	for i, r := range refs {
-		parts[i] = `<a href="#` + anchor(r) + `">` + template.HTMLEscapeString(r.Label) + `</a>`
+		parts[i] = `<a href="` + template.HTMLEscapeString(href(anchor(r))) + `">` + template.HTMLEscapeString(r.Label) + `</a>`
 	}
 	if total > len(refs) {
 		parts = append(parts, fmt.Sprintf("and %d more", total-len(refs)))
@@ -123,11 +127,11 @@ func refLinks(refs []PuzzleRef, total int) string {
 }
 
 // unstableLinks is Summary.unstable with the puzzles as links.
-func (s *Summary) unstableLinks() []template.HTML {
+func (s *Summary) unstableLinks(href func(string) string) []template.HTML {
 	var out []template.HTML
 	for _, st := range s.Strategies {
 		if t := st.Timing; t != nil && t.Unstable > 0 {
-			out = append(out, template.HTML(fmt.Sprintf("%s %d (%s)", template.HTMLEscapeString(st.Solver), t.Unstable, refLinks(t.UnstableAt, t.Unstable))))
+			out = append(out, template.HTML(fmt.Sprintf("%s %d (%s)", template.HTMLEscapeString(st.Solver), t.Unstable, refLinks(t.UnstableAt, t.Unstable, href))))
 		}
 	}
 	return out
@@ -135,13 +139,13 @@ func (s *Summary) unstableLinks() []template.HTML {
 
 // solutionsLinks is the page's sentence on what -unique found, the
 // puzzles as links; "" when solutions were not counted.
-func (s *Summary) solutionsLinks() template.HTML {
+func (s *Summary) solutionsLinks(href func(string) string) template.HTML {
 	c := s.Solutions
 	if c == nil {
 		return ""
 	}
 	return template.HTML(fmt.Sprintf("Solutions counted (-unique) for %d %s: %s.", c.Counted,
-		Plural(c.Counted, "puzzle", "puzzles"), c.sentence(refLinks)))
+		Plural(c.Counted, "puzzle", "puzzles"), c.sentence(func(refs []PuzzleRef, total int) string { return refLinks(refs, total, href) })))
 }
 
 // puzzleParts is the page's data for the puzzle parts beyond the
@@ -161,6 +165,7 @@ type pageRank struct {
 	NS                     int64
 	CallsN                 uint64
 	ByTime, ByCalls        string // "12th of 49151"; "" when the unit is not measured
+	TiedTime, TiedCalls    string // "tied with 238 others"; "" when the rank is its own
 	RankTime, RankCalls, N int
 }
 
@@ -200,6 +205,12 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		want[key{r.Corpus, r.ID}] = i
 		rows[i] = pagePuzzle{Label: r.Label, Anchor: anchor(r), Line: r.Line,
 			Ranks: make([]pageRank, len(s.Strategies)), Show: showCommand(r, res, s, opt), Variants: s.pageVariants(r, opt)}
+		if opt.PuzzleHistory != nil {
+			rows[i].Nights = opt.PuzzleHistory.Nights
+		}
+		if s.Variants != nil {
+			rows[i].Rule = s.Variants.thresholds()
+		}
 		for j, st := range s.Strategies {
 			rows[i].Ranks[j] = pageRank{Solver: st.Solver, Status: "–"}
 		}
@@ -210,13 +221,10 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 			continue
 		}
 		// The sorted values of the measured units: a unit's rank is 1 +
-		// the number above its own, as in the hardest lists.
-		var byCalls, byTime []float64
-		for k := range measuredRows(ser) {
-			byCalls, byTime = append(byCalls, float64(ser.Calls(int(k)))), append(byTime, float64(ser.NS(int(k))))
-		}
-		slices.Sort(byCalls)
-		slices.Sort(byTime)
+		// the number above its own, as in the hardest lists (the units a
+		// timeout stopped tie at its limit).
+		rs := newRankedSeries(res, ser, 0)
+		byCalls, byTime := rs.rankValues()
 		for k := range ser.Len() {
 			e := ser.At(k)
 			i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]
@@ -224,13 +232,16 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 				continue
 			}
 			u := rankedUnit(res, st.Solver, &e)
+			if e.Status.Measured() {
+				u = rs.rankedIn(int32(k), byCalls, byTime)
+			}
 			u.Unconfirmed = unconfirmed(res, ser, k)
 			r := pageRank{Solver: st.Solver, Status: e.Status.String(), Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
 				NS: e.NS, CallsN: e.Calls}
 			if e.Status.Measured() {
-				r.RankCalls, r.RankTime, r.N = int(rankIn(byCalls, float64(e.Calls))), int(rankIn(byTime, float64(e.NS))), len(byCalls)
-				r.ByCalls = ordinal(r.RankCalls) + " of " + strconv.Itoa(r.N)
-				r.ByTime = ordinal(r.RankTime) + " of " + strconv.Itoa(r.N)
+				r.RankCalls, r.RankTime, r.N = u.RankCalls, u.RankTime, len(byCalls)
+				r.ByCalls, r.TiedCalls = RankText(u.RankCalls, 0, r.N), tiedWith(u.TiedCalls)
+				r.ByTime, r.TiedTime = RankText(u.RankTime, 0, r.N), tiedWith(u.TiedTime)
 			}
 			rows[i].Ranks[j] = r
 		}
@@ -239,6 +250,13 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 		for i, r := range order {
 			rows[i].History = h.rowsOf(r, s, rows[i].Ranks)
 		}
+	}
+	for i := range rows {
+		var texts []string
+		for _, r := range rows[i].Ranks {
+			texts = append(texts, r.Time, r.Calls, r.TiedTime, r.TiedCalls)
+		}
+		rows[i].Symbols = strings.TrimSpace(symbolsNote(texts...))
 	}
 	// The last id wanted of each corpus, in one pass: the reading of a
 	// corpus stops there (a loop over want per corpus took minutes for a
@@ -346,6 +364,25 @@ func showCommand(r PuzzleRef, res *Results, s *Summary, opt PageOptions) string 
 		}
 	}
 	return ShellCommand(args)
+}
+
+// RankText is a rank among n units, tied ones said so: "12th of
+// 49151", "1st of 600, tied with 238 others".
+func RankText(rank, tied, n int) string {
+	s := ordinal(rank) + " of " + strconv.Itoa(n)
+	if tied > 1 {
+		s += ", tied with " + Count(tied-1, "other", "others")
+	}
+	return s
+}
+
+// tiedWith says with how many others a unit shares its rank: "tied with
+// 238 others"; "" when none.
+func tiedWith(tied int) string {
+	if tied < 2 {
+		return ""
+	}
+	return "tied with " + Count(tied-1, "other", "others")
 }
 
 // ordinal is n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"regexp"
@@ -15,10 +14,17 @@ import (
 // puzzleLine is a 17-clue puzzle: every line of the crafted corpus.
 const puzzleLine = "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
 
-// craftedPage renders the page of a small run whose ranks are known:
+// craftedPage renders the pages of a small run whose ranks are known:
 // dlx over six puzzles (one an error, one a timeout; #2 and #3 tie on
-// time) and norvig over the same six, #3 and #4 highlighted.
+// time) and norvig over the same six, #3 and #4 highlighted. It returns
+// the run's page and its puzzles page, the two one after the other.
 func craftedPage(t *testing.T, opt PageOptions) (string, *Summary) {
+	index, puzzles, s := craftedPages(t, opt)
+	return index + puzzles, s
+}
+
+// craftedPages is craftedPage with the two pages apart.
+func craftedPages(t *testing.T, opt PageOptions) (index, puzzles string, s *Summary) {
 	t.Helper()
 	t.Chdir(t.TempDir())
 	corpus := "c.txt"
@@ -29,13 +35,10 @@ func craftedPage(t *testing.T, opt PageOptions) (string, *Summary) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Summarize(res, SummaryOptions{Top: 2, Highlight: []int{3, 4}})
+	s = Summarize(res, SummaryOptions{Top: 2, Highlight: []int{3, 4}})
 	opt.Corpora = []string{corpus}
-	var b bytes.Buffer
-	if _, err := renderPage(context.Background(), &b, res, s, opt); err != nil {
-		t.Fatal(err)
-	}
-	return b.String(), s
+	index, puzzles = renderPages(t, res, s, opt)
+	return index, puzzles, s
 }
 
 // craftedRows is the crafted run's results.csv, its rows naming corpus.
@@ -73,7 +76,7 @@ func TestPuzzleRanksOnCraftedRun(t *testing.T) {
 	page, _ := craftedPage(t, PageOptions{RunDir: "results/x"})
 	p3 := puzzleSection(t, page, "p-3")
 	for _, want := range []string{
-		`<td class="text">dlx</td><td class="text st-solved">solved</td><td data-v="3000">3.00µs</td><td data-v="3">3rd of 5</td><td data-v="20">20</td><td data-v="4">4th of 5</td>`,
+		`<td class="text">dlx</td><td class="text st-solved">solved</td><td data-v="3000">3.00µs</td><td data-v="3">3rd of 5<small class="tie">tied with 1 other</small></td><td data-v="20">20</td><td data-v="4">4th of 5</td>`,
 		`<td class="text">norvig</td><td class="text st-solved">solved</td><td data-v="400">400ns</td><td data-v="3">3rd of 6</td><td data-v="4">4</td><td data-v="3">3rd of 6</td>`,
 	} {
 		if !strings.Contains(p3, want) {
@@ -81,7 +84,7 @@ func TestPuzzleRanksOnCraftedRun(t *testing.T) {
 		}
 	}
 	p2 := puzzleSection(t, page, "p-2")
-	if !strings.Contains(p2, `<td data-v="3">3rd of 5</td><td data-v="90">90</td><td data-v="1">1st of 5</td>`) {
+	if !strings.Contains(p2, `<td data-v="3">3rd of 5<small class="tie">tied with 1 other</small></td><td data-v="90">90</td><td data-v="1">1st of 5</td>`) {
 		t.Errorf("#2 (tied with #3 on time, the most calls) is not 3rd by time and 1st by calls:\n%s", p2)
 	}
 	p5 := puzzleSection(t, page, "p-5")
@@ -94,48 +97,66 @@ func TestPuzzleRanksOnCraftedRun(t *testing.T) {
 	}
 	// The highlight section says where each highlighted puzzle ranks.
 	hl := page[strings.Index(page, `<h2 id="highlight">`):strings.Index(page, `<h2 id="several">`)]
-	for _, want := range []string{`<a href="#p-3">#3</a>`, `<a href="#p-4">#4</a>`, "3rd of 5", "4th of 5"} {
+	for _, want := range []string{`<section class="puzzle" id="p-3">`, `<a href="#p-3">#3</a>`, `<a href="#p-4">#4</a>`, "3rd of 6", "4th of 5"} {
 		if !strings.Contains(hl, want) {
 			t.Errorf("the highlight section lacks %q:\n%s", want, hl)
 		}
 	}
 }
 
-// TestEveryPuzzleNamedHasItsEntry: every puzzle the page names has an
-// entry, every link to a puzzle has its target, and no "#id" of the
-// run is left as text without a link.
+// TestEveryPuzzleNamedHasItsEntry: every puzzle the run's page names
+// has an entry, on the page itself when highlighted, else on the
+// puzzles page; every link to a puzzle has its target, and no "#id" of
+// the run is left as text without a link.
 func TestEveryPuzzleNamedHasItsEntry(t *testing.T) {
-	page, s := craftedPage(t, PageOptions{})
-	ids := map[string]bool{}
-	for _, m := range regexp.MustCompile(`\sid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
-		if ids[m[1]] {
-			t.Errorf("id %s twice on the page", m[1])
+	index, puzzles, s := craftedPages(t, PageOptions{})
+	idsOf := func(page string) map[string]bool {
+		ids := map[string]bool{}
+		for _, m := range regexp.MustCompile(`\sid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+			if ids[m[1]] {
+				t.Errorf("id %s twice on a page", m[1])
+			}
+			ids[m[1]] = true
 		}
-		ids[m[1]] = true
+		return ids
 	}
+	here, there := idsOf(index), idsOf(puzzles)
 	for _, r := range s.NamedPuzzles() {
-		if !ids[anchor(r)] {
-			t.Errorf("%s is named but has no entry %s", r.Label, anchor(r))
+		if !there[anchor(r)] {
+			t.Errorf("%s is named but has no entry %s on the puzzles page", r.Label, anchor(r))
 		}
 	}
-	links := regexp.MustCompile(`href="#(p-[^"]*)"`).FindAllStringSubmatch(page, -1)
-	if len(links) < 5 {
-		t.Fatalf("%d puzzle links, want the hardest lists', the several's and the highlights'", len(links))
-	}
-	for _, m := range links {
-		if !ids[m[1]] {
-			t.Errorf("link #%s has no target", m[1])
+	for _, a := range []string{"p-3", "p-4"} {
+		if !here[a] {
+			t.Errorf("highlighted %s has no entry on the run's page", a)
 		}
 	}
-	if bad := unlinkedIDs(page); len(bad) > 0 {
-		t.Errorf("puzzle ids as text, not links: %q", bad)
+	local := regexp.MustCompile(`href="#(p-[^"]*)"`).FindAllStringSubmatch(index, -1)
+	far := regexp.MustCompile(`href="puzzles.html#(p-[^"]*)"`).FindAllStringSubmatch(index, -1)
+	if len(local)+len(far) < 5 || len(far) == 0 {
+		t.Fatalf("%d puzzle links on the page and %d to the puzzles page, want the hardest lists', the several's and the highlights'", len(local), len(far))
+	}
+	for _, m := range local {
+		if !here[m[1]] {
+			t.Errorf("link #%s has no target on the page", m[1])
+		}
+	}
+	for _, m := range far {
+		if !there[m[1]] {
+			t.Errorf("link puzzles.html#%s has no target there", m[1])
+		}
+	}
+	for _, page := range []string{index, puzzles} {
+		if bad := unlinkedIDs(page); len(bad) > 0 {
+			t.Errorf("puzzle ids as text, not links: %q", bad)
+		}
 	}
 }
 
 // unlinkedIDs returns the "#id" texts of page outside a link to a
 // puzzle, code, and the line of highlighted ids not in the run.
 func unlinkedIDs(page string) []string {
-	for _, re := range []string{`(?s)<a href="#p-[^"]*">.*?</a>`, `(?s)<style>.*?</style>`, `(?s)<code>.*?</code>`,
+	for _, re := range []string{`(?s)<a href="(puzzles.html)?#p-[^"]*">.*?</a>`, `(?s)<style>.*?</style>`, `(?s)<code>.*?</code>`,
 		`Highlighted but not in this run: [^<]*`, `<[^>]*>`, `&#\d+;`} {
 		page = regexp.MustCompile(re).ReplaceAllString(page, " ")
 	}
@@ -252,17 +273,15 @@ func TestUnstableAndSolutionPuzzlesHaveEntries(t *testing.T) {
 	p, _ := res.puzzleAt(0, 4)
 	res.setSolutions(p, 2)
 	s := Summarize(res, SummaryOptions{Top: 1})
-	var b bytes.Buffer
-	if _, err := renderPage(context.Background(), &b, res, s, PageOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	index, puzzles := renderPages(t, res, s, PageOptions{})
 	for _, id := range []string{"p-3", "p-7", "p-12", "p-4"} {
-		if !strings.Contains(page, `href="#`+id+`"`) || !strings.Contains(page, `<section class="puzzle" id="`+id+`">`) {
+		if !strings.Contains(index, `href="puzzles.html#`+id+`"`) || !strings.Contains(puzzles, `<section class="puzzle" id="`+id+`">`) {
 			t.Errorf("%s is not a link with its entry", id)
 		}
 	}
-	if bad := unlinkedIDs(page); len(bad) > 0 {
-		t.Errorf("puzzle ids as text, not links: %q", bad)
+	for _, page := range []string{index, puzzles} {
+		if bad := unlinkedIDs(page); len(bad) > 0 {
+			t.Errorf("puzzle ids as text, not links: %q", bad)
+		}
 	}
 }

@@ -12,18 +12,22 @@ import (
 // pageVariant is one strategy's hard-or-unlucky analysis of a puzzle, on
 // the puzzle's entry: the verdict and the figures it read.
 type pageVariant struct {
-	Solver, Verdict, Class string
-	Note                   string
-	Measure                string // "calls", or "time" for a strategy without counters
-	Original               string // the original's value, "≥" when a limit stopped it
-	Median, P90, Max       string // over the variants, "≥" when some were stopped
-	Spread                 string // "N variants (k stopped)"
-	Pct, Ratio             string // where the original stands: "p97", "×6.2"
-	Corpus, CorpusFrom     string // the strategy's corpus median and where it is from; ""
-	HardAt                 string // the hard threshold: corpus median × HardFactor; ""
-	Seeds                  string // a randomized strategy's seed luck, a sentence; ""
-	Strip, StripSVG        string // the strip chart (src), ""
-	StripTitle             string
+	Solver, Verdict, Class  string
+	Note                    string
+	Measure                 string // "calls", or "time" for a strategy without counters
+	Original                string // the original's value, "≥" when a limit stopped it
+	Median, P90, Max        string // over the variants, "≥" when some were stopped
+	Spread                  string // "N variants (k stopped)"
+	Pct, Ratio              string // where the original stands: "p97", "×6.2"
+	Corpus, CorpusFrom      string // the strategy's corpus median and where it is from; ""
+	HardAt                  string // the hard threshold: corpus median × HardFactor; ""
+	Seeds                   string // a randomized strategy's seed luck, a sentence; ""
+	Strip, StripSVG         string // the strip chart (src), ""
+	StripTitle              string
+	StripWidth, StripHeight int // its size in pixels; 0: unknown
+	// StripSmall is its small PNG, for a small screen, with its size; "".
+	StripSmall                        string
+	StripSmallWidth, StripSmallHeight int
 }
 
 // variantsLine is the page's line on a strategy's analyses: "3 hard, 5
@@ -95,6 +99,10 @@ func (s *Summary) pageVariants(r PuzzleRef, opt PageOptions) []pageVariant {
 		}
 		if c, ok := strips[StripFile(&a)]; ok {
 			pv.Strip, pv.StripTitle = dir+"/"+c.File, c.Title
+			pv.StripWidth, pv.StripHeight = c.Width, c.Height
+			if c.Small != "" {
+				pv.StripSmall, pv.StripSmallWidth, pv.StripSmallHeight = dir+"/"+c.Small, c.SmallWidth, c.SmallHeight
+			}
 			if c.SVG != "" {
 				pv.StripSVG = dir + "/" + c.SVG
 			}

@@ -26,11 +26,8 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 	}
 	s := Summarize(res, SummaryOptions{Highlight: []int{2}})
 	charts := []Chart{{File: "ecdf-time.png", Title: `time <"ECDF">`, Caption: "a & b", Kind: "ecdf-time"}}
-	var b bytes.Buffer
-	if _, err := renderPage(context.Background(), &b, res, s, PageOptions{Charts: charts}); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	index, puzzles := renderPages(t, res, s, PageOptions{Charts: charts})
+	page := index + puzzles
 	if strings.Contains(page, "<script>alert") || strings.Contains(page, `<"ECDF">`) {
 		t.Fatal("input text reached the page unescaped")
 	}
@@ -44,7 +41,7 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 	for _, m := range regexp.MustCompile(`<section class="puzzle" id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
 		ids[m[1]] = true
 	}
-	links := regexp.MustCompile(`href="#(p-[^"]+)"`).FindAllStringSubmatch(page, -1)
+	links := regexp.MustCompile(`href="(?:puzzles.html)?#(p-[^"]+)"`).FindAllStringSubmatch(page, -1)
 	if len(links) == 0 {
 		t.Fatal("no puzzle links")
 	}
@@ -53,6 +50,20 @@ func TestPageEscapesInputAndLinksPuzzles(t *testing.T) {
 			t.Errorf("link #%s has no row", m[1])
 		}
 	}
+}
+
+// renderPages renders the run's page of s and its puzzles page.
+func renderPages(t *testing.T, res *Results, s *Summary, opt PageOptions) (index, puzzles string) {
+	t.Helper()
+	var b, pb bytes.Buffer
+	p, err := renderPage(context.Background(), &b, res, s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := renderPuzzlesPage(&pb, p); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), pb.String()
 }
 
 func TestWritePageWithGrids(t *testing.T) {
@@ -68,7 +79,7 @@ func TestWritePageWithGrids(t *testing.T) {
 	if err := WritePage(context.Background(), dir, res, s, PageOptions{Corpora: []string{corpus}}); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(dir, rundir.PageFile))
+	page, err := os.ReadFile(filepath.Join(dir, PuzzlesPageFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,11 +106,11 @@ func TestPageShowsSummaryNews(t *testing.T) {
 		`<td>time trimmed mean</td>`,
 		`<h2 id="timing">Timing</h2>`,
 		`<tr><td>time retimed slow</td><td>1</td><td>0</td><td>1</td></tr>`,
-		`<b>Unstable units:</b> x 1 (<a href="#p-3">#3</a>); y 2 (<a href="#p-7">#7</a>, <a href="#p-12">#12</a>).`,
-		`<caption class="note">1 of 3 listed times unconfirmed (†): measured once, the re-timing&#39;s allowance was spent</caption>`,
+		`<b>Unstable units:</b> x 1 (<a href="#p-3">#3</a>); y 2 (<a href="puzzles.html#p-7">#7</a>, <a href="puzzles.html#p-12">#12</a>).`,
+		`<p class="note symbols">1 of 3 listed times unconfirmed (†): measured once, the re-timing&#39;s allowance was spent. †: a time measured once, in the sweep, that the re-timing did not reach.</p>`,
 		`<td>9.00ms†</td>`,
 		`<b>Highlighted but not in this run: #99.</b>`,
-		`<b>Solutions counted (-unique) for 1 puzzle: 1 has two or more solutions (<a href="#p-4">#4</a>).</b>`,
+		`<b>Solutions counted (-unique) for 1 puzzle: 1 has two or more solutions (<a href="puzzles.html#p-4">#4</a>).</b>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

@@ -252,7 +252,14 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer, width int) {
 	fmt.Fprintf(b, "\nWhere %s ranks in run %s, per strategy among its measured units "+
 		"(rank 1: the most calls, the longest time; percentile: share of the units with at most this value):\n\n", label, s.Run)
 	rows := [][]string{{"strategy", "status", "calls", "rank", "percentile", "× median", "time", "rank", "percentile", "× median"}}
-	stopped := false
+	stopped, tied := false, false
+	rank := func(rank, tie, n int) string {
+		if tie > 1 {
+			tied = true
+			return fmt.Sprintf("=%d/%d", rank, n)
+		}
+		return fmt.Sprintf("%d/%d", rank, n)
+	}
 	for _, r := range s.Ranks {
 		u := r.Unit
 		switch {
@@ -264,16 +271,20 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer, width int) {
 			stopped = stopped || u.Status.Censored()
 			rows = append(rows, []string{r.Solver, u.Status.String(),
 				unitValue(u, float64(u.Calls), func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }),
-				fmt.Sprintf("%d/%d", u.RankCalls, r.Measured), fmtPercentile(r.PctCalls),
+				rank(u.RankCalls, u.TiedCalls, r.Measured), fmtPercentile(r.PctCalls),
 				unitValue(u, u.XMedianCalls, fmtMultiple),
-				unitValue(u, float64(u.NS), fmtNS),
-				fmt.Sprintf("%d/%d", u.RankTime, r.Measured), fmtPercentile(r.PctTime),
+				strings.TrimSuffix(unitTime(u), UnconfirmedMark),
+				rank(u.RankTime, u.TiedTime, r.Measured), fmtPercentile(r.PctTime),
 				unitValue(u, u.XMedianTime, fmtMultiple)})
 		}
 	}
 	writeTextTable(b, rows, 2, 1, width)
 	if stopped {
-		b.WriteString("≥: the run stopped this unit at a limit; it is ranked at the value it had reached.\n")
+		b.WriteString("≥: the run stopped this unit at a limit; it is ranked at the value it had reached (by time, " +
+			"a unit a timeout stopped at the limit, with every other such unit).\n")
+	}
+	if tied {
+		b.WriteString("=: a rank shared with other units of equal value.\n")
 	}
 	var self []string
 	for _, r := range s.Ranks {

@@ -147,6 +147,13 @@ type RunSummary struct {
 	// time from its start to this summary: DurationNS is set when it
 	// ends.
 	ElapsedNS int64 `json:"elapsed_ns,omitempty"`
+	// Start is when the run started.
+	Start time.Time `json:"start,omitzero"`
+	// OtherShare is the share of the workers' CPU time that other work
+	// took while the units were timed: the largest of the segments that
+	// wrote rows (rundir.Segment.OtherShare); nil when run.json does not
+	// record it.
+	OtherShare *float64 `json:"other_share,omitempty"`
 }
 
 // Running reports whether the run was still being written (or was killed
@@ -385,7 +392,7 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 		return nil
 	}
 	rs := &RunSummary{RunID: ri.RunID, Status: ri.Status, DurationNS: ri.DurationNS,
-		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}}
+		Settings: ri.Settings, Corpora: ri.Corpora, Machines: []rundir.Machine{}, Start: ri.Start}
 	if rs.Running() && !ri.Start.IsZero() {
 		rs.ElapsedNS = max(time.Since(ri.Start).Nanoseconds(), 0)
 	}
@@ -395,6 +402,9 @@ func summarizeRun(ri *rundir.Manifest) *RunSummary {
 		}
 		if !slices.Contains(rs.Machines, seg.Machine) {
 			rs.Machines = append(rs.Machines, seg.Machine)
+		}
+		if share, ok := seg.OtherShare(); ok && seg.Rows > 0 && (rs.OtherShare == nil || share > *rs.OtherShare) {
+			rs.OtherShare = &share
 		}
 	}
 	return rs
@@ -431,26 +441,24 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 			st.NoGuess++
 		}
 	}
-	rs := &rankedSeries{res: res, ser: ser, solver: ser.Solver, measured: st.Measured}
+	rs := newRankedSeries(res, ser, st.Measured)
 	if st.Measured == 0 {
 		return st, rs
 	}
 	st.setRates(guesses, noGuessOpen)
-	var byTime, byCalls []float64
 	var maxRow int32
-	st.TimeNS, byTime, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
+	st.TimeNS, _, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
 	st.TimeNS.roundNS() // integer ns
 	st.TimeNS.MaxUnconfirmed = unconfirmed(res, ser, int(maxRow))
-	st.Calls, byCalls, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
+	st.Calls, _, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
 	// Counters an external solver does not report are absent, not 0.
 	if !ser.Counts(countGuesses) {
 		st.NoGuess, st.NoGuessPct, st.GuessesPerPuzzle = 0, Estimate{Bound: BoundAbsent}, Estimate{Bound: BoundAbsent}
 	}
 	if !ser.Counts(countCalls) {
 		st.Calls.absent()
-		byCalls = nil
 	}
-	rs.rank(st, byCalls, byTime, top, hard)
+	rs.rank(st, top, hard)
 	st.Bench = benchSamples(ser)
 	return st, rs
 }

@@ -16,7 +16,9 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		"above its p99 of calls or stopped by a limit. Calls do not depend on the machine; times do "+
 		"(garbage collection, scheduling, a cold start), so a long time with ordinary calls is "+
 		"usually noise", s.Top, rundir.HardCSV)
-	b.WriteString(". A unit stopped by a limit ranks at the value where the limit stopped it, shown ≥")
+	b.WriteString(". A unit stopped by a limit ranks at the value where the limit stopped it, shown ≥; " +
+		"by time, the units a timeout stopped tie at the limit (the earliest time one was stopped), " +
+		"listed by the calls they reached, then by id: how far the timer overshot the limit is no measure of a puzzle")
 	if s.Timed {
 		b.WriteString("; " + UnconfirmedMark + " marks a time measured once, in the sweep, that the re-timing " +
 			"did not reach (see Timing).\n")
@@ -40,7 +42,8 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 		}
 		if stopped > 0 {
 			b.WriteString("Some of these units were stopped by a limit: their values are where the limit " +
-				"stopped them, so their order among themselves says little about the puzzles.\n\n")
+				"stopped them (those a timeout stopped tie by time, their rank shared), so their order among " +
+				"themselves says little about the puzzles.\n\n")
 		}
 		b.WriteString("By calls:\n\n")
 		var rows [][]string
@@ -74,9 +77,14 @@ func (s *Summary) writeHardest(b *bytes.Buffer) {
 const UnconfirmedMark = "†"
 
 // unitTime formats the time of a listed unit: ≥ when a limit stopped
-// it, UnconfirmedMark when the re-timing did not reach it.
+// it (a timeout at the time every timeout ranks at, TimeBound),
+// UnconfirmedMark when the re-timing did not reach it.
 func unitTime(u RankedUnit) string {
-	t := unitValue(u, float64(u.NS), fmtNS)
+	ns := u.NS
+	if u.TimeBound > 0 {
+		ns = u.TimeBound
+	}
+	t := unitValue(u, float64(ns), fmtNS)
 	if u.Unconfirmed {
 		t += UnconfirmedMark
 	}
@@ -120,8 +128,9 @@ func unitValue(u RankedUnit, v float64, f func(float64) string) string {
 
 func (s *Summary) writeSeveral(b *bytes.Buffer) {
 	b.WriteString("\n## Hard for several strategies\n\n")
-	b.WriteString("A puzzle is hard for a strategy when it is in " + rundir.HardCSV + " for it: its calls are " +
-		"above the strategy's p99 of calls (its top 1%), or a timeout or call limit stopped it. " +
+	b.WriteString("A puzzle is hard for a strategy when its calls are above the strategy's p99 of calls " +
+		"(its top 1%); a unit a limit stopped counts when the calls it reached already are, and one that " +
+		"gave up (stuck) never does, whatever its calls. " +
 		"Listed: the puzzles hard for two strategies or more, by how many, then by the geometric mean, " +
 		"over the strategies that measured the puzzle, of its calls as a multiple of each strategy's median. " +
 		"A cell gives that multiple, in bold where the puzzle is hard.\n\n")

@@ -126,15 +126,13 @@ func TestSummaryMini(t *testing.T) {
 		t.Errorf("norvig calls max at %s, want #2", got)
 	}
 
-	if s.SeveralTotal != 1 || len(s.Several) != 1 {
-		t.Fatalf("hard for several: %d (%d listed), want 1", s.SeveralTotal, len(s.Several))
+	// #2 is backtrack's unit stopped by its call limit and bruteforce's
+	// only unit, stopped by a timeout: neither is above its strategy's
+	// p99 of calls (each is the strategy's largest), so #2 is hard for
+	// none: a stopped unit is not hard for having been stopped.
+	if s.SeveralTotal != 0 || len(s.Several) != 0 {
+		t.Fatalf("hard for several: %d (%d listed), want none", s.SeveralTotal, len(s.Several))
 	}
-	sh := s.Several[0]
-	if sh.Puzzle.Label != "#2" || !reflect.DeepEqual(sh.HardFor, []string{"backtrack", "bruteforce"}) {
-		t.Errorf("hard for several: %s for %v, want #2 for [backtrack bruteforce]", sh.Puzzle.Label, sh.HardFor)
-	}
-	// ×1000 for backtrack (5M / 5000), ×1 for bruteforce (its only unit), ×40/3 for norvig.
-	checkEst("geometric mean", sh.GeoMeanXMedianCalls, math.Cbrt(1000*40.0/3), BoundLower)
 
 	if len(s.Highlights) != 4 {
 		t.Fatalf("%d highlights, want 4", len(s.Highlights))

@@ -210,7 +210,7 @@ func (s *Summary) variantsColumn(head []string, align string, us []RankedUnit, r
 	for i, u := range us {
 		cell := ""
 		if u.Variants != "" {
-			cell = "[" + mdText(u.Variants) + "](" + rundir.PageFile + "#" + anchor(u.Puzzle) + ")"
+			cell = "[" + mdText(u.Variants) + "](" + PuzzlesPageFile + "#" + anchor(u.Puzzle) + ")"
 		}
 		rows[i] = append(rows[i], cell)
 	}

@@ -41,10 +41,7 @@ func craftedSummary(t *testing.T, v *rundir.Variants, opt PageOptions) (page, md
 	}
 	s := Summarize(res.Results, SummaryOptions{Top: 2, Highlight: []int{3, 4}})
 	s.AttachVariants(v)
-	var b bytes.Buffer
-	if _, err := renderPage(context.Background(), &b, res.Results, s, opt); err != nil {
-		t.Fatal(err)
-	}
+	index, puzzles := renderPages(t, res.Results, s, opt)
 	var mb, jb bytes.Buffer
 	if err := s.WriteMarkdown(&mb); err != nil {
 		t.Fatal(err)
@@ -52,7 +49,7 @@ func craftedSummary(t *testing.T, v *rundir.Variants, opt PageOptions) (page, md
 	if err := s.WriteJSON(&jb); err != nil {
 		t.Fatal(err)
 	}
-	return b.String(), mb.String(), jb.String()
+	return index + puzzles, mb.String(), jb.String()
 }
 
 // writeCraftedRows writes the crafted run's rows (as craftedPage reads
@@ -75,8 +72,8 @@ func TestVariantsInTheReport(t *testing.T) {
 
 	for _, want := range []string{
 		"| rank | puzzle | calls | × median | time | status | variants |",
-		"| [hard](index.html#p-2) |",
-		"| [unlucky](index.html#p-5) |",
+		"| [hard](puzzles.html#p-2) |",
+		"| [unlucky](puzzles.html#p-5) |",
 		"## Hard or unlucky",
 		"| dlx | 1 | 1 | 0 | 0 | 0 | 0 |",
 		"| norvig | 1 | 0 | 1 | 0 | 0 | 0 |",
@@ -111,7 +108,7 @@ func TestVariantsInTheReport(t *testing.T) {
 		t.Errorf("summary.json verdict counts: %+v", sj.Variants.Verdicts)
 	}
 
-	if !strings.Contains(page, `<th class="text">variants</th>`) || !strings.Contains(page, `<td class="text v-hard"><a href="#p-2">hard</a></td>`) {
+	if !strings.Contains(page, `<th class="text">variants</th>`) || !strings.Contains(page, `<td class="text v-hard"><a href="puzzles.html#p-2">hard</a></td>`) {
 		t.Error("the page's hard lists have no verdict linked to its puzzle")
 	}
 	p2 := puzzleSection(t, page, "p-2")

@@ -110,7 +110,8 @@ const (
 	SummaryBench    = "summary.bench"
 	HardCSV         = "hard.csv"
 	PageFile        = "index.html"
-	ChartsPage      = "charts.html" // the charts full size with their captions, beside the page
+	ChartsPage      = "charts.html"  // the charts full size with their captions, beside the page
+	PuzzlesPage     = "puzzles.html" // an entry for each puzzle the page names, beside it
 	ChartsDir       = "charts"
 	// ComparePreviousDir holds the comparison of the run with the
 	// previous night of its series (its page and charts), which the

@@ -164,7 +164,7 @@ func pruneRun(dir string, opt PruneOptions) (p Pruned, why string, err error) {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		page := opt.DropPage && (name == HardCSV || name == PageFile || name == ChartsPage || name == ChartsDir || name == ComparePreviousDir)
+		page := opt.DropPage && (name == HardCSV || name == PageFile || name == ChartsPage || name == PuzzlesPage || name == ChartsDir || name == ComparePreviousDir)
 		if !page && (!prunable(name) || !e.Type().IsRegular()) {
 			continue
 		}

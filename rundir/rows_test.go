@@ -308,7 +308,7 @@ func TestPruneDropPage(t *testing.T) {
 	dir := filepath.Join(root, "old")
 	makeRun(t, dir, 2, time.Now().Add(-time.Hour), Finished)
 	makeRun(t, filepath.Join(root, "new"), 2, time.Now(), Finished)
-	for _, f := range []string{SummaryJSON, SummaryMarkdown, SummaryBench, HardCSV, PageFile, ChartsPage} {
+	for _, f := range []string{SummaryJSON, SummaryMarkdown, SummaryBench, HardCSV, PageFile, ChartsPage, PuzzlesPage} {
 		os.WriteFile(filepath.Join(dir, f), []byte("0123456789"), 0o644)
 	}
 	for _, d := range []string{ChartsDir, ComparePreviousDir} {

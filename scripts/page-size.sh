@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The size of a run's page and how long it takes to load: bytes of
-# index.html (and charts.html) plain and gzipped, of the charts, and the
+# index.html (and puzzles.html, charts.html) plain and gzipped, of the charts, and the
 # time from navigation start to the load event in headless Chromium,
 # the median of 5 loads each in a new tab (TestPageLoadTime in
 # cmd/batch/browser_load_test.go, with Chromium found as the browser
@@ -29,7 +29,7 @@ if [ ! -f "$run/index.html" ]; then
   exit 2
 fi
 run=$(cd "$run" && pwd -P)
-for page in index.html charts.html; do
+for page in index.html puzzles.html charts.html; do
   [ -f "$run/$page" ] || continue
   echo "$page: $(wc -c <"$run/$page") bytes, $(gzip -9c "$run/$page" | wc -c) gzipped"
 done

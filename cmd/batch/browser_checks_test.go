@@ -82,9 +82,10 @@ func checkPage(t checker, browser context.Context, path string, width int64, run
 	}
 
 	// The run's page must have sortable tables and puzzle links; another
-	// page is checked for what it has.
+	// page is checked for what it has. Its height is bounded.
 	if runPage && width == pageWidths[0] {
 		checkWithoutScript(t, browser, path, evalJS[[][]string](t, ctx, sortableRowsJS))
+		t.Logf("%s: %d px tall at %d px wide", filepath.Base(path), checkHeight(t, ctx), width)
 	}
 	checkSorting(t, ctx, runPage)
 	clickPuzzleLinks(t, ctx, runPage)
@@ -176,6 +177,20 @@ func clickPuzzleLinks(t checker, ctx context.Context, required bool) {
 	}
 	for _, href := range slices.Compact(pick) {
 		js := fmt.Sprintf(`[...document.querySelectorAll('a[href=%q]')].find(a => a.checkVisibility())`, href)
+		if !strings.HasPrefix(href, "#") {
+			// A link to another page (the puzzles page): follow it as a
+			// click would, to where it points, and come back.
+			back := evalJS[string](t, ctx, `location.href`)
+			to := evalJS[string](t, ctx, fmt.Sprintf(`document.querySelector('a[href=%q]').href`, href))
+			if err := chromedp.Do(ctx, chromedp.Navigate(to)); err != nil {
+				t.Fatalf("following the link to %s: %v", href, err)
+			}
+			checkLanding(t, ctx, href, href[strings.Index(href, "#"):])
+			if err := chromedp.Do(ctx, chromedp.Navigate(back)); err != nil {
+				t.Fatalf("back from %s: %v", href, err)
+			}
+			continue
+		}
 		if !evalJS[bool](t, ctx, fmt.Sprintf(markJS, js)) {
 			t.Errorf("link %s: gone", href)
 			continue
@@ -183,17 +198,67 @@ func clickPuzzleLinks(t checker, ctx context.Context, required bool) {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("[data-test-click]"))); err != nil {
 			t.Fatalf("clicking the link to %s: %v", href, err)
 		}
-		l := evalJS[landing](t, ctx, landingJS)
-		switch {
-		case l.Hash != href:
-			t.Errorf("link %s: location.hash %q after the click", href, l.Hash)
-		case !l.Found:
-			t.Errorf("link %s: no element has that id", href)
-		case !l.Shown:
-			t.Errorf("link %s: its element is not shown (in a closed <details>, or display: none)", href)
-		case l.Bottom <= 0 || l.Top >= l.Viewport:
-			t.Errorf("link %s: its element is out of the viewport (top %.0f, bottom %.0f, viewport height %.0f)", href, l.Top, l.Bottom, l.Viewport)
-		}
+		checkLanding(t, ctx, href, href)
+	}
+}
+
+// checkLanding checks where a link (href) went: location.hash is hash,
+// and the element of that id is shown, in the viewport.
+func checkLanding(t checker, ctx context.Context, href, hash string) {
+	t.Helper()
+	l := evalJS[landing](t, ctx, landingJS)
+	switch {
+	case l.Hash != hash:
+		t.Errorf("link %s: location.hash %q after the click", href, l.Hash)
+	case !l.Found:
+		t.Errorf("link %s: no element has that id", href)
+	case !l.Shown:
+		t.Errorf("link %s: its element is not shown (in a closed <details>, or display: none)", href)
+	case l.Bottom <= 0 || l.Top >= l.Viewport:
+		t.Errorf("link %s: its element is out of the viewport (top %.0f, bottom %.0f, viewport height %.0f)", href, l.Top, l.Bottom, l.Viewport)
+	}
+}
+
+// maxPageHeight is how tall, in pixels at 1280 wide, the run's page may
+// be: a default sweep's page, its puzzles' entries on a page of their own.
+const maxPageHeight = 15000
+
+// checkHeight checks that the page in ctx's tab is at most maxPageHeight
+// tall, and returns its height.
+func checkHeight(t checker, ctx context.Context) int {
+	t.Helper()
+	h := evalJS[int](t, ctx, heightJS)
+	if h > maxPageHeight {
+		t.Errorf("the page is %d px tall at %d px wide, more than %d", h, pageWidths[0], maxPageHeight)
+	}
+	return h
+}
+
+// checkJump loads the page at path in a new tab width px wide at the
+// fragment #id, as a link from elsewhere (the history page, summary.md)
+// does: the element must be in the viewport, and neither it nor the
+// page's height may move once what came into view has loaded; nothing
+// on the page may grow it once shown (growersJS: such a growth comes
+// after a jump or not, as the browser's frames fall).
+func checkJump(t checker, browser context.Context, path, id string, width int64) {
+	t.Helper()
+	ctx, _ := browserTab(t, browser)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(fileURL(t, path)+"#"+id)); err != nil {
+		t.Fatalf("loading %s#%s: %v", path, id, err)
+	}
+	for _, g := range evalJS[[]string](t, ctx, growersJS) {
+		t.Errorf("#%s: the page can grow after the jump: %s", id, g)
+	}
+	j := evalJS[jumpState](t, ctx, fmt.Sprintf(jumpJS, id))
+	switch {
+	case !j.Found:
+		t.Errorf("#%s: no element has that id", id)
+	case j.Height2 != j.Height1:
+		t.Errorf("#%s: the page grew after the jump, from %.0f to %.0f px", id, j.Height1, j.Height2)
+	case j.Top2 != j.Top1:
+		t.Errorf("#%s: the element moved after the jump, from %.0f to %.0f px", id, j.Top1, j.Top2)
+	case j.Bottom2 <= 0 || j.Top2 >= j.Viewport:
+		t.Errorf("#%s: out of the viewport after the jump (top %.0f, bottom %.0f, viewport height %.0f)", id, j.Top2, j.Bottom2, j.Viewport)
 	}
 }
 

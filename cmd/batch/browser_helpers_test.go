@@ -150,7 +150,7 @@ type pageRef struct {
 
 const refsJS = `(() => {
 	const out = [];
-	for (const [sel, attr] of [['a[href]', 'href'], ['img[src]', 'src'], ['link[href]', 'href'], ['script[src]', 'src']]) {
+	for (const [sel, attr] of [['a[href]', 'href'], ['img[src]', 'src'], ['source[srcset]', 'srcset'], ['object[data]', 'data'], ['link[href]', 'href'], ['script[src]', 'src']]) {
 		for (const e of document.querySelectorAll(sel)) {
 			out.push({tag: e.tagName.toLowerCase(), ref: e.getAttribute(attr), text: (e.textContent || e.alt || '').trim().slice(0, 40)});
 		}
@@ -237,12 +237,13 @@ type imageState struct {
 	Width    int    `json:"width"`
 }
 
-// imagesJS scrolls each image matching %s into view (so that a lazy one
-// loads), waits for it to load or fail (5 s at most), and returns its
-// state.
+// imagesJS scrolls each image matching %s that is shown into view (so
+// that a lazy one loads), waits for it to load or fail (5 s at most), and
+// returns its state. An image not shown (display: none at this width,
+// the fallback of an object that shows) is never loaded.
 const imagesJS = `(async () => {
 	const out = [];
-	for (const img of document.querySelectorAll(%q)) {
+	for (const img of [...document.querySelectorAll(%q)].filter(i => i.checkVisibility())) {
 		img.scrollIntoView({block: 'center'});
 		if (!img.complete) {
 			await new Promise(done => {
@@ -361,10 +362,59 @@ const markJS = `(async () => {
 	return e.checkVisibility();
 })()`
 
-// puzzleLinksJS lists the distinct targets of the visible puzzle links
-// (a link inside a closed <details> cannot be clicked: it has a box, but
+// puzzleLinksJS lists the distinct targets of the visible puzzle links,
+// on the page (#p-…) or on another (puzzles.html#p-…), as written (a
+// link inside a closed <details> cannot be clicked: it has a box, but
 // content-visibility hides it, and a click there lands on what is drawn).
-const puzzleLinksJS = `[...new Set([...document.querySelectorAll('a[href^="#p-"]')].filter(a => a.checkVisibility()).map(a => a.getAttribute('href')))]`
+const puzzleLinksJS = `[...new Set([...document.querySelectorAll('a[href*="#p-"]')].filter(a => a.checkVisibility()).map(a => a.getAttribute('href')))]`
+
+// jumpState is where an element is after a jump to it, and the page's
+// height then and once what came into view has loaded.
+type jumpState struct {
+	Found    bool    `json:"found"`
+	Height1  float64 `json:"h1"`
+	Height2  float64 `json:"h2"`
+	Top1     float64 `json:"top1"`
+	Top2     float64 `json:"top2"`
+	Bottom2  float64 `json:"bottom2"`
+	Viewport float64 `json:"viewport"`
+}
+
+// jumpJS reads, on a page loaded at the fragment #%s, the element's place
+// and the page's height two frames after the load, then again once the
+// images in view are decoded and two more frames are drawn (an image
+// without its size, or content laid out only in view, would move it).
+const jumpJS = `(async () => {
+	const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+	await frames();
+	const e = document.getElementById(%q);
+	if (!e) return {found: false};
+	const de = document.documentElement, r1 = e.getBoundingClientRect(), h1 = de.scrollHeight;
+	const inView = [...document.images].filter(i => { const r = i.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; });
+	await Promise.all(inView.map(i => i.decode().catch(() => {})));
+	await frames();
+	await frames();
+	const r2 = e.getBoundingClientRect();
+	return {found: true, h1: h1, h2: de.scrollHeight, top1: r1.top, top2: r2.top, bottom2: r2.bottom, viewport: innerHeight};
+})()`
+
+// growersJS lists what can grow a page once it is shown:
+// an element laid out only when in view (content-visibility: auto) and
+// an image with no width and height (its box is empty until it loads);
+// a dozen at most.
+const growersJS = `(() => {
+	const out = [];
+	for (const e of document.querySelectorAll('body *')) {
+		if (out.length >= 12) break;
+		const name = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className.trim() ? '.' + e.className.trim().split(/\s+/).join('.') : '');
+		if (getComputedStyle(e).contentVisibility === 'auto') out.push(name + ': content-visibility: auto');
+		else if (e.tagName === 'IMG' && !(e.hasAttribute('width') && e.hasAttribute('height'))) out.push(name + ' ' + e.getAttribute('src') + ': no width and height');
+	}
+	return out;
+})()`
+
+// heightJS is the page's height.
+const heightJS = `document.documentElement.scrollHeight`
 
 // landing is where a click on a puzzle link went.
 type landing struct {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sudokubatch/report"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ const pageVar = "SUDOKUBATCH_PAGE"
 const pageLoads = 5
 
 // TestPageLoadTime measures the pages of the run directory $SUDOKUBATCH_PAGE
-// (index.html, and charts.html when there is one): their bytes, the
+// (index.html, and puzzles.html and charts.html when there are): their bytes, the
 // images' bytes, and the time from navigation start to the load event in
 // headless Chromium, the median of pageLoads loads, each in a new tab,
 // after one untimed.
@@ -61,7 +62,7 @@ func TestPageLoadTime(t *testing.T) {
 	t.Logf("run %s", run)
 	t.Logf("charts/: %d PNG %s, %d SVG %s", nImages, kBytes(images), nSVGs, kBytes(svgs))
 	browser := startBrowser(t, path)
-	for _, name := range []string{"index.html", "charts.html"} {
+	for _, name := range []string{"index.html", report.PuzzlesPageFile, "charts.html"} {
 		page := filepath.Join(run, name)
 		fi, err := os.Stat(page)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"sudokubatch/history"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
@@ -55,7 +56,7 @@ func writeComparePage(ctx context.Context, dir string, c *report.Comparison, old
 		newPage = runPageFrom(dir, newRun.Path)
 	}
 	opt := report.ComparePageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		OldPage: runPageFrom(dir, oldRun.Path), NewPage: newPage, NewRunDir: showDir(runDirOf(newRun.Path))}
+		OldPage: runPageFrom(dir, oldRun.Path), NewPage: newPage, NewRunDir: showDir(runDirOf(newRun.Path)), Busy: history.DefaultBusy}
 	return charts, chartsErr, report.WriteComparePage(ctx, dir, c, oldRun, newRun, opt)
 }
 

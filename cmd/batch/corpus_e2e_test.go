@@ -19,15 +19,19 @@ func corpusHead(t *testing.T, n int) string {
 	return strings.Join(strings.SplitAfter(string(b), "\n")[:n], "")
 }
 
-// pageGrids returns how many puzzle grids the run's page shows, and how
-// many puzzles it shows without one.
+// pageGrids returns how many puzzle grids the run's pages (its page and
+// its puzzles page) show, and how many puzzles they show without one.
 func pageGrids(t *testing.T, run string) (grids, without int) {
 	t.Helper()
-	page, err := os.ReadFile(filepath.Join(run, "index.html"))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"index.html", "puzzles.html"} {
+		page, err := os.ReadFile(filepath.Join(run, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		grids += strings.Count(string(page), `<table class="sudoku"`)
+		without += strings.Count(string(page), "No grid: the corpus cannot be read here")
 	}
-	return strings.Count(string(page), `<table class="sudoku"`), strings.Count(string(page), "No grid: the corpus cannot be read here")
+	return grids, without
 }
 
 // The page shows the grids of the puzzles it lists when the corpus is

@@ -31,7 +31,7 @@ func pruneMain(e *env, args []string) error {
 	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
 	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
 	gz := fset.Bool("gzip", false, "also gzip the plain results.csv of the kept finished runs (runs written before results.csv.gz, merged runs, -gzip=false or -report=false runs)")
-	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, charts.html, charts/, compare-previous/ and hard.csv); -page=false keeps run.json and the summaries only")
+	page := fset.Bool("page", true, "keep the pruned runs' pages (index.html, puzzles.html, charts.html, charts/, compare-previous/ and hard.csv); -page=false keeps run.json and the summaries only")
 	if err := parseFlags(fset, args); err != nil {
 		return err
 	}

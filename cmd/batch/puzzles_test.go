@@ -11,6 +11,7 @@ import (
 
 	"sudokubatch/data"
 	"sudokubatch/history"
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -51,7 +52,7 @@ func highlightsOf(t *testing.T, dir string) []int {
 // corpus's classic example, with its entry.
 func classicOnPage(page string) bool {
 	return strings.Contains(page, `<h2 id="highlight">`) && strings.Contains(page, "The corpus's classic example") &&
-		strings.Contains(page, `<h3><a href="#p-39949">#39949</a></h3>`) && strings.Contains(page, `<section class="puzzle" id="p-39949">`)
+		strings.Contains(page, `<a href="#p-39949">#39949</a>`) && strings.Contains(page, `<section class="puzzle" id="p-39949">`)
 }
 
 // TestClassicExampleHighlightedByDefault: a sweep of the default corpus
@@ -69,7 +70,7 @@ func TestClassicExampleHighlightedByDefault(t *testing.T) {
 	if got := highlightsOf(t, "run"); len(got) != 1 || got[0] != ClassicID {
 		t.Errorf("summary.json highlights %v, want [39949]", got)
 	}
-	if !strings.Contains(page, `<td class="text">bitboard</td>`) || !regexp.MustCompile(`<td data-v="\d">\d(st|nd|rd) of 3</td>`).MatchString(page) {
+	if !strings.Contains(page, `<td class="text">bitboard</td>`) || !regexp.MustCompile(`<td data-v="\d">\d(st|nd|rd) of 3(, tied with [^<]*)?</td>`).MatchString(page) {
 		t.Error("the highlight section does not rank #39949 among the 3 puzzles")
 	}
 	if !strings.Contains(page, `<small class="meta">line 39950</small>`) {
@@ -108,7 +109,7 @@ func TestHighlightNoneRecorded(t *testing.T) {
 		t.Error("the report of a -highlight none sweep highlights")
 	}
 	mustOK(t, batchMain(t, dir, "report", "-highlight", "39950", "none"))
-	if page := pageOf(t, "none"); classicOnPage(page) || !strings.Contains(page, `<h3><a href="#p-39950">#39950</a></h3>`) {
+	if page := pageOf(t, "none"); classicOnPage(page) || !strings.Contains(page, `<a href="#p-39950">#39950</a>`) {
 		t.Error("batch report -highlight 39950 does not highlight #39950 alone")
 	}
 	if r := batchMain(t, dir, "report", "-highlight", "nine", "none"); r.code != exitUsage || !strings.Contains(r.stderr, `bad puzzle id "nine"`) {
@@ -149,7 +150,7 @@ func TestClassicExampleByChecksum(t *testing.T) {
 	}
 }
 
-// TestPageShowCommandReproduces: every puzzle link of a sweep's page
+// TestPageShowCommandReproduces: every puzzle link of a sweep's pages
 // has its entry and no puzzle id is left as text; each entry prints the
 // batch show command, and that command runs the puzzle and ranks it in
 // the run.
@@ -161,7 +162,7 @@ func TestPageShowCommandReproduces(t *testing.T) {
 	if m == nil {
 		t.Fatal("#39949's entry has no command")
 	}
-	checkPuzzleLinks(t, page)
+	checkPuzzleLinks(t, "run")
 	cmd := html.UnescapeString(m[1])
 	if want := "batch show 39949 -run run -solvers bitboard,dlx -timeout 100ms"; cmd != want {
 		t.Fatalf("command %q, want %q", cmd, want)
@@ -198,35 +199,51 @@ func TestPuzzleHistoryOnThePage(t *testing.T) {
 	}
 }
 
-// checkPuzzleLinks checks that every link to a puzzle on page has its
-// target, that every entry is linked from the rest of the page, and that no "#id" is left as text
-// (outside links, code, style and script).
-func checkPuzzleLinks(t *testing.T, page string) {
+// checkPuzzleLinks checks the puzzle links of the run's pages in dir:
+// every link #p-… of its index.html has its target there (a highlighted
+// puzzle's entry), every link puzzles.html#p-… its entry on the puzzles
+// page, every entry of the puzzles page is linked from index.html, and
+// no puzzle id is left as text on either page.
+func checkPuzzleLinks(t *testing.T, dir string) {
 	t.Helper()
-	ids := map[string]bool{}
-	for _, m := range regexp.MustCompile(`\sid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
-		ids[m[1]] = true
+	index := pageOf(t, dir)
+	b, err := os.ReadFile(filepath.Join(dir, report.PuzzlesPageFile))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, m := range regexp.MustCompile(`href="#(p-[^"]*)"`).FindAllStringSubmatch(page, -1) {
-		if !ids[m[1]] {
+	puzzles := string(b)
+	idsOf := func(page string) map[string]bool {
+		ids := map[string]bool{}
+		for _, m := range regexp.MustCompile(`\sid="([^"]+)"`).FindAllStringSubmatch(page, -1) {
+			ids[m[1]] = true
+		}
+		return ids
+	}
+	here, there := idsOf(index), idsOf(puzzles)
+	for _, m := range regexp.MustCompile(`href="#(p-[^"]*)"`).FindAllStringSubmatch(index, -1) {
+		if !here[m[1]] {
 			t.Errorf("link #%s has no target", m[1])
 		}
 	}
-	// Each entry is named above the puzzle section (its heading links to
-	// itself).
-	above := page[:strings.Index(page, `<h2 id="puzzles">`)]
-	for _, m := range regexp.MustCompile(`<section class="puzzle" id="([^"]+)"`).FindAllStringSubmatch(page, -1) {
-		if !strings.Contains(above, `href="#`+m[1]+`"`) {
-			t.Errorf("entry %s is linked from nowhere above the puzzle section", m[1])
+	for _, m := range regexp.MustCompile(`href="puzzles.html#(p-[^"]*)"`).FindAllStringSubmatch(index, -1) {
+		if !there[m[1]] {
+			t.Errorf("link puzzles.html#%s has no target", m[1])
 		}
 	}
-	text := page
-	for _, re := range []string{`(?s)<a href="#p-[^"]*">.*?</a>`, `(?s)<style>.*?</style>`, `(?s)<script>.*?</script>`,
-		`(?s)<code>.*?</code>`, `<[^>]*>`, `&#\d+;`} {
-		text = regexp.MustCompile(re).ReplaceAllString(text, " ")
+	for _, m := range regexp.MustCompile(`<section class="puzzle" id="([^"]+)"`).FindAllStringSubmatch(puzzles, -1) {
+		if !strings.Contains(index, `href="puzzles.html#`+m[1]+`"`) && !strings.Contains(index, `href="#`+m[1]+`"`) {
+			t.Errorf("entry %s is linked from nowhere on the run's page", m[1])
+		}
 	}
-	if bad := regexp.MustCompile(`#\d+`).FindAllString(text, -1); len(bad) > 0 {
-		t.Errorf("puzzle ids as text, not links: %q", bad)
+	for _, page := range []string{index, puzzles} {
+		text := page
+		for _, re := range []string{`(?s)<a href="(puzzles.html)?#p-[^"]*">.*?</a>`, `(?s)<style>.*?</style>`, `(?s)<script>.*?</script>`,
+			`(?s)<code>.*?</code>`, `<[^>]*>`, `&#\d+;`} {
+			text = regexp.MustCompile(re).ReplaceAllString(text, " ")
+		}
+		if bad := regexp.MustCompile(`#\d+`).FindAllString(text, -1); len(bad) > 0 {
+			t.Errorf("puzzle ids as text, not links: %q", bad)
+		}
 	}
 }
 

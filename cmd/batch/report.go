@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"sudokubatch/corpus"
+	"sudokubatch/history"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
@@ -180,9 +182,6 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if vars != nil {
 		// The strips drawn since variants.json was written are kept.
 		sopt := chart.StripOptions{SVG: opt.svg}
-		for _, s := range res.Series {
-			sopt.Solvers = append(sopt.Solvers, s.Solver)
-		}
 		if st, err := os.Stat(filepath.Join(dir, rundir.VariantsFile)); err == nil {
 			sopt.Since = st.ModTime()
 		}
@@ -204,7 +203,16 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
 		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
 		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum),
-		Previous: prev, Strips: strips}
+		Previous: prev, Strips: strips, Busy: history.DefaultBusy}
+	if prev == nil {
+		// The page says why there is no comparison: the first night of
+		// its series (or a run alone), or the note on the one that could
+		// not be made.
+		popt.NoPrevious = "First night: no earlier night of its series to compare with"
+		if note != "" {
+			popt.NoPrevious = strings.ToUpper(note[:1]) + note[1:]
+		}
+	}
 	// The history's verdict of this night, when its results root keeps one:
 	// a note when it cannot be had, never a failed report.
 	if h, err := historyOf(ctx, dir); err != nil {
@@ -251,13 +259,15 @@ func rowsFile(dir, name string) string {
 	return ""
 }
 
-// commandOf is the command line of the run's first segment, quoted for a
-// shell, with how many segments (resumes, merged shards) followed; "".
+// commandOf is the command line of the run's first segment as a reader
+// can run it again (report.RerunCommand: batch and its flags, or go run
+// ./cmd/batch for a binary go run built), with how many segments
+// (resumes, merged shards) followed; "".
 func commandOf(m *rundir.Manifest) string {
 	if m == nil || len(m.Segments) == 0 || len(m.Segments[0].Command) == 0 {
 		return ""
 	}
-	c := report.ShellCommand(m.Segments[0].Command)
+	c := report.RerunCommand(m.Segments[0].Command)
 	if n := len(m.Segments) - 1; n > 0 {
 		c += fmt.Sprintf("  (then %s)", report.Count(n, "more segment", "more segments"))
 	}

@@ -48,7 +48,7 @@ func TestPageHistoryColumn(t *testing.T) {
 	}
 	p := page("n5")
 	for _, want := range []string{">vs. history</th>",
-		`class="alarm"`, ">slower<small>×1.250 [1.250, 1.250]</small>",
+		`class="alarm"`, `>slower<small>×1.250<span class="ci"> [1.250, 1.250]</span></small>`,
 		`id="history">Night 5 of its series in`, "new alarm: dlx (time).", `<a href="../index.html">The history page</a>`} {
 		if !strings.Contains(p, want) {
 			t.Errorf("n5's page lacks %q", want)

@@ -79,11 +79,11 @@ func TestReportVariants(t *testing.T) {
 
 	md := readFile(t, filepath.Join(run, rundir.SummaryMarkdown))
 	a := v.Analyses[0]
-	cell := "[" + a.Verdict + "](index.html#p-" + strconv.Itoa(a.ID) + ")" // the verdict, linked to the entry
+	cell := "[" + a.Verdict + "](puzzles.html#p-" + strconv.Itoa(a.ID) + ")" // the verdict, linked to the entry
 	if !strings.Contains(md, "| status | variants |") || !strings.Contains(md, "## Hard or unlucky") || !strings.Contains(md, cell) {
 		t.Errorf("summary.md has no column or section of variants (want %q)", cell)
 	}
-	page := readFile(t, filepath.Join(run, rundir.PageFile))
+	page := readFile(t, filepath.Join(run, rundir.PageFile)) + readFile(t, filepath.Join(run, report.PuzzlesPageFile))
 	strip := report.StripFile(&a)
 	if !strings.Contains(page, `<th class="text">variants</th>`) || !strings.Contains(page, `src="charts/`+strip+`"`) {
 		t.Errorf("the page has no column of variants or no strip chart %s", strip)

@@ -148,7 +148,7 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	} else if written, err := history.WriteFiles(tf.root, h, reports); err != nil {
 		fmt.Fprintf(e.stderr, "batch trend: %v\n", err)
 	} else if len(written) > 0 {
-		fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s and %d charts in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, len(written)-3, tf.root)
+		fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s and %d chart files (PNG, SVG and a small PNG each) in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, len(written)-3, tf.root)
 	}
 	nights := 0
 	for _, s := range h.Series {

@@ -22,7 +22,7 @@ func TestTrendWritesItsFiles(t *testing.T) {
 		t.Fatalf("trend: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	root := filepath.Join(dir, "results")
-	if !strings.Contains(r.stdout, "wrote trend.md, trend.json, index.html and 8 charts in results") {
+	if !strings.Contains(r.stdout, "wrote trend.md, trend.json, index.html and 12 chart files (PNG, SVG and a small PNG each) in results") {
 		t.Errorf("trend does not say it wrote its files:\n%s", r.stdout)
 	}
 	var f history.TrendFile

@@ -13,47 +13,48 @@ import (
 )
 
 // The box plots of time per strategy, on a log axis. A box summarises
-// the strategy's finished rows only (solved, or proved unsolvable: see
-// ending): a puzzle it gave up on or was stopped on has no solving
-// time to put in it. The statistics are taken in log space (a box on a
-// log axis is only symmetric there): quartiles and median of the
-// finished rows; whiskers reach the furthest finished row within 1.5
-// interquartile ranges; finished rows beyond are drawn as rings. A box
-// of fewer than half the strategy's rows is drawn hollow and dashed (it
-// summarises a minority), and a strategy that finished nothing has no
-// box. The other rows are drawn right of the box, each kind as one
-// mark: the rows that gave up (stuck, wrong) as a cross at their median
-// time, the time the strategy took to give up; the censored rows
-// (timeout, limit) as a filled triangle at the censoring point, where
-// they were stopped (a lower bound). A legend names the marks. When
-// some strategy did not solve every puzzle, each strategy's name on the
-// axis is followed by its shares of outcomes, a line each ("84%
-// solved", "16% timeout"); the caption gives the counts. Highlighted
-// puzzles are dots at their time, on the box when finished and on the
-// marks when not (labelled with their status).
+// every measured unit of its strategy at its value, as the summary's
+// table does: a unit stopped by a limit at the value where it was
+// stopped (a lower bound), one that gave up (stuck, wrong) at the time
+// it took to give up; so its median is the table's median. The
+// statistics are taken in log space (a box on a log axis is only
+// symmetric there): quartiles and median (the summary's estimator, the
+// value of an actual unit); whiskers reach the furthest unit within 1.5
+// interquartile ranges; finished units beyond are drawn as rings. A box
+// of which fewer than half the units finished is drawn hollow and dashed
+// (its upper part is bounds), and a strategy that finished nothing has
+// no box. The units that did not finish are also marked right of the
+// box, each kind as one mark: those that gave up as a cross at their
+// median time; the censored ones (timeout, limit) as a filled triangle
+// where the first of them was stopped (a lower bound). The legend names
+// the marks. When some strategy did not solve every puzzle, each
+// strategy's name on the axis is followed by its shares of outcomes, a
+// line each ("84% solved", "16% timeout"); the caption gives the
+// counts. Highlighted puzzles are dots at their time, on the box when
+// finished and on the marks when not (labelled with their status).
 
 func (cs *chartSet) boxTitle() string {
 	return cs.title("Time per puzzle by strategy", cs.res.Puzzles)
 }
 
 func (cs *chartSet) boxCaption() string {
-	main := "Box plots of the time per puzzle of each strategy's finished puzzles (solved, or proved unsolvable) on a log scale: the box spans the middle half of them with a line at the median, whiskers reach the furthest within 1.5 box heights (in log space) and rings are those beyond"
+	main := "Box plots of the time per puzzle of each strategy on a log scale, over every puzzle it measured (its median is the table's): the box spans the middle half of them with a line at the median, whiskers reach the furthest within 1.5 box heights (in log space) and rings are the finished puzzles beyond"
 	var extra []string
 	gave, censored, notes := cs.timeNotes()
 	if len(gave)+len(censored) > 0 {
-		extra = append(extra, "puzzles a strategy did not finish are left out of its box and drawn as marks right of it; under each strategy's name is its share of puzzles solved and of each kind left out")
+		extra = append(extra, "puzzles a strategy did not finish are in its box at their value and marked right of it; under each strategy's name is its share of puzzles solved and of each kind not finished")
 	}
 	if len(gave) > 0 {
 		extra = append(extra, "a cross marks the median time at which a strategy gave up without a solution ("+strings.Join(gave, "; ")+
 			"): stuck means it stopped by itself and would never solve those puzzles")
 	}
 	if len(censored) > 0 {
-		extra = append(extra, "a triangle marks the time at which timeouts or limits were stopped ("+strings.Join(censored, "; ")+
-			"): those puzzles took at least that long")
+		extra = append(extra, "a triangle marks where the first timeout or limit was stopped ("+strings.Join(censored, "; ")+
+			"): those puzzles took at least that long, and enter the box at the time they were stopped, a lower bound")
 	}
 	for _, c := range cs.time {
 		if c.fin > 0 && 2*c.fin < c.n {
-			extra = append(extra, "a hollow dashed box summarises fewer than half of its strategy's puzzles, the ones it finished, which are not a fair sample of its times")
+			extra = append(extra, "a hollow dashed box is one of whose puzzles fewer than half finished: its median and upper part are lower bounds")
 			break
 		}
 	}
@@ -101,8 +102,8 @@ func newBox(col *column, x float64, clr color.Color) boxStats {
 }
 
 // computeBoxStats computes the statistics of a box over the sorted
-// finished values of a column; the sorted values of the rows that gave
-// up and of the censored rows give their marks and the value range.
+// values of a column's finished units, those that gave up and the
+// censored ones: the box is of all of them (see the file's comment).
 func computeBoxStats(fin, gave, cen []float64) boxStats {
 	var b boxStats
 	n := len(fin) + len(gave) + len(cen)
@@ -129,7 +130,10 @@ func computeBoxStats(fin, gave, cen []float64) boxStats {
 		return b
 	}
 	b.minority = 2*len(fin) < n
-	logs := log10s(fin) // increasing
+	all := make([]float64, 0, n)
+	all = append(append(append(all, fin...), gave...), cen...)
+	slices.Sort(all)
+	logs := log10s(all) // increasing
 	q1, med, q3 := quantile(logs, 0.25), quantile(logs, 0.5), quantile(logs, 0.75)
 	iqr := q3 - q1
 	fLo, fHi := q1-1.5*iqr, q3+1.5*iqr
@@ -139,7 +143,10 @@ func computeBoxStats(fin, gave, cen []float64) boxStats {
 		if l >= fLo && l <= fHi {
 			b.whiskLo = math.Min(b.whiskLo, l)
 			b.whiskHi = math.Max(b.whiskHi, l)
-		} else {
+		}
+	}
+	for _, v := range fin {
+		if l := math.Log10(v); l < fLo || l > fHi {
 			b.outliers = append(b.outliers, l)
 		}
 	}
@@ -195,6 +202,14 @@ func (bs *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		for _, m := range b.marks() {
 			c.DrawGlyphNoClip(m.glyph(b.color), vg.Point{X: x + half + markGap, Y: trY(m.at)})
 		}
+	}
+	// The highlighted puzzles over every box and mark, so that no box
+	// drawn later covers a label.
+	for _, b := range bs.boxes {
+		if b.empty {
+			continue
+		}
+		x := trX(b.x)
 		// Highlighted puzzles: dots, at the box for finished rows and
 		// at the marks for the others, labelled on their side (left of
 		// the box, right of the marks), the labels moved apart (with a
@@ -305,8 +320,9 @@ func boxTickLabel(col *column, shares bool) string {
 }
 
 // boxPlot draws the box plots of time of all strategies.
-func (cs *chartSet) boxPlot() (*plot.Plot, error) {
-	p := newPlot(cs.boxTitle(), "strategy", measureTime.axisLabel())
+func (cs *chartSet) boxPlot() (*Figure, error) {
+	f := NewFigure(cs.boxTitle(), "strategy", measureTime.axisLabel(), plotWidth, plotHeight)
+	p := f.Plot
 	var names []string
 	bs := &boxPlotter{}
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -317,7 +333,7 @@ func (cs *chartSet) boxPlot() (*plot.Plot, error) {
 	for i, col := range cs.time {
 		names = append(names, boxTickLabel(col, shares))
 		all.stuck, all.wrong, all.timeouts, all.limits = all.stuck+col.stuck, all.wrong+col.wrong, all.timeouts+col.timeouts, all.limits+col.limits
-		b := newBox(col, float64(i), seriesColor(i))
+		b := newBox(col, float64(i), StrategyColor(col.solver))
 		for _, hp := range col.find(cs.opt.Highlight) {
 			b.highlight = append(b.highlight, math.Log10(hp.v))
 			text := cs.res.PuzzleLabel(hp.e)
@@ -339,10 +355,19 @@ func (cs *chartSet) boxPlot() (*plot.Plot, error) {
 	p.Add(bs)
 	p.NominalX(names...)
 	p.X.Tick.Label.Font = textStyle(12, color.Black).Font
+	// The small figure has no room for the shares under the names (the
+	// caption gives them): the names alone, smaller.
+	f.OnShrink = func(f *Figure) {
+		var short []string
+		for _, col := range cs.time {
+			short = append(short, col.solver)
+		}
+		f.Plot.NominalX(short...)
+		f.Plot.X.Tick.Label.Font = textStyle(9, color.Black).Font
+	}
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	setLogAxis(&p.Y, lo, hi, measureTime)
-	// A legend for the marks, placed where it covers the fewest boxes
-	// and marks (their extents as points, in normalized coordinates).
+	// A legend for the marks.
 	if all.unfinished() > 0 {
 		gray := color.RGBA{0xbb, 0xbb, 0xbb, 0xff}
 		for _, m := range []boxMark{{}, {censored: true}} {
@@ -350,34 +375,11 @@ func (cs *chartSet) boxPlot() (*plot.Plot, error) {
 			g.Radius = vg.Points(4.5)
 			switch {
 			case !m.censored && all.gaveUp() > 0:
-				p.Legend.Add(all.gaveWord()+": median time", &pointPlotter{glyph: g})
+				f.Legend.Add(all.gaveWord()+": median time", &pointPlotter{glyph: g})
 			case m.censored && all.censored() > 0:
-				p.Legend.Add(all.censorWord()+": where stopped (≥)", &pointPlotter{glyph: g})
+				f.Legend.Add(all.censorWord()+": where the first was stopped (≥)", &pointPlotter{glyph: g})
 			}
 		}
-		var nx, ny []float64
-		ly, lh := math.Log10(lo), math.Log10(hi/lo)
-		for _, b := range bs.boxes {
-			if b.empty {
-				continue
-			}
-			fx := (b.x - p.X.Min) / (p.X.Max - p.X.Min)
-			ys := []float64{math.Log10(b.valueLo), math.Log10(b.valueHi)}
-			for _, m := range b.marks() {
-				ys = append(ys, m.at)
-			}
-			for _, v := range ys {
-				for _, dx := range []float64{-0.06, 0, 0.06} {
-					nx, ny = append(nx, fx+dx), append(ny, (v-ly)/lh)
-				}
-			}
-			if !b.noBox {
-				for v := b.whiskLo; v <= b.whiskHi; v += lh / 50 {
-					nx, ny = append(nx, fx), append(ny, (v-ly)/lh)
-				}
-			}
-		}
-		legendCorner(p, nx, ny, false)
 	}
-	return p, nil
+	return f, nil
 }

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,11 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -58,11 +53,12 @@ type Options struct {
 	Summary *report.Summary
 }
 
-// Chart geometry: 8x5 inches, 800x500 pixels in PNG.
+// Chart geometry: 8x5 inches, 800x500 pixels in PNG; a scatter on equal
+// axes 6.5 inches square.
 const (
 	plotWidth    = 8 * vg.Inch
 	plotHeight   = 5 * vg.Inch
-	dpi          = 100
+	squareSide   = 6.5 * vg.Inch
 	svgMaxPoints = 5000 // scatters with more points are written as PNG only
 	hardestTop   = 5    // puzzles labelled on each histogram
 	ecdfPoints   = 300  // quantile points per ECDF curve
@@ -76,7 +72,7 @@ var pngEncoder = png.Encoder{CompressionLevel: png.DefaultCompression}
 // set when an SVG is wanted) and how to build it.
 type job struct {
 	chart report.Chart
-	build func() (*plot.Plot, error)
+	build func() (*Figure, error)
 }
 
 // Write draws the charts of res into dir (created if needed) and
@@ -86,7 +82,8 @@ type job struct {
 //     time, the histogram of calls, and (for every strategy but the
 //     baseline) the scatter of its time against the baseline's.
 //
-// A strategy with no row to plot gets no chart of its own, a scatter
+// A strategy with no row to plot, or that finished none (it gave up on
+// or was stopped on every puzzle), gets no chart of its own, a scatter
 // with no puzzle measured by both strategies is left out, and with a
 // single strategy there is no scatter.
 //
@@ -167,32 +164,50 @@ func writeJob(ctx context.Context, dir string, j *job) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	p, err := j.build()
+	f, err := j.build()
 	if err != nil {
 		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	png, err := renderChart(p, "png")
+	j.chart.Width, j.chart.Height = f.Pixels()
+	png, err := f.Render("png")
 	if err != nil {
 		return fmt.Errorf("drawing chart %s: %w", j.chart.File, err)
 	}
 	if err := writeFile(filepath.Join(dir, j.chart.File), png); err != nil {
 		return err
 	}
-	if j.chart.SVG == "" {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if j.chart.SVG != "" {
+		svg, err := f.Render("svg")
+		if err != nil {
+			return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
+		}
+		if err := writeFile(filepath.Join(dir, j.chart.SVG), svg); err != nil {
+			return err
+		}
+	}
+	if j.chart.Small == "" {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	svg, err := renderChart(p, "svg")
+	f.Shrink()
+	j.chart.SmallWidth, j.chart.SmallHeight = f.Pixels()
+	small, err := f.Render("png")
 	if err != nil {
-		return fmt.Errorf("drawing chart %s: %w", j.chart.SVG, err)
+		return fmt.Errorf("drawing chart %s: %w", j.chart.Small, err)
 	}
-	return writeFile(filepath.Join(dir, j.chart.SVG), svg)
+	return writeFile(filepath.Join(dir, j.chart.Small), small)
 }
+
+// smallFile is the name of the small PNG of a chart's PNG file.
+func smallFile(png string) string { return strings.TrimSuffix(png, ".png") + "-small.png" }
 
 // writeFile writes a chart file atomically, readable by all like
 // the page that shows it (a temporary file is created 0600).
@@ -204,28 +219,6 @@ func writeFile(path string, data []byte) error {
 		return fmt.Errorf("writing chart: %w", err)
 	}
 	return nil
-}
-
-// renderChart draws p in the format ("png" or "svg") at the chart size.
-func renderChart(p *plot.Plot, format string) ([]byte, error) {
-	var buf bytes.Buffer
-	switch format {
-	case "png":
-		c := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(dpi))
-		p.Draw(draw.New(c))
-		if err := pngEncoder.Encode(&buf, c.Image()); err != nil {
-			return nil, err
-		}
-	case "svg":
-		c := vgsvg.New(plotWidth, plotHeight)
-		p.Draw(draw.New(c))
-		if _, err := c.WriteTo(&buf); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, fmt.Errorf("unknown chart format %q", format)
-	}
-	return buf.Bytes(), nil
 }
 
 // chartSet is the charts of one report: what they share, the columns of
@@ -340,11 +333,11 @@ func baselineOf(res *report.Results, want string) string {
 // jobs lists the charts in page order.
 func (cs *chartSet) jobs() []job {
 	var jobs []job
-	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*plot.Plot, error)) {
+	add := func(kind, solver, base string, svg bool, title, caption string, build func() (*Figure, error)) {
 		if kind != KindHistCalls {
 			caption += cs.basisNote(solver, kind == KindScatterTime)
 		}
-		c := report.Chart{File: base + ".png", Title: title, Caption: caption, Solver: solver, Kind: kind}
+		c := report.Chart{File: base + ".png", Small: base + "-small.png", Title: title, Caption: caption, Solver: solver, Kind: kind}
 		if cs.opt.SVG && svg {
 			c.SVG = base + ".svg"
 		}
@@ -357,13 +350,16 @@ func (cs *chartSet) jobs() []job {
 	add(KindBoxTime, "", "box-time", true, cs.boxTitle(), cs.boxCaption(), cs.boxPlot)
 	var base *column
 	for _, c := range cs.time {
-		if c.solver == cs.baseline {
-			base = c
+		if c.solver == cs.baseline && c.fin > 0 {
+			base = c // a baseline that finished nothing has no scatters
 		}
 	}
 	for i := range cs.res.Series {
-		if cs.time[i].n == 0 {
-			continue // nothing measured: the ECDF and box plot say so
+		if cs.time[i].n == 0 || cs.time[i].fin == 0 {
+			// Nothing measured, or nothing finished (singles, stuck on
+			// every 17-clue puzzle): the ECDF and the box plot say so, and
+			// its histograms and scatter would draw when it gave up.
+			continue
 		}
 		name := report.SafeFileName(cs.time[i].solver)
 		for _, col := range []*column{cs.time[i], cs.calls[i]} {
@@ -372,7 +368,7 @@ func (cs *chartSet) jobs() []job {
 				kind = KindHistCalls
 			}
 			add(kind, col.solver, kind+"-"+name, true, cs.histTitle(col), cs.histCaption(col, i),
-				func() (*plot.Plot, error) { return cs.histPlot(col, i) })
+				func() (*Figure, error) { return cs.histPlot(col, i) })
 		}
 		if base != nil && cs.time[i] != base {
 			sc := cs.newScatter(cs.res.Series[i], cs.time[i], base, i)

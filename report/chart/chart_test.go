@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot"
-
 	"sudokubatch/report"
 	"sudokubatch/solvers"
 )
@@ -102,9 +100,10 @@ func TestWrite(t *testing.T) {
 				"backtrack": onlyTimeouts,
 				"bitboard":  spread(50, 3_000),
 			}, "backtrack", "bitboard"),
+			// backtrack finished nothing: no chart of its own.
 			opt:     Options{Highlight: []int{7}},
-			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 2, KindHistCalls: 2, KindScatterTime: 1},
-			caption: []string{"50 timeouts", "open triangles are the 50 puzzles stopped"},
+			kinds:   map[string]int{KindECDFTime: 1, KindBoxTime: 1, KindHistTime: 1, KindHistCalls: 1},
+			caption: []string{"50 timeouts"},
 		},
 		{
 			name: "limits",
@@ -169,7 +168,7 @@ func TestWrite(t *testing.T) {
 			for _, c := range charts {
 				got[c.Kind]++
 				captions = append(captions, c.Caption)
-				checkChartPNG(t, filepath.Join(dir, c.File))
+				checkChartPNG(t, dir, c)
 				if c.Title == "" || !strings.HasSuffix(c.Caption, ".") {
 					t.Errorf("%s: title %q, caption %q", c.File, c.Title, c.Caption)
 				}
@@ -204,9 +203,22 @@ func TestWrite(t *testing.T) {
 	}
 }
 
-// checkChartPNG checks that path is a PNG of the chart size.
-func checkChartPNG(t *testing.T, path string) {
+// checkChartPNG checks that c's PNG in dir is a PNG of the size c says:
+// 800x500 pixels, or 650x650 for a scatter on equal axes, 800x400 for a
+// strip.
+func checkChartPNG(t *testing.T, dir string, c report.Chart) {
 	t.Helper()
+	path := filepath.Join(dir, c.File)
+	want := [2]int{800, 500}
+	switch c.Kind {
+	case KindScatterTime, KindCompareScatter:
+		want = [2]int{650, 650}
+	case KindStrip:
+		want = [2]int{800, 400}
+	}
+	if c.Width != want[0] || c.Height != want[1] {
+		t.Errorf("%s: its chart says %dx%d pixels, want %dx%d", c.File, c.Width, c.Height, want[0], want[1])
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -218,8 +230,8 @@ func checkChartPNG(t *testing.T, path string) {
 	if err != nil {
 		t.Fatalf("%s: %v", filepath.Base(path), err)
 	}
-	if r := img.Bounds(); r.Dx() != 800 || r.Dy() != 500 {
-		t.Errorf("%s: %dx%d pixels, want 800x500", filepath.Base(path), r.Dx(), r.Dy())
+	if r := img.Bounds(); r.Dx() != want[0] || r.Dy() != want[1] {
+		t.Errorf("%s: %dx%d pixels, want %dx%d", filepath.Base(path), r.Dx(), r.Dy(), want[0], want[1])
 	}
 }
 
@@ -259,14 +271,14 @@ func TestWriteOrderAndBaseline(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	t.Run("panic becomes an error", func(t *testing.T) {
-		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { panic("boom") }}
+		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*Figure, error) { panic("boom") }}
 		err := writeJob(context.Background(), t.TempDir(), j)
 		if err == nil || !strings.Contains(err.Error(), "boom") {
 			t.Errorf("err = %v, want the panic", err)
 		}
 	})
 	t.Run("build error", func(t *testing.T) {
-		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*plot.Plot, error) { return nil, errors.New("bad") }}
+		j := &job{chart: report.Chart{File: "x.png"}, build: func() (*Figure, error) { return nil, errors.New("bad") }}
 		if err := writeJob(context.Background(), t.TempDir(), j); err == nil {
 			t.Error("no error")
 		}
@@ -286,165 +298,6 @@ func TestWriteErrors(t *testing.T) {
 			t.Error("no error")
 		}
 	})
-}
-
-func TestChartLogTicks(t *testing.T) {
-	dur := logTicks{Format: report.FormatSecondsShort}
-	calls := logTicks{Format: report.FormatCountTick}
-	tests := []struct {
-		name     string
-		ticker   logTicks
-		min, max float64
-		want     []string // the labels, in order
-	}{
-		{"1µs to 10s", dur, 1e-6, 10, []string{"1µs", "10µs", "100µs", "1ms", "10ms", "100ms", "1s", "10s"}},
-		{"1ns to 1µs", dur, 1e-9, 1e-6, []string{"1ns", "10ns", "100ns", "1µs"}},
-		{"3µs to 120ms", dur, 3e-6, 0.12, []string{"10µs", "100µs", "1ms", "10ms", "100ms"}},
-		{"two decades: 1-2-5", dur, 2e-5, 3e-3, []string{"20µs", "50µs", "100µs", "200µs", "500µs", "1ms", "2ms"}},
-		{"within a decade: 1..9", dur, 1.5e-3, 9.5e-3, []string{"2ms", "3ms", "4ms", "5ms", "6ms", "7ms", "8ms", "9ms"}},
-		{"seconds", dur, 0.5, 200, []string{"1s", "10s", "100s"}},
-		{"calls 1 to 1e5", calls, 1, 1e5, []string{"1", "10", "100", "1e3", "1e4", "1e5"}},
-		{"calls 3 to 40", calls, 3, 40, []string{"5", "10", "20"}},
-		{"calls 1e3 to 1e7", calls, 900, 2e7, []string{"1e3", "1e4", "1e5", "1e6", "1e7"}},
-		{"calls 2e4 to 6e5", calls, 2e4, 6e5, []string{"2e4", "5e4", "1e5", "2e5", "5e5"}},
-		{"zero min", calls, 0, 10, nil},
-		{"negative", dur, -1, 1, nil},
-		{"NaN", dur, math.NaN(), 1, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			ticks := tt.ticker.Ticks(tt.min, tt.max)
-			for _, tk := range ticks {
-				if tk.Value < tt.min*(1-1e-9) || tk.Value > tt.max*(1+1e-9) {
-					t.Errorf("tick %v outside [%v, %v]", tk.Value, tt.min, tt.max)
-				}
-				if tk.Label != "" {
-					got = append(got, tk.Label)
-				}
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("labels = %q, want %q", got, tt.want)
-			}
-		})
-	}
-	t.Run("narrow range", func(t *testing.T) {
-		ticks := dur.Ticks(2.01e-3, 2.09e-3)
-		n := 0
-		for _, tk := range ticks {
-			if tk.Label != "" {
-				n++
-				if !strings.HasSuffix(tk.Label, "ms") {
-					t.Errorf("label %q, want ms", tk.Label)
-				}
-			}
-		}
-		if n < 2 {
-			t.Errorf("%d labels in a narrow range: %v", n, ticks)
-		}
-	})
-	t.Run("wide range", func(t *testing.T) {
-		n := 0
-		for _, tk := range calls.Ticks(1, 1e20) {
-			if tk.Label != "" {
-				n++
-			}
-		}
-		if n < 5 || n > 12 {
-			t.Errorf("%d labels from 1 to 1e20", n)
-		}
-	})
-	t.Run("log10 axis", func(t *testing.T) {
-		ticks := log10Ticks{dur}.Ticks(-6, -3)
-		if len(ticks) == 0 || ticks[0].Value != -6 || ticks[0].Label != "1µs" {
-			t.Errorf("ticks = %v", ticks)
-		}
-	})
-}
-
-func TestChartLabels(t *testing.T) {
-	for _, tt := range []struct {
-		got, want string
-	}{
-		{report.FormatSecondsShort(1e-9), "1ns"},
-		{report.FormatSecondsShort(2.5e-7), "250ns"},
-		{report.FormatSecondsShort(1e-5), "10µs"},
-		{report.FormatSecondsShort(2.5e-3), "2.5ms"},
-		{report.FormatSecondsShort(0.1), "100ms"},
-		{report.FormatSecondsShort(1), "1s"},
-		{report.FormatSecondsShort(12.3456), "12.3s"},
-		{report.FormatCountTick(1), "1"},
-		{report.FormatCountTick(500), "500"},
-		{report.FormatCountTick(1000), "1e3"},
-		{report.FormatCountTick(2e4), "2e4"},
-		{report.FormatCountTick(2.5e6), "2.5e6"},
-		{report.FormatCountShort(12345), "12.3k"},
-		{report.FormatCountShort(4.5e6), "4.5M"},
-	} {
-		if tt.got != tt.want {
-			t.Errorf("got %q, want %q", tt.got, tt.want)
-		}
-	}
-}
-
-func TestChartLogBins(t *testing.T) {
-	for _, tt := range []struct {
-		name    string
-		lo, hi  float64
-		integer bool
-	}{
-		{"time", 3e-6, 0.12, false},
-		{"one value", 5e-3, 5e-3, false},
-		{"calls", 1, 2e7, true},
-		{"calls all one", 1, 1, true},
-		{"calls small", 64, 900, true},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			e := logBins(tt.lo, tt.hi, tt.integer)
-			if len(e) < 2 || len(e) > 62 {
-				t.Fatalf("%d edges: %v", len(e), e)
-			}
-			if e[0] > tt.lo || e[len(e)-1] < tt.hi {
-				t.Errorf("edges %v do not cover [%v, %v]", e, tt.lo, tt.hi)
-			}
-			for i := 1; i < len(e); i++ {
-				if e[i] <= e[i-1] {
-					t.Errorf("edges not increasing: %v", e)
-				}
-				if tt.integer && e[i] != math.Trunc(e[i]) {
-					t.Errorf("edge %v is not an integer", e[i])
-				}
-			}
-			for _, v := range []float64{tt.lo, tt.hi, math.Sqrt(tt.lo * tt.hi)} {
-				b := binIndex(e, v)
-				if v < e[b] || v > e[b+1] {
-					t.Errorf("%v in bin %d [%v, %v]", v, b, e[b], e[b+1])
-				}
-			}
-		})
-	}
-}
-
-func TestChartECDFThin(t *testing.T) {
-	vs := make([]float64, 10000)
-	for i := range vs {
-		vs[i] = float64(i / 10) // ties
-	}
-	xs, ys := thinECDF(vs, 12000, 300)
-	if len(xs) > 302 || len(xs) < 100 {
-		t.Errorf("%d points", len(xs))
-	}
-	for i := 1; i < len(xs); i++ {
-		if xs[i] < xs[i-1] || ys[i] <= ys[i-1] {
-			t.Fatalf("not increasing at %d: (%v, %v) after (%v, %v)", i, xs[i], ys[i], xs[i-1], ys[i-1])
-		}
-	}
-	if last := ys[len(ys)-1]; last != 10000.0/12000 {
-		t.Errorf("ends at %v, want %v", last, 10000.0/12000)
-	}
-	if x, y := thinECDF(nil, 0, 300); x != nil || y != nil {
-		t.Error("points from no values")
-	}
 }
 
 func TestChartScatterJoin(t *testing.T) {
@@ -534,7 +387,7 @@ func TestChartScatterRaster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := renderChart(p, "png")
+		b, err := p.Render("png")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -570,259 +423,6 @@ func TestChartScatterRaster(t *testing.T) {
 	px := float64(bd.Dx() * bd.Dy())
 	if mean := sum / px; mean > 1 || big/px > 0.002 {
 		t.Errorf("raster and glyph drawings differ: mean %.2f/255 a pixel, %.0f pixels by more than 64", mean, big)
-	}
-}
-
-// unfinishedResults returns three strategies over the same puzzles:
-// singles stuck on all 40, backtrack with 20 solved, 12 stuck and 8
-// timeouts (interleaved, the stuck ones the fastest rows and the
-// timeouts the slowest), bitboard solving all 40.
-func unfinishedResults() *report.Results {
-	var singles, backtrack, bitboard []testEntry
-	for i := range 40 {
-		singles = append(singles, testEntry{id: i, status: solvers.StatusStuck, ns: int64(300 + 10*i), calls: 3})
-		bitboard = append(bitboard, testEntry{id: i, status: solvers.StatusSolved, ns: int64(2000 + 50*i), calls: 10})
-		e := testEntry{id: i, status: solvers.StatusSolved, ns: int64(100_000 + 10_000*i), calls: uint64(1000 + i)}
-		switch i % 10 {
-		case 1, 3, 5:
-			// 12 stuck, fast: they must not pull the box or the curve
-			// to the left.
-			e.status, e.ns, e.calls = solvers.StatusStuck, int64(50+i), 1
-		case 2, 7:
-			// 8 timeouts, at 100 ms.
-			e.status, e.ns = solvers.StatusTimeout, int64(100_000_000+i)
-		}
-		backtrack = append(backtrack, e)
-	}
-	return testResults(map[string][]testEntry{"singles": singles, "backtrack": backtrack, "bitboard": bitboard},
-		"singles", "backtrack", "bitboard")
-}
-
-// TestChartUnfinishedECDF: a curve rises with finished rows alone and
-// ends at the share finished; a strategy stuck on every puzzle draws no
-// rising curve, ends at 0% and says it is stuck.
-func TestChartUnfinishedECDF(t *testing.T) {
-	res := unfinishedResults()
-	cs, err := newChartSet(context.Background(), res, Options{Highlight: []int{1, 2, 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	singles, backtrack, bitboard := cs.time[0], cs.time[1], cs.time[2]
-	if singles.n != 40 || singles.fin != 0 || singles.stuck != 40 {
-		t.Fatalf("singles: %d plotted, %d finished, %d stuck; want 40, 0, 40", singles.n, singles.fin, singles.stuck)
-	}
-	if backtrack.n != 40 || backtrack.fin != 20 || backtrack.stuck != 12 || backtrack.timeouts != 8 {
-		t.Fatalf("backtrack: %d plotted, %d finished, %d stuck, %d timeouts; want 40, 20, 12, 8",
-			backtrack.n, backtrack.fin, backtrack.stuck, backtrack.timeouts)
-	}
-	shares := cs.anyUnfinished()
-	if !shares {
-		t.Error("anyUnfinished = false with stuck and timeout rows")
-	}
-	maxY := func(cv ecdfCurve) float64 {
-		m := 0.0
-		for _, q := range cv.xys {
-			m = math.Max(m, q.Y)
-		}
-		return m
-	}
-
-	cv := ecdfCurveOf(singles, shares)
-	if len(cv.xys) != 0 || maxY(cv) != 0 || cv.endY != 0 {
-		t.Errorf("singles (all stuck): curve %v ending at %v; want no curve, ending at 0%%", cv.xys, cv.endY)
-	}
-	if !cv.gave || cv.censored || math.Abs(cv.gaveX-math.Log10(490e-9)) > 1e-9 {
-		t.Errorf("singles: cross %v at %v, triangle %v; want a cross at the median 490ns, no triangle", cv.gave, cv.gaveX, cv.censored)
-	}
-	if want := "singles (0% solved; 100% stuck)"; cv.name != want {
-		t.Errorf("singles legend %q, want %q", cv.name, want)
-	}
-
-	cv = ecdfCurveOf(backtrack, shares)
-	if cv.endY != 0.5 || maxY(cv) != 0.5 {
-		t.Errorf("backtrack: curve ends at %v, rises to %v; want the 50%% solved", cv.endY, maxY(cv))
-	}
-	// The curve starts at the fastest solved row, not at a stuck one.
-	if x0 := math.Pow(10, cv.xys[0].X); math.Abs(x0-100e-6) > 1e-12 {
-		t.Errorf("backtrack: curve starts at %gs, want the fastest solved 100µs", x0)
-	}
-	for k := 1; k < len(cv.xys); k++ {
-		if cv.xys[k].Y < cv.xys[k-1].Y || cv.xys[k].X < cv.xys[k-1].X {
-			t.Fatalf("backtrack: curve not increasing at %d: %v", k, cv.xys)
-		}
-	}
-	if !cv.gave || cv.gaveX != cv.endX || !cv.censored || math.Abs(math.Pow(10, cv.censorX)-0.100000002) > 1e-12 {
-		t.Errorf("backtrack: cross %v at %v (end %v), triangle %v at %v; want both, the cross at the end, the triangle at 100ms",
-			cv.gave, cv.gaveX, cv.endX, cv.censored, math.Pow(10, cv.censorX))
-	}
-	if last := cv.xys[len(cv.xys)-1]; last.X != cv.censorX || last.Y != 0.5 {
-		t.Errorf("backtrack: line ends at %v, want flat to the triangle at (%v, 0.5)", last, cv.censorX)
-	}
-	if want := "backtrack (50% solved; 30% stuck, 20% timeout)"; cv.name != want {
-		t.Errorf("backtrack legend %q, want %q", cv.name, want)
-	}
-
-	cv = ecdfCurveOf(bitboard, shares)
-	if cv.endY != 1 || maxY(cv) != 1 || cv.gave || cv.censored || cv.name != "bitboard (100% solved)" {
-		t.Errorf("bitboard: ends at %v, cross %v, triangle %v, legend %q", cv.endY, cv.gave, cv.censored, cv.name)
-	}
-	if cv := ecdfCurveOf(bitboard, false); cv.name != "bitboard" {
-		t.Errorf("legend %q without shares", cv.name)
-	}
-
-	// The highlighted rows keep their outcome: #1 stuck, #2 a timeout,
-	// #4 solved.
-	for _, tt := range []struct {
-		id  int
-		out ending
-	}{{1, endGaveUp}, {2, endCensored}, {4, endFinished}} {
-		if ps := backtrack.find([]int{tt.id}); len(ps) != 1 || ps[0].out != tt.out {
-			t.Errorf("highlighted #%d: %v, want ending %d", tt.id, ps, tt.out)
-		}
-	}
-
-	// The captions state the rule.
-	caption := cs.ecdfCaption()
-	for _, want := range []string{"singles 40 stuck", "backtrack 12 stuck", "backtrack 8 timeouts",
-		"a curve rises only with the puzzles its strategy finished", "stuck means it stopped by itself"} {
-		if !strings.Contains(caption, want) {
-			t.Errorf("ECDF caption lacks %q: %s", want, caption)
-		}
-	}
-}
-
-// TestChartUnfinishedBox: a box summarises the finished rows only; the
-// others are marks beside it; a strategy that finished nothing has no
-// box.
-func TestChartUnfinishedBox(t *testing.T) {
-	res := unfinishedResults()
-	cs, err := newChartSet(context.Background(), res, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	singles, backtrack := cs.time[0], cs.time[1]
-	if b := singles.box; !b.noBox || !b.hasGave || b.hasCensor {
-		t.Errorf("singles: no box %v, cross %v, triangle %v; want no box and a cross", b.noBox, b.hasGave, b.hasCensor)
-	}
-	// backtrack's finished rows are ids 0, 4, 6, 8, 9, 10, ...: their
-	// times alone, in log10, make the box.
-	var fin []float64
-	for i := range 40 {
-		if s := res.Series[1].Status(i); s == solvers.StatusSolved {
-			fin = append(fin, math.Log10(float64(res.Series[1].NS(i))/1e9))
-		}
-	}
-	slices.Sort(fin)
-	b := backtrack.box
-	if b.noBox || b.minority || !b.hasGave || !b.hasCensor {
-		t.Fatalf("backtrack: no box %v, minority %v, cross %v, triangle %v", b.noBox, b.minority, b.hasGave, b.hasCensor)
-	}
-	for _, q := range []struct {
-		name      string
-		got, want float64
-	}{
-		{"q1", b.q1, quantile(fin, 0.25)}, {"median", b.median, quantile(fin, 0.5)}, {"q3", b.q3, quantile(fin, 0.75)},
-		{"lower whisker", b.whiskLo, fin[0]}, {"upper whisker", b.whiskHi, fin[len(fin)-1]},
-	} {
-		if math.Abs(q.got-q.want) > 1e-12 {
-			t.Errorf("backtrack %s = %v, want %v (finished rows only)", q.name, q.got, q.want)
-		}
-	}
-	if len(b.outliers) != 0 {
-		t.Errorf("outliers %v: a stuck or timeout row counted in the box", b.outliers)
-	}
-	if got := math.Pow(10, b.censorAt); math.Abs(got-0.100000002) > 1e-12 {
-		t.Errorf("triangle at %gs, want the first timeout 100ms", got)
-	}
-	if got := math.Pow(10, b.gaveAt); got < 50e-9 || got > 90e-9 {
-		t.Errorf("cross at %gs, want the median of the stuck rows (50-90ns)", got)
-	}
-	for _, tt := range []struct {
-		col  *column
-		want string
-	}{
-		{backtrack, "backtrack\n50% solved\n30% stuck\n20% timeout"},
-		{singles, "singles\n0% solved\n100% stuck"},
-		{cs.time[2], "bitboard\n100% solved"},
-	} {
-		if got := boxTickLabel(tt.col, true); got != tt.want {
-			t.Errorf("axis label %q, want %q", got, tt.want)
-		}
-	}
-
-	// Fewer than half finished: a hollow box.
-	if b := computeBoxStats([]float64{1e-3, 2e-3}, []float64{1e-6, 2e-6}, []float64{1}); !b.minority || b.noBox ||
-		b.median != math.Log10(1e-3) {
-		t.Errorf("2 finished of 5: minority %v, no box %v, median %v", b.minority, b.noBox, b.median)
-	}
-
-	caption := cs.boxCaption()
-	for _, want := range []string{"finished puzzles (solved, or proved unsolvable)", "left out of its box",
-		"singles 40 stuck; backtrack 12 stuck", "backtrack 8 timeouts", "has no box"} {
-		if !strings.Contains(caption, want) {
-			t.Errorf("box caption lacks %q: %s", want, caption)
-		}
-	}
-}
-
-// TestChartUnfinishedHistScatter: histograms stack the rows that gave
-// up as a segment of their own, and scatters never draw them as
-// finished dots.
-func TestChartUnfinishedHistScatter(t *testing.T) {
-	res := unfinishedResults()
-	cs, err := newChartSet(context.Background(), res, Options{Baseline: "bitboard"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := func(vs []float64) (n float64) {
-		for _, v := range vs {
-			n += v
-		}
-		return n
-	}
-	for _, cols := range [][]*column{cs.time, cs.calls} {
-		bt := cols[1]
-		if sum(bt.binFin) != 20 || sum(bt.binGave) != 12 || sum(bt.binCen) != 8 {
-			t.Errorf("backtrack %s bins: %v finished, %v gave up, %v censored; want 20, 12, 8",
-				bt.measure, sum(bt.binFin), sum(bt.binGave), sum(bt.binCen))
-		}
-		if sg := cols[0]; sum(sg.binFin) != 0 || sum(sg.binGave) != 40 {
-			t.Errorf("singles %s bins: %v finished, %v gave up; want 0, 40", sg.measure, sum(sg.binFin), sum(sg.binGave))
-		}
-	}
-	if c := cs.histCaption(cs.time[0], 0); !strings.Contains(c, "40 stuck") || !strings.Contains(c, "no puzzle") {
-		t.Errorf("singles histogram caption: %s", c)
-	}
-	if c := cs.histCaption(cs.time[1], 1); !strings.Contains(c, "12 stuck") || !strings.Contains(c, "8 timeouts") ||
-		!strings.Contains(c, "not counted as finished") {
-		t.Errorf("backtrack histogram caption: %s", c)
-	}
-
-	sc := cs.newScatter(res.Series[0], cs.time[0], cs.time[2], 0)
-	if sc.n != 40 || sc.finished() != 0 || sc.gaveY != 40 {
-		t.Errorf("singles vs bitboard: %d pairs, %d finished, %d stuck on y; want 40, 0, 40", sc.n, sc.finished(), sc.gaveY)
-	}
-	if c := sc.caption(); !strings.Contains(c, "crosses are the 40 puzzles") {
-		t.Errorf("scatter caption: %s", c)
-	}
-	sc = cs.newScatter(res.Series[1], cs.time[1], cs.time[2], 1)
-	if sc.finished() != 20 || sc.gaveY != 12 || sc.censY != 8 {
-		t.Errorf("backtrack vs bitboard: %d finished, %d stuck, %d censored; want 20, 12, 8", sc.finished(), sc.gaveY, sc.censY)
-	}
-	// As the baseline, a stuck side is marked on x; the pair is a
-	// stop mark even when the other side is censored.
-	set2, _ := newChartSet(context.Background(), res, Options{Baseline: "singles"})
-	sc = set2.newScatter(res.Series[1], set2.time[1], set2.time[0], 1)
-	if sc.finished() != 0 || sc.gaveXY != 12 || sc.gaveX != 28 || sc.censY != 0 || sc.censXY != 0 {
-		t.Errorf("backtrack vs singles: %d finished, %d both stuck, %d x stuck, %d y censored; want 0, 12, 28, 0",
-			sc.finished(), sc.gaveXY, sc.gaveX, sc.censY)
-	}
-
-	if !raceEnabled {
-		charts, err := Write(context.Background(), t.TempDir(), res, Options{Baseline: "bitboard", Highlight: []int{1, 2}})
-		if err != nil || len(charts) != 10 {
-			t.Errorf("%d charts, err %v", len(charts), err)
-		}
 	}
 }
 

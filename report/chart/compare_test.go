@@ -64,12 +64,12 @@ func TestCompareChartsClampZeroTimes(t *testing.T) {
 	if lr := cs.pts[6].lr; lr != 0 {
 		t.Errorf("0 ns against 0 ns: log ratio %g, want 0", lr)
 	}
-	p, err := cs.scatterPlot()
+	f, err := cs.scatterPlot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lo := p.X.Min; !(lo <= math.Log10(timeFloor)) || math.IsInf(lo, 0) || p.Y.Min != lo {
-		t.Errorf("scatter axes from %g (x) and %g (y): want both at most log10(1 ns) = -9, and finite", p.X.Min, p.Y.Min)
+	if p := f.Plot; !(p.X.Min <= math.Log10(timeFloor)) || math.IsInf(p.X.Min, 0) || p.Y.Min != p.X.Min {
+		t.Errorf("scatter axes from %g (x) and %g (y): want both at most log10(1 ns) = -9, and finite", f.Plot.X.Min, f.Plot.Y.Min)
 	}
 
 	dir := t.TempDir()
@@ -81,7 +81,7 @@ func TestCompareChartsClampZeroTimes(t *testing.T) {
 		t.Fatalf("charts %+v: want the scatter and the ratios", charts)
 	}
 	for _, ch := range charts {
-		checkChartPNG(t, filepath.Join(dir, ch.File))
+		checkChartPNG(t, dir, ch)
 		if ch.SVG == "" {
 			t.Errorf("%s: no SVG for 60 points", ch.File)
 		} else if b, err := os.ReadFile(filepath.Join(dir, ch.SVG)); err != nil || !strings.Contains(string(b), "<svg") {

@@ -16,15 +16,30 @@
 //     and the page show), the time bins shared by every strategy, and
 //     the baseline's time by puzzle for the scatters.
 //  2. jobs lists the charts in page order, each with its title, caption
-//     and a function that builds the plot.
+//     and a function that builds the figure (a Figure: the plot, its
+//     legend, its size). A strategy that finished nothing has no chart
+//     of its own (the ECDF and the box plot say so).
 //  3. The jobs run concurrently (GOMAXPROCS at a time); each renders its
-//     PNG (and SVG on request) and writes it atomically. A panic inside
+//     PNG (and SVG on request), then its small PNG (Figure.Shrink: for a
+//     screen under 600 px), and writes each atomically. A panic inside
 //     gonum/plot becomes an error for that chart alone.
+//
+// Every chart of the tool, the history's included (package history), is
+// drawn on the base of figure.go, legend.go, palette.go and ticks.go: a
+// Figure's legend is a band below its plot, outside the data, so that
+// it covers no point, line or label; its labels are drawn after
+// everything else (AddLabels); a strategy's color is StrategyColor's, by
+// its name, on every chart; log axes are labelled 1k, 10k, 1M (never
+// 1e3) and 1µs, 10ms; a scatter of a quantity against itself is square,
+// on one range for both axes. The tests draw every chart on a recording
+// canvas (internal/vgrec) and check that no text overlaps another, the
+// legend or what is drawn after it.
 //
 // Only finished units (solved, or proved unsolvable) count as finished
 // (see ending): an ECDF curve rises with them alone and ends at the
-// share of its strategy's units finished, and a box summarises them
-// alone. The other units are drawn as what they are, never dropped and
+// share of its strategy's units finished. A box summarises every
+// measured unit at its value, a stopped one at the value where it was
+// stopped, so that its median is the summary table's. The other units are drawn as what they are, never dropped and
 // never as finished; captions and legends give their counts and shares:
 //   - units that gave up (stuck, or wrong: a bug) stopped by themselves
 //     without a valid answer; their time is exact but no lower bound on a
@@ -34,7 +49,8 @@
 //     hatched in the strategy's color on a histogram bar, a × or + on the
 //     scatters;
 //   - censored units (timeout, limit) were stopped by a limit, their value
-//     a lower bound: a filled triangle where an ECDF curve or a box stops,
+//     a lower bound: a filled triangle where an ECDF curve stops or beside
+//     a box (where the first was stopped),
 //     a segment hatched in black on a histogram bar, an open triangle on
 //     the scatters.
 //

@@ -4,86 +4,32 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"slices"
-	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// Colors: one per strategy (Okabe-Ito, readable by the color-blind), in
-// the order of the results, the same on every chart; highlighted puzzles
-// in magenta; censored values in near-black.
-var (
-	// OkabeIto are the first six colors of every palette of the charts,
-	// the run's and the history's (history/chart.go).
-	OkabeIto = []color.Color{
-		color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
-		color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
-		color.RGBA{0x00, 0x9E, 0x73, 0xff}, // green
-		color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
-		color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
-		color.RGBA{0x33, 0x22, 0x88, 0xff}, // indigo
-	}
-	palette = append(slices.Clone(OkabeIto),
-		color.RGBA{0x88, 0x88, 0x88, 0xff}, // gray
-		color.RGBA{0x99, 0x77, 0x00, 0xff}, // ochre
-	)
-	highlightColor = color.RGBA{0xE0, 0x00, 0x90, 0xff}
-	censorColor    = color.RGBA{0x22, 0x22, 0x22, 0xff}
-	guideColor     = color.RGBA{0x99, 0x99, 0x99, 0xff}
-	fontFace       = font.Font{Typeface: "Liberation", Variant: "Sans"}
-)
-
-// seriesColor returns the color of the i-th strategy.
-func seriesColor(i int) color.Color { return palette[i%len(palette)] }
-
-// fade returns c with alpha a (0..1), premultiplied.
-func fade(c color.Color, a float64) color.Color {
-	r, g, b, _ := c.RGBA()
-	return color.RGBA64{uint16(float64(r) * a), uint16(float64(g) * a), uint16(float64(b) * a), uint16(0xffff * a)}
-}
-
-// textStyle returns a text style of the chart font.
-func textStyle(size vg.Length, c color.Color) text.Style {
-	return text.Style{Color: c, Font: font.From(fontFace, size), Handler: plot.DefaultTextHandler}
-}
-
-// newPlot returns a plot with the chart fonts, a title (split over
-// two lines at " — " when it is too wide) and axis labels.
-func newPlot(title, xlabel, ylabel string) *plot.Plot {
-	p := plot.New()
-	p.Title.TextStyle.Font = font.From(fontFace, 14)
-	p.Title.Padding = vg.Points(8)
-	if p.Title.TextStyle.Width(title) > plotWidth-vg.Points(20) {
-		if i := strings.Index(title, " — "); i >= 0 {
-			title = title[:i] + "\n" + title[i+len(" — "):]
-		}
-	}
-	p.Title.Text = title
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = font.From(fontFace, 12)
-		a.Tick.Label.Font = font.From(fontFace, 11)
-	}
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = ylabel
-	p.Legend.TextStyle.Font = font.From(fontFace, 11)
-	return p
-}
-
-// setLogAxis makes a an axis of log10 values over [lo, hi] (given as
-// plain values) with readable labels for the measure. Every chart draws
-// log10 of its values on a linear axis rather than using plot.LogScale:
-// LogScale panics on a value <= 0 and misplaces the axis label's glyph
-// box (at the arithmetic middle of the range), which shrinks the plot.
-func setLogAxis(a *plot.Axis, lo, hi float64, m measure) {
+// SetLogAxis makes a an axis of log10 values over [lo, hi] (given as
+// plain values) labelled by format (which is given a plain value, not
+// its log). Every chart draws log10 of its values on a linear axis
+// rather than using plot.LogScale: LogScale panics on a value <= 0 and
+// misplaces the axis label's glyph box (at the arithmetic middle of the
+// range), which shrinks the plot.
+func SetLogAxis(a *plot.Axis, lo, hi float64, format func(float64) string) {
 	a.Min, a.Max = math.Log10(lo), math.Log10(hi)
-	a.Tick.Marker = log10Ticks{m.ticker()}
+	a.Tick.Marker = LogTicks(format)
 }
+
+// LogTicks is the ticker of an axis of log10 values labelled by format
+// (see logTicks): every decade of a range up to a dozen decades
+// labelled.
+func LogTicks(format func(float64) string) plot.Ticker { return log10Ticks{logTicks{Format: format}} }
+
+// setLogAxis is SetLogAxis with the labels of measure m.
+func setLogAxis(a *plot.Axis, lo, hi float64, m measure) { SetLogAxis(a, lo, hi, m.ticker().Format) }
 
 // log10Ticks puts the ticks of a log axis on an axis of log10
 // values.
@@ -176,10 +122,10 @@ func (t *textPlotter) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
 const maxLabels = 40
 
 // pointLabels labels points (highlighted puzzles) with texts
-// placed around them: each text takes the first of eight spots around
-// its point (right-below first) that stays inside the plot and overlaps
-// neither a text already placed nor a labelled point; over a light halo.
-// Only the first maxLabels points are labelled.
+// placed around them: each text takes the first spot around its point
+// (right-below first, then farther out) that stays inside the plot and
+// overlaps neither a text already placed nor a labelled point; over a
+// light halo. Only the first maxLabels points are labelled.
 type pointLabels struct {
 	xs, ys []float64
 	texts  []string
@@ -187,52 +133,68 @@ type pointLabels struct {
 	gap    vg.Length // from the point to the text
 }
 
-// Plot implements plot.Plotter.
+// Plot implements plot.Plotter. Each text takes the best of eight
+// spots around its point at the gap, then at 2.5 to 7 gaps (with a
+// leader line to its point): the first free one, else the one with the
+// fewest overlaps, a farther ring costing a little. The leader lines
+// are drawn first, then every text over its halo, so that no line runs
+// over a text.
 func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	n := min(len(l.xs), maxLabels)
+	pts := make([]vg.Point, n)
 	marks := make([]vg.Rectangle, n)
 	for i := range n {
-		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
+		pts[i] = vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
 		g := l.gap
-		marks[i] = vg.Rectangle{Min: vg.Point{X: pt.X - g, Y: pt.Y - g}, Max: vg.Point{X: pt.X + g, Y: pt.Y + g}}
+		marks[i] = vg.Rectangle{Min: vg.Point{X: pts[i].X - g, Y: pts[i].Y - g}, Max: vg.Point{X: pts[i].X + g, Y: pts[i].Y + g}}
 	}
 	overlaps := func(a, b vg.Rectangle) bool {
 		return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
 	}
+	spots := make([]labelSpot, n)
+	far := make([]bool, n)
 	var placed []vg.Rectangle
 	for i := range n {
-		pt := vg.Point{X: trX(l.xs[i]), Y: trY(l.ys[i])}
-		// Score each spot: 0 is free; an overlap costs 1, leaving the
-		// plot costs more. The first best spot wins.
-		var best labelSpot
-		bestScore := -1
-		for _, d := range [][2]float64{{1, -1}, {1, 1}, {1, 0}, {-1, 0}, {-1, 1}, {-1, -1}, {0, 1}, {0, -1}} {
-			sp := newLabelSpot(l.style, pt, d, l.gap, l.texts[i])
-			score := 0
-			if sp.rect.Min.X < c.Min.X || sp.rect.Max.X > c.Max.X || sp.rect.Min.Y < c.Min.Y || sp.rect.Max.Y > c.Max.Y {
-				score += 10
-			}
-			for _, r := range placed {
-				if overlaps(sp.rect, r) {
-					score++
+		bestScore := -1.0
+	rings:
+		for r, ring := range []vg.Length{1, 2.5, 4, 5.5, 7} {
+			for _, d := range [][2]float64{{1, -1}, {1, 1}, {1, 0}, {-1, 0}, {-1, 1}, {-1, -1}, {0, 1}, {0, -1}} {
+				sp := newLabelSpot(l.style, pts[i], d, l.gap*ring, l.texts[i])
+				score := 0.1 * float64(r) // an overlap costs more than the farthest ring
+				if sp.rect.Min.X < c.Min.X || sp.rect.Max.X > c.Max.X || sp.rect.Min.Y < c.Min.Y || sp.rect.Max.Y > c.Max.Y {
+					score += 10
 				}
-			}
-			for j, r := range marks {
-				if j != i && overlaps(sp.rect, r) {
-					score++
+				for _, q := range placed {
+					if overlaps(sp.rect, q) {
+						score++
+					}
 				}
-			}
-			if bestScore < 0 || score < bestScore {
-				best, bestScore = sp, score
-			}
-			if score == 0 {
-				break
+				for j, q := range marks {
+					if j != i && overlaps(sp.rect, q) {
+						score++
+					}
+				}
+				if bestScore < 0 || score < bestScore {
+					spots[i], far[i], bestScore = sp, r > 0, score
+				}
+				if score == 0 {
+					break rings
+				}
 			}
 		}
-		placed = append(placed, best.rect)
-		drawHalo(&c, best.style, best.at, l.texts[i])
-		c.FillText(best.style, best.at, l.texts[i])
+		placed = append(placed, spots[i].rect)
+	}
+	for i := range n {
+		if far[i] {
+			r := spots[i].rect
+			to := vg.Point{X: max(r.Min.X, min(pts[i].X, r.Max.X)), Y: max(r.Min.Y, min(pts[i].Y, r.Max.Y))}
+			c.StrokeLine2(draw.LineStyle{Color: l.style.Color, Width: vg.Points(0.5)}, pts[i].X, pts[i].Y, to.X, to.Y)
+		}
+	}
+	for i := range n {
+		drawHalo(&c, spots[i].style, spots[i].at, l.texts[i])
+		c.FillText(spots[i].style, spots[i].at, l.texts[i])
 	}
 }
 
@@ -257,89 +219,6 @@ func newLabelSpot(st text.Style, pt vg.Point, d [2]float64, gap vg.Length, txt s
 	r.Min.X -= 1
 	r.Max.X += 1
 	return labelSpot{style: st, at: at, rect: r}
-}
-
-// legendCorner places the legend of p where it covers the fewest
-// of the points (given in normalized axis coordinates, 0..1): against
-// the right or left side, at the top, the bottom or in steps between;
-// only in the top band when topOnly (histograms, whose points are bar
-// tops). Lines should be given as points along them (densify). Ties
-// go to the top right, then the top left.
-func legendCorner(p *plot.Plot, nx, ny []float64, topOnly bool) float64 {
-	return legendCornerW(p, nx, ny, nil, topOnly)
-}
-
-// legendCornerW is legendCorner with a weight per point (nil:
-// 1 each). Both return how many points (their weight) the legend covers
-// where it is placed.
-func legendCornerW(p *plot.Plot, nx, ny, w []float64, topOnly bool) float64 {
-	// The legend's share of the data area (which is about the chart
-	// less 90 points each way for title, axes and labels), plus a margin.
-	size := p.Legend.Rectangle(draw.Canvas{}).Size()
-	fw := float64(size.X/(plotWidth-90)) + 0.04
-	fh := float64(size.Y/(plotHeight-90)) + 0.04
-	type spot struct {
-		left bool
-		top  float64 // normalized y of the legend's top edge
-	}
-	var spots []spot
-	for _, top := range []float64{1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, fh} {
-		if top < fh || (topOnly && top < 1) {
-			continue
-		}
-		spots = append(spots, spot{false, top}, spot{true, top})
-	}
-	best, bestN := spots[0], -1.0
-	for _, sp := range spots {
-		n := 0.0
-		for i := range nx {
-			inX := nx[i] <= fw
-			if !sp.left {
-				inX = nx[i] >= 1-fw
-			}
-			if inX && ny[i] <= sp.top && ny[i] >= sp.top-fh {
-				if w != nil {
-					n += w[i]
-				} else {
-					n++
-				}
-			}
-		}
-		if bestN < 0 || n < bestN {
-			best, bestN = sp, n
-		}
-	}
-	p.Legend.Top, p.Legend.Left = true, best.left
-	p.Legend.XOffs = vg.Points(-6)
-	if best.left {
-		p.Legend.XOffs = vg.Points(6)
-	}
-	p.Legend.YOffs = -vg.Points(6) - vg.Length(1-best.top)*(plotHeight-90)
-	return bestN
-}
-
-// legendHeight returns the legend's height as a share of the data area's
-// height (as legendCornerW reckons it), its margin included.
-func legendHeight(p *plot.Plot) float64 {
-	return float64(p.Legend.Rectangle(draw.Canvas{}).Size().Y/(plotHeight-90)) + 0.04
-}
-
-// densify returns the points of the polyline (xs, ys), in
-// normalized coordinates, with extra points every step along each
-// segment, so that a line counts where it passes.
-func densify(xs, ys []float64, step float64) (nx, ny []float64) {
-	for i := range xs {
-		if i > 0 {
-			dx, dy := xs[i]-xs[i-1], ys[i]-ys[i-1]
-			n := int(math.Hypot(dx, dy) / step)
-			for k := 1; k < n; k++ {
-				f := float64(k) / float64(n)
-				nx, ny = append(nx, xs[i-1]+f*dx), append(ny, ys[i-1]+f*dy)
-			}
-		}
-		nx, ny = append(nx, xs[i]), append(ny, ys[i])
-	}
-	return nx, ny
 }
 
 // drawHalo fills a white, mostly opaque box behind txt drawn at pt,
@@ -441,31 +320,4 @@ func fillDisc(dst *image.RGBA, cx, cy, r float64, c color.RGBA64) {
 			}
 		}
 	}
-}
-
-// densityGrid counts points in normalized coordinates (0..1) on a grid,
-// so that a legend can be placed by many points at the cost of a few.
-type densityGrid struct {
-	n [gridN * gridN]int32
-}
-
-const gridN = 200
-
-func (g *densityGrid) add(x, y float64) {
-	i := min(max(int(x*gridN), 0), gridN-1)
-	j := min(max(int(y*gridN), 0), gridN-1)
-	g.n[i*gridN+j]++
-}
-
-// points returns the centers of the cells holding points and how many
-// each holds.
-func (g *densityGrid) points() (xs, ys, ws []float64) {
-	for k, n := range g.n {
-		if n > 0 {
-			xs = append(xs, (float64(k/gridN)+0.5)/gridN)
-			ys = append(ys, (float64(k%gridN)+0.5)/gridN)
-			ws = append(ws, float64(n))
-		}
-	}
-	return xs, ys, ws
 }

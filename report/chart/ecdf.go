@@ -127,8 +127,9 @@ func ecdfCurveOf(col *column, shares bool) ecdfCurve {
 }
 
 // ecdfPlot draws the ECDF curves of time of all strategies.
-func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
-	p := newPlot(cs.ecdfTitle(), measureTime.axisLabel(), "puzzles finished within that time")
+func (cs *chartSet) ecdfPlot() (*Figure, error) {
+	f := NewFigure(cs.ecdfTitle(), measureTime.axisLabel(), "puzzles finished within that time", plotWidth, plotHeight)
+	p := f.Plot
 	lo, hi, ok := valueRange(cs.time...)
 	if !ok {
 		lo, hi = 1e-6, 1e-3
@@ -140,16 +141,14 @@ func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
 	}
 	p.Add(plotter.NewGrid())
 	shares := cs.anyUnfinished()
-	var nx, ny []float64 // curve points, normalized, to place the legend
-	norm := func(x float64) float64 { return (x - math.Log10(lo)) / math.Log10(hi/lo) }
 	var hx, hy []float64
 	var htext []string
 	var ends []plot.Plotter // the end marks, drawn over every line
-	for i, col := range cs.time {
+	for _, col := range cs.time {
 		if col.n == 0 {
 			continue
 		}
-		clr := seriesColor(i)
+		clr := StrategyColor(col.solver)
 		cv := ecdfCurveOf(col, shares)
 		var thumbs []plot.Thumbnailer
 		if len(cv.xys) > 0 {
@@ -161,13 +160,6 @@ func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
 			line.Width = vg.Points(2)
 			p.Add(line)
 			thumbs = append(thumbs, line)
-			var cx, cy []float64
-			for _, q := range cv.xys {
-				cx = append(cx, norm(q.X))
-				cy = append(cy, q.Y)
-			}
-			cx, cy = densify(cx, cy, 0.01)
-			nx, ny = append(nx, cx...), append(ny, cy...)
 		}
 		// The legend shows the line and one end mark, of the more
 		// numerous kind (two marks on one spot read as neither); its
@@ -178,7 +170,6 @@ func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
 				glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(5), Shape: filledTriangle{fill: clr}}}
 			ends = append(ends, mark)
 			thumb = mark
-			nx, ny = append(nx, norm(cv.censorX)), append(ny, cv.endY)
 		}
 		if cv.gave {
 			mark := &pointPlotter{xs: []float64{cv.gaveX}, ys: []float64{cv.endY}, noClip: true,
@@ -187,12 +178,11 @@ func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
 			if thumb == nil || col.gaveUp() >= col.censored() {
 				thumb = mark
 			}
-			nx, ny = append(nx, norm(cv.gaveX)), append(ny, cv.endY)
 		}
 		if thumb != nil {
 			thumbs = append(thumbs, thumb)
 		}
-		p.Legend.Add(cv.name, thumbs...)
+		f.Legend.Add(cv.name, thumbs...)
 		for _, k := range col.findIndex(cs.opt.Highlight) {
 			hp := col.marked[k]
 			x, y := math.Log10(hp.v), float64(col.markedLE[k])/float64(col.n)
@@ -209,22 +199,11 @@ func (cs *chartSet) ecdfPlot() (*plot.Plot, error) {
 	p.Add(ends...)
 	if len(hx) > 0 {
 		p.Add(&pointPlotter{xs: hx, ys: hy, glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}})
-		p.Add(&pointLabels{xs: hx, ys: hy, texts: htext, style: textStyle(10, highlightColor), gap: vg.Points(6)})
+		f.AddLabels(&pointLabels{xs: hx, ys: hy, texts: htext, style: textStyle(10, highlightColor), gap: vg.Points(6)})
 	}
 	setLogAxis(&p.X, lo, hi, measureTime)
 	p.Y.Min, p.Y.Max = 0, 1
-	if legendCorner(p, nx, ny, false) > 0 {
-		// Every place inside would cover a curve (the slow strategies'
-		// curves run along the bottom right while the fast ones fill the
-		// top): the y axis goes on above 100% by the legend's height, and
-		// the legend sits there, top right, above every curve (the ticks
-		// stop at 100%).
-		fh := legendHeight(p)
-		p.Y.Max = 1 / (1 - fh)
-		p.Legend.Top, p.Legend.Left = true, false
-		p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), -vg.Points(6)
-	}
-	return p, nil
+	return f, nil
 }
 
 // countLE returns how many of the sorted values vs are <= v.

@@ -127,10 +127,3 @@ func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.SetLineStyle(draw.LineStyle{Color: censorColor, Width: vg.Points(0.8)})
 	c.Stroke(p)
 }
-
-// darken returns c at 70% of its brightness: the lines drawn over a
-// strategy's dots.
-func darken(c color.Color) color.Color {
-	r, g, b, a := c.RGBA()
-	return color.RGBA64{uint16(r * 7 / 10), uint16(g * 7 / 10), uint16(b * 7 / 10), uint16(a)}
-}

@@ -63,18 +63,13 @@ func logCounts(fin, gave, cen []float64) (bool, float64) {
 }
 
 // histPlot draws the histogram of col, the idx-th strategy.
-func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
+func (cs *chartSet) histPlot(col *column, idx int) (*Figure, error) {
 	edges, fin, gave, cen := cs.histBins(col, idx)
 	nb := len(edges) - 1
 	lgEdges := log10s(edges) // the x axis holds log10 values
 
 	logY, maxN := logCounts(fin, gave, cen)
-	fy := func(n float64) float64 { return n }
-	ylabel := "puzzles per bin"
-	if logY {
-		fy = func(n float64) float64 { return math.Log10(math.Max(n, countFloor)) }
-		ylabel = "puzzles per bin (log scale)"
-	}
+	fy, ylabel := countScale(logY)
 	// The tops of the stacked segments: finished, gave up, censored.
 	zero, finTop, gaveTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	for b := range nb {
@@ -87,29 +82,30 @@ func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
 		}
 	}
 
-	p := newPlot(cs.histTitle(col), col.measure.axisLabel(), ylabel)
+	f := NewFigure(cs.histTitle(col), col.measure.axisLabel(), ylabel, plotWidth, plotHeight)
+	p := f.Plot
 	setLogAxis(&p.X, edges[0], edges[nb], col.measure)
-	clr := seriesColor(idx)
+	clr := StrategyColor(col.solver)
 	finBars := &histBars{edges: lgEdges, lo: zero, hi: finTop, fill: clr,
 		line: draw.LineStyle{Color: fade(clr, 0.5), Width: vg.Points(0.5)}}
 	p.Add(finBars)
 	// A legend only when there are two kinds of bar.
 	if col.unfinished() > 0 && col.fin > 0 {
-		p.Legend.Add(fmt.Sprintf("finished (%d)", col.fin), finBars)
+		f.Legend.Add(fmt.Sprintf("finished (%d)", col.fin), finBars)
 	}
 	if col.gaveUp() > 0 {
 		gaveBars := &histBars{edges: lgEdges, lo: finTop, hi: gaveTop, fill: fade(clr, 0.15),
 			line:  draw.LineStyle{Color: clr, Width: vg.Points(1)},
 			hatch: &draw.LineStyle{Color: clr, Width: vg.Points(0.9)}, back: true}
 		p.Add(gaveBars)
-		p.Legend.Add(fmt.Sprintf("%s (%d), at the %s it gave up", col.gaveWord(), col.gaveUp(), col.measure), gaveBars)
+		f.Legend.Add(fmt.Sprintf("%s (%d), at the %s it gave up", col.gaveWord(), col.gaveUp(), col.measure), gaveBars)
 	}
 	if col.censored() > 0 {
 		cenBars := &histBars{edges: lgEdges, lo: gaveTop, hi: tops, fill: fade(censorColor, 0.12),
 			line:  draw.LineStyle{Color: censorColor, Width: vg.Points(1)},
 			hatch: &draw.LineStyle{Color: censorColor, Width: vg.Points(0.7)}}
 		p.Add(cenBars)
-		p.Legend.Add(fmt.Sprintf("%s (%d), at the %s reached", col.censorWord(), col.censored(), col.measure), cenBars)
+		f.Legend.Add(fmt.Sprintf("%s (%d), at the %s reached", col.censorWord(), col.censored(), col.measure), cenBars)
 	}
 
 	var labels []barLabel
@@ -130,7 +126,7 @@ func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
 	var lab *barLabels
 	if len(labels) > 0 {
 		lab = newBarLabels(labels, lgEdges, tops)
-		p.Add(lab)
+		f.AddLabels(lab)
 	}
 	margin := (lgEdges[nb] - lgEdges[0]) * 0.015
 	p.X.Min, p.X.Max = lgEdges[0]-margin, lgEdges[nb]+margin
@@ -142,26 +138,16 @@ func (cs *chartSet) histPlot(col *column, idx int) (*plot.Plot, error) {
 		p.Y.Tick.Marker = intTicks{}
 	}
 
-	// The legend goes in the emptier top corner: bar tops and labels
-	// (which rise from their bar top by their length) are the occupied
-	// points.
-	var nx, ny []float64
-	ny0, ny1 := p.Y.Min, p.Y.Max-p.Y.Min
-	for b := range nb {
-		nx = append(nx, (lgEdges[b]+lgEdges[b+1])/2-lgEdges[0])
-		ny = append(ny, (tops[b]-ny0)/ny1)
+	return f, nil
+}
+
+// countScale returns how a histogram's counts go on its y axis (on a
+// log axis when logY, an empty bin at countFloor) and the axis' label.
+func countScale(logY bool) (func(float64) float64, string) {
+	if logY {
+		return func(n float64) float64 { return math.Log10(math.Max(n, countFloor)) }, "puzzles per bin (log scale)"
 	}
-	for _, l := range labels {
-		h := float64((lab.style.Width(l.text) + labelGap) / (plotHeight - 90))
-		for f := 0.0; f <= 1; f += 0.25 {
-			nx, ny = append(nx, l.x-lgEdges[0]), append(ny, (l.top-ny0)/ny1+f*h)
-		}
-	}
-	for i := range nx {
-		nx[i] /= lgEdges[nb] - lgEdges[0]
-	}
-	legendCorner(p, nx, ny, true)
-	return p, nil
+	return func(n float64) float64 { return n }, "puzzles per bin"
 }
 
 // Histogram count axes: log when the tallest bar is this many times the
@@ -402,11 +388,16 @@ func (l *barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		q.ly += labelGap
 	}
-	for _, q := range ps {
-		clr := q.color
-		if clr == nil {
-			clr = color.Black
+	// The marks and leader lines first, then the texts over them (on a
+	// halo), so that no leader line runs over another label.
+	colorOf := func(q placed) color.Color {
+		if q.color == nil {
+			return color.Black
 		}
+		return q.color
+	}
+	for _, q := range ps {
+		clr := colorOf(q)
 		if q.stem {
 			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
 				q.px, c.Min.Y, q.px, q.py)
@@ -416,9 +407,13 @@ func (l *barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		if q.lx != q.px || q.ly > q.py+labelGap {
 			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(0.5)}, q.px, q.py+vg.Points(6), q.lx, q.ly-vg.Points(1))
 		}
+	}
+	for _, q := range ps {
 		st := l.style
-		st.Color = clr
-		c.FillText(st, vg.Point{X: q.lx, Y: q.ly}, q.text)
+		st.Color = colorOf(q)
+		at := vg.Point{X: q.lx, Y: q.ly}
+		drawHalo(&c, st, at, q.text)
+		c.FillText(st, at, q.text)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -15,8 +14,9 @@ import (
 )
 
 // The scatter of one strategy's time (y) against the baseline's (x),
-// puzzle by puzzle, joined on (corpus, id), log-log with the diagonal
-// y = x and dotted lines at 10x either way. Pairs finished on both
+// puzzle by puzzle, joined on (corpus, id), log-log on one range for
+// both axes and a square data area, so that "the same time" is the
+// diagonal y = x; dotted lines at 10x either way. Pairs finished on both
 // sides (solved, unsolvable: see ending) are dots in the strategy's
 // color; the others are drawn in near-black, never as dots. A pair with
 // a side that gave up (stuck, wrong) is a cross at the time it took to
@@ -187,67 +187,29 @@ func (sc *scatter) caption() string {
 func (sc *scatter) highlighted() []pointPair { return sc.marked }
 
 // plot draws the scatter.
-func (sc *scatter) plot() (*plot.Plot, error) {
-	p := newPlot(sc.title(), sc.x.solver+": "+measureTime.axisLabel(), sc.y.solver+": "+measureTime.axisLabel())
-	// Each axis spans its own values (at least a decade), so that a
-	// strategy whose times are all alike still spreads its points.
-	xlo, xhi := logAxisRange(sc.xlo, sc.xhi, 0.08)
-	ylo, yhi := logAxisRange(sc.ylo, sc.yhi, 0.08)
-	lxlo, lxhi, lylo, lyhi := math.Log10(xlo), math.Log10(xhi), math.Log10(ylo), math.Log10(yhi)
-
-	// Normalized points and guides, to place the legend.
-	nx, ny, err := addGuides(p, lxlo, lxhi, lylo, lyhi)
-	if err != nil {
+func (sc *scatter) plot() (*Figure, error) {
+	f := NewFigure(sc.title(), sc.x.solver+": "+measureTime.axisLabel(), sc.y.solver+": "+measureTime.axisLabel(), squareSide, squareSide)
+	f.Square = true
+	p := f.Plot
+	// One range for both axes: equal decades across and up.
+	lo, hi := logAxisRange(math.Min(sc.xlo, sc.ylo), math.Max(sc.xhi, sc.yhi), 0.08)
+	llo, lhi := math.Log10(lo), math.Log10(hi)
+	if err := addGuides(f, llo, lhi); err != nil {
 		return nil, err
 	}
 
 	// Points: finished pairs first, censored on top, highlights last.
 	// The finished dots are drawn by one plotter that rasterises them
 	// (dotPlotter); the censored triangles that fall on the same spot
-	// (within labelSpot of the axes, a fifth of a pixel) are drawn once;
-	// the legend is placed by the points' density on a grid.
-	clr := seriesColor(sc.idx)
+	// (within scatterSpots of the axes, a fifth of a pixel) are drawn
+	// once.
+	clr := StrategyColor(sc.y.solver)
 	alpha, radius := dotStyle(sc.n)
-	tri := func(up, right bool) *pointPlotter {
-		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: up, right: right}}}
-	}
-	cy, cx, cxy := tri(true, false), tri(false, true), tri(true, true)
-	stop := func(y, x bool) *pointPlotter {
-		return &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: y, x: x}}}
-	}
-	sy, sx, sxy := stop(true, false), stop(false, true), stop(true, true)
-	var grid densityGrid
-	spots := map[[3]int32]bool{}
+	marks := newPairMarks()
 	sc.each(func(xv, yv float64, xo, yo ending) {
 		lx, ly := math.Log10(xv), math.Log10(yv)
-		fx, fy := (lx-lxlo)/(lxhi-lxlo), (ly-lylo)/(lyhi-lylo)
-		grid.add(fx, fy)
-		k := kindOf(xo, yo)
-		if k.mark == endFinished {
-			return
-		}
-		t, kind := cy, int32(0)
-		switch {
-		case k.mark == endGaveUp && k.x && k.y:
-			t, kind = sxy, 5
-		case k.mark == endGaveUp && k.x:
-			t, kind = sx, 4
-		case k.mark == endGaveUp:
-			t, kind = sy, 3
-		case k.x && k.y:
-			t, kind = cxy, 2
-		case k.x:
-			t, kind = cx, 1
-		}
-		spot := [3]int32{kind, int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
-		if !spots[spot] {
-			spots[spot] = true
-			t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
-		}
+		marks.add(kindOf(xo, yo), lx, ly, (lx-llo)/(lhi-llo), (ly-llo)/(lhi-llo))
 	})
-	gx, gy, gw := grid.points()
-	nw := append(ones(len(nx)), gw...) // the guides weigh 1, the grid's points their density
-	nx, ny = append(nx, gx...), append(ny, gy...)
 	fin := &dotPlotter{n: sc.finished(),
 		glyph: draw.GlyphStyle{Color: fade(clr, alpha), Radius: radius, Shape: draw.CircleGlyph{}},
 		each: func(fn func(x, y float64)) {
@@ -259,30 +221,15 @@ func (sc *scatter) plot() (*plot.Plot, error) {
 		}}
 	p.Add(fin)
 	if fin.n > 0 {
-		p.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
+		f.Legend.Add(fmt.Sprintf("puzzle (%d)", fin.n), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
 	}
-	for _, c := range []struct {
-		pts  *pointPlotter
-		n    int
-		text string
-	}{
-		{sy, sc.gaveY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.gaveWord(), sc.gaveY)},
-		{sx, sc.gaveX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.gaveWord(), sc.gaveX)},
-		{sxy, sc.gaveXY, fmt.Sprintf("both gave up (%d)", sc.gaveXY)},
-		{cy, sc.censY, fmt.Sprintf("%s %s (%d)", sc.y.solver, sc.y.censorWord(), sc.censY)},
-		{cx, sc.censX, fmt.Sprintf("%s %s (%d)", sc.x.solver, sc.x.censorWord(), sc.censX)},
-		{cxy, sc.censXY, fmt.Sprintf("both stopped (%d)", sc.censXY)},
-	} {
-		if c.n > 0 {
-			p.Add(c.pts)
-			p.Legend.Add(c.text, c.pts)
-		}
-	}
-	sc.addHighlights(p)
-	setLogAxis(&p.X, xlo, xhi, measureTime)
-	setLogAxis(&p.Y, ylo, yhi, measureTime)
-	legendCornerW(p, nx, ny, nw, false)
-	return p, nil
+	marks.addTo(f, [6]string{
+		fmt.Sprintf("%s %s", sc.y.solver, sc.y.gaveWord()), fmt.Sprintf("%s %s", sc.x.solver, sc.x.gaveWord()), "both gave up",
+		fmt.Sprintf("%s %s", sc.y.solver, sc.y.censorWord()), fmt.Sprintf("%s %s", sc.x.solver, sc.x.censorWord()), "both stopped"})
+	sc.addHighlights(f)
+	setLogAxis(&p.X, lo, hi, measureTime)
+	setLogAxis(&p.Y, lo, hi, measureTime)
+	return f, nil
 }
 
 // dotStyle returns the opacity and radius of a scatter's dots for n
@@ -300,61 +247,57 @@ func dotStyle(n int) (alpha float64, radius vg.Length) {
 	return 0.6, vg.Points(2)
 }
 
-// ones returns n ones.
-func ones(n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = 1
-	}
-	return out
-}
-
-// addGuides draws the guides of a scatter whose axes hold log10 values
-// over [lxlo, lxhi] and [lylo, lyhi]: y = x, y = 10x and y = x/10, each
-// labelled at 85% of its visible part; it returns their points,
-// normalized to the axes, for the legend's placement.
-func addGuides(p *plot.Plot, lxlo, lxhi, lylo, lyhi float64) (nx, ny []float64, err error) {
-	// Both axes hold log10 values. Guides: y = x, y = 10x, y = x/10,
-	// each labelled at 85% of its visible part.
-	guide := func(d float64, dashed bool, label string) error {
-		a, b := math.Max(lxlo, lylo-d), math.Min(lxhi, lyhi-d) // visible x range
-		if a >= b {
-			return nil
-		}
-		l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
-		if err != nil {
-			return err
-		}
-		l.Color = guideColor
-		l.Width = vg.Points(1)
+// addGuides draws the guides of a scatter whose axes both hold log10
+// values over [llo, lhi]: y = x, y = 10x and y = x/10, each labelled
+// along its visible part, the labels over the points.
+func addGuides(f *Figure, llo, lhi float64) error {
+	guide := func(d float64, dashed bool, label string, at float64) error {
+		st := draw.LineStyle{Color: guideColor, Width: vg.Points(1)}
 		if dashed {
-			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
+			st.Dashes = []vg.Length{vg.Points(2), vg.Points(3)}
 		}
-		p.Add(l)
-		gx, gy := densify([]float64{(a - lxlo) / (lxhi - lxlo), (b - lxlo) / (lxhi - lxlo)},
-			[]float64{(a + d - lylo) / (lyhi - lylo), (b + d - lylo) / (lyhi - lylo)}, 0.01)
-		nx, ny = append(nx, gx...), append(ny, gy...)
-		x := a + 0.85*(b-a)
-		st := textStyle(10, guideColor)
-		st.XAlign = draw.XRight
-		p.Add(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{label}, style: st,
-			dx: vg.Points(-4), dy: vg.Points(2), halo: true})
-		return nil
+		return addDiagonal(f, llo, lhi, d, st, label, at)
 	}
+	// "same time" and "10× faster" at 85% of their lines, "10× slower"
+	// at half of its own, away from "same time" above it.
 	for _, g := range []struct {
 		d      float64
 		dashed bool
 		label  string
-	}{{0, false, "same time"}, {1, true, "10× slower"}, {-1, true, "10× faster"}} {
-		if err := guide(g.d, g.dashed, g.label); err != nil {
-			return nil, nil, err
+		at     float64
+	}{{0, false, "same time", 0.85}, {1, true, "10× slower", 0.5}, {-1, true, "10× faster", 0.85}} {
+		if err := guide(g.d, g.dashed, g.label, g.at); err != nil {
+			return err
 		}
 	}
-	return nx, ny, nil
+	return nil
+}
+
+// addDiagonal draws the line y = x + d on a scatter whose axes both
+// hold log10 values over [llo, lhi], in style, labelled text at the
+// fraction at of its visible part, the label over the points; nothing
+// when no part of it is in the plot.
+func addDiagonal(f *Figure, llo, lhi, d float64, style draw.LineStyle, text string, at float64) error {
+	a, b := math.Max(llo, llo-d), math.Min(lhi, lhi-d) // visible x range
+	if a >= b {
+		return nil
+	}
+	l, err := plotter.NewLine(plotter.XYs{{X: a, Y: a + d}, {X: b, Y: b + d}})
+	if err != nil {
+		return err
+	}
+	l.LineStyle = style
+	f.Plot.Add(l)
+	x := a + at*(b-a)
+	st := textStyle(10, style.Color)
+	st.XAlign = draw.XRight
+	f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{x + d}, texts: []string{text}, style: st,
+		dx: vg.Points(-4), dy: vg.Points(2), halo: true})
+	return nil
 }
 
 // addHighlights marks and labels the highlighted puzzles of the scatter.
-func (sc *scatter) addHighlights(p *plot.Plot) {
+func (sc *scatter) addHighlights(f *Figure) {
 	hs := sc.highlighted()
 	if len(hs) == 0 {
 		return
@@ -367,10 +310,67 @@ func (sc *scatter) addHighlights(p *plot.Plot) {
 		ht.xs, ht.ys = append(ht.xs, lx), append(ht.ys, ly)
 		ht.texts = append(ht.texts, sc.charts.res.PuzzleLabel(pr.y.e))
 	}
-	p.Add(hp, ht)
-	p.Legend.Add("highlighted", hp)
+	f.Plot.Add(hp)
+	f.AddLabels(ht)
+	f.Legend.Add("highlighted", hp)
 }
 
 // scatterSpots is how many spots across each axis censored marks are
 // merged on (about a fifth of a pixel on a chart).
 const scatterSpots = 4000
+
+// pairMarks are a scatter's marks of the pairs that did not finish on
+// both sides, a plotter per kind in the order y gave up, x gave up,
+// both gave up, y stopped, x stopped, both stopped (see pairKind): a
+// stop mark or a triangle, drawn once per spot (scatterSpots, a fifth of
+// a pixel), every pair counted.
+type pairMarks struct {
+	plotters [6]*pointPlotter
+	counts   [6]int
+	spots    map[[3]int32]bool
+}
+
+func newPairMarks() *pairMarks {
+	m := &pairMarks{spots: map[[3]int32]bool{}}
+	for i, side := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+		m.plotters[i] = &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: stopMarks{y: side[0], x: side[1]}}}
+		m.plotters[3+i] = &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: triangle{up: side[0], right: side[1]}}}
+	}
+	return m
+}
+
+// add marks a pair of kind k at (lx, ly) in axis units, (fx, fy) in
+// normalized ones; a pair finished on both sides has no mark.
+func (m *pairMarks) add(k pairKind, lx, ly, fx, fy float64) {
+	if k.mark == endFinished {
+		return
+	}
+	i := 0
+	switch {
+	case k.x && k.y:
+		i = 2
+	case k.x:
+		i = 1
+	}
+	if k.mark == endCensored {
+		i += 3
+	}
+	m.counts[i]++
+	spot := [3]int32{int32(i), int32(math.Round(fx * scatterSpots)), int32(math.Round(fy * scatterSpots))}
+	if !m.spots[spot] {
+		m.spots[spot] = true
+		t := m.plotters[i]
+		t.xs, t.ys = append(t.xs, lx), append(t.ys, ly)
+	}
+}
+
+// addTo adds the marks of each kind that occurs to f, and a legend entry
+// each: its text (texts in the plotters' order) and its count.
+func (m *pairMarks) addTo(f *Figure, texts [6]string) {
+	for i, t := range m.plotters {
+		if m.counts[i] > 0 {
+			f.Plot.Add(t)
+			f.Legend.Add(fmt.Sprintf("%s (%d)", texts[i], m.counts[i]), t)
+		}
+	}
+}

@@ -46,10 +46,6 @@ type StripOptions struct {
 	// corpus median is drawn only on the analysis' own measure (it is the
 	// only one the analysis holds).
 	Measure string
-	// Solvers orders the strategies for their colors, as on the run's
-	// charts (the run's strategies); a strategy not in it takes the next
-	// color in order of first appearance.
-	Solvers []string
 	// Since, when set, keeps the charts already drawn: a chart whose
 	// files (its PNG, and its SVG when asked) were written at or after
 	// Since (the analysis' file's time) is returned without being drawn
@@ -90,22 +86,15 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("writing strip charts: %w", err)
 	}
-	colors := map[string]int{} // strategy -> color index
-	for i, name := range opt.Solvers {
-		colors[name] = i
-	}
 	var jobs []job
 	var kept []int // jobs whose chart is already drawn (opt.Since)
 	for i := range v.Analyses {
 		a := &v.Analyses[i]
-		if _, ok := colors[a.Solver]; !ok {
-			colors[a.Solver] = len(colors) // the maps' size: no index taken twice
-		}
 		m := measureCalls
 		if opt.Measure == "ns" || opt.Measure == "" && a.Measure == "ns" {
 			m = measureTime
 		}
-		sp := newStrip(a, v.Settings, m, colors[a.Solver])
+		sp := newStrip(a, v.Settings, m)
 		c := report.Chart{File: report.StripFile(a), Title: sp.title(), Caption: sp.caption(), Solver: a.Solver, Kind: KindStrip}
 		if m != measureCalls && opt.Measure != "" {
 			// Another measure than the verdict's: a file of its own.
@@ -114,8 +103,11 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 		if opt.SVG {
 			c.SVG = strings.TrimSuffix(c.File, ".png") + ".svg"
 		}
+		c.Small = smallFile(c.File)
 		if !opt.Since.IsZero() && drawnSince(dir, c, opt.Since) {
 			kept = append(kept, len(jobs))
+			c.Width, c.Height = pixels(plotWidth, stripHeight)
+			c.SmallWidth, c.SmallHeight = pixels(smallSize(plotWidth, stripHeight))
 		}
 		jobs = append(jobs, job{chart: c, build: sp.plot})
 	}
@@ -142,7 +134,7 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 // drawnSince reports whether the files of chart c in dir were written
 // at or after t.
 func drawnSince(dir string, c report.Chart, t time.Time) bool {
-	for _, f := range []string{c.File, c.SVG} {
+	for _, f := range []string{c.File, c.SVG, c.Small} {
 		if f == "" {
 			continue
 		}
@@ -165,7 +157,6 @@ type strip struct {
 	a        *rundir.VariantAnalysis
 	set      rundir.VariantSettings
 	m        measure
-	idx      int           // the strategy's color
 	rows     [][]stripUnit // [0] the variants, [1] the original's seeds (randomized only)
 	original stripUnit
 	origOK   bool // the original was measured
@@ -178,8 +169,8 @@ type strip struct {
 }
 
 // newStrip prepares the strip of a by measure m.
-func newStrip(a *rundir.VariantAnalysis, set rundir.VariantSettings, m measure, idx int) *strip {
-	sp := &strip{a: a, set: set, m: m, idx: idx, dist: a.Calls}
+func newStrip(a *rundir.VariantAnalysis, set rundir.VariantSettings, m measure) *strip {
+	sp := &strip{a: a, set: set, m: m, dist: a.Calls}
 	if m == measureTime {
 		sp.dist = scaleDist(a.NS, 1e-9)
 	}
@@ -323,11 +314,13 @@ func verdictRule(set rundir.VariantSettings) string {
 
 // Strip geometry, in rows (y units): each row's dots spread over
 // ±stripJitter around its center; the data area runs from stripBelow
-// under the first row to stripAbove over the last (room for the legend).
+// under the first row to stripAbove over the last (room for the
+// original's label). A strip is plotWidth wide and stripHeight high.
 const (
 	stripJitter = 0.3
 	stripBelow  = 0.6
-	stripAbove  = 1.5
+	stripAbove  = 0.8
+	stripHeight = 4 * vg.Inch
 )
 
 // jitter is the deterministic offset of the i-th dot of a row within
@@ -339,8 +332,9 @@ func jitter(i int) float64 {
 }
 
 // plot draws the strip.
-func (sp *strip) plot() (*plot.Plot, error) {
-	p := newPlot(sp.title(), sp.m.axisLabel(), "")
+func (sp *strip) plot() (*Figure, error) {
+	f := NewFigure(sp.title(), sp.m.axisLabel(), "", plotWidth, stripHeight)
+	p := f.Plot
 	lo, hi := math.Inf(1), math.Inf(-1)
 	see := func(v float64) {
 		if v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
@@ -365,7 +359,7 @@ func (sp *strip) plot() (*plot.Plot, error) {
 	xlo, xhi := logAxisRange(lo, hi, 0.15) // room for the marks at a limit, on the right edge
 	ylo, yhi := -stripBelow, float64(len(sp.rows)-1)+stripAbove
 
-	clr := seriesColor(sp.idx)
+	clr := StrategyColor(sp.a.Solver)
 	fin := &pointPlotter{glyph: draw.GlyphStyle{Color: fade(clr, 0.6), Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
 	seed := &pointPlotter{glyph: draw.GlyphStyle{Color: fade(clr, 0.6), Radius: vg.Points(3), Shape: draw.BoxGlyph{}}}
 	cen := &pointPlotter{glyph: draw.GlyphStyle{Color: censorColor, Radius: vg.Points(3.5), Shape: draw.RingGlyph{}}}
@@ -385,7 +379,7 @@ func (sp *strip) plot() (*plot.Plot, error) {
 		}
 	}
 	// The lines run from the axis to just over the last row, under the
-	// dots, and leave the legend clear.
+	// dots.
 	top := float64(len(sp.rows)-1) + stripJitter + 0.25
 	line := func(x float64, width float64, dashes []vg.Length, text string, lc color.Color) error {
 		if !(x > 0) {
@@ -398,7 +392,7 @@ func (sp *strip) plot() (*plot.Plot, error) {
 		}
 		l.Color, l.Width, l.Dashes = lc, vg.Points(width), dashes
 		p.Add(l)
-		p.Legend.Add(text, l)
+		f.Legend.Add(text, l)
 		return nil
 	}
 	n := len(sp.rows[0])
@@ -409,25 +403,25 @@ func (sp *strip) plot() (*plot.Plot, error) {
 			if len(sp.rows) > 1 {
 				what = "variant under a seed"
 			}
-			p.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), fin)
+			f.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
 		}
 		if len(seed.xs) > 0 {
-			p.Legend.Add(fmt.Sprintf("original under a seed (%d)", len(seed.xs)), seed)
+			f.Legend.Add(fmt.Sprintf("original under a seed (%d)", len(seed.xs)), seed)
 		}
 		if len(cen.xs) > 0 {
-			p.Legend.Add(fmt.Sprintf("stopped by a limit (%d): a lower bound", len(cen.xs)), cen)
+			f.Legend.Add(fmt.Sprintf("stopped by a limit (%d): a lower bound", len(cen.xs)), cen)
 		}
 		if len(gave.xs) > 0 {
-			p.Legend.Add(fmt.Sprintf("gave up (%d)", len(gave.xs)), gave)
+			f.Legend.Add(fmt.Sprintf("gave up (%d)", len(gave.xs)), gave)
 		}
 		bound := ""
 		if sp.dist.Censored > 0 {
 			bound = "≥ "
 		}
-		if err := line(sp.dist.Median, 1.6, nil, "variants' median: "+bound+sp.m.label(sp.dist.Median), darken(clr)); err != nil {
+		if err := line(sp.dist.Median, 1.6, nil, "variants' median: "+bound+sp.m.label(sp.dist.Median), clr); err != nil {
 			return nil, err
 		}
-		if err := line(sp.dist.P90, 1.2, []vg.Length{vg.Points(5), vg.Points(3)}, "variants' p90: "+bound+sp.m.label(sp.dist.P90), darken(clr)); err != nil {
+		if err := line(sp.dist.P90, 1.2, []vg.Length{vg.Points(5), vg.Points(3)}, "variants' p90: "+bound+sp.m.label(sp.dist.P90), clr); err != nil {
 			return nil, err
 		}
 	}
@@ -449,10 +443,10 @@ func (sp *strip) plot() (*plot.Plot, error) {
 		} else if r := sp.a.Ratio; n > 0 && (sp.m == measureCalls) == (sp.a.Measure != "ns") && r > 0 && !math.IsInf(r, 0) {
 			text += fmt.Sprintf(" (p%s, ×%s the median)", report.TrimNumber(sp.a.Pct), report.TrimNumber(sp.a.Ratio))
 		}
-		p.Legend.Add(text, o)
+		f.Legend.Add(text, o)
 		st := textStyle(11, highlightColor)
 		st.XAlign = draw.XCenter
-		p.Add(&textPlotter{xs: o.xs[:1], ys: []float64{0}, texts: []string{sp.label()}, style: st, dy: vg.Points(9), halo: true})
+		f.AddLabels(&textPlotter{xs: o.xs[:1], ys: []float64{0}, texts: []string{sp.label()}, style: st, dy: vg.Points(9), halo: true})
 	}
 	// The rows on the y axis.
 	var ticks []plot.Tick
@@ -463,27 +457,5 @@ func (sp *strip) plot() (*plot.Plot, error) {
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Min, p.Y.Max = ylo, yhi
 	setLogAxis(&p.X, xlo, xhi, sp.m)
-	// The legend in the room above the rows, on the side with fewer
-	// dots under it.
-	var nx []float64
-	for _, row := range sp.rows {
-		for _, u := range row {
-			nx = append(nx, (math.Log10(u.v)-math.Log10(xlo))/(math.Log10(xhi)-math.Log10(xlo)))
-		}
-	}
-	left, right := 0, 0
-	for _, x := range nx {
-		if x < 0.5 {
-			left++
-		} else {
-			right++
-		}
-	}
-	p.Legend.Top, p.Legend.Left = true, left < right
-	p.Legend.XOffs = vg.Points(-6)
-	if p.Legend.Left {
-		p.Legend.XOffs = vg.Points(6)
-	}
-	p.Legend.YOffs = -vg.Points(4)
-	return p, nil
+	return f, nil
 }

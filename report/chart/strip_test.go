@@ -96,7 +96,7 @@ func TestStripCharts(t *testing.T) {
 		if c.Kind != KindStrip || c.Solver != v.Analyses[i].Solver {
 			t.Errorf("%s: kind %q solver %q", c.File, c.Kind, c.Solver)
 		}
-		checkChartPNG(t, filepath.Join(dir, c.File))
+		checkChartPNG(t, dir, c)
 		b, err := os.ReadFile(filepath.Join(dir, c.SVG))
 		if err != nil || !bytes.Contains(b, []byte("<svg")) {
 			t.Errorf("%s: not an SVG (err %v)", c.SVG, err)
@@ -147,10 +147,15 @@ func TestStripDrawsTheMarks(t *testing.T) {
 	}
 	img := decodePNG(t, filepath.Join(dir, charts[0].File))
 	magenta := func(r, g, b uint32) bool { return r>>8 > 0xc0 && g>>8 < 0x40 && b>>8 > 0x60 && b>>8 < 0xc0 }
-	blue := func(r, g, b uint32) bool { return r>>8 < 0x80 && b>>8 > 0xb0 && g>>8 > 0x60 && g>>8 < 0xc0 }
+	// A variant's dot: the strategy's color, faded over white.
+	sr, sg, sb, _ := StrategyColor(v.Analyses[0].Solver).RGBA()
+	near := func(a, b uint32) bool { return a>>8 <= b>>8+0x70 && a>>8+0x10 >= b>>8 }
+	blue := func(r, g, b uint32) bool {
+		return near(r, sr) && near(g, sg) && near(b, sb) && !(r>>8 > 0xe0 && g>>8 > 0xe0 && b>>8 > 0xe0)
+	}
 	magX, blueX := -1, -1
 	b := img.Bounds()
-	for y := b.Min.Y + 150; y < b.Max.Y-60; y++ { // below the legend, above the axis
+	for y := b.Min.Y + 60; y < b.Max.Y-90; y++ { // below the title, above the axis and the legend
 		for x := b.Min.X + 60; x < b.Max.X; x++ {
 			r, g, bb, _ := img.At(x, y).RGBA()
 			if magenta(r, g, bb) {

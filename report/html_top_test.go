@@ -1,0 +1,68 @@
+package report
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"sudokubatch/rundir"
+)
+
+// TestRerunCommand: the command line the page shows is one a reader can
+// run again: the program as it is called, or go run ./cmd/batch for a
+// binary go run built in a temporary directory (the page said
+// "Command: /tmp/go-build3132285944/b001/exe/batch").
+func TestRerunCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"/tmp/go-build3132285944/b001/exe/batch", "-range", "0:600"}, "go run ./cmd/batch -range 0:600"},
+		{[]string{"/usr/local/bin/batch", "-solvers", "dlx,bitboard", "-out", "a b"}, "batch -solvers dlx,bitboard -out 'a b'"},
+		{[]string{"./batch"}, "batch"},
+		{[]string{"/tmp/go-build77/b001/batch.test", "-quiet"}, "go run ./cmd/batch -quiet"},
+		{nil, ""},
+	} {
+		if got := RerunCommand(tc.args); got != tc.want {
+			t.Errorf("RerunCommand(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestStrategyThatSolvesNothing: a strategy that solved none of its
+// puzzles (singles, stuck on every 17-clue puzzle) gets a line saying
+// so, no hardest lists and no hardest puzzle in the headline; the
+// verdict's fastest strategy is one that solved puzzles, not it.
+func TestStrategyThatSolvesNothing(t *testing.T) {
+	csv := strings.Join([]string{
+		strings.Join(rundir.Header[:15], ","),
+		`0,1,singles,stuck,300,3,0,0,20,17,,1,,,c.txt`,
+		`1,2,singles,stuck,310,4,0,0,21,17,,1,,,c.txt`,
+		`0,1,dlx,solved,2000,3,1,0,64,17,,1,,,c.txt`,
+		`1,2,dlx,solved,4000,8,3,0,64,17,,1,,,c.txt`,
+	}, "\n") + "\n"
+	res, err := ReadResults(context.Background(), strings.NewReader(csv), "results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(res, SummaryOptions{})
+	index, _ := renderPages(t, res, s, PageOptions{})
+	for _, want := range []string{
+		"singles solved none of its 2 puzzles: stuck on every one (it stopped by itself, without a solution); it has no charts of its own and no lists of hardest puzzles.",
+		"Only dlx solved puzzles: median 2.00µs, 2 of 2 solved.",
+	} {
+		if !strings.Contains(index, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(index, "<b>singles</b>:") {
+		t.Error("the page lists singles' hardest puzzles")
+	}
+	head := index[strings.Index(index, `id="headline"`):]
+	head = head[:strings.Index(head, "</table>")]
+	row := head[strings.Index(head, "<b>singles</b>"):]
+	row = row[:strings.Index(row, "</tr>")]
+	if !strings.HasSuffix(row, "<td>–</td>") {
+		t.Errorf("singles' hardest puzzle in the headline: %s", row)
+	}
+}

@@ -118,6 +118,7 @@ func (t *VariantsText) WriteText(w io.Writer) error {
 				if a.Measure == "ns" {
 					what = fmtNS(float64(u.NS))
 				}
+				what = geIf(u.Status) + what // stopped by a limit: a lower bound
 				fmt.Fprintf(&b, "  %-10s %s %s   # %s\n", name, t.Replay, u.Transform, what)
 				name = ""
 			}

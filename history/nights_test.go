@@ -223,7 +223,9 @@ func TestExploratoryTrendKeepsTheMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.WriteFiles()
+	if written, err := o.WriteFiles(); len(written) > 0 || err != nil {
+		t.Errorf("a trend of runs named wrote %v (%v)", written, err)
+	}
 	idx, err = ReadIndex(filepath.Join(root, IndexFile))
 	if err != nil {
 		t.Fatal(err)

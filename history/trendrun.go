@@ -27,9 +27,9 @@ type Outcome struct {
 	// Warnings are for stderr: a damaged delivery record replaced, a
 	// bisect script that could not be written.
 	Warnings []string
-	// Failed are the writes that failed (the index, the verdicts, the
-	// files, the record of what was told): each one is said, and trend
-	// exits 1, since the next trend would not know what this one did.
+	// Failed are the writes of what the next trend reads that failed
+	// (the index, the verdicts, the record of what was told): trend exits
+	// 1 on them, since the next trend would not know what this one did.
 	Failed []error
 }
 
@@ -122,19 +122,16 @@ func (o *Outcome) Counted() []*Alarm {
 // WriteFiles writes trend's files of the whole root (the package's
 // WriteFiles) and keeps the verdicts in the index; with runs named it
 // writes neither: they describe the whole root. It returns the files
-// written.
-func (o *Outcome) WriteFiles() []string {
+// written, and what could not be written of them (a chart not drawn, a
+// file not written: for people, the next trend does not read them).
+func (o *Outcome) WriteFiles() ([]string, error) {
 	if o.Named {
-		return nil
+		return nil, nil
 	}
 	if err := o.Index.SaveMemo(o.Refresh.Path, o.Memo); err != nil {
 		o.Failed = append(o.Failed, fmt.Errorf("the verdicts: %w", err))
 	}
-	written, err := WriteFiles(o.Root, o.History, o.Reports)
-	if err != nil {
-		o.Failed = append(o.Failed, err)
-	}
-	return written
+	return WriteFiles(o.Root, o.History, o.Reports)
 }
 
 // Record records in the root's delivery file that this trend evaluated
@@ -162,8 +159,8 @@ func (o *Outcome) Exit() (note string, fail bool) {
 		fail = true
 	}
 	if len(o.Failed) > 0 {
-		parts = append(parts, fmt.Sprintf("nothing of this trend could be recorded in %s (%v): the next trend knows nothing of it, and tells its alarms again",
-			o.Root, errors.Join(o.Failed...)))
+		parts = append(parts, fmt.Sprintf("what this trend found could not be recorded in %s (%v): the next trend knows nothing of it, and tells its alarms again",
+			o.Root, strings.ReplaceAll(errors.Join(o.Failed...).Error(), "\n", "; ")))
 		fail = true
 	}
 	var blind []string

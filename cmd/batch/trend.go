@@ -132,8 +132,14 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	if o.Named {
 		fmt.Fprintf(e.stdout, "\n(runs named: %s, %s, %s, the charts and the verdicts kept in\n%s are left as they were; batch trend -root %s writes them)\n",
 			history.TrendMD, history.TrendJSON, history.PageFile, history.IndexFile, tf.root)
-	} else if written := o.WriteFiles(); len(written) > 0 {
-		fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s and %d charts in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, max(len(written)-3, 0), tf.root)
+	} else {
+		written, err := o.WriteFiles()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "batch trend: %v\n", err)
+		}
+		if len(written) > 0 {
+			fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s and %d charts in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, max(len(written)-3, 0), tf.root)
+		}
 	}
 	o.Record(time.Now())
 	nights := 0

@@ -424,7 +424,7 @@ func TestTrendExitsOneWhenNothingIsRecorded(t *testing.T) {
 		}
 	}
 	r := trendOver(t, root)
-	if r.code != 1 || !hasText(r.stderr, "nothing of this trend could be recorded in "+root) {
+	if r.code != 1 || !hasText(r.stderr, "what this trend found could not be recorded in "+root) {
 		t.Errorf("no write possible: exit %d, want 1 and why\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -48,14 +48,18 @@ func endText(m *rundir.Manifest) string {
 // ReplayArgs returns the command that solves a variant of puzzle id of
 // corpus (left out when it is the default one) as the analysis cfg
 // solved it, its -transform and the transform to be appended: batch show
-// with the analysis' -timeout and -max-calls, so that a variant a limit
-// stopped stops there again: "batch show 39949 -timeout 1s".
+// with the analysis' run seed, -timeout and -max-calls, so that a variant
+// a limit stopped stops there again: "batch show 39949 -seed 1 -timeout 1s".
 func ReplayArgs(id int, corpus, defaultCorpus string, cfg Config) []string {
 	args := []string{"batch", "show", strconv.Itoa(id)}
 	if corpus != defaultCorpus {
 		args = append(args, "-corpus", corpus)
 	}
-	args = append(args, "-timeout", cfg.Timeout.String())
+	timeout := "0"
+	if cfg.Timeout > 0 {
+		timeout = cfg.Timeout.String()
+	}
+	args = append(args, "-seed", strconv.FormatUint(cfg.RunSeed, 10), "-timeout", timeout)
 	if cfg.MaxCalls > 0 {
 		args = append(args, "-max-calls", strconv.FormatUint(cfg.MaxCalls, 10))
 	}

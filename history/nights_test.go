@@ -110,6 +110,14 @@ func TestBlindGateIsSaidEveryNight(t *testing.T) {
 		if blind && (fail || !strings.Contains(note, "the gate is blind to dlx")) {
 			t.Errorf("night %d: exit note %q (exit 1 %t), want exit 0 saying the gate is blind to dlx", k, note, fail)
 		}
+		if k == 9 {
+			if _, err := o.WriteFiles(); err != nil {
+				t.Fatal(err)
+			}
+			if page := readFile(t, filepath.Join(root, PageFile)); !strings.Contains(page, `<p class="banner">The gate is blind to dlx: it judged none of its last 4 nights`) {
+				t.Errorf("the history page does not say the gate is blind to dlx")
+			}
+		}
 	}
 }
 

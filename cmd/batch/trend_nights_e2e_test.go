@@ -27,13 +27,24 @@ import (
 // changed, the build named), a CPU share of other work written into
 // run.json as a busy night records it, nights deleted, pruned, killed.
 
-// plainRoot sweeps one night of norvig, dlx and bitboard over a slice and
+// plainNight sweeps one night of norvig, dlx and bitboard over a slice and
 // returns it: the source of the copied nights.
 func plainNight(t *testing.T) string {
 	t.Helper()
 	base := t.TempDir()
 	sweepNights(t, base, 1)
 	return filepath.Join(base, "n1")
+}
+
+// plainNights returns a results root holding nights 1 to n, copies of
+// the night n1 a day apart (fakeNight), of one build.
+func plainNights(t *testing.T, n1 string, n int) string {
+	t.Helper()
+	root := t.TempDir()
+	for k := 1; k <= n; k++ {
+		fakeNight(t, root, n1, night(k), "*", 1, 24*k)
+	}
+	return root
 }
 
 // setShare records in the run.json of dir that other work took share of
@@ -180,10 +191,7 @@ func TestTrendComparesCountersWithTheNewestNightWithRows(t *testing.T) {
 	n1 := plainNight(t)
 	for _, how := range []string{"removed", "pruned"} {
 		t.Run(how, func(t *testing.T) {
-			root := t.TempDir()
-			for k := 1; k <= 4; k++ {
-				fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-			}
+			root := plainNights(t, n1, 4)
 			if r := trendOver(t, root); r.code != 0 {
 				t.Fatalf("4 nights: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
@@ -223,10 +231,7 @@ func TestTrendComparesCountersWithTheNewestNightWithRows(t *testing.T) {
 func TestTrendDropsANightRemovedByHand(t *testing.T) {
 	testenv.Heavy(t, "copied nights and three trends")
 	n1 := plainNight(t)
-	root := t.TempDir()
-	for k := 1; k <= 4; k++ {
-		fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-	}
+	root := plainNights(t, n1, 4)
 	fakeNight(t, root, n1, "n5", "dlx", 1.25, 24*5)
 	if r := trendOver(t, root); r.code != 1 {
 		t.Fatalf("night 5, dlx slower: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
@@ -254,10 +259,7 @@ func TestTrendDropsANightRemovedByHand(t *testing.T) {
 func TestTrendAlarmsAMissingStrategy(t *testing.T) {
 	testenv.Heavy(t, "copied nights and four trends")
 	n1 := plainNight(t)
-	root := t.TempDir()
-	for k := 1; k <= 4; k++ {
-		fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-	}
+	root := plainNights(t, n1, 4)
 	trendOver(t, root)
 	dropSolver(t, fakeNight(t, root, n1, "n5", "*", 1, 24*5), "bitboard")
 	r := trendOver(t, root)
@@ -363,10 +365,7 @@ func TestTrendAcknowledgementsAtOnceAllCount(t *testing.T) {
 	needsBinary(t)
 	n1 := plainNight(t)
 	for round := range 3 {
-		root := t.TempDir()
-		for k := 1; k <= 3; k++ {
-			fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-		}
+		root := plainNights(t, n1, 3)
 		// Nights 4-8: every strategy's calls change on one more puzzle.
 		var bumps []int
 		for k := 4; k <= 8; k++ {
@@ -414,10 +413,7 @@ func TestTrendAcknowledgementsAtOnceAllCount(t *testing.T) {
 func TestTrendExitsOneWhenNothingIsRecorded(t *testing.T) {
 	testenv.Heavy(t, "copied nights and a trend")
 	n1 := plainNight(t)
-	root := t.TempDir()
-	for k := 1; k <= 4; k++ {
-		fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-	}
+	root := plainNights(t, n1, 4)
 	for _, name := range []string{history.IndexFile, history.DeliveryFile, history.TrendMD, history.TrendJSON, history.PageFile} {
 		if err := os.MkdirAll(filepath.Join(root, name, "x"), 0o755); err != nil {
 			t.Fatal(err)
@@ -464,10 +460,7 @@ func TestTrendSaysANightWasKilled(t *testing.T) {
 func TestTrendRefusesAnAckWithoutAlarm(t *testing.T) {
 	testenv.Heavy(t, "copied nights and three trends")
 	n1 := plainNight(t)
-	root := t.TempDir()
-	for k := 1; k <= 4; k++ {
-		fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-	}
+	root := plainNights(t, n1, 4)
 	fakeNight(t, root, n1, "n5", "norvig", 1, 24*5, 7)
 	r := trendOver(t, root, "-ack", "n5", "dlx", "why")
 	if r.code != exitUsage || !hasText(r.stderr, "night n5 raised no alarm of dlx (its verdict there: no change)") {
@@ -488,10 +481,7 @@ func TestTrendRefusesAnAckWithoutAlarm(t *testing.T) {
 func TestTrendNightsTableShowsCountersChanges(t *testing.T) {
 	testenv.Heavy(t, "copied nights and two trends")
 	n1 := plainNight(t)
-	root := t.TempDir()
-	for k := 1; k <= 4; k++ {
-		fakeNight(t, root, n1, night(k), "*", 1, 24*k)
-	}
+	root := plainNights(t, n1, 4)
 	fakeNight(t, root, n1, "n5", "norvig", 1, 24*5, 7)
 	for k := 5; k <= 6; k++ {
 		if k == 6 {

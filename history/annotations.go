@@ -55,30 +55,36 @@ func ReadAnnotations(root string) ([]Ack, error) {
 
 // Acknowledge adds ack to the annotations of root (replacing an earlier
 // acknowledgement of the same night and strategy) and writes the file
-// atomically. It returns the acknowledgements after the change.
+// atomically, holding the root's lock from the read to the write, so
+// that two acknowledgements at once both count. It returns the
+// acknowledgements after the change.
 func Acknowledge(root string, ack Ack) ([]Ack, error) {
-	acks, err := ReadAnnotations(root)
-	if err != nil {
-		return nil, err
-	}
 	if strings.TrimSpace(ack.Why) == "" {
 		return nil, errors.New("an acknowledgement needs a reason: -ack NIGHT STRATEGY \"why\"")
 	}
 	if ack.At.IsZero() {
 		ack.At = time.Now().UTC()
 	}
-	kept := acks[:0]
-	for _, a := range acks {
-		if !(a.Run == ack.Run && a.RunID == ack.RunID && a.Solver == ack.Solver) {
-			kept = append(kept, a)
+	var acks []Ack
+	err := withRootLock(root, func() error {
+		var err error
+		if acks, err = ReadAnnotations(root); err != nil {
+			return err
 		}
-	}
-	acks = append(kept, ack)
-	b, err := json.MarshalIndent(annotations{Version: annotationsVersion, Acks: acks}, "", "  ")
+		kept := acks[:0]
+		for _, a := range acks {
+			if !(a.Run == ack.Run && a.RunID == ack.RunID && a.Solver == ack.Solver) {
+				kept = append(kept, a)
+			}
+		}
+		acks = append(kept, ack)
+		b, err := json.MarshalIndent(annotations{Version: annotationsVersion, Acks: acks}, "", "  ")
+		if err != nil {
+			return err
+		}
+		return rundir.WriteFile(filepath.Join(root, AnnotationsFile), append(b, '\n'))
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := rundir.WriteFile(filepath.Join(root, AnnotationsFile), append(b, '\n')); err != nil {
 		return nil, err
 	}
 	return acks, nil

@@ -8,35 +8,59 @@ import (
 	"sudokubatch/solvers"
 )
 
-// detectCounters compares the counters of strategy solver, unit by unit,
-// between night cur and the night before it of the series, prev: any
-// unit whose status, calls or guesses differ is a behaviour change (a
-// deterministic strategy's counters change only when its code does). A
-// unit a timeout stopped in either night is not compared: where a
-// timeout stops depends on the machine. A unit stopped by -max-calls is
-// compared: the limit is deterministic. A randomised strategy is
-// compared only between nights of the same seed. Units in one night only
-// are not compared (the selection is part of the signature: there are
-// none unless a night lost rows).
-func detectCounters(c *rowCache, solver string, prev, cur *Night) (*CounterChange, error) {
-	cc := &CounterChange{Previous: prev.Run, IDs: []report.PuzzleRef{}}
-	if st, ok := solvers.Lookup(solver); ok && st.Randomized && prev.Seed != cur.Seed {
-		cc.Skipped = fmt.Sprintf("a randomised strategy, and the seeds differ (%d, %d): its counters are compared under the same seed only", prev.Seed, cur.Seed)
-		return cc, nil
-	}
-	pr, err := c.rows(prev)
-	if err == nil {
-		var cr *nightRows
-		if cr, err = c.rows(cur); err == nil {
-			compareCounters(cc, pr, cr, solver)
+// detectCounters compares the counters of strategy solver on night k of
+// s, unit by unit, with the newest earlier night of s that has the
+// strategy and its rows: any unit whose status, calls or guesses differ
+// is a behaviour change (a deterministic strategy's counters change only
+// when its code does). An earlier night whose rows are gone (batch
+// prune) is passed over, and CounterChange.Passed names it: a change is
+// not lost because the night before it was pruned. A unit a timeout
+// stopped in either night is not compared: where a timeout stops depends
+// on the machine. A unit stopped by -max-calls is compared: the limit is
+// deterministic. A randomised strategy is compared only between nights
+// of the same seed. Units in one night only are not compared (the
+// selection is part of the signature: there are none unless a night lost
+// rows). It returns nil when no earlier night has the strategy.
+func detectCounters(c *rowCache, s *Series, k int, solver string) (*CounterChange, error) {
+	cur := s.Nights[k]
+	var cc *CounterChange
+	for j := k - 1; j >= 0; j-- {
+		prev := s.Nights[j]
+		if prev.StrategyNamed(solver) == nil {
+			continue
+		}
+		if cc == nil {
+			cc = &CounterChange{IDs: []report.PuzzleRef{}}
+		}
+		cc.Previous, cc.PreviousIndex = prev.Run, j+1
+		if st, ok := solvers.Lookup(solver); ok && st.Randomized && prev.Seed != cur.Seed {
+			cc.Skipped = fmt.Sprintf("a randomised strategy, and the seeds differ (%d, %d): its counters are compared under the same seed only", prev.Seed, cur.Seed)
 			return cc, nil
 		}
-	}
-	if errors.Is(err, errNoRows) {
-		cc.Skipped = err.Error()
+		pr, err := c.rows(prev)
+		if errors.Is(err, errNoRows) {
+			cc.Passed = append(cc.Passed, prev.Run)
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		cr, err := c.rows(cur)
+		if errors.Is(err, errNoRows) {
+			cc.Skipped = "the night's own rows are gone: " + err.Error()
+			return cc, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		compareCounters(cc, pr, cr, solver)
 		return cc, nil
 	}
-	return nil, err
+	if cc != nil {
+		cc.Previous, cc.PreviousIndex = "", 0
+		cc.Skipped = fmt.Sprintf("no earlier night of the series has its rows (those of %s are gone: batch prune)", listRuns(cc.Passed))
+	}
+	return cc, nil
 }
 
 // compareCounters fills cc from the units of solver in both nights.

@@ -22,16 +22,43 @@ type gateOut struct {
 // slower reports whether the gate found the strategy slower.
 func (g *gateOut) slower() bool { return g != nil && g.verdict == VerdictSlower }
 
+// busyNight reports whether other work took more than opt.Busy of the
+// workers' CPU time during night n (run.json records it; a night that
+// does not record it is a quiet one).
+func busyNight(n *Night, opt Options) bool { return n.OtherShare != nil && *n.OtherShare > opt.Busy }
+
+// loadWord is "busy" or "quiet", as busyNight says of n.
+func loadWord(n *Night, opt Options) string {
+	if busyNight(n, opt) {
+		return "busy"
+	}
+	return "quiet"
+}
+
 // baselineOf returns the nights of the gate's baseline of strategy
 // solver on night k of s: the last opt.Baseline nights before k that
-// have the strategy, none before the latest acknowledged change of that
-// strategy before k (an acknowledgement starts the baseline afresh, from
-// the night it names), and none from the first night of a step up of
-// the strategy that no acknowledgement follows, or of the run of nights
-// before k that the gate found slower (open, see openSlowdowns): an open
-// slowdown stays compared with the level before it, night after night,
-// instead of becoming the baseline as its nights fill it.
-func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step, open map[string]int) []int {
+// have the strategy and are as busy as night k (both busy or both quiet,
+// busyNight), none before the latest acknowledged change of that strategy
+// before k (an acknowledgement starts the baseline afresh, from the night
+// it names), none from the first night of a step up of the strategy that
+// no acknowledgement follows, or of the run of nights before k that the
+// gate found slower (open, see openSlowdowns): an open slowdown stays
+// compared with the level before it, night after night, instead of
+// becoming the baseline as its nights fill it. A night the gate did not
+// judge for the strategy (withheld: found slower but not judged, see
+// gateAt) is never in its baseline: a slowdown excused one night is not
+// the level the next night is held to.
+//
+// The machine's factor takes out what every strategy shares of a busy
+// night, but not what one strategy feels more than the others (a
+// memory-bound search slows more on a loaded machine): so a night is
+// compared with nights as busy as itself. When fewer than MinBaseline
+// such nights are there (the machine turned busy, or quiet), the
+// baseline is the last nights of either kind, and cross is true: the
+// gate can then find the strategy as it was, or faster, but not judge it
+// slower (gateAt withholds that verdict).
+func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, steps []*Step, open map[string]int,
+	withheld func(j int, solver string) bool) (base []int, cross bool) {
 	from := 0
 	for j := k - 1; j >= 0; j-- {
 		if acks.of(s.Nights[j], solver) != nil {
@@ -48,34 +75,58 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 			until = j
 		}
 	}
-	var base []int
-	for j := until - 1; j >= from && len(base) < opt.Baseline; j-- {
-		if s.Nights[j].StrategyNamed(solver) != nil {
-			base = append(base, j)
+	busy := busyNight(s.Nights[k], opt)
+	var same, any []int
+	for j := until - 1; j >= from && len(same) < opt.Baseline; j-- {
+		if s.Nights[j].StrategyNamed(solver) == nil || withheld(j, solver) {
+			continue
+		}
+		if len(any) < opt.Baseline {
+			any = append(any, j)
+		}
+		if busyNight(s.Nights[j], opt) == busy {
+			same = append(same, j)
 		}
 	}
+	base, cross = same, false
+	if len(same) < MinBaseline && len(any) > len(same) {
+		base, cross = any, true
+	}
 	slices.Reverse(base)
-	return base
+	return base, cross
 }
 
-// gateAt computes the time gate of every strategy of night k of s: per
-// strategy, night k against the per-puzzle median of its baseline
-// nights (baselineOf), paired by puzzle as batch compare pairs two runs
-// (report.Compare: the ratio of median times with its 95% bootstrap
-// interval over the timing blocks), then divided by the machine's
-// factor: the median of the other strategies' ratios, when there are at
-// least two others (see machineFactor). The verdict is slower when the
-// interval of that adjusted ratio lies above 1+threshold, faster when it
-// lies below 1/(1+threshold).
-func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[string][]float64, steps []*Step, open map[string]int) (map[string]*gateOut, error) {
+// gateAt computes the time gate of every strategy of night k of e's
+// series: per strategy, night k against the per-puzzle median of its
+// baseline nights (baselineOf), paired by puzzle as batch compare pairs
+// two runs (report.Compare: the ratio of median times with its 95%
+// bootstrap interval over the timing blocks), then divided by the
+// machine's factor: the median of the other strategies' ratios, when
+// there are at least two others (see machineFactor). The verdict is
+// slower when the interval of that adjusted ratio lies above
+// 1+threshold, faster when it lies below 1/(1+threshold).
+//
+// A slower verdict is withheld (VerdictBusy: the night is not judged,
+// and enters no later baseline of the strategy) when the baseline is not
+// as busy as the night (too few nights as busy: cross, see baselineOf),
+// or when the strategies moved together beyond twice the threshold that
+// night (the machine disturbed): either way what is left after the
+// machine's factor is not the strategy's own.
+func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
+	s, c, opt := e.s, e.c, e.opt
+	open := openSlowdowns(s, k, e.gates, opt)
 	night := s.Nights[k]
 	out := map[string]*gateOut{}
 	short := map[string]*gateOut{}  // the strategies with too short a baseline
 	groups := map[string][]string{} // baseline (its runs) -> strategies
+	crossed := map[string][]int{}   // the strategies whose baseline is not as busy as the night: its nights
 	var order []string
 	bases := map[string][]int{}
 	for _, st := range night.Strategy {
-		base := quiet(s, baselineOf(s, k, st.Solver, acks, opt, steps, open), opt)
+		base, cross := baselineOf(s, k, st.Solver, e.as, opt, e.r.Steps, open, e.withheld)
+		if cross {
+			crossed[st.Solver] = base
+		}
 		var have []int
 		var gone error
 		for _, j := range base {
@@ -132,57 +183,58 @@ func gateAt(c *rowCache, s *Series, k int, acks *ackSet, opt Options, lv map[str
 	}
 	for solver, g := range out {
 		if g.gate != nil {
-			g.gate.Spread = spread(lv[solver], g.gate.Baseline, s)
+			g.gate.Spread = spread(e.r.levels[solver], g.gate.Baseline, s)
 		}
 	}
 	applyMachine(out, opt)
-	// A night on a busy or a disturbed machine: its new slowdowns are no
-	// alarms (one already open stays "slower": it is not new). Busy:
-	// other work took more than opt.Busy of the workers' CPU time
-	// (run.json says). Disturbed: the strategies moved together beyond
-	// twice the threshold, and they do not feel the machine alike (on a
-	// night when the machine's factor read x1.265, dlx read x1.40: a
-	// memory-bound search feels a slow machine more), so what is left of
-	// one strategy's change after the factor is not its own.
-	why := ""
-	if share := night.OtherShare; share != nil && *share > opt.Busy {
-		why = fmt.Sprintf("other work took %.0f%% of the workers' CPU time during the night (more than %.0f%%)", *share*100, opt.Busy*100)
-	} else if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
-		why = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
-	}
 	if !opt.SameBuild && night.Build() != "" {
 		for _, g := range out {
 			if g.verdict == VerdictSlower && sameBuild(s, night, g.gate.Baseline) {
 				g.verdict, g.gate.Verdict = VerdictSameBuild, VerdictSameBuild
-				g.note = "the night ran the build of every night of its baseline (" + night.Revision + ")"
+				g.note = "the night ran the build of every night of its baseline (" + ShortBuild(night.Build()) + ")"
 			}
 		}
 	}
-	if why != "" {
-		for solver, g := range out {
-			if _, still := open[solver]; g.verdict == VerdictSlower && !still {
-				g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
-				g.note = why
-			}
+	// A disturbed machine: the strategies moved together beyond twice the
+	// threshold, and they do not feel the machine alike (on a night when
+	// the machine's factor read x1.265, dlx read x1.40: a memory-bound
+	// search feels a slow machine more), so what is left of one
+	// strategy's change after the factor is not its own.
+	disturbedWhy := ""
+	if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
+		disturbedWhy = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
+	}
+	for solver, g := range out {
+		if _, still := open[solver]; g.verdict != VerdictSlower || still {
+			continue // one already open stays "slower": it is not new
+		}
+		why := disturbedWhy
+		if base, ok := crossed[solver]; ok {
+			why = crossWhy(s, night, base, opt)
+		}
+		if why != "" {
+			g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
+			g.note = why
 		}
 	}
 	return out, nil
 }
 
-// quiet returns the nights of base (indexes into s.Nights) that ran on a
-// quiet machine (other work at most opt.Busy of its CPUs, or not
-// recorded), when at least MinBaseline of them are; else base.
-func quiet(s *Series, base []int, opt Options) []int {
-	var q []int
+// crossWhy says why a slowdown against a baseline of nights not as busy
+// as the night is not judged.
+func crossWhy(s *Series, night *Night, base []int, opt Options) string {
+	same := 0
 	for _, j := range base {
-		if sh := s.Nights[j].OtherShare; sh == nil || *sh <= opt.Busy {
-			q = append(q, j)
+		if busyNight(s.Nights[j], opt) == busyNight(night, opt) {
+			same++
 		}
 	}
-	if len(q) < MinBaseline {
-		return base
+	share := "not recorded"
+	if night.OtherShare != nil {
+		share = FormatShare(*night.OtherShare)
 	}
-	return q
+	return fmt.Sprintf("a %s night (other work %s, -busy %s) against a baseline of %d nights of which %d as %s: too few nights as busy as it to judge it (the gate needs %d)",
+		loadWord(night, opt), share, FormatShare(opt.Busy), len(base), same, loadWord(night, opt), MinBaseline)
 }
 
 // spread returns exp(spreadSigmas standard deviations) of a strategy's

@@ -16,7 +16,8 @@
 //     atomically (a temporary file renamed) when anything changed. A
 //     missing, damaged or other-version index is rebuilt from the run
 //     directories, and Refresh says so. A night whose directory was
-//     removed stays in the index, marked gone.
+//     removed by hand is dropped from the index (Refresh.Dropped names it
+//     once); a pruned night keeps its directory and its entry.
 //  2. Index.All groups every night into Series by Signature (corpora by
 //     SHA-256, selection, -timeout, -max-calls, -unique, -runs, CPU model
 //     and count, workers); Index.Selected does it for the runs named on
@@ -25,20 +26,29 @@
 //     are Skipped, with the reason.
 //  3. Evaluate runs the detectors over a series (see docs/TREND.md):
 //     detectCounters (detect_counters.go) compares each strategy's
-//     counters with the previous night, unit by unit; gateAt
-//     (detect_gate.go) pairs the newest night, puzzle by puzzle, with
-//     the per-puzzle median of its baseline nights through
-//     report.Compare and divides the ratios by the machine's common
-//     factor; findSteps (steps.go) finds the change points of the
-//     nightly medians from the index alone. The rows of the few nights
-//     compared are read through report.LoadRun (rows.go), once each.
-//     Acknowledgements (annotations.go, root/annotations.json) silence
-//     a night's alarms and restart a strategy's baseline. The gate's
-//     verdicts are kept in the index (Options.Memo).
-//  4. The caller (cmd/batch's trend) prints each series, its verdicts
-//     and alarms, writes trend.md, trend.json, the charts, the history
-//     page and a bisect script per alarm, and exits 1 on a new alarm
-//     that no annotation acknowledges.
+//     counters with the newest earlier night that has its rows, unit by
+//     unit; gateAt (detect_gate.go) pairs the newest night, puzzle by
+//     puzzle, with the per-puzzle median of its baseline nights (nights
+//     as busy as it, none the gate withheld a verdict on: baselineOf)
+//     through report.Compare and divides the ratios by the machine's
+//     common factor; findSteps (steps.go) finds the change points of the
+//     nightly medians from the index alone, busy and quiet nights apart;
+//     a strategy of the last nights missing from the newest is an alarm.
+//     The rows of the few nights compared are read through
+//     report.LoadRun (rows.go), once each. Acknowledgements
+//     (annotations.go, root/annotations.json) silence a night's alarms
+//     and restart a strategy's baseline. The gate's verdicts are kept in
+//     the index (Options.Memo), per settings.
+//  4. Trend (trendrun.go) does 1-3 for batch trend with the record of
+//     what earlier trends told (delivery.go, root/delivered.json): an
+//     alarm is new until a trend has delivered it, and the nights since
+//     the last trend are examined for alarms of their own; it writes a
+//     bisect script per new alarm (bisect.go). WriteText (output_text.go)
+//     prints the history within 80 columns; Outcome.WriteFiles keeps the
+//     verdicts and writes the files (5), Outcome.Record the delivery,
+//     Outcome.Exit says how trend ends. The files people and trends
+//     change (annotations.json, delivered.json) are read, changed and
+//     written under the root's lock (lock.go).
 //  5. WriteFiles (page.go) writes trend's files in the results root from
 //     the history and one Report per series: trend.md, trend.json
 //     (TrendFile, versioned, documented field by field), the charts
@@ -50,8 +60,11 @@
 //  6. For a run's page, Index.EarlierNights gives the last nights of the
 //     run's series before it, and PuzzleRows reads, of a night's rows,
 //     only the lines of the puzzles the page names (cmd/batch's
-//     puzzleHistory).
+//     puzzleHistory); ComparePrevious (previous.go) compares the run with
+//     the newest earlier night of its series that has its rows.
 //
-// Nothing here is safe for concurrent use; two processes updating one
-// index at once each write a whole index, the last one wins.
+// Nothing here is safe for concurrent use by goroutines; two processes
+// updating one index at once each write a whole index, the last one wins
+// (it is rebuilt from the run directories), while annotations.json and
+// delivered.json are changed under a lock.
 package history

@@ -36,95 +36,81 @@ const stepAlarm = 2
 
 // sinceLookback is how many nights before the newest the gate is run
 // again to find the night a slowdown that is still there started, when
-// no change point dates it.
+// no change point dates it, and to tell whether the gate is blind.
 const sinceLookback = 3
+
+// evaluation is one Evaluate: the series, its rows, and the gates of its
+// nights as they are computed or read from the memo.
+type evaluation struct {
+	r     *Report
+	s     *Series
+	c     *rowCache
+	as    *ackSet
+	acks  []Ack
+	opt   Options
+	gates map[int]map[string]*gateOut // by night
+}
 
 // Evaluate runs the three detectors over series s of the results root
 // and returns what they found of its newest night:
 //
-//   - the counters of each strategy against the previous night that has
-//     it (detectCounters), a changed unit an alarm of that night;
+//   - the counters of each strategy against the newest earlier night
+//     that has its rows (detectCounters), a changed unit an alarm of that
+//     night;
 //   - the nightly time gate of each strategy against its baseline
-//     (gateAt): slower is an alarm when it is new, that is when the gate
-//     of the night before did not find it slower and no change point
-//     before this night already dates it; otherwise the strategy is
-//     "still slower" since the night it started, and is not alarmed
-//     again;
+//     (gateAt, baselineOf: nights as busy as it): slower is an alarm;
+//     the nights after, the strategy is "still slower" since the night
+//     it started, the same alarm;
 //   - the change points over the whole series (findSteps), each new one
-//     (not found over the series up to the night before) an alarm when
-//     it is a slowdown the gate did not already alarm on its first night.
+//     an alarm when it is a slowdown beyond twice the threshold that no
+//     time alarm already holds;
+//   - a strategy of the last nights that did not run on the newest (an
+//     alarm: a nightly strategy that stopped running).
 //
 // acks are the acknowledgements of the results root: an alarm of a night
 // and strategy acknowledged is reported with its reason and does not
 // count (Alarm.Unacknowledged), and the gate's baseline of that strategy
 // starts afresh from that night.
 //
+// With opt.Delivered (what trend runs have told), the nights since the
+// last trend are examined as well, for their counters and missing
+// strategies (at most opt.Baseline of them), and an alarm is new until a
+// trend has delivered it; without, an alarm is new on the night that
+// raises it.
+//
 // Only the rows (results.csv) of the nights the per-puzzle detectors
-// compare are read: the newest night, the night before it, their
-// baselines (opt.Baseline nights), and a few more nights when a slowdown
-// is dated; never the whole series'. A night whose rows are gone
-// (pruned) is left out of a baseline, and the notes say so.
+// compare are read: the newest night, the nights its counters are
+// compared with, the baselines of the newest night and of the few before
+// it (sinceLookback); never the whole series'. A night whose rows are
+// gone (pruned) is left out of a baseline, and the notes say so.
 func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
-	as := newAckSet(acks)
-	c := newRowCache(ctx, root)
 	n := len(s.Nights)
 	k := n - 1
 	night := s.Nights[k]
 	r := &Report{Series: s, Newest: night, Options: opt}
+	e := &evaluation{r: r, s: s, c: newRowCache(ctx, root), as: newAckSet(acks), acks: acks, opt: opt, gates: map[int]map[string]*gateOut{}}
 
-	key := memoKey(opt, acks)
-	gates := map[int]map[string]*gateOut{}
-	// gate returns the gates of night j: computed, or the verdicts of
-	// the memo (no Gate then) unless fresh.
-	gate := func(j int, fresh bool) (map[string]*gateOut, error) {
-		if j < 0 {
-			return nil, nil
-		}
-		if g, ok := gates[j]; ok && (!fresh || computed(g)) {
-			return g, nil
-		}
-		if m := opt.Memo[s.Nights[j].RunID]; m != nil && m.Key == key && !fresh && j < k {
-			g := map[string]*gateOut{}
-			for solver, v := range m.Verdicts {
-				g[solver] = &gateOut{verdict: v}
-			}
-			gates[j] = g
-			return g, nil
-		}
-		g, err := gateAt(c, s, j, as, opt, r.levels, r.Steps, openSlowdowns(s, j, gates, opt))
-		if err != nil {
-			return nil, err
-		}
-		gates[j] = g
-		if opt.Memo != nil {
-			m := &NightVerdicts{Key: key, Verdicts: map[string]string{}}
-			for solver, o := range g {
-				m.Verdicts[solver] = o.verdict
-			}
-			opt.Memo[s.Nights[j].RunID] = m
-		}
-		return g, nil
-	}
-	r.levels, _ = levels(s.Nights, solverNames(s.Nights), opt.Busy)
-	r.Steps = findSteps(s, n, as, opt)
+	r.levels, _ = levels(s.Nights, solverNames(s.Nights))
+	r.Steps = findSteps(s, n, e.as, opt)
 	var before []*Step
 	if n > 1 {
-		before = findSteps(s, n-1, as, opt)
+		before = findSteps(s, n-1, e.as, opt)
 	}
 	for _, st := range r.Steps {
-		st.Ack = as.of(s.Nights[st.Night.Index-1], st.Solver)
+		st.Ack = e.as.of(s.Nights[st.Night.Index-1], st.Solver)
 		st.New = !slices.ContainsFunc(before, func(b *Step) bool { return sameStep(b, st) })
 	}
 
 	// The gates of the nights before the newest first, oldest first: a
-	// slowdown they found still open ends the baseline of the next.
+	// slowdown they found still open ends the baseline of the next, and a
+	// night they withheld is in no later baseline.
 	for j := max(0, k-sinceLookback); j < k; j++ {
-		if _, err := gate(j, false); err != nil {
+		if _, err := e.gate(j, false); err != nil {
 			return nil, err
 		}
 	}
-	cur, err := gate(k, true)
+	cur, err := e.gate(k, true)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +118,6 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 		r.Notes = append(r.Notes, fmt.Sprintf("the machine's common factor is not taken out: the gate has %s with an exact ratio, it needs 3 (the factor is the median of their ratios)",
 			report.Count(r.Machine.Strategies, "strategy", "strategies")))
 	}
-
 	if m := r.Machine; m != nil && m.Used && (m.Ratio > 1+opt.Threshold || m.Ratio < 1/(1+opt.Threshold)) {
 		note := fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed", m.Ratio)
 		if math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
@@ -142,43 +127,136 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	}
 
 	for i := range night.Strategy {
-		tr, err := r.strategy(c, s, &night.Strategy[i], cur, gate, as)
+		tr, err := e.strategy(&night.Strategy[i], cur)
 		if err != nil {
 			return nil, err
 		}
 		r.Strategies = append(r.Strategies, tr)
 	}
-	if err := r.stepAlarms(gate, as); err != nil {
+	e.missing(k)
+	if opt.Delivered != nil {
+		if err := e.untrended(); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.stepAlarms(); err != nil {
 		return nil, err
 	}
-	r.nights(root, gates)
+	e.blind()
+	e.nights(root)
 	for _, g := range cur {
 		if g.verdict == VerdictNoRows {
 			r.Notes = append(r.Notes, "the gate could not run: "+g.note)
 			break
 		}
 	}
-	for _, g := range cur {
-		if g.verdict == VerdictBusy && strings.HasPrefix(g.note, "other work") {
-			r.Notes = append(r.Notes, "a slowdown on a busy machine is no alarm: "+g.note+"; the next night on a quiet machine tells")
-			break
+	for _, st := range r.Strategies {
+		if c := st.Counters; c != nil && c.Skipped != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s's counters were not compared: %s", st.Solver, c.Skipped))
+		} else if c != nil && len(c.Passed) > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s's counters were compared with night %d (%s), the newest earlier night with rows: those of %s are gone",
+				st.Solver, c.PreviousIndex, c.Previous, listRuns(c.Passed)))
 		}
 	}
+	var withheld []string
+	for solver, g := range cur {
+		if g.verdict == VerdictBusy {
+			withheld = append(withheld, fmt.Sprintf("%s's slowdown is not judged: %s", solver, g.note))
+		}
+	}
+	slices.Sort(withheld)
+	r.Notes = append(r.Notes, withheld...)
+	if opt.Delivered != nil {
+		applyDeliveries(opt.Delivered, r)
+	}
+	e.show(k)
 	return r, nil
+}
+
+// key is the memo key of night j's verdicts: the settings, and the
+// acknowledgements of nights up to j (a later one does not change it).
+func (e *evaluation) key(j int) string {
+	h := sha256.New()
+	at := e.s.Nights[j].Start
+	for _, a := range e.acks {
+		if i := slices.IndexFunc(e.s.Nights, func(n *Night) bool { return n.RunID == a.RunID }); i >= 0 && !e.s.Nights[i].Start.After(at) {
+			fmt.Fprintf(h, "%s\x00%s\x00", a.RunID, a.Solver)
+		}
+	}
+	o := e.opt
+	return fmt.Sprintf("baseline=%d threshold=%g busy=%g same-build=%t acks=%x", o.Baseline, o.Threshold, o.Busy, o.SameBuild, h.Sum(nil)[:6])
+}
+
+// gate returns the gates of night j: computed, or the verdicts of the
+// memo (no Gate then) unless fresh.
+func (e *evaluation) gate(j int, fresh bool) (map[string]*gateOut, error) {
+	if j < 0 {
+		return nil, nil
+	}
+	if g, ok := e.gates[j]; ok && (!fresh || computed(g)) {
+		return g, nil
+	}
+	runID := e.s.Nights[j].RunID
+	if m := e.opt.Memo.get(runID, e.key(j)); m != nil && !fresh && j < len(e.s.Nights)-1 {
+		g := map[string]*gateOut{}
+		for solver, v := range m.Verdicts {
+			g[solver] = &gateOut{verdict: v}
+		}
+		e.gates[j] = g
+		return g, nil
+	}
+	g, err := gateAt(e, j)
+	if err != nil {
+		return nil, err
+	}
+	e.gates[j] = g
+	m := &NightVerdicts{Key: e.key(j), Verdicts: map[string]string{}}
+	for solver, o := range g {
+		m.Verdicts[solver] = o.verdict
+	}
+	if old := e.opt.Memo.get(runID, m.Key); old != nil {
+		m.Shown = old.Shown
+	}
+	e.opt.Memo.put(runID, m)
+	return g, nil
+}
+
+// verdict returns the gate's verdict of solver on night j when it is
+// known (computed, or kept in the memo), else "".
+func (e *evaluation) verdict(j int, solver string) string {
+	if g := e.gates[j]; g != nil {
+		if o := g[solver]; o != nil {
+			return o.verdict
+		}
+		return ""
+	}
+	if m := e.opt.Memo.get(e.s.Nights[j].RunID, e.key(j)); m != nil {
+		return m.Verdicts[solver]
+	}
+	return ""
+}
+
+// withheld reports whether the gate withheld its verdict of solver on
+// night j (found it slower but could not judge it): such a night is in
+// no later baseline of the strategy. A night whose verdict is not known
+// (older than the nights the gate is run on, and not in the memo) is
+// taken as judged.
+func (e *evaluation) withheld(j int, solver string) bool {
+	return e.verdict(j, solver) == VerdictBusy
 }
 
 // strategy returns the newest night of strategy st: its counters against
 // the night before, its gate, its verdict and its alarms (added to r).
-func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*gateOut,
-	gate func(int, bool) (map[string]*gateOut, error), as *ackSet) (*StrategyTrend, error) {
+func (e *evaluation) strategy(st *Strategy, cur map[string]*gateOut) (*StrategyTrend, error) {
+	r, s := e.r, e.s
 	k := len(s.Nights) - 1
 	night := s.Nights[k]
-	tr := &StrategyTrend{Solver: st.Solver, Last: st, Ack: as.of(night, st.Solver)}
+	tr := &StrategyTrend{Solver: st.Solver, Last: st, Ack: e.as.of(night, st.Solver)}
 	first := -1
 	for j, n := range s.Nights {
 		if f := n.StrategyNamed(st.Solver); f != nil {
 			tr.History = append(tr.History, NightFigures{refOf(s, j), f})
-			if first < 0 || as.of(n, st.Solver) != nil && j < k {
+			if first < 0 || e.as.of(n, st.Solver) != nil && j < k {
 				first = j
 			}
 		}
@@ -195,30 +273,30 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 		tr.Verdict = g.gate.Verdict
 	}
 	if g.slower() {
-		since, err := r.slowSince(s, st.Solver, gate)
+		since, err := e.slowSince(st.Solver)
 		if err != nil {
 			return nil, err
 		}
-		a := &Alarm{Kind: AlarmTime, Solver: st.Solver, Night: refOf(s, k), Ack: tr.Ack, New: since < 0,
+		a := &Alarm{Kind: AlarmTime, Solver: st.Solver, Night: refOf(s, k), Start: refOf(s, k), Ack: tr.Ack, New: since < 0,
 			Text: fmt.Sprintf("%s slower: median x%.3f [%.3f, %.3f] against the baseline of %s, beyond the machine's x%.3f and the threshold of %s",
 				st.Solver, g.gate.Adjusted, g.gate.AdjustedCI.Lo, g.gate.AdjustedCI.Hi,
 				report.Count(len(g.gate.Baseline), "night", "nights"), g.gate.Machine, FormatShare(r.Options.Threshold))}
 		if since >= 0 {
 			ref := refOf(s, since)
-			tr.Since = &ref
+			tr.Since, a.Start = &ref, ref
 			a.Text += fmt.Sprintf("; slower since night %d (%s)", since+1, s.Nights[since].Run)
-			// The night the gate alarmed: the first of the slowdown, or a
+			// The night the gate found it: the first of the slowdown, or a
 			// later one when the machine was busy or disturbed on the first.
-			// When it judged none of the nights since (every one busy or
-			// disturbed), this night is the first it judges, and its alarm
-			// is new: "still slower" would leave the slowdown unalarmed
-			// (the step defers to the gate's first judged night, this one:
+			// When it judged none of the nights since (every one withheld),
+			// this night is the first it judges, and the alarm is raised
+			// here: "still slower" would leave the slowdown unalarmed (the
+			// step defers to the gate's first judged night, this one:
 			// judgedLater). A night it judged and found not slower leaves
 			// the alarm to the step.
-			alarmed, judged := false, false
+			found, judged := false, false
 			i := since
 			for ; i < k && i <= since+sinceLookback; i++ {
-				g, err := gate(i, false)
+				g, err := e.gate(i, false)
 				if err != nil {
 					return nil, err
 				}
@@ -227,15 +305,15 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 				}
 				if g[st.Solver].slower() {
 					if i == since {
-						a.Text += ", alarmed then"
+						a.Text += ", found by the gate then"
 					} else {
-						a.Text += fmt.Sprintf(", alarmed on night %d (%s)", i+1, s.Nights[i].Run)
+						a.Text += fmt.Sprintf(", found by the gate on night %d (%s)", i+1, s.Nights[i].Run)
 					}
-					alarmed = true
+					found = true
 					break
 				}
 			}
-			if !alarmed && !judged && i == k {
+			if !found && !judged && i == k {
 				a.New = true
 				a.Text += "; the first night since that the gate could judge"
 			} else {
@@ -253,28 +331,17 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 		r.Alarms = append(r.Alarms, a)
 	}
 
-	prev := -1
-	for j := k - 1; j >= 0; j-- {
-		if s.Nights[j].StrategyNamed(st.Solver) != nil {
-			prev = j
-			break
-		}
-	}
-	if prev < 0 {
-		tr.Verdict = VerdictNewStrategy
-		return tr, nil
-	}
-	cc, err := detectCounters(c, st.Solver, s.Nights[prev], night)
+	cc, a, err := e.counters(k, st.Solver)
 	if err != nil {
 		return nil, err
 	}
+	if cc == nil {
+		tr.Verdict = VerdictNewStrategy
+		return tr, nil
+	}
 	tr.Counters = cc
-	if cc.Changed > 0 {
+	if a != nil {
 		tr.Verdict = VerdictCounters
-		a := &Alarm{Kind: AlarmCounters, Solver: st.Solver, Night: refOf(s, k), Ack: tr.Ack, New: true, Good: r.ref(s, s.Nights[prev].Run),
-			Puzzles: cc.IDs,
-			Text: fmt.Sprintf("%s's counters changed on %s of the %s compared with night %d (%s): %s",
-				st.Solver, report.Count(cc.Changed, "puzzle", "puzzles"), report.Count(cc.Compared, "unit", "units"), prev+1, s.Nights[prev].Run, idList(cc.IDs, cc.Changed))}
 		r.Alarms = append(r.Alarms, a)
 	}
 	if tr.Ack != nil && tr.Verdict != VerdictNoChange && tr.Verdict != VerdictNotEnough {
@@ -283,28 +350,122 @@ func (r *Report) strategy(c *rowCache, s *Series, st *Strategy, cur map[string]*
 	return tr, nil
 }
 
+// counters runs the counters detector of solver on night j and returns
+// its result (nil when no earlier night has the strategy) and its alarm,
+// nil when the counters did not change.
+func (e *evaluation) counters(j int, solver string) (*CounterChange, *Alarm, error) {
+	s := e.s
+	cc, err := detectCounters(e.c, s, j, solver)
+	if err != nil || cc == nil || cc.Changed == 0 {
+		return cc, nil, err
+	}
+	text := fmt.Sprintf("%s's counters changed on %s of the %s compared with night %d (%s): %s",
+		solver, report.Count(cc.Changed, "puzzle", "puzzles"), report.Count(cc.Compared, "unit", "units"), cc.PreviousIndex, cc.Previous, idList(cc.IDs, cc.Changed))
+	if len(cc.Passed) > 0 {
+		text += fmt.Sprintf(" (the newest earlier night with rows: those of %s are gone)", listRuns(cc.Passed))
+	}
+	a := &Alarm{Kind: AlarmCounters, Solver: solver, Night: refOf(s, j), Start: refOf(s, j), Ack: e.as.of(s.Nights[j], solver), New: true,
+		Good: e.r.ref(s, cc.Previous), Puzzles: cc.IDs, Text: text}
+	return cc, a, nil
+}
+
+// missing adds an alarm for each strategy that ran on one of the
+// opt.Baseline nights before night j and not on night j: a strategy of
+// the nightly sweep that stopped running (left out of -solvers, or an
+// external solver that failed to start). It starts on the first night
+// the strategy was missing; on the newest night, the strategy gets a
+// line of its own in the verdicts.
+func (e *evaluation) missing(j int) {
+	s, r := e.s, e.r
+	night := s.Nights[j]
+	seen := map[string]bool{}
+	for i := j - 1; i >= max(0, j-e.opt.Baseline); i-- {
+		for _, st := range s.Nights[i].Strategy {
+			if seen[st.Solver] || night.StrategyNamed(st.Solver) != nil {
+				continue
+			}
+			seen[st.Solver] = true
+			start := i + 1
+			if j < len(s.Nights)-1 && start != j {
+				continue // an untrended night: only what it raised itself
+			}
+			a := &Alarm{Kind: AlarmMissing, Solver: st.Solver, Night: refOf(s, j), Start: refOf(s, start), New: start == len(s.Nights)-1,
+				Ack: e.as.of(s.Nights[start], st.Solver), Good: r.ref(s, s.Nights[i].Run)}
+			if start == j {
+				a.Text = fmt.Sprintf("%s did not run on night %d (%s): it ran on night %d (%s); a strategy of the nightly sweep that stopped running (-solvers changed, or an external solver that failed to start)",
+					st.Solver, j+1, night.Run, i+1, s.Nights[i].Run)
+			} else {
+				a.Text = fmt.Sprintf("%s has not run since night %d (%s): missing on the last %s, from night %d (%s)",
+					st.Solver, i+1, s.Nights[i].Run, report.Count(j-i, "night", "nights"), start+1, s.Nights[start].Run)
+			}
+			if slices.ContainsFunc(r.Alarms, func(b *Alarm) bool {
+				return b.Kind == AlarmMissing && b.Solver == a.Solver && b.Start.Index == a.Start.Index
+			}) {
+				continue
+			}
+			r.Alarms = append(r.Alarms, a)
+			if j == len(s.Nights)-1 {
+				r.Strategies = append(r.Strategies, &StrategyTrend{Solver: st.Solver, Verdict: VerdictMissing, Ack: a.Ack})
+			}
+		}
+	}
+}
+
+// untrended examines the nights since the last trend (opt.Delivered),
+// before the newest, at most opt.Baseline of them: each one's counters
+// against the night before it and the strategies it lacked. A change
+// that a night raised and a later one hid (a counters change is compared
+// with the night before only) is not lost because no trend ran that
+// night.
+func (e *evaluation) untrended() error {
+	s, r := e.s, e.r
+	k := len(s.Nights) - 1
+	from := e.opt.Delivered.firstUntrended(s)
+	if from >= k {
+		return nil
+	}
+	if k-from > e.opt.Baseline {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s before the newest had no trend run: the last %d were examined for alarms of their own (batch trend RUN... over the others)",
+			report.Count(k-from, "night", "nights"), e.opt.Baseline))
+		from = k - e.opt.Baseline
+	}
+	for j := from; j < k; j++ {
+		for _, st := range s.Nights[j].Strategy {
+			_, a, err := e.counters(j, st.Solver)
+			if err != nil {
+				return err
+			}
+			if a != nil {
+				r.Alarms = append(r.Alarms, a)
+			}
+		}
+		e.missing(j)
+	}
+	return nil
+}
+
 // slowSince returns the night a slowdown of solver found on the newest
 // night started, when it was already there before: the first night of a
 // change point up, not acknowledged, before the newest night; else the
 // earliest night of a run of nights the gate found slower, looking back
 // sinceLookback nights at most. It returns -1 for a slowdown new on the
 // newest night.
-func (r *Report) slowSince(s *Series, solver string, gate func(int, bool) (map[string]*gateOut, error)) (int, error) {
-	k := len(s.Nights) - 1
-	for i := len(r.Steps) - 1; i >= 0; i-- {
-		st := r.Steps[i]
+func (e *evaluation) slowSince(solver string) (int, error) {
+	k := len(e.s.Nights) - 1
+	for i := len(e.r.Steps) - 1; i >= 0; i-- {
+		st := e.r.Steps[i]
 		if st.Solver == solver && st.Ratio > 1 && st.Ack == nil && st.Night.Index-1 < k {
 			return st.Night.Index - 1, nil
 		}
 	}
 	since := -1
 	for j := k - 1; j >= max(0, k-sinceLookback); j-- {
-		g, err := gate(j, false)
+		g, err := e.gate(j, false)
 		if err != nil {
 			return -1, err
 		}
 		if g[solver] != nil && g[solver].verdict == VerdictBusy {
-			continue // a night on a busy machine neither ends nor starts it
+			continue // a night not judged neither ends nor starts it
 		}
 		if !g[solver].slower() {
 			break
@@ -314,39 +475,52 @@ func (r *Report) slowSince(s *Series, solver string, gate func(int, bool) (map[s
 	return since, nil
 }
 
-// stepAlarms adds an alarm for each new change point up (a slowdown)
-// beyond stepAlarm times the threshold that the gate did not alarm on
-// its first night. A smaller step is reported (Step.New) but is no
-// alarm: the relative speeds of the strategies move by about 5% between
-// the states of a shared machine (bitboard against norvig and dlx, over
-// nights of one build: 0.240-0.252 one week-day, 0.255-0.257 the next),
-// and a step that the gate did not see on any of its nights is a drift,
-// found after the fact, for the charts and for bisecting.
-func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), as *ackSet) error {
-	s := r.Series
+// stepAlarms adds an alarm for each change point up (a slowdown) beyond
+// stepAlarm times the threshold, new or (with Options.Delivered) starting
+// on a night no trend ran on, that no time alarm of the newest night
+// already holds, and that the gate did not alarm on its first night. A
+// smaller step is reported (Step.New) but is no alarm: the relative
+// speeds of the strategies move by about 5% between the states of a
+// shared machine (bitboard against norvig and dlx, over nights of one
+// build: 0.240-0.252 one week-day, 0.255-0.257 the next), and a step
+// that the gate did not see on any of its nights is a drift, found after
+// the fact, for the charts and for bisecting.
+func (e *evaluation) stepAlarms() error {
+	s, r := e.s, e.r
+	untrended := len(s.Nights)
+	if e.opt.Delivered != nil {
+		untrended = max(e.opt.Delivered.firstUntrended(s), len(s.Nights)-1-e.opt.Baseline)
+	}
 	for _, st := range r.Steps {
-		if !st.New || st.Ratio <= 1+stepAlarm*r.Options.Threshold || st.SameBuild && !r.Options.SameBuild {
+		j := st.Night.Index - 1
+		if !st.New && j < untrended || st.Ratio <= 1+stepAlarm*r.Options.Threshold || st.SameBuild && !r.Options.SameBuild {
 			continue
 		}
-		j := st.Night.Index - 1
-		g, err := gate(j, false)
+		if slices.ContainsFunc(r.Alarms, func(a *Alarm) bool {
+			return a.Kind == AlarmTime && a.Solver == st.Solver && abs(a.Start.Index-st.Night.Index) <= 1
+		}) {
+			continue // the newest night's time alarm is this slowdown's
+		}
+		g, err := e.gate(j, false)
 		if err != nil {
 			return err
 		}
-		if g[st.Solver].slower() {
-			continue // the gate's alarm of that night is this step's
-		}
-		if covered, err := judgedLater(s, j, st.Solver, gate); err != nil {
-			return err
-		} else if covered {
-			continue // the gate alarmed on the first night it could judge
+		if e.opt.Delivered == nil {
+			if g[st.Solver].slower() {
+				continue // the gate's alarm of that night is this step's
+			}
+			if covered, err := e.judgedLater(j, st.Solver); err != nil {
+				return err
+			} else if covered {
+				continue // the gate alarmed on the first night it could judge
+			}
 		}
 		if !computed(g) { // the memo's verdicts: the gate again, for the puzzles that moved
-			if g, err = gate(j, true); err != nil {
+			if g, err = e.gate(j, true); err != nil {
 				return err
 			}
 		}
-		a := &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, New: true, Ack: st.Ack,
+		a := &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, Start: st.Night, New: true, Ack: st.Ack,
 			Text: fmt.Sprintf("%s: a step up from night %d (%s): x%.3f against the other strategies (its nightly median as recorded: %s before, %s from then on)",
 				st.Solver, j+1, s.Nights[j].Run, st.Ratio, fmtNS(st.Before), fmtNS(st.After))}
 		if j > 0 {
@@ -363,12 +537,12 @@ func (r *Report) stepAlarms(gate func(int, bool) (map[string]*gateOut, error), a
 }
 
 // judgedLater reports whether the gate could not judge strategy solver
-// on night j (VerdictBusy: a busy or disturbed machine) and found it
-// slower on the first night after j that it could judge: the gate's
-// alarm of that night is then the alarm of a step from night j.
-func judgedLater(s *Series, j int, solver string, gate func(int, bool) (map[string]*gateOut, error)) (bool, error) {
-	for i := j; i < len(s.Nights); i++ {
-		g, err := gate(i, false)
+// on night j (VerdictBusy: withheld) and found it slower on the first
+// night after j that it could judge: the gate's alarm of that night is
+// then the alarm of a step from night j.
+func (e *evaluation) judgedLater(j int, solver string) (bool, error) {
+	for i := j; i < len(e.s.Nights); i++ {
+		g, err := e.gate(i, false)
 		if err != nil {
 			return false, err
 		}
@@ -384,10 +558,44 @@ func judgedLater(s *Series, j int, solver string, gate func(int, bool) (map[stri
 	return false, nil
 }
 
+// blindVerdicts are the gate's verdicts that judge nothing of a night.
+var blindVerdicts = []string{VerdictBusy, VerdictNoRows, VerdictUndecided}
+
+// blind fills r.Blind: each strategy of the newest night whose gate has
+// judged none of the last BlindNights nights or more (every one withheld,
+// without rows or undecided), with the newest night's reason. Trend says
+// so every night until the gate judges one: a slowdown there would be no
+// alarm, and only the change points would see it.
+func (e *evaluation) blind() {
+	s, r := e.s, e.r
+	k := len(s.Nights) - 1
+	cur := e.gates[k]
+	for _, st := range s.Nights[k].Strategy {
+		count := 0
+		for j := k; j >= 0; j-- {
+			v := e.verdict(j, st.Solver)
+			if !slices.Contains(blindVerdicts, v) {
+				break
+			}
+			count++
+		}
+		if count < BlindNights {
+			continue
+		}
+		why := cur[st.Solver].verdict
+		if note := cur[st.Solver].note; note != "" {
+			why += ": " + note
+		}
+		r.Blind = append(r.Blind, &Blind{Solver: st.Solver, Nights: count, Why: why})
+		r.Notes = append(r.Notes, fmt.Sprintf("the gate is blind to %s: it judged none of its last %s (%s); a slowdown of it there is no alarm of the gate, only the change points would see it",
+			st.Solver, report.Count(count, "night", "nights"), why))
+	}
+}
+
 // nights fills r.Nights: every night of the series, with its page when
 // it has one, the verdicts of the gates computed for it and its alarms.
-func (r *Report) nights(root string, gates map[int]map[string]*gateOut) {
-	s := r.Series
+func (e *evaluation) nights(root string) {
+	s, r := e.s, e.r
 	for k, n := range s.Nights {
 		row := &NightRow{Night: refOf(s, k)}
 		dir := n.Dir
@@ -400,9 +608,9 @@ func (r *Report) nights(root string, gates map[int]map[string]*gateOut) {
 				row.Page = filepath.ToSlash(filepath.Join(n.Dir, "index.html"))
 			}
 		}
-		if g := gates[k]; g == nil && r.Options.Memo[n.RunID] != nil {
-			row.Verdicts = r.Options.Memo[n.RunID].Verdicts
-		} else if g != nil {
+		m := e.opt.Memo.get(n.RunID, e.key(k))
+		switch g := e.gates[k]; {
+		case g != nil && computed(g):
 			row.Verdicts = map[string]string{}
 			for solver, o := range g {
 				row.Verdicts[solver] = o.verdict
@@ -410,6 +618,11 @@ func (r *Report) nights(root string, gates map[int]map[string]*gateOut) {
 					row.Verdicts[solver] = o.gate.Verdict
 				}
 			}
+		case m != nil:
+			row.Verdicts = m.Verdicts
+		}
+		if m != nil && m.Shown != nil && k < len(s.Nights)-1 {
+			row.Verdicts = m.Shown // as trend showed them when it was the newest
 		}
 		for _, a := range r.Alarms {
 			if a.Night.Index == k+1 {
@@ -418,11 +631,30 @@ func (r *Report) nights(root string, gates map[int]map[string]*gateOut) {
 		}
 		for _, st := range r.Steps {
 			if st.Night.Index == k+1 && st.Ratio > 1 && !slices.ContainsFunc(row.Alarms, func(a *Alarm) bool { return a.Solver == st.Solver }) {
-				row.Alarms = append(row.Alarms, &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, Ack: st.Ack,
+				row.Alarms = append(row.Alarms, &Alarm{Kind: AlarmStep, Solver: st.Solver, Night: st.Night, Start: st.Night, Ack: st.Ack,
 					Text: fmt.Sprintf("%s: a step up x%.3f from this night", st.Solver, st.Ratio)})
 			}
 		}
 		r.Nights = append(r.Nights, row)
+	}
+}
+
+// show sets the newest night's row of the nights' table to the
+// strategies' verdicts as trend prints them (a counters change, an
+// acknowledgement, "still slower", a missing strategy: not the gate's
+// alone), and keeps them in the memo for the page of later nights.
+func (e *evaluation) show(k int) {
+	shown := map[string]string{}
+	for _, st := range e.r.Strategies {
+		shown[st.Solver] = st.Verdict
+	}
+	if len(e.r.Nights) > k {
+		e.r.Nights[k].Verdicts = shown
+	}
+	if m := e.opt.Memo.get(e.s.Nights[k].RunID, e.key(k)); m != nil {
+		c := *m
+		c.Shown = shown
+		e.opt.Memo.put(e.s.Nights[k].RunID, &c)
 	}
 }
 
@@ -466,7 +698,7 @@ func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Opti
 		for i := j - 1; i >= 0 && i >= j-opt.Baseline; i-- {
 			g := gates[i]
 			if g != nil && g[st.Solver] != nil && g[st.Solver].verdict == VerdictBusy {
-				continue // a night on a busy machine neither ends nor starts it
+				continue // a night not judged neither ends nor starts it
 			}
 			if g == nil || !g[st.Solver].slower() {
 				break
@@ -489,14 +721,4 @@ func computed(g map[string]*gateOut) bool {
 		}
 	}
 	return len(g) == 0
-}
-
-// memoKey names the settings and acknowledgements a night's verdicts
-// depend on: verdicts kept under another key are computed again.
-func memoKey(opt Options, acks []Ack) string {
-	h := sha256.New()
-	for _, a := range acks {
-		fmt.Fprintf(h, "%s\x00%s\x00", a.RunID, a.Solver)
-	}
-	return fmt.Sprintf("baseline=%d threshold=%g busy=%g same-build=%t acks=%x", opt.Baseline, opt.Threshold, opt.Busy, opt.SameBuild, h.Sum(nil)[:6])
 }

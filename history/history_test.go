@@ -185,16 +185,19 @@ func TestIndexRefreshReadsOnlyNewOrChangedRuns(t *testing.T) {
 		t.Errorf("n2's median %d after its summary changed, want 5000", got)
 	}
 
-	// A removed run directory: its night stays, marked gone.
+	// A removed run directory: its night is dropped, said once.
 	if err := os.RemoveAll(filepath.Join(root, "n1")); err != nil {
 		t.Fatal(err)
 	}
 	idx, r = update(t, root)
-	if e := idx.Lookup("n1"); r.Gone != 1 || e == nil || !e.Gone || e.Night == nil {
-		t.Errorf("after removing n1: %+v, entry %+v, want it kept, gone", r, e)
+	if e := idx.Lookup("n1"); len(r.Dropped) != 1 || r.Dropped[0] != "n1" || e != nil || !strings.Contains(r.String(), "dropped 1 night whose directory is gone: n1") {
+		t.Errorf("after removing n1: %+v (%s), entry %+v, want it dropped, said", r, r, e)
 	}
-	if len(idx.All().Series[0].Nights) != 4 {
-		t.Errorf("the series lost the gone night")
+	if len(idx.All().Series[0].Nights) != 3 {
+		t.Errorf("the series kept the gone night")
+	}
+	if _, r = update(t, root); len(r.Dropped) != 0 || r.Wrote {
+		t.Errorf("the next refresh: %+v, want nothing dropped again, nothing written", r)
 	}
 
 	// A damaged index is rebuilt from the directories, saying so.

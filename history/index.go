@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -18,8 +20,10 @@ const IndexFile = "history.json"
 
 // IndexVersion is the version of the index format: an index of another
 // version is rebuilt from the run directories. Version 2 added each
-// night's OtherShare.
-const IndexVersion = 2
+// night's OtherShare; version 3 the binary of each night, the verdicts
+// of several settings per night, and no longer keeps the nights whose
+// directory is gone.
+const IndexVersion = 3
 
 // Index is the history index, results/history.json: one entry per run
 // directory of the results root, with the night it is (or why it is
@@ -39,30 +43,29 @@ type Entry struct {
 	// Skip says why the run is no night (not finished, no summary.json, a
 	// damaged run.json naming the file and the reason); empty for a night.
 	Skip string `json:"skip,omitempty"`
-	// Gone marks a night whose directory was removed: the index keeps
-	// it (its figures are all that is left of it), but a rebuild from the
-	// run directories cannot bring it back.
-	Gone bool `json:"gone,omitempty"`
 	// Verdicts are the gate's verdicts of the night when trend computed
-	// them (Options.Memo): for the history page, and so that the next
-	// trend need not read this night's rows again. A rebuild loses them;
-	// trend computes those it needs again from the rows.
-	Verdicts *NightVerdicts `json:"verdicts,omitempty"`
+	// them (Options.Memo), under each of the last few settings it ran
+	// with: for the history page, and so that the next trend need not
+	// read this night's rows again. A rebuild loses them; trend computes
+	// those it needs again from the rows.
+	Verdicts []*NightVerdicts `json:"verdicts,omitempty"`
 }
 
 // Memo returns the verdicts the index keeps, by run id.
 func (idx *Index) Memo() Memo {
 	m := Memo{}
 	for _, e := range idx.Entries {
-		if e.Night != nil && e.Verdicts != nil {
-			m[e.Night.RunID] = e.Verdicts
+		if e.Night != nil && len(e.Verdicts) > 0 {
+			m[e.Night.RunID] = slices.Clone(e.Verdicts)
 		}
 	}
 	return m
 }
 
 // SaveMemo records the verdicts of m in the entries of their nights and
-// writes the index to path when any changed.
+// writes the index to path when any changed. Only trend over the whole
+// root calls it: a trend of runs named evaluates a selection, whose
+// verdicts are not the root's.
 func (idx *Index) SaveMemo(path string, m Memo) error {
 	changed := false
 	for i := range idx.Entries {
@@ -70,8 +73,8 @@ func (idx *Index) SaveMemo(path string, m Memo) error {
 		if e.Night == nil {
 			continue
 		}
-		if v := m[e.Night.RunID]; v != nil && !sameVerdicts(v, e.Verdicts) {
-			e.Verdicts = v
+		if v, ok := m[e.Night.RunID]; ok && !sameMemo(v, e.Verdicts) {
+			e.Verdicts = slices.Clone(v)
 			changed = true
 		}
 	}
@@ -81,16 +84,15 @@ func (idx *Index) SaveMemo(path string, m Memo) error {
 	return idx.Write(path)
 }
 
+func sameMemo(a, b []*NightVerdicts) bool {
+	return slices.EqualFunc(a, b, sameVerdicts)
+}
+
 func sameVerdicts(a, b *NightVerdicts) bool {
-	if a == nil || b == nil || a.Key != b.Key || len(a.Verdicts) != len(b.Verdicts) {
+	if a == nil || b == nil {
 		return a == b
 	}
-	for k, v := range a.Verdicts {
-		if b.Verdicts[k] != v {
-			return false
-		}
-	}
-	return true
+	return a.Key == b.Key && maps.Equal(a.Verdicts, b.Verdicts) && maps.Equal(a.Shown, b.Shown)
 }
 
 // Stamp is the size and modification time of a run's run.json and
@@ -125,7 +127,10 @@ type Refresh struct {
 	Path string // the index file
 	Runs int    // run directories found
 	Read int    // of which read (new or changed)
-	Gone int    // nights kept whose directory is gone
+	// Dropped are the nights whose run directory is gone (removed by
+	// hand) since the index was written: they are no longer in it, nor in
+	// any series. Only the refresh that finds them gone names them.
+	Dropped []string
 	// Rebuilt says why the index was rebuilt from the run directories
 	// (missing, damaged, another version); empty when it was refreshed.
 	Rebuilt  string
@@ -141,8 +146,8 @@ func (r *Refresh) String() string {
 	} else {
 		fmt.Fprintf(&b, "%s: %d run directories, %d read (new or changed), %d from the index", r.Path, r.Runs, r.Read, r.Runs-r.Read)
 	}
-	if r.Gone > 0 {
-		fmt.Fprintf(&b, "; %d nights whose directory is gone kept", r.Gone)
+	if len(r.Dropped) > 0 {
+		fmt.Fprintf(&b, "; dropped %s whose directory is gone: %s", report.Count(len(r.Dropped), "night", "nights"), strings.Join(r.Dropped, ", "))
 	}
 	if r.WriteErr != nil {
 		fmt.Fprintf(&b, "; not saved: %v", r.WriteErr)
@@ -216,28 +221,34 @@ func Update(root string) (*Index, *Refresh, error) {
 	changed := r.Rebuilt != ""
 	for _, rel := range dirs {
 		st := stampOf(filepath.Join(root, rel))
-		if e, ok := known[rel]; ok && e.Stamp == st && !e.Gone {
+		if e, ok := known[rel]; ok && e.Stamp == st && !running(e) {
 			idx.Entries = append(idx.Entries, *e)
 			delete(known, rel)
 			continue
 		}
+		old := known[rel]
 		delete(known, rel)
-		changed = true
-		r.Read++
-		idx.Entries = append(idx.Entries, readEntry(root, rel, st))
-	}
-	for _, e := range known {
-		if e.Night == nil {
-			changed = true // a run that was no night and is gone: nothing to keep
+		e := readEntry(root, rel, st)
+		if old != nil && running(old) && running(&e) && old.Stamp == st {
+			idx.Entries = append(idx.Entries, *old) // still running
 			continue
 		}
-		if !e.Gone {
-			changed = true
-			e.Gone = true
-		}
-		r.Gone++
-		idx.Entries = append(idx.Entries, *e)
+		changed = true
+		r.Read++
+		idx.Entries = append(idx.Entries, e)
 	}
+	for _, e := range known {
+		// A run directory removed by hand: a night of it is dropped, said
+		// once (the index written without it), and judged no more; its
+		// figures go with it, as a rebuild from the run directories would
+		// lose them. A pruned night keeps its directory, run.json and
+		// summaries, and so its entry.
+		changed = true
+		if e.Night != nil {
+			r.Dropped = append(r.Dropped, e.Run)
+		}
+	}
+	slices.Sort(r.Dropped)
 	slices.SortFunc(idx.Entries, func(a, b Entry) int { return strings.Compare(a.Run, b.Run) })
 	if changed {
 		r.WriteErr = idx.Write(r.Path)
@@ -245,6 +256,10 @@ func Update(root string) (*Index, *Refresh, error) {
 	}
 	return idx, r, nil
 }
+
+// running reports whether e is a run that was being written when it was
+// read: it is read again, to tell whether it finished or was killed.
+func running(e *Entry) bool { return e.Night == nil && e.Skip == skipRunning }
 
 // readEntry reads the run in root/rel into an entry.
 func readEntry(root, rel string, st Stamp) Entry {

@@ -29,6 +29,10 @@ type Night struct {
 	Revision  string    `json:"revision"` // VCS revision of the tool that ran it
 	GoVersion string    `json:"go_version,omitempty"`
 	BuildTags string    `json:"build_tags,omitempty"` // the -tags of the build
+	// Binary identifies the program that ran the night (rundir.Machine.Binary):
+	// its VCS stamp or its executable's SHA-256; empty for a run.json
+	// written before it was recorded.
+	Binary    string    `json:"binary,omitempty"`
 	Host      string    `json:"host,omitempty"`
 	Seed      uint64    `json:"seed"`
 	Signature Signature `json:"signature"`
@@ -88,14 +92,25 @@ type Quantile struct {
 	Bound string `json:"bound,omitempty"`
 }
 
-// Build names the build that ran the night: its revision, Go version
-// and build tags; "" when the revision is not known well enough to tell
-// two builds apart (unknown, or a tree with changes: "+dirty").
+// Build names the build that ran the night, the binary itself whatever
+// directory it ran in: its SHA-256 ("sha256:..."), or its VCS stamp
+// with the Go version and build tags. A run.json written before the
+// binary was recorded names it by its revision when that is the build's
+// own stamp; "" when the build is not known well enough to tell two
+// apart: an unknown revision, a tree with changes ("+dirty"), or the
+// commit of the checkout the binary ran in (" (checkout)"), which says
+// nothing of the binary.
 func (n *Night) Build() string {
-	if n.Revision == "" || n.Revision == "unknown" || strings.Contains(n.Revision, "dirty") || strings.Contains(n.Revision, "devel") {
+	switch {
+	case strings.HasPrefix(n.Binary, "sha256:"):
+		return n.Binary
+	case n.Binary != "":
+		return n.Binary + " " + n.GoVersion + " tags=" + n.BuildTags
+	case n.Revision == "" || n.Revision == "unknown" || strings.Contains(n.Revision, "dirty") ||
+		strings.Contains(n.Revision, "devel") || strings.Contains(n.Revision, "(checkout)"):
 		return ""
 	}
-	return n.Revision + " " + n.GoVersion + " tags=" + n.BuildTags
+	return "vcs:" + n.Revision + " " + n.GoVersion + " tags=" + n.BuildTags
 }
 
 // StrategyNamed returns the figures of strategy name, or nil.
@@ -108,6 +123,14 @@ func (n *Night) StrategyNamed(name string) *Strategy {
 	return nil
 }
 
+// The reasons an entry of a run being written gives: skipRunning is read
+// again at each refresh, since its process may have been killed since
+// without changing its run.json.
+const (
+	skipRunning = "not finished (status running: a process holds its lock)"
+	skipKilled  = "killed"
+)
+
 // readNight reads the night of the run in root/rel from its run.json and
 // summary.json. A run that is no night (not finished, no summary, a
 // summary written before the run ended, a shard, mixed machines) returns
@@ -118,6 +141,12 @@ func readNight(root, rel string) (*Night, string, error) {
 	m, err := rundir.ReadManifest(dir)
 	if err != nil {
 		return nil, "", err
+	}
+	if m.Status == rundir.Running {
+		if held, ok := LockHeld(dir); ok && !held {
+			return nil, fmt.Sprintf("%s: its run.json says running, but no process holds its lock (killed, or the machine went down); batch -resume -out %s finishes it", skipKilled, dir), nil
+		}
+		return nil, skipRunning, nil
 	}
 	if m.Status != rundir.Finished {
 		return nil, "not finished (status " + m.Status + ")", nil
@@ -152,7 +181,7 @@ func readNight(root, rel string) (*Night, string, error) {
 	first := m.Segments[0].Machine
 	n := &Night{
 		Run: filepath.ToSlash(rel), RunID: m.RunID, Start: m.Start.UTC(), End: m.End.UTC(),
-		Revision: first.Version, GoVersion: first.GoVersion, BuildTags: first.BuildTags, Host: first.Host,
+		Revision: first.Version, GoVersion: first.GoVersion, BuildTags: first.BuildTags, Binary: first.Binary, Host: first.Host,
 		Seed: m.Settings.Seed, Signature: sig, Rows: m.Rows, Timed: sum.Timed,
 	}
 	for _, g := range m.Segments {
@@ -163,6 +192,9 @@ func readNight(root, rel string) (*Night, string, error) {
 	for _, g := range m.Segments[1:] {
 		if g.Machine.Version != n.Revision && g.Rows > 0 {
 			return nil, fmt.Sprintf("its segments ran builds of two revisions (%s, %s)", n.Revision, g.Machine.Version), nil
+		}
+		if g.Machine.Binary != n.Binary && g.Rows > 0 {
+			return nil, fmt.Sprintf("its segments ran two builds (%s, %s)", n.Binary, g.Machine.Binary), nil
 		}
 	}
 	for _, st := range sum.Strategies {
@@ -203,4 +235,19 @@ func quantileOf(e report.Estimate, iv report.Interval) Quantile {
 		q.Bound = e.Bound.String()
 	}
 	return q
+}
+
+// ShortBuild is a build (Night.Build) for people: its SHA-256 or VCS
+// revision cut to 12 digits, then its Go version and tags when it has
+// them: "sha256:7b91116b1406", "vcs:ae4344f0a1b2 go1.26.0".
+func ShortBuild(b string) string {
+	id, rest, _ := strings.Cut(b, " ")
+	if kind, digits, ok := strings.Cut(id, ":"); ok && len(digits) > 12 {
+		id = kind + ":" + digits[:12]
+	}
+	rest = strings.TrimSpace(strings.TrimSuffix(rest, "tags="))
+	if rest == "" {
+		return id
+	}
+	return id + " " + rest
 }

@@ -8,8 +8,10 @@ import (
 
 // TrendFileVersion is the version of trend.json's format: a field is only
 // ever added within a version; one removed or changing meaning makes the
-// next version.
-const TrendFileVersion = 1
+// next version. Version 2: options.busy is the share beyond which a night
+// is judged against busy nights (no longer the share beyond which its
+// slowdowns were no alarms); an alarm's new means not delivered yet.
+const TrendFileVersion = 2
 
 // TrendFile is trend.json: what trend found, for programs. Times are in
 // integer nanoseconds, ratios unrounded (newest / baseline: above 1 is
@@ -38,7 +40,8 @@ type TrendSeries struct {
 	// Machine is the change common to the strategies, newest / baseline.
 	Machine    *MachineChange   `json:"machine,omitempty"`
 	Strategies []*StrategyTrend `json:"strategies"` // per strategy of the newest night: figures, gate, counters, verdict
-	Alarms     []*Alarm         `json:"alarms"`     // the newest night's, acknowledged or not
+	Alarms     []*Alarm         `json:"alarms"`     // the newest night's and the untrended nights', acknowledged or not
+	Blind      []*Blind         `json:"blind"`      // the strategies the gate has not judged for BlindNights nights or more
 	Steps      []*Step          `json:"steps"`      // change points over the series, in night order
 	Notes      []string         `json:"notes"`
 	// Nights are every night of the series, oldest first: date, revision,
@@ -55,7 +58,8 @@ type TrendOptions struct {
 	Threshold float64 `json:"threshold"` // minimum effect, a share (0.05: 5%)
 	Top       int     `json:"top"`       // moved puzzles listed per alarm
 	// Busy is the share of the workers' CPU time other work may take during a night
-	// before its slowdowns are no alarms (1 or more: no limit).
+	// before it is a busy night, judged against busy nights only (1 or
+	// more: every night is quiet).
 	Busy float64 `json:"busy"`
 }
 
@@ -76,7 +80,7 @@ func trendFile(h *History, reports []*Report, views []*seriesView) *TrendFile {
 		n := s.Newest()
 		ts := TrendSeries{ID: s.ID, Key: s.Key, Signature: s.Signature,
 			Newest:     NightRef{Index: len(s.Nights), Run: n.Run, Start: n.Start, Revision: n.Revision},
-			Strategies: []*StrategyTrend{}, Alarms: []*Alarm{}, Steps: []*Step{}, Notes: []string{}, Nights: []*NightRow{},
+			Strategies: []*StrategyTrend{}, Alarms: []*Alarm{}, Blind: []*Blind{}, Steps: []*Step{}, Notes: []string{}, Nights: []*NightRow{},
 			Charts: views[i].Charts}
 		if ts.Charts == nil {
 			ts.Charts = []TrendChart{}
@@ -88,6 +92,7 @@ func trendFile(h *History, reports []*Report, views []*seriesView) *TrendFile {
 			ts.Machine = r.Machine
 			ts.Strategies = append(ts.Strategies, r.Strategies...)
 			ts.Alarms = append(ts.Alarms, r.Alarms...)
+			ts.Blind = append(ts.Blind, r.Blind...)
 			ts.Steps = append(ts.Steps, r.Steps...)
 			ts.Notes = append(ts.Notes, r.Notes...)
 			ts.Nights = append(ts.Nights, r.Nights...)

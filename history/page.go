@@ -141,6 +141,7 @@ type seriesView struct {
 	Names      []string    // the strategies of the series, in color order
 	Nights     []nightView // newest first
 	Unacked    int         // new alarms not acknowledged
+	Blind      []string    // the strategies the gate is blind to, and why
 	Charts     []TrendChart
 }
 
@@ -183,7 +184,7 @@ type nightView struct {
 	PagePath            string        // the page's path, relative to the root
 	Verdicts            []verdictCell // one per strategy of the series (Verdict empty: none that night)
 	Other               string        // the share of the workers' CPU time other work took while it ran ("–": not recorded)
-	Busy                bool          // more than the gate allows (Options.Busy): its slowdowns are no alarms
+	Busy                bool          // more than Options.Busy: a busy night, judged against busy nights
 	Alarms              string
 }
 
@@ -210,6 +211,12 @@ func buildViews(root string, h *History, reports []*Report, charts [][]TrendChar
 			v.Notes = r.Notes
 		} else {
 			v.Notes = []string{"The detectors did not run on this series: the figures of its nights are shown without verdicts."}
+		}
+		if r != nil {
+			for _, b := range r.Blind {
+				v.Blind = append(v.Blind, fmt.Sprintf("The gate is blind to %s: it judged none of its last %s (%s); a slowdown of it there is no alarm.",
+					b.Solver, report.Count(b.Nights, "night", "nights"), b.Why))
+			}
 		}
 		v.Names = strategyOrder(s.Nights)
 		v.Nights = nightViews(root, s, r)
@@ -347,7 +354,11 @@ func alarmViews(root string, r *Report) []alarmView {
 		if a.Ack != nil {
 			v.Ack = fmt.Sprintf("Acknowledged: %s (annotation of %s, %s).", a.Ack.Why, a.Ack.Run, a.Ack.At.UTC().Format("2006-01-02 15:04"))
 		} else if a.New {
-			v.Ack = fmt.Sprintf("Not acknowledged: batch trend -ack %s %s \"why\" acknowledges it.", a.Night.Run, a.Solver)
+			night := a.Start.Run // the night the change started
+			if night == "" {
+				night = a.Night.Run
+			}
+			v.Ack = fmt.Sprintf("Not acknowledged: batch trend -ack %s %s \"why\" acknowledges it.", night, a.Solver)
 		}
 		if a.Good != nil {
 			v.Good = fmt.Sprintf("Last good night: %d (%s, %s UTC, revision %s).", a.Good.Index, a.Good.Run,
@@ -454,7 +465,7 @@ func nightViews(root string, s *Series, r *Report) []nightView {
 // verdictClass is the CSS class of a verdict on the page.
 func verdictClass(v string) string {
 	switch v {
-	case VerdictSlower, VerdictCounters:
+	case VerdictSlower, VerdictCounters, VerdictMissing:
 		return "alarm"
 	case VerdictStillSlower, VerdictUndecided, VerdictBusy, VerdictSameBuild:
 		return "warn"

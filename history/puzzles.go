@@ -15,8 +15,8 @@ import (
 
 // EarlierNights returns the series of the run m describes (its key, for
 // people) and its last n nights that started before the run, oldest
-// first: the nights of idx with the run's signature, the run itself and
-// the nights whose directories are gone left out. A run with no
+// first: the nights of idx with the run's signature, the run itself left
+// out. A run with no
 // signature (its segments ran on several machines) has none.
 func (idx *Index) EarlierNights(m *rundir.Manifest, n int) (string, []*Night) {
 	sig, why := signatureOf(m)
@@ -26,7 +26,7 @@ func (idx *Index) EarlierNights(m *rundir.Manifest, n int) (string, []*Night) {
 	id := sig.ID()
 	var nights []*Night
 	for _, e := range idx.Entries {
-		if e.Night == nil || e.Gone || e.Night.RunID == m.RunID || e.Night.Signature.ID() != id || !e.Night.Start.Before(m.Start) {
+		if e.Night == nil || e.Night.RunID == m.RunID || e.Night.Signature.ID() != id || !e.Night.Start.Before(m.Start) {
 			continue
 		}
 		nights = append(nights, e.Night)

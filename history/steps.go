@@ -12,14 +12,14 @@ import (
 const stepNoiseFloor = 0.005
 
 // levels returns, per strategy, the log median time of each night of
-// nights[:n] that has it (NaN where a night lacks it, its median is not a
-// positive exact value, or other work used more than busy of the
-// machine's CPUs that night), less the machine's factor of that night:
+// nights that has it (NaN where a night lacks it, or its median is not a
+// positive exact value), less the machine's factor of that night:
 // the median over the strategies of their deviation from their own
 // median level over those nights, when at least three have a value that
 // night. This takes out a change most strategies share (the machine's
-// speed), as the gate does (see applyMachine).
-func levels(nights []*Night, solverNames []string, busy float64) (adjusted, raw map[string][]float64) {
+// speed), as the gate does (see applyMachine). A busy night has its
+// level too: findSteps compares it with busy nights only.
+func levels(nights []*Night, solverNames []string) (adjusted, raw map[string][]float64) {
 	raw = map[string][]float64{}
 	center := map[string]float64{}
 	for _, solver := range solverNames {
@@ -27,9 +27,6 @@ func levels(nights []*Night, solverNames []string, busy float64) (adjusted, raw 
 		var have []float64
 		for k, n := range nights {
 			v[k] = math.NaN()
-			if n.OtherShare != nil && *n.OtherShare > busy {
-				continue // a night on a busy machine: its level is not the strategy's
-			}
 			if st := n.StrategyNamed(solver); st != nil && st.Median.Value > 0 && st.Median.Bound == "" {
 				v[k] = math.Log(float64(st.Median.Value))
 				have = append(have, v[k])
@@ -65,7 +62,12 @@ func levels(nights []*Night, solverNames []string, busy float64) (adjusted, raw 
 // findSteps returns the change points of the strategies' median times
 // over the first n nights of s, in night order. Per strategy, the nights
 // are cut at each acknowledged night (an acknowledged change starts a
-// new level), then each piece is split by binary segmentation: the split
+// new level), each piece is parted into its quiet and its busy nights
+// (Options.Busy: as the gate, a level is compared with levels as busy as
+// itself, so that a strategy that feels a busy machine more than the
+// others makes no step where the machine turned busy; and a series whose
+// every night is busy still has its steps), then each part is split by
+// binary segmentation: the split
 // with MinStepSide nights or more on each side whose score (the
 // difference of the sides' median levels over its standard error, the
 // noise estimated from the nights' deviations from their side's median)
@@ -77,7 +79,7 @@ func levels(nights []*Night, solverNames []string, busy float64) (adjusted, raw 
 func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 	nights := s.Nights[:n]
 	names := solverNames(nights)
-	lv, raw := levels(nights, names, opt.Busy)
+	lv, raw := levels(nights, names)
 	sp := &stepper{s: s, opt: opt, raw: raw}
 	var steps []*Step
 	for _, solver := range names {
@@ -90,11 +92,11 @@ func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 		start := 0
 		for i := range idx {
 			if i > start && acks.of(nights[idx[i]], solver) != nil {
-				steps = append(steps, sp.segment(solver, lv[solver], idx[start:i])...)
+				steps = append(steps, sp.byLoad(solver, lv[solver], idx[start:i])...)
 				start = i
 			}
 		}
-		steps = append(steps, sp.segment(solver, lv[solver], idx[start:])...)
+		steps = append(steps, sp.byLoad(solver, lv[solver], idx[start:])...)
 	}
 	slices.SortStableFunc(steps, func(a, b *Step) int { return a.Night.Index - b.Night.Index })
 	return steps
@@ -105,6 +107,36 @@ type stepper struct {
 	s   *Series
 	opt Options
 	raw map[string][]float64 // per strategy, the log median of each night as recorded (levels)
+}
+
+// byLoad finds the steps within the quiet nights of idx and within its
+// busy nights, apart. A change found in both, in the same direction
+// within opt.Baseline nights of each other, is one step: the earlier.
+func (sp *stepper) byLoad(solver string, v []float64, idx []int) []*Step {
+	var quiet, busy []int
+	for _, k := range idx {
+		if busyNight(sp.s.Nights[k], sp.opt) {
+			busy = append(busy, k)
+		} else {
+			quiet = append(quiet, k)
+		}
+	}
+	qs, bs := sp.segment(solver, v, quiet), sp.segment(solver, v, busy)
+	out := slices.Clone(qs)
+	for _, b := range bs {
+		i := slices.IndexFunc(qs, func(q *Step) bool {
+			return (q.Ratio > 1) == (b.Ratio > 1) && abs(q.Night.Index-b.Night.Index) <= sp.opt.Baseline
+		})
+		switch {
+		case i < 0:
+			out = append(out, b)
+		case b.Night.Index < qs[i].Night.Index:
+			if j := slices.Index(out, qs[i]); j >= 0 {
+				out[j] = b
+			}
+		}
+	}
+	return out
 }
 
 // segment finds the steps within the nights idx (indexes into s.Nights)

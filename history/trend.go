@@ -18,9 +18,13 @@ const (
 	// the gate and the change points alarm on: 5%.
 	DefaultThreshold = 0.05
 	// DefaultBusy is the share of the workers' CPU time that other work may
-	// take while a night's units are timed before its times are not
-	// trusted for an alarm (a night on a busy machine): 10%.
+	// take while a night's units are timed before the night is a busy
+	// one, judged against busy nights only: 10%.
 	DefaultBusy = 0.10
+	// BlindNights is how many nights in a row (trend's help says 3) a strategy's gate may judge
+	// nothing before trend says, every night until it judges one, that
+	// the gate is blind to it.
+	BlindNights = 3
 	// spreadSigmas is how many standard deviations of a strategy's
 	// nightly level (over its baseline nights, the machine's factor
 	// taken out) a change must exceed, beside the threshold.
@@ -46,9 +50,10 @@ type Options struct {
 	// machine did.
 	SameBuild bool
 	// Busy is the share of the workers' CPU time other work may take during
-	// a night before its slowdowns are not alarms ("slower on a busy
-	// machine") and the night is left out of later baselines; 0:
-	// DefaultBusy, 1 or more: no limit.
+	// a night before it is a busy night: the gate judges a busy night
+	// against busy nights, a quiet one against quiet ones, and the change
+	// points look for steps within each kind (see baselineOf); 0:
+	// DefaultBusy, 1 or more: every night is quiet.
 	Busy float64
 	// Memo holds the gate's verdicts of earlier nights, by run id, as
 	// trend keeps them in the index: Evaluate reads a night's verdicts
@@ -56,16 +61,57 @@ type Options struct {
 	// they were computed with the same settings and acknowledgements),
 	// and adds those it computes. Nil: none kept.
 	Memo Memo `json:"-"`
+	// Delivered is what trend runs have told of the results root
+	// (ReadDelivered): with it, an alarm is new until a trend has
+	// delivered it (printed it and exited 1), whichever night raised it,
+	// and the nights since the last trend (at most Baseline of them) are
+	// examined for their own alarms. Nil: an alarm is new on the night
+	// that raises it only.
+	Delivered *Delivered `json:"-"`
 }
 
-// Memo is the gate's verdicts of nights, by run id.
-type Memo map[string]*NightVerdicts
+// Memo is the gate's verdicts of nights, by run id: one set per key of
+// the settings they were computed with, the newest first.
+type Memo map[string][]*NightVerdicts
+
+// memoKeys is how many sets of verdicts, of as many settings, a night
+// keeps: an exploratory trend with other settings adds its own, and does
+// not replace the nightly trend's.
+const memoKeys = 3
+
+// get returns the verdicts of night runID under key, or nil.
+func (m Memo) get(runID, key string) *NightVerdicts {
+	for _, v := range m[runID] {
+		if v.Key == key {
+			return v
+		}
+	}
+	return nil
+}
+
+// put keeps v as the verdicts of night runID under v.Key, first.
+func (m Memo) put(runID string, v *NightVerdicts) {
+	if m == nil {
+		return
+	}
+	kept := []*NightVerdicts{v}
+	for _, o := range m[runID] {
+		if o.Key != v.Key && len(kept) < memoKeys {
+			kept = append(kept, o)
+		}
+	}
+	m[runID] = kept
+}
 
 // NightVerdicts is the gate's verdict of each strategy on one night,
 // under the settings and acknowledgements Key names.
 type NightVerdicts struct {
 	Key      string            `json:"key"`
 	Verdicts map[string]string `json:"verdicts"`
+	// Shown are the strategies' verdicts as trend printed them when the
+	// night was the newest (a counters change, "still slower", an
+	// acknowledgement: not the gate's alone), for the nights' table.
+	Shown map[string]string `json:"shown,omitempty"`
 }
 
 // The verdicts of a strategy on a night (StrategyTrend.Verdict).
@@ -78,9 +124,10 @@ const (
 	VerdictNoRows       = "no rows"                  // the rows of the night or of its baseline are gone (pruned)
 	VerdictStillSlower  = "still slower"             // slower, as the night before: the alarm was raised then
 	VerdictSameBuild    = "slower, same build"       // slower, but the build is its baseline's: the machine's, not an alarm
-	VerdictBusy         = "slower on a busy machine" // slower, but other work took more than Options.Busy of the workers' CPU time, or every strategy moved beyond the threshold: not an alarm
+	VerdictBusy         = "slower on a busy machine" // slower, but not judged: its baseline is not as busy as the night (too few nights as busy), or every strategy moved beyond twice the threshold; the night enters no later baseline of the strategy
 	VerdictCounters     = "counters changed"         // behaviour change: the counters detector
 	VerdictNewStrategy  = "new"                      // no earlier night of the series has this strategy
+	VerdictMissing      = "missing"                  // the strategy ran on earlier nights of the series, not on this one
 	VerdictAcknowledged = "acknowledged"             // an alarm of this night, acknowledged
 )
 
@@ -89,6 +136,7 @@ const (
 	AlarmCounters = "counters" // a deterministic strategy's counters changed
 	AlarmTime     = "time"     // the nightly gate: slower than the baseline
 	AlarmStep     = "step"     // a change point found over the series, up (slower)
+	AlarmMissing  = "missing"  // a strategy of the series' earlier nights did not run
 )
 
 // Report is what trend found in one series: per strategy the newest
@@ -115,6 +163,9 @@ type Report struct {
 	// Notes say what the detectors could not do (rows gone, too few
 	// strategies for the machine's factor) and why.
 	Notes []string
+	// Blind are the strategies whose gate has judged none of the last
+	// BlindNights nights or more: a slowdown there is no alarm.
+	Blind []*Blind
 
 	levels map[string][]float64 // per strategy, the log median of each night, the machine's factor out (levels)
 }
@@ -132,6 +183,14 @@ type NightRow struct {
 	// gate was not computed for on that night is absent.
 	Verdicts map[string]string `json:"verdicts,omitempty"`
 	Alarms   []*Alarm          `json:"alarms,omitempty"` // raised that night (steps starting that night included)
+}
+
+// Blind is a strategy the gate has not judged for Nights nights in a
+// row, up to the newest, and why.
+type Blind struct {
+	Solver string `json:"solver"`
+	Nights int    `json:"nights"`
+	Why    string `json:"why"` // the newest night's reason
 }
 
 // MachineChange is the change of time common to the strategies.
@@ -201,12 +260,18 @@ type Moved struct {
 }
 
 // CounterChange is the counters detector of one strategy: the newest
-// night against the previous night of the series, unit by unit.
+// night against the newest earlier night of the series that has its
+// rows, unit by unit.
 type CounterChange struct {
-	Previous string `json:"previous"` // run of the previous night
-	Compared int    `json:"compared"` // units in both, stopped by no timeout in either
-	Timeouts int    `json:"timeouts"` // units a timeout stopped in either night: not compared
-	Changed  int    `json:"changed"`  // compared units whose status, calls or guesses differ
+	Previous      string `json:"previous"`       // run of the night compared with: the newest earlier one with rows
+	PreviousIndex int    `json:"previous_index"` // its place in the series, 1-based
+	// Passed are the earlier nights passed over because their rows are
+	// gone (pruned), newest first: the night compared with is not the one
+	// just before.
+	Passed   []string `json:"passed,omitempty"`
+	Compared int      `json:"compared"` // units in both, stopped by no timeout in either
+	Timeouts int      `json:"timeouts"` // units a timeout stopped in either night: not compared
+	Changed  int      `json:"changed"`  // compared units whose status, calls or guesses differ
 	// IDs are the first CounterIDs changed puzzles, in corpus order.
 	IDs []report.PuzzleRef `json:"ids"`
 	// Skipped says why the counters were not compared (another seed for a
@@ -232,17 +297,25 @@ type Step struct {
 	Ack       *Ack `json:"ack,omitempty"`
 }
 
-// Alarm is an alarm of the newest night.
+// Alarm is an alarm of the newest night, or of a night since the last
+// trend that no trend examined.
 type Alarm struct {
-	Kind   string   `json:"kind"` // AlarmCounters, AlarmTime or AlarmStep
+	Kind   string   `json:"kind"` // AlarmCounters, AlarmTime, AlarmStep or AlarmMissing
 	Solver string   `json:"solver"`
-	Night  NightRef `json:"night"`
-	Text   string   `json:"text"` // one line for people
-	// New: raised by this night (not a step or a slowdown already alarmed
-	// on an earlier night). Only new, unacknowledged alarms make trend
-	// exit 1.
+	Night  NightRef `json:"night"` // the night it is an alarm of
+	// Start is the night the change started: the night itself for a
+	// counters change, the first slow night of a slowdown (its time alarm
+	// or its step), the first night a strategy went missing. An alarm is
+	// delivered, or acknowledged, by its strategy, kind and start.
+	Start NightRef `json:"start"`
+	Text  string   `json:"text"` // one line for people
+	// New: not delivered yet (Options.Delivered: no trend has printed it
+	// and exited 1), or, without a record of deliveries, raised by this
+	// night. Only new, unacknowledged alarms make trend exit 1.
 	New bool `json:"new"`
-	Ack *Ack `json:"ack,omitempty"`
+	// Delivered is when a trend delivered it; nil while it is new.
+	Delivered *time.Time `json:"delivered,omitempty"`
+	Ack       *Ack       `json:"ack,omitempty"`
 	// Good is the night to bisect from (the last night before the change)
 	// and Puzzles the puzzles that moved (the gate's Moved, or the
 	// counters' IDs).

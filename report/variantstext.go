@@ -120,6 +120,7 @@ func (t *VariantsText) WriteText(w io.Writer, width int) error {
 				if a.Measure == "ns" {
 					what = fmtNS(float64(u.NS))
 				}
+				what = geIf(u.Status) + what // stopped by a limit: a lower bound
 				fmt.Fprintf(&b, "  %s, the %s (%s):\n%s", a.Solver, []string{"costliest", "cheapest"}[k], what,
 					wrapCommand("    ", t.Replay+" "+u.Transform, width))
 			}

@@ -54,6 +54,12 @@ type Machine struct {
 	// "slowdown": a build of one revision with other tags is another
 	// build.
 	BuildTags string `json:"build_tags,omitempty"`
+	// Binary identifies the program itself, whatever directory it ran
+	// in: "vcs:" and the revision of its build info's VCS stamp (of a
+	// tree without changes), else "sha256:" and the SHA-256 of its
+	// executable; empty in run.json written before it. Two nights ran
+	// the same build when their Binary, Go version and tags are equal.
+	Binary string `json:"binary,omitempty"`
 }
 
 // Settings are the parts of a run that decide its rows: two runs with

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 )
 
 // VariantsFile is the name of the hard-or-unlucky analysis in a run
@@ -30,6 +31,19 @@ type Variants struct {
 	Units     int               `json:"units"`
 	ElapsedNS int64             `json:"elapsed_ns"`
 	Analyses  []VariantAnalysis `json:"analyses"`
+	// Rows are the run's rows the analysis was made from (batch report
+	// -variants; nil from batch variants, and in files written before).
+	Rows *VariantRows `json:"rows,omitempty"`
+}
+
+// VariantRows identifies the rows of a run an analysis was made from:
+// the run, its status, its rows and its end then. A report shows the
+// analysis only while they are the run's rows.
+type VariantRows struct {
+	RunID  string    `json:"run_id"`
+	Status string    `json:"status"`
+	Rows   int       `json:"rows"`
+	End    time.Time `json:"end"`
 }
 
 // VariantSettings are the analysis' parameters and the verdicts'

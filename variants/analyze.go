@@ -111,24 +111,6 @@ func (pl *plan) seed(l line) uint64 {
 	return pipeline.PuzzleSeed(s0, 1, l.j)
 }
 
-// Units returns the number of solves Analyze makes for puzzles: the cost
-// bound it prints before it starts (each solve stops at the limits).
-func Units(cfg Config, puzzles []Puzzle) (int, error) {
-	pl, err := newPlan(cfg, puzzles)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, l := range pl.lines {
-		for s := range cfg.Solvers {
-			if !pl.skip(l, s) {
-				n++
-			}
-		}
-	}
-	return n, nil
-}
-
 // sink keeps the pipeline's rows in memory, by line and strategy.
 type sink struct {
 	rows map[[2]int]*rundir.Row // (line, strategy index)
@@ -173,6 +155,13 @@ func (s *sink) Amend(fix func(*rundir.Row) bool) (int, error) {
 // the (puzzle, strategy) pairs whose every unit was solved, and ctx's
 // error or ErrInterrupted.
 func Analyze(ctx context.Context, cfg Config, puzzles []Puzzle) (*rundir.Variants, error) {
+	c, err := CostOf(cfg, puzzles)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Fits(); err != nil {
+		return nil, err
+	}
 	pl, err := newPlan(cfg, puzzles)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,9 @@ const (
 	// its variants and at least UnluckyFactor times their median.
 	UnluckyPct    = 90.0
 	UnluckyFactor = 4.0
+	// WeakVariants: a verdict over fewer measured variants says it is
+	// weak (its p90 rests on the one or two largest of them).
+	WeakVariants = 20
 )
 
 // Config is one analysis.

@@ -35,25 +35,26 @@ func strategies(t *testing.T, names ...string) []solvers.Solver {
 // of the variant its transform string names, under the seed it records:
 // solved again directly, it gives the same status and counters (the
 // strategies are deterministic given the seed); the original is solved
-// under the sweep's seed for the puzzle; Units counts the solves.
+// under the sweep's seed for the puzzle; CostOf counts the solves.
 func TestAnalyzeReplays(t *testing.T) {
 	p := solvers.MustParse(corpus2018)
 	cfg := Config{Solvers: strategies(t, "norvig", "dlx", "randmrv"), N: 12, Seeds: 3, RunSeed: 42, Workers: 2}
 	pz := []Puzzle{{Corpus: "c", CorpusIndex: 1, ID: 2018, Puzzle: p}}
-	want, err := Units(cfg, pz)
+	c, err := CostOf(cfg, pz)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := int(c.Solves)
 	// norvig and dlx: 13 orientations; randmrv: 13 x 3 seeds.
-	if want != 13+13+13*3 {
-		t.Errorf("Units = %d, want %d", want, 13+13+13*3)
+	if want != 13+13+13*3 || c.PerOrientation != 5 || c.Bytes != int64(want)*BytesPerSolve {
+		t.Errorf("CostOf = %+v, want %d solves, 5 an orientation", c, 13+13+13*3)
 	}
 	v, err := Analyze(context.Background(), cfg, pz)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.Units != want {
-		t.Errorf("%d solves made, Units said %d", v.Units, want)
+		t.Errorf("%d solves made, CostOf said %d", v.Units, want)
 	}
 	if len(v.Analyses) != 3 {
 		t.Fatalf("%d analyses, want 3", len(v.Analyses))
@@ -247,5 +248,26 @@ func TestQuantile(t *testing.T) {
 	}
 	if p := percentile(vs, 6); p != 100*6.0/11 {
 		t.Errorf("percentile of 6: %v", p)
+	}
+}
+
+// TestCostRefusesWhatCannotFit: the cost of a billion variants is
+// counted at once (no step per solve) and refused, saying how many fit.
+func TestCostRefusesWhatCannotFit(t *testing.T) {
+	cfg := Config{Solvers: strategies(t, "norvig", "randmrv"), N: 1_000_000_000, Seeds: 5}
+	pz := []Puzzle{{ID: 2018, Puzzle: solvers.MustParse(corpus2018)}, {ID: 1, Puzzle: solvers.MustParse(corpus2018)}}
+	c, err := CostOf(cfg, pz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Solves != 2*6*1_000_000_001 {
+		t.Errorf("solves %d, want %d", c.Solves, 2*6*1_000_000_001)
+	}
+	err = c.Fits()
+	if err == nil || !strings.Contains(err.Error(), "variants a puzzle fit") {
+		t.Errorf("Fits: %v, want a refusal saying how many variants fit", err)
+	}
+	if _, err := Analyze(context.Background(), cfg, pz); err == nil || !strings.Contains(err.Error(), "in memory") {
+		t.Errorf("Analyze: %v, want the same refusal", err)
 	}
 }

@@ -90,6 +90,9 @@ func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit)
 	if v.why != "" {
 		notes = append(notes, v.why)
 	}
+	if a.Verdict != rundir.VerdictNone && len(measured) < WeakVariants {
+		notes = append(notes, fmt.Sprintf("a weak verdict: %d variants measured, too few for a steady p90; %d or more make it firm", len(measured), WeakVariants))
+	}
 	a.Note = strings.Join(notes, "; ")
 	if randomized {
 		a.Seeds = seedLuck(units, a.Measure)

@@ -152,12 +152,8 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 			return sum, err
 		}
 	}
-	// The hard-or-unlucky analysis, when the run has one: a file that
-	// cannot be read is a note, never a failed report.
-	vars, err := rundir.ReadVariants(filepath.Join(dir, rundir.VariantsFile))
-	if err != nil {
-		fmt.Fprintf(warn, "batch: %v (the report leaves the analysis out)\n", err)
-	}
+	// The hard-or-unlucky analysis, when the run has one of its rows.
+	vars := readRunVariants(warn, dir, run)
 	sum.AttachVariants(vars)
 	if err := report.WriteSummaryFiles(dir, sum); err != nil {
 		return sum, err

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"sudokubatch/corpus"
+	"sudokubatch/history"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -36,6 +39,13 @@ func analyseVariants(ctx context.Context, warn io.Writer, dir string, run *repor
 	info := run.Manifest
 	if info == nil {
 		return &exitError{exitUsage, fmt.Errorf("-variants: %s has no %s: the analysis needs the run's seed and limits", dir, rundir.ManifestFile)}
+	}
+	if info.Status == rundir.Running {
+		why := "it is still running: its hardest puzzles are not known until it ends"
+		if held, ok := history.LockHeld(dir); ok && !held {
+			why = fmt.Sprintf("its run.json says running, but no process holds its lock (killed): batch -resume -out %s finishes it", dir)
+		}
+		return &exitError{exitUsage, fmt.Errorf("-variants: run %s: %s; nothing analysed", dir, why)}
 	}
 	set := info.Settings
 	files := corpusFiles(dir, info)
@@ -113,11 +123,15 @@ func analyseVariants(ctx context.Context, warn io.Writer, dir string, run *repor
 	timeout := time.Duration(set.TimeoutNS)
 	cfg := variants.Config{Solvers: ss, N: req.n, Seeds: req.seeds, RunSeed: set.Seed,
 		Timeout: timeout, MaxCalls: set.MaxCalls, Medians: medians}
-	units, err := variants.Units(cfg, puzzles)
+	cost, err := variants.CostOf(cfg, puzzles)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(warn, "%s\n", variantsBound(pairs, req, units, timeout, set.MaxCalls))
+	fmt.Fprintf(warn, "%s\n", variantsBound(pairs, req, cost.Solves, timeout, set.MaxCalls))
+	if err := cost.Fits(); err != nil {
+		return &exitError{exitUsage, fmt.Errorf("-variants %d: %w; nothing analysed", req.n, err)}
+	}
+	units := int(cost.Solves)
 	disp := newProgress(warn, isTerminal(warn), 5*time.Second)
 	disp.SetTotal(units)
 	cfg.Progress = disp
@@ -131,6 +145,7 @@ func analyseVariants(ctx context.Context, warn io.Writer, dir string, run *repor
 		}
 		return fmt.Errorf("-variants: %w", err)
 	}
+	v.Rows = variants.RowsOf(info)
 	if err := rundir.WriteVariants(filepath.Join(dir, rundir.VariantsFile), v); err != nil {
 		return err
 	}
@@ -142,23 +157,55 @@ func analyseVariants(ctx context.Context, warn io.Writer, dir string, run *repor
 // variantsBound says what the analysis will cost before it starts:
 // "variants: 60 units x 101 solves = 6060 solves, each at most 100ms: at
 // most 10m6s" (the solves of a randomized strategy's seeds counted in).
-func variantsBound(pairs int, req variantsRequest, units int, timeout time.Duration, maxCalls uint64) string {
+func variantsBound(pairs int, req variantsRequest, units int64, timeout time.Duration, maxCalls uint64) string {
 	n := req.n
 	if n <= 0 {
 		n = variants.DefaultN
 	}
-	s := fmt.Sprintf("variants: %s x %d solves", report.Count(pairs, "unit", "units"), n+1)
-	if units != pairs*(n+1) {
+	s := fmt.Sprintf("variants: %s x %d solves", report.Count(pairs, "unit", "units"), int64(n)+1)
+	if units != int64(pairs)*(int64(n)+1) {
 		s += " (and seeds)"
 	}
 	s += fmt.Sprintf(" = %d solves", units)
 	switch {
 	case timeout > 0:
-		s += fmt.Sprintf(", each at most %s: at most %s", report.FormatDuration(timeout), report.FormatDuration(time.Duration(units)*timeout))
+		total := "over " + report.FormatDuration(time.Duration(math.MaxInt64))
+		if units < int64(math.MaxInt64/timeout) {
+			total = report.FormatDuration(time.Duration(units) * timeout)
+		}
+		s += fmt.Sprintf(", each at most %s: at most %s", report.FormatDuration(timeout), total)
 	case maxCalls > 0:
 		s += fmt.Sprintf(", each at most %s calls (the run had no timeout)", report.FormatCountShort(float64(maxCalls)))
 	default:
 		s += ", each unbounded (the run had no timeout and no call limit)"
 	}
 	return s
+}
+
+// readRunVariants reads the hard-or-unlucky analysis of the run in dir
+// (run loaded from it), when it has one made from the run's rows as they
+// are now (variants.Stale): one made while the run was running, or
+// before it was resumed, is left out, and warn says why and how to make
+// it again. A file that cannot be read is a note too, never a failed
+// report.
+func readRunVariants(warn io.Writer, dir string, run *report.Run) *rundir.Variants {
+	path := filepath.Join(dir, rundir.VariantsFile)
+	v, err := rundir.ReadVariants(path)
+	if err != nil {
+		fmt.Fprintf(warn, "batch: %v (the report leaves the analysis out)\n", err)
+		return nil
+	}
+	if v == nil {
+		return nil
+	}
+	var written time.Time
+	if st, err := os.Stat(path); err == nil {
+		written = st.ModTime()
+	}
+	if why := variants.Stale(v, run.Manifest, written); why != "" {
+		fmt.Fprintf(warn, "batch: %s is not of the run's rows (%s): the report leaves it out; batch report -variants %d %s makes it again\n",
+			path, why, v.Settings.N, dir)
+		return nil
+	}
+	return v
 }

@@ -11,7 +11,8 @@ func TestVariantsBound(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		pairs    int
-		n, units int
+		n        int
+		units    int64
 		timeout  time.Duration
 		maxCalls uint64
 		want     string
@@ -24,6 +25,8 @@ func TestVariantsBound(t *testing.T) {
 			"variants: 40 units x 101 solves (and seeds) = 8080 solves, each at most 10M calls (the run had no timeout)"},
 		{"no limit", 1, 1, 2, 0, 0,
 			"variants: 1 unit x 2 solves = 2 solves, each unbounded (the run had no timeout and no call limit)"},
+		{"a billion variants", 60, 1_000_000_000, 60_000_000_060, 100 * time.Millisecond, 0,
+			"variants: 60 units x 1000000001 solves = 60000000060 solves, each at most 100ms: at most 1666667h"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := variantsBound(tt.pairs, variantsRequest{n: tt.n}, tt.units, tt.timeout, tt.maxCalls); got != tt.want {

@@ -1,14 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"sudokubatch/history"
@@ -25,26 +24,32 @@ const trendAbout = "Read the history of nightly runs: every run directory under 
 	"-unique, -runs, the machine (CPU model and count) and the workers; runs of another signature\n" +
 	"are another series, never mixed. With runs named, the series is the newest named run's.\n\n" +
 	"Three detectors judge the newest night of each series, per strategy:\n" +
-	"  counters  its calls, guesses and status, puzzle by puzzle, against the previous night (units a\n" +
-	"            timeout stopped in either night are not compared; a randomised strategy only under\n" +
-	"            the same seed): any change is an alarm, with the puzzles' ids;\n" +
+	"  counters  its calls, guesses and status, puzzle by puzzle, against the newest earlier night\n" +
+	"            that has its rows (units a timeout stopped in either night are not compared; a\n" +
+	"            randomised strategy only under the same seed): any change is an alarm, with ids;\n" +
 	"  time      the nightly gate: its times against the per-puzzle median of its previous -baseline\n" +
-	"            nights (at least 3), paired by puzzle, the ratio of median times with its 95%\n" +
-	"            interval divided by the machine's factor (the median of the strategies' ratios);\n" +
-	"            slower when that interval lies beyond -threshold and beyond the spread of the\n" +
-	"            strategy's own nightly level over its baseline nights. An alarm the night it\n" +
-	"            appears; the nights after, \"still slower\", not alarmed again; a night when other\n" +
-	"            work took more than -busy of the workers' CPU time is \"slower on a busy machine\";\n" +
-	"            a night that ran the build of its baseline nights (revision, Go version, tags) is\n" +
-	"            \"slower, same build\": the machine's, not an alarm (-same-build alarms on it too);\n" +
-	"  steps     change points of its nightly median over the whole series, at least 3 nights on\n" +
-	"            each side (one slow night is a spike, not a step), each reported once.\n" +
+	"            nights as busy as it (other work above -busy of the workers' CPU time, or not),\n" +
+	"            paired by puzzle, the ratio of median times with its 95% interval divided by the\n" +
+	"            machine's factor (the median of the strategies' ratios); slower when that interval\n" +
+	"            lies beyond -threshold and the spread of the strategy's own nightly level. The\n" +
+	"            nights after, \"still slower\", the same alarm. Slower against nights not as busy\n" +
+	"            (too few are), or when every strategy moved beyond twice the threshold, is \"slower\n" +
+	"            on a busy machine\": not judged, and in no later baseline; a strategy not judged\n" +
+	"            for 3 nights in a row is said blind, every night. A night of the build\n" +
+	"            of its baseline (the same binary) is \"slower, same build\" (-same-build alarms);\n" +
+	"  steps     change points of its nightly median over the series, busy and quiet nights apart,\n" +
+	"            at least 3 nights on each side (one slow night is a spike, not a step).\n" +
+	"A strategy of the last nights missing from the newest is an alarm too.\n" +
 	"-ack NIGHT STRATEGY \"why\" records in -root/" + history.AnnotationsFile + " that the change of STRATEGY on NIGHT is\n" +
-	"known: its alarms are acknowledged and its baseline starts afresh from NIGHT.\n\n" +
-	"Only the rows of the few nights the detectors compare are read. Exit 1 when the newest night of\n" +
-	"a series (of those whose newest night is within a day of the newest of all) has a new alarm\n" +
-	"that no annotation acknowledges; 0 otherwise; 2 on a usage error, a root or run that does not\n" +
-	"exist, or an annotations file that cannot be read."
+	"known: its alarms are acknowledged and its baseline starts afresh from NIGHT (refused for a night\n" +
+	"that raised no alarm of it).\n\n" +
+	"An alarm is new until a trend has printed it and exited 1 (-root/" + history.DeliveryFile + " records it): a\n" +
+	"first trend, or one after nights no trend ran on, tells every alarm not told yet, and examines\n" +
+	"the nights since the last trend for their own. Only the rows of the few nights the detectors\n" +
+	"compare are read. Exit 1 on a new alarm that no annotation acknowledges (of the series whose\n" +
+	"newest night is within a day of the newest of all), or when what trend found could not be\n" +
+	"recorded; 0 otherwise; 2 on a usage error, a root or run that does not exist, or an annotations\n" +
+	"file that cannot be read. With runs named, the root's files and kept verdicts are left alone."
 
 // trendFlags are trend's settings.
 type trendFlags struct {
@@ -65,8 +70,8 @@ func trendMain(e *env, args []string) error {
 	fs.IntVar(&tf.nights, "nights", 10, "list the newest `n` nights of each series; 0 for all")
 	threshold := fs.String("threshold", "5%", "the smallest change of median time that is an alarm: a `share` (5%, 0.05) or a ratio (1.05)")
 	fs.IntVar(&tf.opt.Baseline, "baseline", history.DefaultBaseline, fmt.Sprintf("the gate's baseline: the previous `n` nights (at least %d)", history.MinBaseline))
-	busy := fs.String("busy", "10%", "the `share` of the workers' CPU time that other work may take during a night before its slowdowns are no alarm (run.json records it); none for no limit")
-	fs.BoolVar(&tf.opt.SameBuild, "same-build", false, "alarm on a slowdown whose night ran the build of its baseline nights too (by default it is \"slower, same build\": the machine's)")
+	busy := fs.String("busy", "10%", "the `share` of the workers' CPU time other work may take during a night before it is a busy one, judged against busy nights (run.json records it); none: every night is quiet")
+	fs.BoolVar(&tf.opt.SameBuild, "same-build", false, "alarm on a slowdown whose night ran the binary of its baseline nights too (by default it is \"slower, same build\": the machine's)")
 	fs.StringVar(&tf.ack, "ack", "", "acknowledge the change of a strategy on `NIGHT` (a run directory): -ack NIGHT STRATEGY \"why\"")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -104,154 +109,81 @@ func trendMain(e *env, args []string) error {
 	return trendRun(e, tf, runs)
 }
 
-// trendRun reads the history, runs the detectors and prints them.
+// trendRun reads the history, runs the detectors and prints them
+// (history.Trend, history.WriteText), writes trend's files, records what
+// it told, and exits by history.Outcome.Exit.
 func trendRun(e *env, tf trendFlags, runs []string) error {
 	start := time.Now()
-	idx, refresh, err := history.Update(tf.root)
-	if err != nil {
+	o, err := history.Trend(e.ctx, tf.root, runs, tf.opt)
+	if _, ok := errors.AsType[*history.UsageError](err); ok {
 		return &exitError{exitUsage, err}
 	}
-	if refresh.WriteErr != nil {
-		// The output below says how the index was refreshed; a failed
-		// write is a warning of its own: the next trend reads the runs again.
-		fmt.Fprintf(e.stderr, "batch trend: %s\n", refresh)
-	}
-	acks, err := history.ReadAnnotations(tf.root)
 	if err != nil {
-		return &exitError{exitUsage, fmt.Errorf("reading the acknowledgements: %w", err)}
+		return err
 	}
-	h := idx.All()
-	if len(runs) > 0 {
-		if h, err = idx.Selected(tf.root, runs); err != nil {
-			return err
-		}
+	for _, w := range o.Warnings {
+		fmt.Fprintf(e.stderr, "batch trend: %s\n", w)
 	}
-	tf.opt.Memo = idx.Memo()
-	reports := make([]*history.Report, len(h.Series))
-	for i, s := range h.Series {
-		if reports[i], err = history.Evaluate(e.ctx, tf.root, s, acks, tf.opt); err != nil {
-			return fmt.Errorf("series %s: %w", s.ID, err)
-		}
-	}
-	writeBisects(e, tf.root, reports)
-	if err := idx.SaveMemo(refresh.Path, tf.opt.Memo); err != nil {
-		fmt.Fprintf(e.stderr, "batch trend: the verdicts could not be kept in %s: %v\n", refresh.Path, err)
-	}
-	if err := writeTrend(e.stdout, tf.root, refresh, h, reports, tf.nights); err != nil {
+	if err := history.WriteText(e.stdout, tf.root, o.Refresh, o.History, o.Reports, tf.nights); err != nil {
 		return err
 	}
 	// The files describe the whole root: with runs named, the history of
 	// those runs only is printed, and the root's files are left as they are.
-	if len(runs) > 0 {
-		fmt.Fprintf(e.stdout, "\n(runs named: %s, %s, %s and the charts in %s are left as they were; batch trend -root %s writes them)\n",
-			history.TrendMD, history.TrendJSON, history.PageFile, tf.root, tf.root)
-	} else if written, err := history.WriteFiles(tf.root, h, reports); err != nil {
-		fmt.Fprintf(e.stderr, "batch trend: %v\n", err)
-	} else if len(written) > 0 {
-		fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s and %d chart files (PNG, SVG and a small PNG each) in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, len(written)-3, tf.root)
+	if o.Named {
+		fprintf(e.stdout, e.width(), "\n(runs named: %s, %s, %s, the charts and the verdicts kept in %s are left as they were; batch trend -root %s writes them)\n",
+			history.TrendMD, history.TrendJSON, history.PageFile, history.IndexFile, tf.root)
+	} else {
+		written, err := o.WriteFiles()
+		if err != nil {
+			e.notef("batch trend: %v\n", err)
+		}
+		if len(written) > 0 {
+			fprintf(e.stdout, e.width(), "\nwrote %s, %s, %s and %d chart files (PNG, SVG and a small PNG each) in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, max(len(written)-3, 0), tf.root)
+		}
 	}
+	o.Record(time.Now())
 	nights := 0
-	for _, s := range h.Series {
+	for _, s := range o.History.Series {
 		nights += len(s.Nights)
 	}
 	fmt.Fprintf(e.stderr, "trend: %s in %s in %s%s\n", report.Count(nights, "night", "nights"),
-		report.Count(len(h.Series), "series", "series"), time.Since(start).Round(time.Millisecond), peakNote())
-	if alarms := counted(h, reports); len(alarms) > 0 {
-		var what []string
-		for _, a := range alarms {
-			what = append(what, fmt.Sprintf("%s (%s, night %s)", a.Solver, a.Kind, a.Night.Run))
-		}
-		return &exitError{exitWrong, fmt.Errorf("%s: %s (acknowledge with batch trend -ack NIGHT STRATEGY \"why\")",
-			report.Count(len(alarms), "new alarm", "new alarms"), strings.Join(what, ", "))}
+		report.Count(len(o.History.Series), "series", "series"), time.Since(start).Round(time.Millisecond), peakNote())
+	note, fail := o.Exit()
+	if fail {
+		return &exitError{exitWrong, errors.New(note)}
+	}
+	if note != "" {
+		fmt.Fprintf(e.stderr, "trend: exit 0: %s\n", note)
 	}
 	return nil
 }
 
-// writeBisects writes a git bisect run script for each new alarm, not
-// acknowledged, that names a good night and puzzles (history.WriteBisect),
-// under root/trend/, and records its path in the alarm (a known one had
-// its script written the night it was new). A script that cannot be
-// written is a warning: the alarm stands without it.
-func writeBisects(e *env, root string, reports []*history.Report) {
-	for _, r := range reports {
-		if r == nil {
-			continue
-		}
-		for _, a := range r.Alarms {
-			if !a.New || a.Good == nil || len(a.Puzzles) == 0 || a.Ack != nil {
-				continue
-			}
-			rel, err := history.WriteBisect(root, r, a)
-			if err != nil {
-				fmt.Fprintf(e.stderr, "batch trend: the bisect script of %s's %s alarm: %v\n", a.Solver, a.Kind, err)
-				continue
-			}
-			a.Bisect = rel
-		}
-	}
-}
-
-// counted returns the new, unacknowledged alarms that make trend exit 1:
-// those of the series whose newest night started within a day of the
-// newest night of all (a series that stopped running long ago does not
-// fail every night that follows).
-func counted(h *history.History, reports []*history.Report) []*history.Alarm {
-	var newest time.Time
-	for _, s := range h.Series {
-		if t := s.Newest().Start; t.After(newest) {
-			newest = t
-		}
-	}
-	var out []*history.Alarm
-	for i, s := range h.Series {
-		if reports[i] == nil || newest.Sub(s.Newest().Start) > 24*time.Hour {
-			continue
-		}
-		for _, a := range reports[i].Alarms {
-			if a.Unacknowledged() {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
-}
-
-// ackMain records an acknowledgement and prints the history after it.
+// ackMain records an acknowledgement, when the night raised an alarm of
+// the strategy (history.CheckAck), and prints the history after it.
 func ackMain(e *env, tf trendFlags, solver, why string) error {
 	idx, _, err := history.Update(tf.root)
 	if err != nil {
 		return &exitError{exitUsage, err}
 	}
-	rel := tf.ack
-	if abs, err := filepath.Abs(tf.ack); err == nil {
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if absRoot, err := filepath.Abs(tf.root); err == nil {
-			if r, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(r, "..") {
-				rel = r
-			}
-		}
-	}
-	en := idx.Lookup(rel)
-	if en == nil {
-		en = idx.Lookup(filepath.Base(tf.ack))
-	}
+	en := idx.LookupNamed(tf.root, tf.ack)
 	switch {
 	case en == nil:
 		return usageErr("-ack %s: no run of that name under %s", tf.ack, tf.root)
 	case en.Night == nil:
 		return usageErr("-ack %s: not a night of the history: %s", tf.ack, en.Skip)
-	case en.Night.StrategyNamed(solver) == nil:
-		var names []string
-		for _, st := range en.Night.Strategy {
-			names = append(names, st.Solver)
-		}
-		return usageErr("-ack %s %s: night %s has no strategy %s (it has %s)", tf.ack, solver, en.Run, solver, strings.Join(names, ", "))
+	case strings.TrimSpace(why) == "":
+		return usageErr("-ack %s %s: an acknowledgement needs a reason: -ack NIGHT STRATEGY \"why\"", tf.ack, solver)
+	}
+	acks, err := history.ReadAnnotations(tf.root)
+	if err != nil {
+		return &exitError{exitUsage, fmt.Errorf("reading the acknowledgements: %w", err)}
+	}
+	if err := history.CheckAck(e.ctx, tf.root, idx, acks, en, solver, tf.opt); err != nil {
+		return usageErr("-ack %s %s: %v: nothing recorded", tf.ack, solver, err)
 	}
 	ack := history.Ack{Run: en.Run, RunID: en.Night.RunID, Solver: solver, Why: why}
 	if _, err := history.Acknowledge(tf.root, ack); err != nil {
-		return &exitError{exitUsage, err}
+		return &exitError{exitWrong, err}
 	}
 	fmt.Fprintf(e.stderr, "trend: acknowledged %s on night %s: %s (in %s)\n", solver, en.Run, why, filepath.Join(tf.root, history.AnnotationsFile))
 	return trendRun(e, tf, nil)
@@ -275,147 +207,4 @@ func parseShare(s string) (float64, error) {
 		return 0, fmt.Errorf("want a change above 0%% and below 100%%")
 	}
 	return f, nil
-}
-
-// writeTrend prints the history h: each series with its nights and its
-// newest night's figures, then the runs skipped.
-func writeTrend(w io.Writer, root string, refresh *history.Refresh, h *history.History, reports []*history.Report, last int) error {
-	fmt.Fprintf(w, "history: %s\n", refresh)
-	fmt.Fprintf(w, "%s, %s skipped\n", report.Count(len(h.Series), "series", "series"), report.Count(len(h.Skipped), "run", "runs"))
-	for i, s := range h.Series {
-		fmt.Fprintf(w, "\nseries %d/%d %s: %s\n  %s\n", i+1, len(h.Series), s.ID, report.Count(len(s.Nights), "night", "nights"), s.Key)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  night\tdate (UTC)\trevision\trun\t")
-		nights := s.Nights
-		if last > 0 && len(nights) > last {
-			fmt.Fprintf(tw, "  ...\t%s earlier\t\t\t\n", report.Count(len(nights)-last, "night", "nights"))
-			nights = nights[len(nights)-last:]
-		}
-		for j, n := range nights {
-			run := n.Run
-			fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t\n", len(s.Nights)-len(nights)+j+1, n.Start.Format("2006-01-02 15:04"), history.ShortRevision(n.Revision), run)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		n := s.Newest()
-		fmt.Fprintf(w, "  newest night %s (%s, %s):\n", n.Run, n.Start.Format(time.DateOnly), history.ShortRevision(n.Revision))
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  strategy\tmedian\t95% interval\tp99\tsolved\ttimeouts\tno-guess\tcalls\tguesses\t")
-		for _, st := range n.Strategy {
-			fmt.Fprintf(tw, "  %s\t%s\t[%s, %s]\t%s\t%d\t%d\t%.1f%%\t%d\t%d\t\n", st.Solver,
-				history.FormatQuantile(st.Median),
-				report.FormatDuration(time.Duration(st.Median.Lo)), report.FormatDuration(time.Duration(st.Median.Hi)),
-				history.FormatQuantile(st.P99), st.Solved, st.TimedOut, st.NoGuessPct, st.Calls, st.Guesses)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if err := writeDetectors(w, root, reports[i]); err != nil {
-			return err
-		}
-	}
-	if len(h.Skipped) > 0 {
-		fmt.Fprintf(w, "\nskipped:\n")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, sk := range h.Skipped {
-			fmt.Fprintf(tw, "  %s\t%s\n", sk.Run, sk.Reason)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeDetectors prints what the detectors found of a series' newest
-// night: a line per strategy, the alarms, the steps and the notes.
-func writeDetectors(w io.Writer, root string, r *history.Report) error {
-	if r == nil {
-		return nil
-	}
-	fmt.Fprintf(w, "  against the baseline (the previous %d nights at most; an alarm beyond %s", r.Options.Baseline, history.FormatShare(r.Options.Threshold))
-	if m := r.Machine; m != nil {
-		fmt.Fprintf(w, "; common to the %d strategies, the machine's x%.3f", m.Strategies, m.Ratio)
-		if !m.Used {
-			fmt.Fprintf(w, ", not taken out")
-		}
-	}
-	fmt.Fprintln(w, "):")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  strategy\tmedian\tbaseline\tchange\t95% interval\tsince first\tcounters\tverdict\t")
-	for _, st := range r.Strategies {
-		base, change, iv := "-", "-", "-"
-		if g := st.Gate; g != nil {
-			base = history.FormatEstimateNS(g.BaseNS)
-			change = fmt.Sprintf("x%.3f", g.Adjusted)
-			iv = fmt.Sprintf("[%.3f, %.3f]", g.AdjustedCI.Lo, g.AdjustedCI.Hi)
-		}
-		counters := "-"
-		if c := st.Counters; c != nil {
-			switch {
-			case c.Skipped != "":
-				counters = "not compared"
-			case c.Changed > 0:
-				counters = fmt.Sprintf("%d of %d changed", c.Changed, c.Compared)
-			default:
-				counters = fmt.Sprintf("same (%d)", c.Compared)
-			}
-		}
-		verdict := st.Verdict
-		if st.Since != nil {
-			verdict += fmt.Sprintf(" (since night %d, %s)", st.Since.Index, st.Since.Start.Format(time.DateOnly))
-		}
-		drift := "-"
-		if st.Drift != nil {
-			drift = fmt.Sprintf("x%.3f", st.Drift.Value)
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Solver, history.FormatQuantile(st.Last.Median), base, change, iv, drift, counters, verdict)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, a := range r.Alarms {
-		var tag string
-		switch {
-		case a.Ack != nil:
-			tag = "acknowledged (" + a.Ack.Why + ")"
-		case a.New:
-			tag = "NEW ALARM"
-		default:
-			tag = "known"
-		}
-		fmt.Fprintf(w, "  %s [%s]: %s\n", tag, a.Kind, a.Text)
-		if len(a.Puzzles) > 0 {
-			var ids []string
-			for _, p := range a.Puzzles {
-				ids = append(ids, p.Label)
-			}
-			fmt.Fprintf(w, "    puzzles: %s\n", strings.Join(ids, " "))
-		}
-		if a.Good != nil {
-			fmt.Fprintf(w, "    last good night: %d %s (%s)\n", a.Good.Index, a.Good.Run, history.ShortRevision(a.Good.Revision))
-		}
-		if a.Bisect != "" {
-			fmt.Fprintf(w, "    bisect: %s (its first lines say how to run it)\n", filepath.Join(root, a.Bisect))
-		}
-	}
-	for _, st := range r.Steps {
-		state := ""
-		switch {
-		case st.Ack != nil:
-			state = " (acknowledged: " + st.Ack.Why + ")"
-		case st.New:
-			state = " (new)"
-		}
-		if st.SameBuild {
-			state += " (same build on both sides: the machine's)"
-		}
-		fmt.Fprintf(w, "  step: %s x%.3f from night %d (%s, %s, %s)%s\n", st.Solver, st.Ratio, st.Night.Index, st.Night.Run,
-			st.Night.Start.Format(time.DateOnly), history.ShortRevision(st.Night.Revision), state)
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
-	}
-	return nil
 }

@@ -132,6 +132,17 @@ func variantsMain(e *env, args []string) error {
 	cfg := variants.Config{Solvers: ss, N: *n, Seeds: *seeds, DrawSeed: *drawSeed, RunSeed: *seed,
 		Timeout: *timeout, MaxCalls: *maxCalls, Workers: *workers}
 	pz := variants.Puzzle{Corpus: path, CorpusIndex: max(corpusIndex, 0), ID: id, Puzzle: ent.Puzzle}
+	// The bound first, before the corpus medians are sampled: an
+	// analysis that cannot fit is refused at once.
+	cost, err := variants.CostOf(cfg, []variants.Puzzle{pz})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "batch: %s of #%d: %s (%s)…\n", report.Count(*n+1, "orientation", "orientations"), id,
+		report.Count(int(cost.Solves), "solve", "solves"), report.LimitText(*timeout, *maxCalls))
+	if err := cost.Fits(); err != nil {
+		return usageErr("-n %d -seeds %d: %v; nothing analysed", *n, *seeds, err)
+	}
 
 	medians, why := runMedians(runDir, run, corpusIndex, names)
 	if why != "" {
@@ -161,14 +172,8 @@ func variantsMain(e *env, args []string) error {
 	}
 	cfg.Medians = medians
 
-	units, err := variants.Units(cfg, []variants.Puzzle{pz})
-	if err != nil {
-		return err
-	}
-	e.notef("batch: %s of #%d: %s (%s)…\n", report.Count(*n+1, "orientation", "orientations"), id,
-		report.Count(units, "solve", "solves"), report.LimitText(*timeout, *maxCalls))
 	disp := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
-	disp.SetTotal(units)
+	disp.SetTotal(int(cost.Solves))
 	cfg.Progress = disp
 	v, err := variants.Analyze(e.ctx, cfg, []variants.Puzzle{pz})
 	disp.Finish()
@@ -200,11 +205,7 @@ func variantsMain(e *env, args []string) error {
 		_, err = e.stdout.Write(append(b, '\n'))
 		return err
 	}
-	replay := fmt.Sprintf("batch show %d", id)
-	if path != defaultCorpus {
-		replay += " -corpus " + report.ShellQuote(path)
-	}
-	t := &report.VariantsText{V: v, Corpus: path, ID: id, Replay: replay + " -transform"}
+	t := &report.VariantsText{V: v, Corpus: path, ID: id, Replay: report.ShellCommand(variants.ReplayArgs(id, path, defaultCorpus, cfg)) + " -transform"}
 	if err := t.WriteText(e.stdout, e.width()); err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func TestVariants(t *testing.T) {
 		"randomized strategies under 2 seeds per orientation (the first, the run's seed 7 for the puzzle)",
 		"Corpus medians: run run (3 puzzles).",
 		"Seed luck apart from orientation luck",
-		"batch show 2 -corpus c.txt -transform ",
+		"batch show 2 -corpus c.txt -seed 7 -timeout 0 -transform ",
 		"Wrote vout: " + rundir.VariantsFile + " and 2 strip charts.",
 	} {
 		if !strings.Contains(r.stdout, want) {

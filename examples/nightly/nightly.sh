@@ -11,16 +11,50 @@
 #  3. retention: `batch prune -keep $KEEP` (rows of older nights go, their
 #     summaries and pages stay; the rows were gzipped after the report).
 #
-# Environment: BATCH, the binary (default: batch on PATH); KEEP, the nights
-# whose rows are kept (default 30; the time gate reads the rows of the
-# newest night and of its baseline, 7 nights by default).
+# The binary: $BATCH when set; else, in a checkout of the tool, ./batch,
+# built again first with its VCS stamp (go build -buildvcs=true: the nights
+# record the commit the binary was built from, whatever directory it runs
+# in) when a go command is found (GO, PATH, /usr/local/go/bin/go; when the
+# build fails, as under cron without HOME, the ./batch there runs, and
+# the log says so); else batch on PATH. Under cron's PATH (/usr/bin:/bin)
+# the ./batch built as the README says is found.
+#
+# Environment: BATCH, the binary; GO, the go command; KEEP, the nights whose
+# rows are kept (default 30; the time gate reads the rows of the newest
+# night and of its baseline, 7 nights by default).
 #
 # Exit: 0 ok; 1 a new unacknowledged alarm (trend), a wrong answer or an I/O
 # error (the sweep; trend runs all the same); 2 a usage error; 130
 # interrupted; 75 another night still running (nothing done).
 set -u
-batch=${BATCH:-batch}
 keep=${KEEP:-30}
+batch=${BATCH:-}
+if [ -z "$batch" ]; then
+	if [ -f go.mod ] && [ -d cmd/batch ] && grep -q '^module sudokubatch$' go.mod; then
+		go=${GO:-$(command -v go || true)}
+		if [ -z "$go" ] && [ -x /usr/local/go/bin/go ]; then
+			go=/usr/local/go/bin/go
+		fi
+		vcs=-buildvcs=true
+		[ -e .git ] || vcs=-buildvcs=auto
+		if [ -n "$go" ]; then
+			if "$go" build "$vcs" -o batch.nightly ./cmd/batch; then
+				mv batch.nightly batch
+			else
+				rm -f batch.nightly
+				echo "nightly: $go build failed: this night runs the ./batch built before" >&2
+			fi
+		fi
+	fi
+	if [ -x ./batch ]; then
+		batch=./batch
+	elif command -v batch >/dev/null 2>&1; then
+		batch=batch
+	else
+		echo "nightly: no batch binary: build it in the checkout (go build -buildvcs=true -o batch ./cmd/batch) or set BATCH" >&2
+		exit 2
+	fi
+fi
 
 mkdir -p results || exit 1
 # Two nights at once would share the cores and skew each other's times.

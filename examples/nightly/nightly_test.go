@@ -148,3 +148,53 @@ func TestSystemdUnitsVerify(t *testing.T) {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
 }
+
+// TestReadmeCronLineUnderCronPath (issue 35, defect 10): the README's
+// cron line, run as cron runs it (env -i PATH=/usr/bin:/bin, in its own
+// sh), from a checkout holding ./batch as the README builds it, runs the
+// night: the sweep, trend and prune, exit 0. Before, nightly.sh ran
+// "batch" from PATH: "batch: not found", exit 127, every night.
+func TestReadmeCronLineUnderCronPath(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.Lines(string(readme)) {
+		if strings.HasPrefix(l, "30 23 * * * ") {
+			line = strings.TrimSpace(strings.TrimPrefix(l, "30 23 * * * "))
+		}
+	}
+	if line == "" {
+		t.Fatal("README.md has no cron line (30 23 * * * ...)")
+	}
+	// A checkout: the script where the line runs it, and ./batch (a fake
+	// that logs its arguments into results/fake.log).
+	dir := t.TempDir()
+	script, err := os.ReadFile("nightly.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "examples", "nightly"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "examples", "nightly", "nightly.sh"), script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\nfor a; do printf '[%s]' \"$a\"; done >> results/fake.log\necho >> results/fake.log\n"
+	if err := os.WriteFile(filepath.Join(dir, "batch"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line = strings.ReplaceAll(line, "/srv/sudokubatch", dir)
+	cmd := exec.Command("env", "-i", "PATH=/usr/bin:/bin", "sh", "-c", line)
+	out, err := cmd.CombinedOutput()
+	log, _ := os.ReadFile(filepath.Join(dir, "results", "nightly.log"))
+	if err != nil {
+		t.Fatalf("the cron line: %v\n%s\nresults/nightly.log:\n%s", err, out, log)
+	}
+	ran, _ := os.ReadFile(filepath.Join(dir, "results", "fake.log"))
+	want := "[-quiet][-timeout][0][-max-calls][10000000]\n[trend]\n[prune][-keep][30]\n"
+	if string(ran) != want {
+		t.Errorf("the night ran\n%s\nwant\n%s\nresults/nightly.log:\n%s", ran, want, log)
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"sudokubatch/rundir"
 )
@@ -260,14 +259,7 @@ func compareShow(newRun *Run, e *Entry, solver, dir string) string {
 	}
 	args = append(args, "-solvers", solver)
 	if m := newRun.Manifest; m != nil {
-		timeout := "0"
-		if m.Settings.TimeoutNS > 0 {
-			timeout = time.Duration(m.Settings.TimeoutNS).String()
-		}
-		args = append(args, "-timeout", timeout)
-		if m.Settings.MaxCalls > 0 {
-			args = append(args, "-max-calls", strconv.FormatUint(m.Settings.MaxCalls, 10))
-		}
+		args = append(args, m.Settings.ReplayFlags(rundir.ReplayShowRun)...)
 	}
 	return ShellCommand(args)
 }

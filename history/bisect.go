@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -128,11 +127,10 @@ func checkBisect(r *Report, a *Alarm) error {
 	return nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
 // bisectName is the script's file name: the series, the strategy, the
-// kind of alarm and the night, each reduced to [A-Za-z0-9._-].
+// kind of alarm and the night, each made safe in a file name as the
+// report makes its charts' (report.SafeFileName).
 func bisectName(series string, a *Alarm) string {
-	clean := func(s string) string { return strings.Trim(unsafeName.ReplaceAllString(s, "_"), "_.") }
+	clean := report.SafeFileName
 	return fmt.Sprintf("bisect-%s-%s-%s-%s.sh", clean(series), clean(a.Solver), clean(a.Kind), clean(a.Night.Run))
 }

@@ -149,7 +149,7 @@ func TestBisectScriptParses(t *testing.T) {
 					t.Errorf("the script lacks %q:\n%s", want, script)
 				}
 			}
-			if want := "bisect-0123456789ab-bitboard-" + kind + "-night_two_rm_-rf_x.sh"; filepath.Base(path) != want {
+			if want := "bisect-0123456789ab-bitboard-" + kind + "-night__two___rm_-rf_x.sh"; filepath.Base(path) != want {
 				t.Errorf("script named %s, want %s", filepath.Base(path), want)
 			}
 		})

@@ -149,7 +149,7 @@ func TestBisectScriptParses(t *testing.T) {
 					t.Errorf("the script lacks %q:\n%s", want, script)
 				}
 			}
-			if want := "bisect-0123456789ab-bitboard-" + kind + "-night_two_rm_-rf_x.sh"; filepath.Base(path) != want {
+			if want := "bisect-0123456789ab-bitboard-" + kind + "-night__two___rm_-rf_x.sh"; filepath.Base(path) != want {
 				t.Errorf("script named %s, want %s", filepath.Base(path), want)
 			}
 		})
@@ -197,17 +197,26 @@ func TestBisectScriptDecidesTimeAlarms(t *testing.T) {
 	}
 }
 
+// TestBisectScriptThresholdAndSettings: the sweep runs under the bad
+// night's settings (its run.json: rundir.Settings.ReplayFlags), then the
+// series' workers; compare under the report's threshold.
 func TestBisectScriptThresholdAndSettings(t *testing.T) {
 	f := newBisectFixture(t, AlarmStep)
 	f.report.Options.Threshold = 0.1
-	f.report.Series.Signature.MaxCalls = 1000000
-	f.report.Series.Signature.Runs = 1
-	f.report.Series.Signature.Unique = true
+	dir := filepath.Join(f.root, badRun)
+	m, err := rundir.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Settings.MaxCalls, m.Settings.Runs, m.Settings.Unique, m.Settings.Seed = 1000000, 1, true, 9
+	if err := rundir.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
 	code, log, stderr := runScript(t, f.write(t), t.TempDir(), "FAKE_COMPARE=0")
 	if code != BisectGood {
 		t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"[-max-calls][1000000][-runs][1][-unique]", "[compare][-threshold][1.1]["} {
+	for _, want := range []string{"[-seed][9][-timeout][100ms][-max-calls][1000000][-runs][1][-unique][-workers][2]", "[compare][-threshold][1.1]["} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %s:\n%s", want, log)
 		}

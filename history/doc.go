@@ -24,7 +24,11 @@
 //     the command line, keeping the series of the newest of them and
 //     skipping the others as "other signature". Runs that are no night
 //     are Skipped, with the reason.
-//  3. Evaluate runs the detectors over a series (see docs/TREND.md):
+//  3. Evaluate (evaluate.go, its steps) runs the detectors over a series
+//     (see docs/TREND.md), each strategy's verdict and time alarm in
+//     evaluate_strategy.go, the other alarms in evaluate_alarms.go, the
+//     gates of the nights and their memo in evaluate_gates.go, the table
+//     of nights in evaluate_nights.go:
 //     detectCounters (detect_counters.go) compares each strategy's
 //     counters with the newest earlier night that has its rows, unit by
 //     unit; gateAt (detect_gate.go) pairs the newest night, puzzle by

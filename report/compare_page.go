@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"sudokubatch/rundir"
 )
@@ -110,120 +109,149 @@ func WriteComparePage(ctx context.Context, dir string, c *Comparison, oldRun, ne
 }
 
 func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldRun, newRun *Run, opt ComparePageOptions) error {
-	moved := opt.Moved
-	if moved <= 0 {
-		moved = 8
-	}
-	chartsDir := opt.ChartsDir
-	if chartsDir == "" {
-		chartsDir = rundir.ChartsDir
-	}
 	name := func(r RunRef) string {
 		if r.RunID != "" {
 			return r.RunID
 		}
 		return r.Path
 	}
-	p := comparePage{Title: fmt.Sprintf("sudokubatch: %s against %s", name(c.New), name(c.Old)), Warnings: c.Warnings, Confirmed: c.TimesConfirmed}
-	for _, r := range []struct {
-		label, page string
-		ref         RunRef
-	}{{"OLD", opt.OldPage, c.Old}, {"NEW", opt.NewPage, c.New}} {
-		what := ""
-		if r.ref.RunID != "" {
-			what = fmt.Sprintf("run %s (%s), ", r.ref.RunID, r.ref.Status)
-		}
-		what += fmt.Sprintf("%s of %s, %s", Count(r.ref.Puzzles, "puzzle", "puzzles"), strings.Join(r.ref.Corpora, ", "),
-			Count(r.ref.Rows, "row", "rows"))
-		cr := compareRun{Label: r.label, Path: r.ref.Path, Page: r.page, What: what}
-		run := oldRun
-		if r.label == "NEW" {
-			run = newRun
-		}
-		if run != nil && run.Manifest != nil {
-			facts := &Summary{Run: summarizeRun(run.Manifest)}
-			cr.Facts, cr.Busy = facts.runFacts(opt.Busy)
-			if cr.Busy != "" {
-				cr.Busy = r.label + ": " + cr.Busy
-			}
-		}
-		p.Runs = append(p.Runs, cr)
+	p := comparePage{Title: fmt.Sprintf("sudokubatch: %s against %s", name(c.New), name(c.Old)), Warnings: c.Warnings, Confirmed: c.TimesConfirmed,
+		Runs:  []compareRun{compareRunOf("OLD", opt.OldPage, c.Old, oldRun, opt.Busy), compareRunOf("NEW", opt.NewPage, c.New, newRun, opt.Busy)},
+		Noise: noiseRule(c.Noise)}
+	p.Verdicts, p.Lower = compareVerdicts(c)
+	var text bytes.Buffer
+	if err := c.WriteText(&text, 0); err != nil {
+		return err
 	}
+	p.Text = text.String()
+	for _, d := range c.Strategies {
+		sec, err := compareSectionOf(ctx, c, d, oldRun, newRun, opt)
+		if err != nil {
+			return err
+		}
+		p.Sections = append(p.Sections, sec)
+	}
+	return comparePageTmpl().Execute(b, p)
+}
+
+// compareRunOf describes one of the runs compared, labelled label, its
+// page linked from page: what it is (ref), and from its run.json (run
+// may be nil) the facts of the run and a warning when its machine was
+// busier than busy.
+func compareRunOf(label, page string, ref RunRef, run *Run, busy float64) compareRun {
+	what := ""
+	if ref.RunID != "" {
+		what = fmt.Sprintf("run %s (%s), ", ref.RunID, ref.Status)
+	}
+	what += fmt.Sprintf("%s of %s, %s", Count(ref.Puzzles, "puzzle", "puzzles"), strings.Join(ref.Corpora, ", "),
+		Count(ref.Rows, "row", "rows"))
+	cr := compareRun{Label: label, Path: ref.Path, Page: page, What: what}
+	if run != nil && run.Manifest != nil {
+		facts := &Summary{Run: summarizeRun(run.Manifest)}
+		cr.Facts, cr.Busy = facts.runFacts(busy)
+		if cr.Busy != "" {
+			cr.Busy = label + ": " + cr.Busy
+		}
+	}
+	return cr
+}
+
+// compareVerdicts returns the rows of the verdict table, one per
+// strategy as the terminal prints them, and whether a figure of them is
+// a lower bound.
+func compareVerdicts(c *Comparison) (rows []compareVerdict, lower bool) {
 	for _, d := range c.Strategies {
 		if d.Timed == 0 {
-			p.Verdicts = append(p.Verdicts, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, "0", "–", "–", "–", "–", "–", fmtCalls(d)}})
+			rows = append(rows, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, "0", "–", "–", "–", "–", "–", fmtCalls(d)}})
 			continue
 		}
 		verdict := d.Verdict
 		if d.WithinNoise {
 			verdict += " (within noise)"
 		}
-		p.Verdicts = append(p.Verdicts, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, strconv.Itoa(d.Timed),
+		rows = append(rows, compareVerdict{sectionAnchor(d.Solver), []string{d.Solver, strconv.Itoa(d.Timed),
 			fmtEstimate(d.MedianOldNS, fmtNS), fmtEstimate(d.MedianNewNS, fmtNS), fmtTimeCI(d), fmtP(d.TimeTest.P), verdict, fmtCalls(d)}})
 	}
-	for _, v := range p.Verdicts {
-		p.Lower = p.Lower || strings.Contains(strings.Join(v.Cells, " "), "≥")
+	for _, v := range rows {
+		lower = lower || strings.Contains(strings.Join(v.Cells, " "), "≥")
 	}
-	if c.Noise > 1 {
-		n := strconv.FormatFloat(c.Noise, 'f', -1, 64)
-		p.Noise = fmt.Sprintf("NEW/OLD paired by puzzle: the ratio of median times with its 95%% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×%s either way (-noise, the speed of a machine between two runs) and the test agrees (p < 0.05); a smaller change the test finds is within noise.", n)
-	} else {
-		p.Noise = "NEW/OLD paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×1 and the test agrees (p < 0.05)."
-	}
-	var text bytes.Buffer
-	if err := c.WriteText(&text, 0); err != nil {
-		return err
-	}
-	p.Text = text.String()
+	return rows, lower
+}
 
-	for _, d := range c.Strategies {
-		sec := compareSection{Solver: d.Solver, Anchor: sectionAnchor(d.Solver)}
-		if d.Timed == 0 {
-			sec.Verdict = "no unit measured in both runs"
-			p.Sections = append(p.Sections, sec)
+// noiseRule is the verdicts' rule, a sentence, with the comparison's
+// -noise (noise, 1 or less: none).
+func noiseRule(noise float64) string {
+	if noise > 1 {
+		n := strconv.FormatFloat(noise, 'f', -1, 64)
+		return fmt.Sprintf("NEW/OLD paired by puzzle: the ratio of median times with its 95%% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×%s either way (-noise, the speed of a machine between two runs) and the test agrees (p < 0.05); a smaller change the test finds is within noise.", n)
+	}
+	return "NEW/OLD paired by puzzle: the ratio of median times with its 95% interval (a bootstrap over timing blocks) and the Wilcoxon signed-rank test of the times, then of the calls. Slower or faster: the interval lies beyond ×1 and the test agrees (p < 0.05)."
+}
+
+// compareSectionOf is the section of strategy d: its verdict, its charts
+// (opt.Charts of it) and the puzzles whose time moved most (opt.Moved of
+// them, 8 when not set), each with the batch show command that runs it
+// again in NEW.
+func compareSectionOf(ctx context.Context, c *Comparison, d *StrategyDiff, oldRun, newRun *Run, opt ComparePageOptions) (compareSection, error) {
+	sec := compareSection{Solver: d.Solver, Anchor: sectionAnchor(d.Solver)}
+	if d.Timed == 0 {
+		sec.Verdict = "no unit measured in both runs"
+		return sec, nil
+	}
+	sec.Verdict = fmt.Sprintf("median time %s, %s, %s; %s", fmtTimeCI(d), fmtP(d.TimeTest.P), d.Verdict, fmtCalls(d))
+	if d.WithinNoise {
+		sec.Verdict = fmt.Sprintf("median time %s, %s, %s (within noise); %s", fmtTimeCI(d), fmtP(d.TimeTest.P), d.Verdict, fmtCalls(d))
+	}
+	chartsDir := opt.ChartsDir
+	if chartsDir == "" {
+		chartsDir = rundir.ChartsDir
+	}
+	for _, ch := range opt.Charts {
+		if ch.Solver != d.Solver {
 			continue
 		}
-		sec.Verdict = fmt.Sprintf("median time %s, %s, %s; %s", fmtTimeCI(d), fmtP(d.TimeTest.P), d.Verdict, fmtCalls(d))
-		if d.WithinNoise {
-			sec.Verdict = fmt.Sprintf("median time %s, %s, %s (within noise); %s", fmtTimeCI(d), fmtP(d.TimeTest.P), d.Verdict, fmtCalls(d))
+		pc := pageChart{Chart: ch, Src: chartsDir + "/" + ch.File}
+		if ch.SVG != "" {
+			pc.SVGSrc = chartsDir + "/" + ch.SVG
 		}
-		for _, ch := range opt.Charts {
-			if ch.Solver != d.Solver {
-				continue
-			}
-			pc := pageChart{Chart: ch, Src: chartsDir + "/" + ch.File}
-			if ch.SVG != "" {
-				pc.SVGSrc = chartsDir + "/" + ch.SVG
-			}
-			if ch.Small != "" {
-				pc.SmallSrc = chartsDir + "/" + ch.Small
-			}
-			sec.Charts = append(sec.Charts, pc)
+		if ch.Small != "" {
+			pc.SmallSrc = chartsDir + "/" + ch.Small
 		}
-		pairs, err := c.Pairs(ctx, oldRun, newRun, d.Solver)
-		if err != nil {
-			return err
-		}
-		for _, u := range MostMoved(pairs, moved) {
-			status := u.Old.Status.String()
-			if u.New.Status != u.Old.Status {
-				status += " → " + u.New.Status.String()
-			}
-			times := "–" // a run without the timing columns
-			switch {
-			case u.Confirmed():
-				times = "confirmed in both"
-			case c.TimesConfirmed:
-				times = "measured once" + UnconfirmedMark
-			}
-			sec.Moved = append(sec.Moved, compareMoved{Label: oldRun.Results.PuzzleLabel(&u.Old), Status: status,
-				Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times, Calls: movedCalls(u),
-				OldV: strconv.FormatInt(u.Old.NS, 10), NewV: strconv.FormatInt(u.New.NS, 10), RatioV: strconv.FormatFloat(u.Ratio(), 'g', 8, 64),
-				Show: compareShow(newRun, &u.New, d.Solver, opt.NewRunDir)})
-		}
-		p.Sections = append(p.Sections, sec)
+		sec.Charts = append(sec.Charts, pc)
 	}
-	return comparePageTmpl().Execute(b, p)
+	moved := opt.Moved
+	if moved <= 0 {
+		moved = 8
+	}
+	pairs, err := c.Pairs(ctx, oldRun, newRun, d.Solver)
+	if err != nil {
+		return sec, err
+	}
+	for _, u := range MostMoved(pairs, moved) {
+		sec.Moved = append(sec.Moved, compareMovedOf(c, u, oldRun, newRun, d.Solver, opt.NewRunDir))
+	}
+	return sec, nil
+}
+
+// compareMovedOf is the row of a puzzle that moved, u, of strategy
+// solver: its status, times, ratio and calls in both runs, and the batch
+// show command that runs it again in NEW (newRunDir).
+func compareMovedOf(c *Comparison, u TimePair, oldRun, newRun *Run, solver, newRunDir string) compareMoved {
+	status := u.Old.Status.String()
+	if u.New.Status != u.Old.Status {
+		status += " → " + u.New.Status.String()
+	}
+	times := "–" // a run without the timing columns
+	switch {
+	case u.Confirmed():
+		times = "confirmed in both"
+	case c.TimesConfirmed:
+		times = "measured once" + UnconfirmedMark
+	}
+	return compareMoved{Label: oldRun.Results.PuzzleLabel(&u.Old), Status: status,
+		Old: fmtNS(float64(u.Old.NS)), New: fmtNS(float64(u.New.NS)), Ratio: fmtMultiple(u.Ratio()), Times: times, Calls: movedCalls(u),
+		OldV: strconv.FormatInt(u.Old.NS, 10), NewV: strconv.FormatInt(u.New.NS, 10), RatioV: strconv.FormatFloat(u.Ratio(), 'g', 8, 64),
+		Show: compareShow(newRun, &u.New, solver, newRunDir)}
 }
 
 // movedCalls says whether a moved unit made the same calls in both runs
@@ -260,14 +288,7 @@ func compareShow(newRun *Run, e *Entry, solver, dir string) string {
 	}
 	args = append(args, "-solvers", solver)
 	if m := newRun.Manifest; m != nil {
-		timeout := "0"
-		if m.Settings.TimeoutNS > 0 {
-			timeout = time.Duration(m.Settings.TimeoutNS).String()
-		}
-		args = append(args, "-timeout", timeout)
-		if m.Settings.MaxCalls > 0 {
-			args = append(args, "-max-calls", strconv.FormatUint(m.Settings.MaxCalls, 10))
-		}
+		args = append(args, m.Settings.ReplayFlags(rundir.ReplayShowRun)...)
 	}
 	return ShellCommand(args)
 }

@@ -50,7 +50,7 @@ func TestComparePageSaysBusyAndEqualCalls(t *testing.T) {
 	}
 	page := b.String()
 	for _, want := range []string{
-		"Run old, started 2026-11-27 23:00 UTC, took 1s · revision 0123456 · h: cpu, 2 CPUs, 2 workers · other work took 1% of the workers&#39; CPU time.",
+		"Run old, started 2026-11-27 23:00 UTC, took 1.00s · revision 0123456 · h: cpu, 2 CPUs, 2 workers · other work took 1% of the workers&#39; CPU time.",
 		"other work took 35% of the workers&#39; CPU time.",
 		`<p class="busy">NEW: The machine was busy: other work took 35% of the workers&#39; CPU time while the units were timed (more than 10%)`,
 		`<td data-v="178">×178</td><td class="text">=</td>`,

@@ -180,157 +180,10 @@ func renderPuzzlesPage(w io.Writer, p *page) error {
 	}{p.Title, rundir.PageFile, p.History, p.Puzzles})
 }
 
-// page is the template's data.
-type page struct {
-	Title     string
-	Summary   *Summary
-	Run       *RunSummary
-	Head      []string // strategy names
-	Table     []pageRow
-	Censored  int
-	Note      string
-	Spread    bool // the table shows spreads
-	Timing    []pageRow
-	Unstable  []template.HTML // per strategy with unstable units: "norvig 2 (#3, #9)", the puzzles linked
-	Missing   string          // highlighted ids not in the run: "#99, #100"
-	Solutions template.HTML   // what -unique found, a sentence, the puzzles linked; "" when not counted
-	Hardest   []pageHardest
-	Several   []pageSeveral
-	Solvers   []string
-	Charts    []pageChart
-	Puzzles   []pagePuzzle
-	Highlight []pagePuzzle
-	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
-	Data      []pageLink
-	Command   string
-
-	Top          pageTop // the verdict, the run's facts, the strategies that solved nothing
-	Headline     pageHeadline
-	Basis        []pageBasis // under the headline: which time ranks each external strategy (Summary.basisLines)
-	TrendLine    string
-	HistoryHref  string
-	TimingLead   string
-	ChartsPage   string // the page of the full-size charts, beside this one
-	PuzzlesPage  string // the page of the puzzles' entries, beside this one
-	SeveralTotal int    // the puzzles hard for several strategies, listed or not
-	puzzleParts
-	Previous *PageLink
-	// VariantsLead says how the hard-or-unlucky analysis was made and its
-	// thresholds; "" without one (and the hard lists have no column
-	// "variants").
-	VariantsLead string
-	VariantsRule string // the verdicts' thresholds, a sentence
-}
-
-// pageLink is a link to a file of the run.
-type pageLink struct{ Name, Href string }
-
-type pageUnit struct {
-	Label, Anchor string
-	Status        string
-	Calls, Time   string
-	XCalls, XTime string
-	Rank          int
-	// The numbers the sortable tables sort by: calls, ns, the multiples.
-	CallsV, NSV, XCallsV, XTimeV string
-	// Variants is the unit's verdict of the hard-or-unlucky analysis
-	// (RankedUnit.Variants), VariantsClass its CSS class; "" when not
-	// analysed.
-	Variants, VariantsClass string
-	// Tied says with how many others the unit shares its rank by time:
-	// "238 others"; "".
-	Tied string
-}
-
-type pageHardest struct {
-	Solver          string
-	ByCalls, ByTime []pageUnit
-	TimeNote        string // which units the list by time ranks
-	Variants        string // what the analysis found of the strategy: "3 hard, 5 unlucky, 2 typical of 10"; ""
-	Symbols         string // the lists' symbols explained
-}
-
-// pageRow is a row of a summary table: a label and a cell per column.
-type pageRow struct {
-	Label string
-	Cells []pageCell
-}
-
-// pageCell is a figure, with its spread and the interval the spread is
-// of (shown on hover) when it has one.
-type pageCell struct {
-	Value, Spread, Interval string
-	Anchor                  string // the puzzle Value names (linkCells); ""
-}
-
-// pageRows returns rows for the page.
-func pageRows(rows []tableRow) []pageRow {
-	out := make([]pageRow, len(rows))
-	for i, r := range rows {
-		out[i].Label = r.Label
-		for j, v := range r.Cells {
-			c := pageCell{Value: v}
-			if r.Spread != nil {
-				c.Spread = r.Spread[j]
-				c.Interval = "95% confidence interval: " + r.Interval[j]
-			}
-			out[i].Cells = append(out[i].Cells, c)
-		}
-	}
-	return out
-}
-
-type pageSeveral struct {
-	Label, Anchor string
-	ID            int
-	HardFor       string
-	GeoMean       string
-	GeoMeanV      string
-}
-
-type pageChart struct {
-	Chart
-	Src, SVGSrc string
-	SmallSrc    string // the small PNG, for a small screen; ""
-	Name        string // the file's name without its extension: the anchor chart-NAME
-	Lead        string // the caption's first clause, under the thumbnail
-	Short       string // the title without what every chart of the run shares (" — corpus, run, puzzles")
-}
-
-type pagePuzzle struct {
-	Label, Anchor string
-	Symbols       string         // the ranks table's symbols explained; ""
-	Nights        []HistoryNight // the earlier nights History's cells are of
-	Rule          string         // the hard-or-unlucky verdicts' thresholds, a sentence
-	Line          int
-	Givens        string
-	Box           int           // the grid's box size (3 for 9x9)
-	Bands         [][][]string  // the grid drawn as a table (gridBands); nil when its corpus cannot be read
-	Ranks         []pageRank    // one per strategy, in Solvers order
-	History       []historyRow  // a row per strategy; nil without earlier nights
-	Show          string        // the batch show command; ""
-	Variants      []pageVariant // the hard-or-unlucky analysis, per strategy analysed; nil when none
-}
-
-func pageUnitOf(u RankedUnit, rank int) pageUnit {
-	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
-	return pageUnit{
-		Label: u.Puzzle.Label, Anchor: anchor(u.Puzzle), Status: u.Status.String(), Rank: rank,
-		Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
-		XCalls: unitValue(u, u.XMedianCalls, fmtMultiple), XTime: unitValue(u, u.XMedianTime, fmtMultiple),
-		CallsV: strconv.FormatUint(u.Calls, 10), NSV: strconv.FormatInt(u.NS, 10), XCallsV: num(u.XMedianCalls), XTimeV: num(u.XMedianTime),
-		Variants: u.Variants, VariantsClass: verdictClass(u.Variants), Tied: tiedText(u.TiedTime),
-	}
-}
-
-// tiedText is how many others share a rank: "238 others"; "" for none.
-func tiedText(tied int) string {
-	if tied < 2 {
-		return ""
-	}
-	return Count(tied-1, "other", "others")
-}
-
+// renderPage writes the run's page (index.html) to w: the summary's
+// tables, the hardest puzzles, the charts, the highlighted puzzles'
+// entries. It returns the page's data, of which renderPuzzlesPage writes
+// the puzzles page.
 func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt PageOptions) (*page, error) {
 	head, table := s.mainTable()
 	p := page{
@@ -345,21 +198,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		Timing:   pageRows(s.timingRows(true)),
 		Missing:  idList(s.HighlightsMissing),
 	}
-	// The highlighted puzzles have their entries on this page, every
-	// other named puzzle on the puzzles page.
-	named := s.NamedPuzzles()
-	local := map[string]bool{}
-	for _, h := range s.Highlights {
-		for _, u := range h.Units {
-			local[anchor(u.Puzzle)] = true
-		}
-	}
-	href := func(a string) string {
-		if local[a] {
-			return "#" + a
-		}
-		return PuzzlesPageFile + "#" + a
-	}
+	href := s.pageHref()
 	p.Unstable = s.unstableLinks(href)
 	p.Running = s.runningLines()
 	p.Command = opt.Command
@@ -376,20 +215,77 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 			rundir.VariantsFile, vs.settingsLine(), vs.thresholds())
 		p.VariantsRule = vs.thresholds()
 	}
-	if opt.RowsFile != "" {
-		p.Data = append(p.Data, pageLink{opt.RowsFile, opt.RowsFile})
-	}
-	if s.Run != nil {
-		p.Data = append(p.Data, pageLink{rundir.ManifestFile, rundir.ManifestFile})
-	}
-	for _, f := range []string{rundir.SummaryMarkdown, rundir.SummaryJSON, rundir.HardCSV, rundir.SummaryBench} {
-		p.Data = append(p.Data, pageLink{f, f})
-	}
+	p.Data = s.dataLinks(opt.RowsFile)
 	p.Solutions = s.solutionsLinks(href)
 	for _, st := range s.Strategies {
 		p.Solvers = append(p.Solvers, st.Solver)
+	}
+	p.Hardest = s.hardestLists()
+	for _, sh := range s.Several {
+		p.Several = append(p.Several, pageSeveral{Label: sh.Puzzle.Label, Anchor: anchor(sh.Puzzle), ID: sh.Puzzle.ID,
+			HardFor: strings.Join(sh.HardFor, ", "), GeoMean: fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple),
+			GeoMeanV: strconv.FormatFloat(sh.GeoMeanXMedianCalls.Value, 'g', 8, 64)})
+	}
+	p.SeveralTotal = s.SeveralTotal
+	p.Charts = pageCharts(opt.Charts, opt.ChartsDir)
+	named := s.NamedPuzzles()
+	var err error
+	if p.Puzzles, err = puzzleTable(ctx, res, s, named, opt); err != nil {
+		return nil, err
+	}
+	linkCells(p.Table, named)
+	p.Highlight = highlighted(s, p.Puzzles)
+	p.puzzleParts = puzzleParts{History: opt.PuzzleHistory, DefaultHighlight: opt.DefaultHighlight}
+	t, err := withRef(href)
+	if err != nil {
+		return nil, err
+	}
+	return &p, t.Execute(w, p)
+}
+
+// pageHref returns the link to a puzzle's entry by its anchor: the
+// highlighted puzzles have their entries on the run's page, every other
+// named puzzle on the puzzles page.
+func (s *Summary) pageHref() func(anchor string) string {
+	local := map[string]bool{}
+	for _, h := range s.Highlights {
+		for _, u := range h.Units {
+			local[anchor(u.Puzzle)] = true
+		}
+	}
+	return func(a string) string {
+		if local[a] {
+			return "#" + a
+		}
+		return PuzzlesPageFile + "#" + a
+	}
+}
+
+// dataLinks lists the run's files the page links: its rows (rowsFile,
+// "" when none), run.json when there is one, and the summary's files.
+func (s *Summary) dataLinks(rowsFile string) []pageLink {
+	var data []pageLink
+	if rowsFile != "" {
+		data = append(data, pageLink{rowsFile, rowsFile})
+	}
+	if s.Run != nil {
+		data = append(data, pageLink{rundir.ManifestFile, rundir.ManifestFile})
+	}
+	for _, f := range []string{rundir.SummaryMarkdown, rundir.SummaryJSON, rundir.HardCSV, rundir.SummaryBench} {
+		data = append(data, pageLink{f, f})
+	}
+	return data
+}
+
+// hardestLists lists each strategy's hardest units by calls and by time,
+// with the note on its times and the symbols its figures use; a
+// strategy that measured units and solved none has a line of its own
+// instead (Top.NoSolve).
+func (s *Summary) hardestLists() []pageHardest {
+	var out []pageHardest
+	for _, st := range s.Strategies {
 		if !st.Solved() && st.Measured > 0 {
-			continue // a line says it solved nothing (Top.NoSolve)
+			continue
 		}
 		h := pageHardest{Solver: st.Solver}
 		var texts []string
@@ -409,19 +305,19 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 			h.TimeNote = "times unconfirmed (each measured once)"
 		}
 		h.Symbols = capitalize(h.TimeNote) + "." + symbolsNote(texts...)
-		p.Hardest = append(p.Hardest, h)
+		out = append(out, h)
 	}
-	for _, sh := range s.Several {
-		p.Several = append(p.Several, pageSeveral{Label: sh.Puzzle.Label, Anchor: anchor(sh.Puzzle), ID: sh.Puzzle.ID,
-			HardFor: strings.Join(sh.HardFor, ", "), GeoMean: fmtEstimate(sh.GeoMeanXMedianCalls, fmtMultiple),
-			GeoMeanV: strconv.FormatFloat(sh.GeoMeanXMedianCalls.Value, 'g', 8, 64)})
-	}
-	p.SeveralTotal = s.SeveralTotal
-	dir := opt.ChartsDir
+	return out
+}
+
+// pageCharts are the charts as the page shows them, their files in dir
+// relative to the page (rundir.ChartsDir when "").
+func pageCharts(charts []Chart, dir string) []pageChart {
 	if dir == "" {
 		dir = rundir.ChartsDir
 	}
-	for _, c := range opt.Charts {
+	var out []pageChart
+	for _, c := range charts {
 		pc := pageChart{Chart: c, Src: dir + "/" + c.File, Name: strings.TrimSuffix(c.File, filepath.Ext(c.File)), Lead: chartLead(c.Caption)}
 		pc.Short, _, _ = strings.Cut(c.Title, " — ")
 		if c.SVG != "" {
@@ -430,20 +326,9 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 		if c.Small != "" {
 			pc.SmallSrc = dir + "/" + c.Small
 		}
-		p.Charts = append(p.Charts, pc)
+		out = append(out, pc)
 	}
-	var err error
-	if p.Puzzles, err = puzzleTable(ctx, res, s, named, opt); err != nil {
-		return nil, err
-	}
-	linkCells(p.Table, named)
-	p.Highlight = highlighted(s, p.Puzzles)
-	p.puzzleParts = puzzleParts{History: opt.PuzzleHistory, DefaultHighlight: opt.DefaultHighlight}
-	t, err := withRef(href)
-	if err != nil {
-		return nil, err
-	}
-	return &p, t.Execute(w, p)
+	return out
 }
 
 // capitalize returns s with its first letter upper case.

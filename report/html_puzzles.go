@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"sudokubatch/corpus"
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -354,14 +354,7 @@ func showCommand(r PuzzleRef, res *Results, s *Summary, opt PageOptions) string 
 	}
 	args = append(args, "-solvers", strings.Join(names, ","))
 	if run := s.Run; run != nil {
-		timeout := "0"
-		if run.Settings.TimeoutNS > 0 {
-			timeout = time.Duration(run.Settings.TimeoutNS).String()
-		}
-		args = append(args, "-timeout", timeout)
-		if run.Settings.MaxCalls > 0 {
-			args = append(args, "-max-calls", strconv.FormatUint(run.Settings.MaxCalls, 10))
-		}
+		args = append(args, run.Settings.ReplayFlags(rundir.ReplayShowRun)...)
 	}
 	return ShellCommand(args)
 }

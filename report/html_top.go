@@ -180,7 +180,7 @@ func (s *Summary) runFacts(busy float64) (facts, warning string) {
 		when += ", started " + r.Start.UTC().Format("2006-01-02 15:04") + " UTC"
 	}
 	if r.DurationNS > 0 {
-		when += ", took " + time.Duration(r.DurationNS).Round(time.Second).String()
+		when += ", took " + FormatDuration(time.Duration(r.DurationNS))
 	}
 	parts = append(parts, when)
 	switch len(r.Machines) {

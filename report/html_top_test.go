@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"sudokubatch/rundir"
 )
@@ -64,5 +65,25 @@ func TestStrategyThatSolvesNothing(t *testing.T) {
 	row = row[:strings.Index(row, "</tr>")]
 	if !strings.HasSuffix(row, "<td>–</td>") {
 		t.Errorf("singles' hardest puzzle in the headline: %s", row)
+	}
+}
+
+// TestRunFactsTookAsTheTerminalSays: the page says how long the run took
+// with the one formatter of a duration, as the sweep's last line does
+// ("took 6.52s with 2 workers"), not rounded to the second.
+func TestRunFactsTookAsTheTerminalSays(t *testing.T) {
+	for _, c := range []struct {
+		ns   int64
+		want string
+	}{
+		{6_523_000_000, ", took 6.52s"},
+		{850_000_000, ", took 850ms"},
+		{842_400_000_000, ", took 14m2s"},
+	} {
+		s := &Summary{Run: &RunSummary{RunID: "r", Status: rundir.Finished, DurationNS: c.ns}}
+		facts, _ := s.runFacts(0.1)
+		if !strings.Contains(facts, c.want) {
+			t.Errorf("%d ns: %q lacks %q (FormatDuration: %s)", c.ns, facts, c.want, FormatDuration(time.Duration(c.ns)))
+		}
 	}
 }

@@ -32,7 +32,10 @@ func StripFile(a *rundir.VariantAnalysis) string {
 	return "strip-" + SafeFileName(base) + "-" + strconv.Itoa(a.ID) + "-" + SafeFileName(a.Solver) + ".png"
 }
 
-// safeName makes s safe in a file name.
+// SafeFileName makes s safe as a part of a file name on any system: each
+// byte other than an ASCII letter, a digit, '-' or '_' becomes '_', and
+// an empty s is "_". It is the one sanitizer of the file names the tool
+// makes from names it was given (strategies, corpora, runs).
 func SafeFileName(s string) string {
 	b := []byte(s)
 	for i, c := range b {

@@ -30,16 +30,39 @@ type VariantsText struct {
 // shell's line continuation.
 func (t *VariantsText) WriteText(w io.Writer, width int) error {
 	var b bytes.Buffer
+	t.writeHead(&b)
+	t.writeCounters(&b, width)
+	if hasSeeds(t.V.Analyses) {
+		t.writeSeeds(&b)
+	}
+	t.writeTimes(&b, width)
+	if t.Replay != "" {
+		t.writeReplays(&b, width)
+	}
+	_, err := io.WriteString(w, Wrap(b.String(), width))
+	return err
+}
+
+// writeHead writes what was analysed: the puzzle, its variants and
+// seeds, the limits, the solves and their time.
+func (t *VariantsText) writeHead(b *bytes.Buffer) {
 	v := t.V
 	s := v.Settings
-	fmt.Fprintf(&b, "#%d of %s: the original and %s (the whole group, transposition included; draw seed %d)",
+	fmt.Fprintf(b, "#%d of %s: the original and %s (the whole group, transposition included; draw seed %d)",
 		t.ID, t.Corpus, Count(s.N, "random variant", "random variants"), s.DrawSeed)
 	if hasSeeds(v.Analyses) {
-		fmt.Fprintf(&b, ", randomized strategies under %s per orientation (the first, the run's seed %d for the puzzle)",
+		fmt.Fprintf(b, ", randomized strategies under %s per orientation (the first, the run's seed %d for the puzzle)",
 			Count(s.Seeds, "seed", "seeds"), s.RunSeed)
 	}
-	fmt.Fprintf(&b, ".\n%s, %s.\n", LimitText(time.Duration(s.TimeoutNS), s.MaxCalls)+" per solve", Count(v.Units, "solve", "solves")+" in "+FormatDuration(time.Duration(v.ElapsedNS)))
+	fmt.Fprintf(b, ".\n%s, %s.\n", LimitText(time.Duration(s.TimeoutNS), s.MaxCalls)+" per solve", Count(v.Units, "solve", "solves")+" in "+FormatDuration(time.Duration(v.ElapsedNS)))
+}
 
+// writeCounters writes the counters table, each strategy's calls (or
+// time) on the original and over its variants, with its verdict, then
+// the verdicts' rule, where the corpus medians come from and the notes.
+func (t *VariantsText) writeCounters(b *bytes.Buffer, width int) {
+	v := t.V
+	s := v.Settings
 	b.WriteString("\nCounters first (they do not depend on the machine): calls of each strategy on the original " +
 		"and over its variants; \"at\" is the share of variants with at most the original's calls.\n\n")
 	rows := [][]string{{"strategy", "original", "variants: median", "IQR", "p90", "max", "original at", "× median", "corpus median", "verdict"}}
@@ -69,65 +92,74 @@ func (t *VariantsText) WriteText(w io.Writer, width int) error {
 			notes = append(notes, a.Solver+": "+a.Note+".")
 		}
 	}
-	writeTextTable(&b, rows, 1, 1, width)
-	fmt.Fprintf(&b, "Verdicts: hard when the variants' median is %gx the corpus median or more; unlucky when "+
+	writeTextTable(b, rows, 1, 1, width)
+	fmt.Fprintf(b, "Verdicts: hard when the variants' median is %gx the corpus median or more; unlucky when "+
 		"the original is above the variants' p%g and %gx their median or more; both can hold; else typical.\n",
 		s.HardFactor, s.UnluckyPct, s.UnluckyFactor)
 	if from := corpusFroms(v.Analyses); from != "" {
-		fmt.Fprintf(&b, "Corpus medians: %s.\n", from)
+		fmt.Fprintf(b, "Corpus medians: %s.\n", from)
 	}
 	for _, n := range notes {
 		b.WriteString(n + "\n")
 	}
+}
 
-	if hasSeeds(v.Analyses) {
-		b.WriteString("\nSeed luck apart from orientation luck (randomized strategies):\n")
-		for _, a := range v.Analyses {
-			sl := a.Seeds
-			if sl == nil {
-				continue
-			}
-			fmtV := fmtCount
-			if a.Measure == "ns" {
-				fmtV = fmtNS
-			}
-			fmt.Fprintf(&b, "  %s: the original under %d seeds: median %s [%s, %s], max %s; the run's seed at p%.0f.\n",
-				a.Solver, sl.Dist.N, fmtV(sl.Dist.Median), fmtV(sl.Dist.Q1), fmtV(sl.Dist.Q3), fmtV(sl.Dist.Max), sl.Pct)
-			fmt.Fprintf(&b, "  %s: each orientation's median over its seeds: median %s [%s, %s], p90 %s; the original's at p%.0f.\n",
-				a.Solver, fmtV(sl.Orientations.Median), fmtV(sl.Orientations.Q1),
-				fmtV(sl.Orientations.Q3), fmtV(sl.Orientations.P90), sl.OrientationPct)
+// writeSeeds writes the seed luck of the randomized strategies, apart
+// from the orientation luck.
+func (t *VariantsText) writeSeeds(b *bytes.Buffer) {
+	v := t.V
+	b.WriteString("\nSeed luck apart from orientation luck (randomized strategies):\n")
+	for _, a := range v.Analyses {
+		sl := a.Seeds
+		if sl == nil {
+			continue
 		}
+		fmtV := fmtCount
+		if a.Measure == "ns" {
+			fmtV = fmtNS
+		}
+		fmt.Fprintf(b, "  %s: the original under %d seeds: median %s [%s, %s], max %s; the run's seed at p%.0f.\n",
+			a.Solver, sl.Dist.N, fmtV(sl.Dist.Median), fmtV(sl.Dist.Q1), fmtV(sl.Dist.Q3), fmtV(sl.Dist.Max), sl.Pct)
+		fmt.Fprintf(b, "  %s: each orientation's median over its seeds: median %s [%s, %s], p90 %s; the original's at p%.0f.\n",
+			a.Solver, fmtV(sl.Orientations.Median), fmtV(sl.Orientations.Q1),
+			fmtV(sl.Orientations.Q3), fmtV(sl.Orientations.P90), sl.OrientationPct)
 	}
+}
 
+// writeTimes writes the times table: the original and its variants.
+func (t *VariantsText) writeTimes(b *bytes.Buffer, width int) {
+	v := t.V
 	b.WriteString("\nTimes (second: one machine, one night):\n\n")
-	rows = [][]string{{"strategy", "original", "variants: median", "IQR", "p90", "max"}}
+	rows := [][]string{{"strategy", "original", "variants: median", "IQR", "p90", "max"}}
 	for _, a := range v.Analyses {
 		d := a.NS
 		rows = append(rows, []string{a.Solver, geIf(a.Original.Status) + fmtNS(float64(a.Original.NS)),
 			geCens(d) + fmtNS(d.Median), "[" + fmtNS(d.Q1) + ", " + fmtNS(d.Q3) + "]", fmtNS(d.P90), fmtNS(d.Max)})
 	}
-	writeTextTable(&b, rows, 1, 1, width)
-	if t.Replay != "" {
-		b.WriteString("\nReplay a variant (the costliest and the cheapest of each strategy):\n")
-		for _, a := range v.Analyses {
-			hi, lo := extremes(a)
-			if hi < 0 {
-				continue
+	writeTextTable(b, rows, 1, 1, width)
+}
+
+// writeReplays writes the command that replays the costliest and the
+// cheapest variant of each strategy (t.Replay and the transform).
+func (t *VariantsText) writeReplays(b *bytes.Buffer, width int) {
+	v := t.V
+	b.WriteString("\nReplay a variant (the costliest and the cheapest of each strategy):\n")
+	for _, a := range v.Analyses {
+		hi, lo := extremes(a)
+		if hi < 0 {
+			continue
+		}
+		for k, i := range []int{hi, lo} {
+			u := a.Variants[i]
+			what := fmtCount(float64(u.Calls)) + " " + Plural(int(u.Calls), "call", "calls")
+			if a.Measure == "ns" {
+				what = fmtNS(float64(u.NS))
 			}
-			for k, i := range []int{hi, lo} {
-				u := a.Variants[i]
-				what := fmtCount(float64(u.Calls)) + " " + Plural(int(u.Calls), "call", "calls")
-				if a.Measure == "ns" {
-					what = fmtNS(float64(u.NS))
-				}
-				what = geIf(u.Status) + what // stopped by a limit: a lower bound
-				fmt.Fprintf(&b, "  %s, the %s (%s):\n%s", a.Solver, []string{"costliest", "cheapest"}[k], what,
-					wrapCommand("    ", t.Replay+" "+u.Transform, width))
-			}
+			what = geIf(u.Status) + what // stopped by a limit: a lower bound
+			fmt.Fprintf(b, "  %s, the %s (%s):\n%s", a.Solver, []string{"costliest", "cheapest"}[k], what,
+				wrapCommand("    ", t.Replay+" "+u.Transform, width))
 		}
 	}
-	_, err := io.WriteString(w, Wrap(b.String(), width))
-	return err
 }
 
 // extremes returns the indexes of the costliest and the cheapest variant

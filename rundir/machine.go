@@ -13,6 +13,28 @@ import (
 	"sync"
 )
 
+// Machine describes where (part of) a run ran.
+type Machine struct {
+	Host       string `json:"host"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	CPU        string `json:"cpu"`
+	NumCPU     int    `json:"num_cpu"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	GoVersion  string `json:"go_version"`
+	Version    string `json:"tool_version"` // VCS revision of the tool
+	// BuildTags are the build tags the tool was built with (-tags), e.g.
+	// "slowdown": a build of one revision with other tags is another
+	// build.
+	BuildTags string `json:"build_tags,omitempty"`
+	// Binary identifies the program itself, whatever directory it ran
+	// in: "vcs:" and the revision of its build info's VCS stamp (of a
+	// tree without changes), else "sha256:" and the SHA-256 of its
+	// executable; empty in run.json written before it. Two nights ran
+	// the same build when their Binary, Go version and tags are equal.
+	Binary string `json:"binary,omitempty"`
+}
+
 // ThisMachine describes the machine and the build of the running tool.
 func ThisMachine() Machine {
 	host, _ := os.Hostname()

@@ -11,6 +11,75 @@ import (
 	"sudokubatch/solvers"
 )
 
+// Settings are the parts of a run that decide its rows: two runs with
+// equal settings over the same corpora give the same counters.
+type Settings struct {
+	Solvers   []string `json:"solvers"`
+	TimeoutNS int64    `json:"timeout_ns"` // 0: none
+	Timeout   string   `json:"timeout"`    // the same, for people
+	MaxCalls  uint64   `json:"max_calls"`  // 0: none
+	Seed      uint64   `json:"seed"`
+	IDs       []int    `json:"ids,omitempty"`
+	Range     string   `json:"range,omitempty"`
+	Limit     int      `json:"limit,omitempty"`
+	Shard     string   `json:"shard,omitempty"` // "k/n"
+	Unique    bool     `json:"unique"`
+	Corpora   []string `json:"corpora"`
+	// Runs is how many times at most a cheap unit is timed (-runs);
+	// 0 in a run.json written before it: the default, MaxRuns.
+	Runs int `json:"runs,omitempty"`
+	// External lists the external solvers among Solvers (-ext), with
+	// their provenance: -resume and merge refuse a changed executable.
+	External []External `json:"external,omitempty"`
+}
+
+// External is an external solver of a run (-ext NAME=COMMAND,
+// docs/PROTOCOL.md) and what identifies the program that was swept.
+type External struct {
+	Name       string   `json:"name"`       // the strategy's name in the run
+	Command    string   `json:"command"`    // COMMAND as given
+	Args       []string `json:"args"`       // COMMAND split into arguments
+	Executable string   `json:"executable"` // the program run: Args[0] looked up in PATH, absolute
+	SHA256     string   `json:"sha256"`     // of Executable's contents
+	// Files are the arguments that name regular files (a script, a data
+	// file) and the files of -ext-files (Named), with their SHA-256: a
+	// changed script is a changed solver.
+	Files    []FileSum `json:"files,omitempty"`
+	Reported string    `json:"reported"` // the name the program gave in its handshake
+	Version  string    `json:"version"`  // the version it gave
+	Caps     []string  `json:"caps"`     // the capabilities it gave
+	// NullNS, NullP99NS and NullAloneNS are set in runs written before
+	// the null round trip was measured during the sweep (Timing.Null):
+	// the null measured before it, which those runs subtracted from each
+	// unit's time (ns), its p99, and its median with one worker at a
+	// time (subtracted from the units re-timed alone).
+	NullNS      int64 `json:"null_ns,omitempty"`
+	NullP99NS   int64 `json:"null_p99_ns,omitempty"`
+	NullAloneNS int64 `json:"null_alone_ns,omitempty"`
+}
+
+// FileSum is a file and the SHA-256 of its contents; or a directory of
+// -ext-files and the SHA-256 of the list of its files' (Files of them).
+type FileSum struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Named  bool   `json:"named,omitempty"` // given with -ext-files
+	Files  int    `json:"files,omitempty"` // a directory: the files hashed
+}
+
+// ExternalNamed returns the external solver of the settings named name.
+func (s *Settings) ExternalNamed(name string) (External, bool) {
+	for _, e := range s.External {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return External{}, false
+}
+
+// MaxRuns is the most timed runs of a cheap unit, and -runs's default.
+const MaxRuns = 5
+
 // Validate checks the settings as the flags of `batch run` are checked,
 // with the same parsers, so that a damaged or edited run.json is refused
 // with the name of the field (settings.shard, settings.corpora[2], ...)

@@ -55,13 +55,6 @@ func ReplayArgs(id int, corpus, defaultCorpus string, cfg Config) []string {
 	if corpus != defaultCorpus {
 		args = append(args, "-corpus", corpus)
 	}
-	timeout := "0"
-	if cfg.Timeout > 0 {
-		timeout = cfg.Timeout.String()
-	}
-	args = append(args, "-seed", strconv.FormatUint(cfg.RunSeed, 10), "-timeout", timeout)
-	if cfg.MaxCalls > 0 {
-		args = append(args, "-max-calls", strconv.FormatUint(cfg.MaxCalls, 10))
-	}
-	return args
+	s := rundir.Settings{TimeoutNS: int64(cfg.Timeout), MaxCalls: cfg.MaxCalls, Seed: cfg.RunSeed}
+	return append(args, s.ReplayFlags(rundir.ReplayShow)...)
 }

@@ -163,100 +163,107 @@ func (bs *boxPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
 	half := (trX(1) - trX(0)) * boxHalf
 	for _, b := range bs.boxes {
-		if b.empty {
-			continue
-		}
-		x := trX(b.x)
-		if !b.noBox {
-			line := draw.LineStyle{Color: b.color, Width: vg.Points(1.5)}
-			if b.minority {
-				line.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
-			}
-			// Whiskers and caps.
-			c.StrokeLine2(line, x, trY(b.whiskLo), x, trY(b.q1))
-			c.StrokeLine2(line, x, trY(b.q3), x, trY(b.whiskHi))
-			c.StrokeLine2(line, x-half/2, trY(b.whiskLo), x+half/2, trY(b.whiskLo))
-			c.StrokeLine2(line, x-half/2, trY(b.whiskHi), x+half/2, trY(b.whiskHi))
-			// Box (hollow when it holds a minority of the rows) and median.
-			r := vg.Rectangle{Min: vg.Point{X: x - half, Y: trY(b.q1)}, Max: vg.Point{X: x + half, Y: trY(b.q3)}}
-			if !b.minority {
-				c.SetColor(fade(b.color, 0.3))
-				c.Fill(r.Path())
-			}
-			c.SetLineStyle(line)
-			c.Stroke(r.Path())
-			c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(2.5)}, x-half, trY(b.median), x+half, trY(b.median))
-			// Outliers (sorted): one ring per 0.75 point, since rings
-			// closer than that look the same.
-			ring := draw.GlyphStyle{Color: fade(b.color, 0.7), Radius: vg.Points(2), Shape: draw.RingGlyph{}}
-			last := vg.Length(math.Inf(-1))
-			for _, v := range b.outliers {
-				if y := trY(v); y-last >= vg.Points(0.75) {
-					c.DrawGlyph(ring, vg.Point{X: x, Y: y})
-					last = y
-				}
-			}
-		}
-		// The rows left out of the box: one mark per kind, right of
-		// the box.
-		for _, m := range b.marks() {
-			c.DrawGlyphNoClip(m.glyph(b.color), vg.Point{X: x + half + markGap, Y: trY(m.at)})
+		if !b.empty {
+			b.draw(&c, trX(b.x), half, trY)
 		}
 	}
 	// The highlighted puzzles over every box and mark, so that no box
 	// drawn later covers a label.
 	for _, b := range bs.boxes {
-		if b.empty {
-			continue
+		if !b.empty {
+			b.drawHighlights(&c, trX(b.x), half, trY)
 		}
-		x := trX(b.x)
-		// Highlighted puzzles: dots, at the box for finished rows and
-		// at the marks for the others, labelled on their side (left of
-		// the box, right of the marks), the labels moved apart (with a
-		// leader line) when they would overlap.
-		type label struct {
-			x, y, ly vg.Length
-			text     string
+	}
+}
+
+// draw draws the box at x (half its width wide each side, values to y by
+// trY): its whiskers, box, median and outliers, unless it has none
+// (noBox), and right of it a mark per kind of row left out of it.
+func (b *boxStats) draw(c *draw.Canvas, x, half vg.Length, trY func(float64) vg.Length) {
+	if !b.noBox {
+		line := draw.LineStyle{Color: b.color, Width: vg.Points(1.5)}
+		if b.minority {
+			line.Dashes = []vg.Length{vg.Points(4), vg.Points(2.5)}
 		}
-		var left, right []label
-		for i, v := range b.highlight {
-			pt := vg.Point{X: x, Y: trY(v)}
+		// Whiskers and caps.
+		c.StrokeLine2(line, x, trY(b.whiskLo), x, trY(b.q1))
+		c.StrokeLine2(line, x, trY(b.q3), x, trY(b.whiskHi))
+		c.StrokeLine2(line, x-half/2, trY(b.whiskLo), x+half/2, trY(b.whiskLo))
+		c.StrokeLine2(line, x-half/2, trY(b.whiskHi), x+half/2, trY(b.whiskHi))
+		// Box (hollow when it holds a minority of the rows) and median.
+		r := vg.Rectangle{Min: vg.Point{X: x - half, Y: trY(b.q1)}, Max: vg.Point{X: x + half, Y: trY(b.q3)}}
+		if !b.minority {
+			c.SetColor(fade(b.color, 0.3))
+			c.Fill(r.Path())
+		}
+		c.SetLineStyle(line)
+		c.Stroke(r.Path())
+		c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(2.5)}, x-half, trY(b.median), x+half, trY(b.median))
+		// Outliers (sorted): one ring per 0.75 point, since rings
+		// closer than that look the same.
+		ring := draw.GlyphStyle{Color: fade(b.color, 0.7), Radius: vg.Points(2), Shape: draw.RingGlyph{}}
+		last := vg.Length(math.Inf(-1))
+		for _, v := range b.outliers {
+			if y := trY(v); y-last >= vg.Points(0.75) {
+				c.DrawGlyph(ring, vg.Point{X: x, Y: y})
+				last = y
+			}
+		}
+	}
+	// The rows left out of the box: one mark per kind, right of
+	// the box.
+	for _, m := range b.marks() {
+		c.DrawGlyphNoClip(m.glyph(b.color), vg.Point{X: x + half + markGap, Y: trY(m.at)})
+	}
+}
+
+// drawHighlights draws the highlighted puzzles of the box at x: dots, at
+// the box for finished rows and at the marks for the others, labelled on
+// their side (left of the box, right of the marks), the labels moved
+// apart (with a leader line) when they would overlap.
+func (b *boxStats) drawHighlights(c *draw.Canvas, x, half vg.Length, trY func(float64) vg.Length) {
+	type label struct {
+		x, y, ly vg.Length
+		text     string
+	}
+	var left, right []label
+	for i, v := range b.highlight {
+		pt := vg.Point{X: x, Y: trY(v)}
+		if b.highlightBeside[i] {
+			pt.X = x + half + markGap
+		}
+		c.DrawGlyphNoClip(draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}, pt)
+		if i < maxLabels {
+			l := label{x: pt.X, y: pt.Y, ly: pt.Y, text: b.highlightText[i]}
 			if b.highlightBeside[i] {
-				pt.X = x + half + markGap
-			}
-			c.DrawGlyphNoClip(draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}, pt)
-			if i < maxLabels {
-				l := label{x: pt.X, y: pt.Y, ly: pt.Y, text: b.highlightText[i]}
-				if b.highlightBeside[i] {
-					right = append(right, l)
-				} else {
-					left = append(left, l)
-				}
+				right = append(right, l)
+			} else {
+				left = append(left, l)
 			}
 		}
-		for _, side := range []struct {
-			ls    []label
-			align draw.XAlignment
-			lx    vg.Length
-			dir   vg.Length
-		}{{left, draw.XRight, x - half - vg.Points(6), -1}, {right, draw.XLeft, x + half + markGap + vg.Points(10), 1}} {
-			st := textStyle(10, highlightColor)
-			st.XAlign = side.align
-			st.YAlign = draw.YCenter
-			h := st.FontExtents().Height
-			ls := side.ls
-			slices.SortStableFunc(ls, func(a, b label) int { return cmp.Compare(a.y, b.y) })
-			for i := 1; i < len(ls); i++ {
-				ls[i].ly = max(ls[i].ly, ls[i-1].ly+h)
+	}
+	for _, side := range []struct {
+		ls    []label
+		align draw.XAlignment
+		lx    vg.Length
+		dir   vg.Length
+	}{{left, draw.XRight, x - half - vg.Points(6), -1}, {right, draw.XLeft, x + half + markGap + vg.Points(10), 1}} {
+		st := textStyle(10, highlightColor)
+		st.XAlign = side.align
+		st.YAlign = draw.YCenter
+		h := st.FontExtents().Height
+		ls := side.ls
+		slices.SortStableFunc(ls, func(a, b label) int { return cmp.Compare(a.y, b.y) })
+		for i := 1; i < len(ls); i++ {
+			ls[i].ly = max(ls[i].ly, ls[i-1].ly+h)
+		}
+		for _, l := range ls {
+			if l.ly-l.y > vg.Points(1) {
+				c.StrokeLine2(draw.LineStyle{Color: highlightColor, Width: vg.Points(0.5)}, l.x+side.dir*vg.Points(4), l.y, side.lx-side.dir*vg.Points(1), l.ly)
 			}
-			for _, l := range ls {
-				if l.ly-l.y > vg.Points(1) {
-					c.StrokeLine2(draw.LineStyle{Color: highlightColor, Width: vg.Points(0.5)}, l.x+side.dir*vg.Points(4), l.y, side.lx-side.dir*vg.Points(1), l.ly)
-				}
-				tp := vg.Point{X: side.lx, Y: l.ly}
-				drawHalo(&c, st, tp, l.text)
-				c.FillText(st, tp, l.text)
-			}
+			tp := vg.Point{X: side.lx, Y: l.ly}
+			drawHalo(c, st, tp, l.text)
+			c.FillText(st, tp, l.text)
 		}
 	}
 }

@@ -55,6 +55,48 @@ func niceUp(w float64) float64 {
 
 // ratiosPlot draws the histogram of the per-puzzle ratios NEW/OLD.
 func (cs *compareSet) ratiosPlot() (*Figure, error) {
+	h := cs.ratioHist()
+	f := NewFigure(cs.ratiosTitle(), "time NEW/OLD per puzzle (log scale; right of ×1: slower in NEW)", h.ylabel, plotWidth, plotHeight)
+	p := f.Plot
+	if h.logY {
+		p.Y.Min, p.Y.Max = h.bottom, math.Log10(h.maxN)+0.3
+		p.Y.Tick.Marker = countLogTicks{}
+	} else {
+		p.Y.Min, p.Y.Max = 0, math.Max(h.maxN*1.15, 1)
+		p.Y.Tick.Marker = intTicks{}
+	}
+	cs.ratioBars(f, h)
+	// ×1 labelled on the side away from the median.
+	r := cs.d.MedianRatio.Value
+	clr := StrategyColor(cs.d.Solver)
+	medianRight := !(r < 1)
+	addVLine(f, 0, censorColor, false, medianRight, "×1")
+	if r > 0 && !math.IsInf(r, 0) {
+		addVLine(f, math.Log10(r), clr, true, !medianRight, "median "+fmtRatio(r))
+	}
+	if math.Log10(cs.noise()) > 0 {
+		f.Legend.Add("noise ×"+strconv.FormatFloat(cs.noise(), 'f', -1, 64), &bandThumb{})
+	}
+	p.X.Min, p.X.Max = cs.ratioXRange(h.edges)
+	p.X.Tick.Marker = ratioTicks{}
+	return f, nil
+}
+
+// ratioHist is the histogram of a strategy's per-puzzle ratios: the
+// bins' edges (log10), and per bin the bottom, the top of the units
+// finished in both runs and the top of all, in the y axis' scale.
+type ratioHist struct {
+	edges              []float64
+	zero, finTop, tops []float64
+	bottom             float64 // a count of 0 in the y axis' scale
+	logY               bool    // the counts on a log axis
+	maxN               float64 // the largest count
+	ylabel             string
+}
+
+// ratioHist counts the ratios of cs in bins of equal log width with an
+// edge at ×1 (ratioEdges), those finished in both runs apart.
+func (cs *compareSet) ratioHist() ratioHist {
 	lrs := make([]float64, len(cs.pts))
 	for i, pt := range cs.pts {
 		lrs[i] = pt.lr
@@ -70,28 +112,26 @@ func (cs *compareSet) ratiosPlot() (*Figure, error) {
 			cen[b]++
 		}
 	}
-	logY, maxN := logCounts(fin, gave, cen)
-	fy, ylabel := countScale(logY)
-	zero, finTop, tops := make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	h := ratioHist{edges: edges}
+	h.logY, h.maxN = logCounts(fin, gave, cen)
+	var fy func(float64) float64
+	fy, h.ylabel = countScale(h.logY)
+	h.bottom = fy(0)
+	h.zero, h.finTop, h.tops = make([]float64, nb), make([]float64, nb), make([]float64, nb)
 	for b := range nb {
-		zero[b], finTop[b], tops[b] = fy(0), fy(fin[b]), fy(fin[b]+cen[b])
+		h.zero[b], h.finTop[b], h.tops[b] = fy(0), fy(fin[b]), fy(fin[b]+cen[b])
 		if fin[b] == 0 {
-			finTop[b] = zero[b]
+			h.finTop[b] = h.zero[b]
 		}
 	}
-	f := NewFigure(cs.ratiosTitle(), "time NEW/OLD per puzzle (log scale; right of ×1: slower in NEW)", ylabel, plotWidth, plotHeight)
-	p := f.Plot
-	if logY {
-		p.Y.Min, p.Y.Max = fy(0), math.Log10(maxN)+0.3
-		p.Y.Tick.Marker = countLogTicks{}
-	} else {
-		p.Y.Min, p.Y.Max = 0, math.Max(maxN*1.15, 1)
-		p.Y.Tick.Marker = intTicks{}
-	}
+	return h
+}
+
+// ratioXRange returns the x range: the bins, ×1, the noise band and the
+// interval of the ratio of medians, a margin each side.
+func (cs *compareSet) ratioXRange(edges []float64) (xlo, xhi float64) {
 	ln := math.Log10(cs.noise())
-	// The x range: the bins, ×1 and the noise band, a margin each side.
-	xlo, xhi := math.Min(edges[0], -ln), math.Max(edges[nb], ln)
-	r := cs.d.MedianRatio.Value
+	xlo, xhi = math.Min(edges[0], -ln), math.Max(edges[len(edges)-1], ln)
 	ci := cs.d.TimeCI
 	if ci.Lo > 0 && ci.Hi >= ci.Lo && !math.IsInf(ci.Hi, 0) {
 		xlo, xhi = math.Min(xlo, math.Log10(ci.Lo)), math.Max(xhi, math.Log10(ci.Hi))
@@ -101,60 +141,56 @@ func (cs *compareSet) ratiosPlot() (*Figure, error) {
 		xlo, xhi = mid-0.01, mid+0.01
 	}
 	margin := (xhi - xlo) * 0.03
-	xlo, xhi = xlo-margin, xhi+margin
+	return xlo - margin, xhi + margin
+}
 
+// ratioBars draws the noise band and the interval of the ratio of
+// medians across the y range, then the bars of h: the units finished in
+// both runs, and over them, hatched, the others (a ratio a bound).
+func (cs *compareSet) ratioBars(f *Figure, h ratioHist) {
+	p := f.Plot
 	clr := StrategyColor(cs.d.Solver)
 	vband := func(a, b float64, c color.Color) {
 		p.Add(&histBars{edges: []float64{a, b}, lo: []float64{p.Y.Min}, hi: []float64{p.Y.Max}, fill: c})
 	}
-	if ln > 0 {
+	if ln := math.Log10(cs.noise()); ln > 0 {
 		vband(-ln, ln, bandColor)
 	}
-	if ci.Lo > 0 && ci.Hi > ci.Lo && !math.IsInf(ci.Hi, 0) {
+	if ci := cs.d.TimeCI; ci.Lo > 0 && ci.Hi > ci.Lo && !math.IsInf(ci.Hi, 0) {
 		vband(math.Log10(ci.Lo), math.Log10(ci.Hi), fade(clr, 0.25))
 	}
-	finBars := &histBars{edges: edges, lo: zero, hi: finTop, fill: clr, line: draw.LineStyle{Color: fade(clr, 0.5), Width: vg.Points(0.5)}}
+	finBars := &histBars{edges: h.edges, lo: h.zero, hi: h.finTop, fill: clr, line: draw.LineStyle{Color: fade(clr, 0.5), Width: vg.Points(0.5)}}
 	p.Add(finBars)
 	if cs.stopped > 0 {
 		if cs.stopped < len(cs.pts) {
 			f.Legend.Add(fmt.Sprintf("finished in both (%d)", len(cs.pts)-cs.stopped), finBars)
 		}
-		cenBars := &histBars{edges: edges, lo: finTop, hi: tops, fill: fade(censorColor, 0.12),
+		cenBars := &histBars{edges: h.edges, lo: h.finTop, hi: h.tops, fill: fade(censorColor, 0.12),
 			line:  draw.LineStyle{Color: censorColor, Width: vg.Points(1)},
 			hatch: &draw.LineStyle{Color: censorColor, Width: vg.Points(0.7)}}
 		p.Add(cenBars)
 		f.Legend.Add(fmt.Sprintf("not finished in a run (%d): ratio a bound", cs.stopped), cenBars)
 	}
-	// A vertical line with its label at the top, on its left or right.
-	vline := func(x float64, c color.Color, dashed, left bool, text string) {
-		l := &vLine{x: x, style: draw.LineStyle{Color: c, Width: vg.Points(1)}}
-		if dashed {
-			l.style.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-			l.style.Width = vg.Points(1.5)
-		}
-		p.Add(l)
-		st := textStyle(10, c)
-		st.YAlign = draw.YTop
-		dx := vg.Points(3)
-		st.XAlign = draw.XLeft
-		if left {
-			st.XAlign, dx = draw.XRight, vg.Points(-3)
-		}
-		f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{p.Y.Max}, texts: []string{text}, style: st, dx: dx, dy: vg.Points(-3), halo: true})
-	}
-	// ×1 labelled on the side away from the median.
-	medianRight := !(r < 1)
-	vline(0, censorColor, false, medianRight, "×1")
-	if r > 0 && !math.IsInf(r, 0) {
-		vline(math.Log10(r), clr, true, !medianRight, "median "+fmtRatio(r))
-	}
-	if ln > 0 {
-		f.Legend.Add("noise ×"+strconv.FormatFloat(cs.noise(), 'f', -1, 64), &bandThumb{})
-	}
-	p.X.Min, p.X.Max = xlo, xhi
-	p.X.Tick.Marker = ratioTicks{}
+}
 
-	return f, nil
+// addVLine draws a vertical line at x, dashed or not, with its label at
+// the top of the plot, on its left or its right.
+func addVLine(f *Figure, x float64, c color.Color, dashed, left bool, text string) {
+	p := f.Plot
+	l := &vLine{x: x, style: draw.LineStyle{Color: c, Width: vg.Points(1)}}
+	if dashed {
+		l.style.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		l.style.Width = vg.Points(1.5)
+	}
+	p.Add(l)
+	st := textStyle(10, c)
+	st.YAlign = draw.YTop
+	dx := vg.Points(3)
+	st.XAlign = draw.XLeft
+	if left {
+		st.XAlign, dx = draw.XRight, vg.Points(-3)
+	}
+	f.AddLabels(&textPlotter{xs: []float64{x}, ys: []float64{p.Y.Max}, texts: []string{text}, style: st, dx: dx, dy: vg.Points(-3), halo: true})
 }
 
 // vLine is a vertical line across the data area at x (axis units).

@@ -334,7 +334,38 @@ func jitter(i int) float64 {
 // plot draws the strip.
 func (sp *strip) plot() (*Figure, error) {
 	f := NewFigure(sp.title(), sp.m.axisLabel(), "", plotWidth, stripHeight)
+	xlo, xhi := sp.xRange()
+	ylo, yhi := -stripBelow, float64(len(sp.rows)-1)+stripAbove
+	if len(sp.rows[0]) > 0 {
+		if err := sp.plotVariants(f); err != nil {
+			return nil, err
+		}
+	}
+	if sp.corpus > 0 {
+		if err := sp.guide(f, sp.corpus, 1.2, []vg.Length{vg.Points(9), vg.Points(4)}, "corpus median: "+sp.m.label(sp.corpus), guideColor); err != nil {
+			return nil, err
+		}
+	}
+	if sp.origOK {
+		sp.plotOriginal(f)
+	}
+	// The rows on the y axis.
 	p := f.Plot
+	var ticks []plot.Tick
+	ticks = append(ticks, plot.Tick{Value: 0, Label: "variants"})
+	if len(sp.rows) > 1 {
+		ticks = append(ticks, plot.Tick{Value: 1, Label: "original's seeds"})
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Min, p.Y.Max = ylo, yhi
+	setLogAxis(&p.X, xlo, xhi, sp.m)
+	return f, nil
+}
+
+// xRange returns the x axis' range (log10): the units' values, the
+// original's, the variants' median and p90 and the corpus median, with
+// room for the marks at a limit on the right edge.
+func (sp *strip) xRange() (xlo, xhi float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	see := func(v float64) {
 		if v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
@@ -356,9 +387,13 @@ func (sp *strip) plot() (*Figure, error) {
 	if lo > hi {
 		lo, hi = sp.m.floor(), sp.m.floor()*10
 	}
-	xlo, xhi := logAxisRange(lo, hi, 0.15) // room for the marks at a limit, on the right edge
-	ylo, yhi := -stripBelow, float64(len(sp.rows)-1)+stripAbove
+	return logAxisRange(lo, hi, 0.15)
+}
 
+// plotVariants draws the variants' dots, a row each for the variants and
+// the original's seeds (finished, stopped by a limit, given up), their
+// legend, and the lines of their median and p90.
+func (sp *strip) plotVariants(f *Figure) error {
 	clr := StrategyColor(sp.a.Solver)
 	fin := &pointPlotter{glyph: draw.GlyphStyle{Color: fade(clr, 0.6), Radius: vg.Points(3), Shape: draw.CircleGlyph{}}}
 	seed := &pointPlotter{glyph: draw.GlyphStyle{Color: fade(clr, 0.6), Radius: vg.Points(3), Shape: draw.BoxGlyph{}}}
@@ -378,84 +413,70 @@ func (sp *strip) plot() (*Figure, error) {
 			pts.xs, pts.ys = append(pts.xs, math.Log10(u.v)), append(pts.ys, float64(r)+jitter(i))
 		}
 	}
-	// The lines run from the axis to just over the last row, under the
-	// dots.
-	top := float64(len(sp.rows)-1) + stripJitter + 0.25
-	line := func(x float64, width float64, dashes []vg.Length, text string, lc color.Color) error {
-		if !(x > 0) {
-			return nil
+	f.Plot.Add(fin, seed, cen, gave)
+	if len(fin.xs) > 0 {
+		what := "variant"
+		if len(sp.rows) > 1 {
+			what = "variant under a seed"
 		}
-		x = math.Max(x, sp.m.floor())
-		l, err := plotter.NewLine(plotter.XYs{{X: math.Log10(x), Y: ylo}, {X: math.Log10(x), Y: top}})
-		if err != nil {
-			return err
-		}
-		l.Color, l.Width, l.Dashes = lc, vg.Points(width), dashes
-		p.Add(l)
-		f.Legend.Add(text, l)
+		f.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
+	}
+	if len(seed.xs) > 0 {
+		f.Legend.Add(fmt.Sprintf("original under a seed (%d)", len(seed.xs)), seed)
+	}
+	if len(cen.xs) > 0 {
+		f.Legend.Add(fmt.Sprintf("stopped by a limit (%d): a lower bound", len(cen.xs)), cen)
+	}
+	if len(gave.xs) > 0 {
+		f.Legend.Add(fmt.Sprintf("gave up (%d)", len(gave.xs)), gave)
+	}
+	bound := ""
+	if sp.dist.Censored > 0 {
+		bound = "≥ "
+	}
+	if err := sp.guide(f, sp.dist.Median, 1.6, nil, "variants' median: "+bound+sp.m.label(sp.dist.Median), clr); err != nil {
+		return err
+	}
+	return sp.guide(f, sp.dist.P90, 1.2, []vg.Length{vg.Points(5), vg.Points(3)}, "variants' p90: "+bound+sp.m.label(sp.dist.P90), clr)
+}
+
+// guide draws a vertical line at value x (none when x is not above 0),
+// from the axis to just over the last row, under the dots, and its
+// legend entry text.
+func (sp *strip) guide(f *Figure, x float64, width float64, dashes []vg.Length, text string, lc color.Color) error {
+	if !(x > 0) {
 		return nil
 	}
-	n := len(sp.rows[0])
-	if n > 0 {
-		p.Add(fin, seed, cen, gave)
-		if len(fin.xs) > 0 {
-			what := "variant"
-			if len(sp.rows) > 1 {
-				what = "variant under a seed"
-			}
-			f.Legend.Add(fmt.Sprintf("%s (%d)", what, len(fin.xs)), &pointPlotter{glyph: draw.GlyphStyle{Color: clr, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
-		}
-		if len(seed.xs) > 0 {
-			f.Legend.Add(fmt.Sprintf("original under a seed (%d)", len(seed.xs)), seed)
-		}
-		if len(cen.xs) > 0 {
-			f.Legend.Add(fmt.Sprintf("stopped by a limit (%d): a lower bound", len(cen.xs)), cen)
-		}
-		if len(gave.xs) > 0 {
-			f.Legend.Add(fmt.Sprintf("gave up (%d)", len(gave.xs)), gave)
-		}
-		bound := ""
-		if sp.dist.Censored > 0 {
-			bound = "≥ "
-		}
-		if err := line(sp.dist.Median, 1.6, nil, "variants' median: "+bound+sp.m.label(sp.dist.Median), clr); err != nil {
-			return nil, err
-		}
-		if err := line(sp.dist.P90, 1.2, []vg.Length{vg.Points(5), vg.Points(3)}, "variants' p90: "+bound+sp.m.label(sp.dist.P90), clr); err != nil {
-			return nil, err
-		}
+	top := float64(len(sp.rows)-1) + stripJitter + 0.25
+	x = math.Max(x, sp.m.floor())
+	l, err := plotter.NewLine(plotter.XYs{{X: math.Log10(x), Y: -stripBelow}, {X: math.Log10(x), Y: top}})
+	if err != nil {
+		return err
 	}
-	if sp.corpus > 0 {
-		if err := line(sp.corpus, 1.2, []vg.Length{vg.Points(9), vg.Points(4)}, "corpus median: "+sp.m.label(sp.corpus), guideColor); err != nil {
-			return nil, err
-		}
+	l.Color, l.Width, l.Dashes = lc, vg.Points(width), dashes
+	f.Plot.Add(l)
+	f.Legend.Add(text, l)
+	return nil
+}
+
+// plotOriginal draws the original, a diamond on each row labelled with
+// the puzzle, and its legend entry: its value, and its place among the
+// variants when it finished.
+func (sp *strip) plotOriginal(f *Figure) {
+	o := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(6), Shape: diamond{}}}
+	for r := range sp.rows {
+		o.xs, o.ys = append(o.xs, math.Log10(sp.original.v)), append(o.ys, float64(r))
 	}
-	if sp.origOK {
-		o := &pointPlotter{glyph: draw.GlyphStyle{Color: highlightColor, Radius: vg.Points(6), Shape: diamond{}}}
-		for r := range sp.rows {
-			o.xs, o.ys = append(o.xs, math.Log10(sp.original.v)), append(o.ys, float64(r))
-		}
-		p.Add(o)
-		text := "original: " + sp.m.label(sp.original.v)
-		if sp.original.out == endCensored {
-			// Stopped: its place among the variants is a bound too.
-			text = "original: ≥ " + sp.m.label(sp.original.v) + " (stopped by a limit)"
-		} else if r := sp.a.Ratio; n > 0 && (sp.m == measureCalls) == (sp.a.Measure != "ns") && r > 0 && !math.IsInf(r, 0) {
-			text += fmt.Sprintf(" (p%s, ×%s the median)", report.TrimNumber(sp.a.Pct), report.TrimNumber(sp.a.Ratio))
-		}
-		f.Legend.Add(text, o)
-		st := textStyle(11, highlightColor)
-		st.XAlign = draw.XCenter
-		f.AddLabels(&textPlotter{xs: o.xs[:1], ys: []float64{0}, texts: []string{sp.label()}, style: st, dy: vg.Points(9), halo: true})
+	f.Plot.Add(o)
+	text := "original: " + sp.m.label(sp.original.v)
+	if sp.original.out == endCensored {
+		// Stopped: its place among the variants is a bound too.
+		text = "original: ≥ " + sp.m.label(sp.original.v) + " (stopped by a limit)"
+	} else if r := sp.a.Ratio; len(sp.rows[0]) > 0 && (sp.m == measureCalls) == (sp.a.Measure != "ns") && r > 0 && !math.IsInf(r, 0) {
+		text += fmt.Sprintf(" (p%s, ×%s the median)", report.TrimNumber(sp.a.Pct), report.TrimNumber(sp.a.Ratio))
 	}
-	// The rows on the y axis.
-	var ticks []plot.Tick
-	ticks = append(ticks, plot.Tick{Value: 0, Label: "variants"})
-	if len(sp.rows) > 1 {
-		ticks = append(ticks, plot.Tick{Value: 1, Label: "original's seeds"})
-	}
-	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	p.Y.Min, p.Y.Max = ylo, yhi
-	setLogAxis(&p.X, xlo, xhi, sp.m)
-	return f, nil
+	f.Legend.Add(text, o)
+	st := textStyle(11, highlightColor)
+	st.XAlign = draw.XCenter
+	f.AddLabels(&textPlotter{xs: o.xs[:1], ys: []float64{0}, texts: []string{sp.label()}, style: st, dy: vg.Points(9), halo: true})
 }

@@ -104,7 +104,7 @@ func TestVariantsReplayWithTheLimits(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("variants: exit %d\n%s", r.code, r.stderr)
 	}
-	replay := regexp.MustCompile(`batch show 0 -seed 1 -timeout 1s -max-calls 3000 -transform \S+ +# ≥3\.00k calls\n`)
+	replay := regexp.MustCompile(`backtrack, the costliest \(≥3\.00k calls\):\n +batch show 0 -seed 1 -timeout 1s -max-calls 3000 -transform \S+\n`)
 	if !replay.MatchString(r.stdout) {
 		t.Errorf("no replay line with the limits and a stopped variant marked:\n%s", r.stdout)
 	}

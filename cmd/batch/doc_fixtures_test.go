@@ -212,6 +212,7 @@ var (
 // relative to the sandbox that no line before writes.
 type docNeeds struct {
 	runs, corpora, roots, interrupted []string
+	acks                              [][2]string // -ack NIGHT STRATEGY: a night that alarmed of STRATEGY
 	outputs                           []*regexp.Regexp // what the lines scanned write
 	reports                           bool             // a line runs trend: the runs need their summaries
 }
@@ -249,7 +250,12 @@ func (n *docNeeds) scan(l docLine) {
 	for _, inv := range invocations(l.words) {
 		args := parseArgs(l.words, inv, docFlagsOf(inv.sub))
 		_, resume := flagArg(args, "resume")
-		_, ack := flagArg(args, "ack")
+		night, ack := flagArg(args, "ack")
+		if pos := positionals(args); ack && len(pos) > 0 {
+			// -ack NIGHT STRATEGY "why": the night must have raised an
+			// alarm of the strategy (trend refuses it otherwise).
+			n.acks = append(n.acks, [2]string{night.value, pos[0]})
+		}
 		for _, a := range args {
 			switch {
 			case a.name == "out" && resume:
@@ -262,8 +268,6 @@ func (n *docNeeds) scan(l docLine) {
 				n.in(&n.runs, a.value)
 			case a.name == "root":
 				n.in(&n.roots, a.value)
-			case a.name == "ack":
-				n.in(&n.runs, "results/"+a.value)
 			case a.name != "":
 			case inv.sub == "run":
 				n.in(&n.corpora, a.value)
@@ -326,4 +330,31 @@ func (s *sandbox) fixtures(t *testing.T, root string, lines []docLine) {
 	for _, p := range n.interrupted {
 		s.run(t, p, "interrupted")
 	}
+	for _, a := range n.acks {
+		s.alarmed(t, a[0], a[1])
+	}
+}
+
+// alarmed makes results/night a night that raised an alarm of solver:
+// four nights before it, plain, then night with one puzzle's calls of
+// solver changed by another build (a counters change).
+func (s *sandbox) alarmed(t *testing.T, night, solver string) {
+	t.Helper()
+	path := "results/" + night
+	if s.made[path] {
+		return
+	}
+	at, err := time.Parse("20060102-150405", night)
+	if err != nil {
+		t.Fatalf("-ack %s: not a night's name: %v", night, err)
+	}
+	var before string
+	for k := 4; k >= 1; k-- { // enough history for the alarm
+		before = "results/" + at.Add(time.Duration(-24*k)*time.Hour).Format("20060102-150405")
+		s.run(t, before, "plain")
+	}
+	s.made[path] = true
+	first, _, _ := strings.Cut(narrowIDs, ",") // a puzzle the template solved
+	id, _ := strconv.Atoi(first)
+	fakeNight(t, filepath.Join(s.dir, "results"), filepath.Join(s.dir, before), night, solver, 1, 24, id)
 }

@@ -212,7 +212,7 @@ var (
 // relative to the sandbox that no line before writes.
 type docNeeds struct {
 	runs, corpora, roots, interrupted []string
-	acks                              [][2]string // -ack NIGHT STRATEGY: a night that alarmed of STRATEGY
+	acks                              [][2]string      // -ack NIGHT STRATEGY: a night that alarmed of STRATEGY
 	outputs                           []*regexp.Regexp // what the lines scanned write
 	reports                           bool             // a line runs trend: the runs need their summaries
 }

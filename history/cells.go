@@ -27,8 +27,9 @@ func otherCell(share *float64, busy float64) (string, bool) {
 }
 
 // adjustedCells is a strategy's change beyond the machine's common
-// factor (the gate's adjusted ratio, "×1.032") and its 95% interval
-// ("[1.011, 1.054]").
-func adjustedCells(g *Gate) (change, interval string) {
-	return fmtMultiple(g.Adjusted), fmtCI(g.AdjustedCI)
+// factor, the gate's adjusted ratio as a number ("1.032": the terminal
+// writes x before it, the pages ×), and its 95% interval ("[1.011,
+// 1.054]").
+func adjustedCells(g *Gate) (ratio, interval string) {
+	return fmtRatioNum(g.Adjusted), fmtCI(g.AdjustedCI)
 }

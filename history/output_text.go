@@ -135,6 +135,7 @@ func writeDetectorsText(b *bytes.Buffer, root string, r *Report) {
 		change, iv := "-", "-"
 		if g := st.Gate; g != nil {
 			change, iv = adjustedCells(g)
+			change = "x" + change
 		}
 		counters := "-"
 		if c := st.Counters; c != nil {

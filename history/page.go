@@ -287,8 +287,8 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 			}
 			if g.Machine != 0 && g.Machine != 1 {
 				row.Machine = fmtMultiple(g.Machine)
-				change, interval := adjustedCells(g)
-				row.Beyond = change + " " + interval
+				ratio, interval := adjustedCells(g)
+				row.Beyond = "×" + ratio + " " + interval
 			} else {
 				row.Machine = "none"
 				row.Beyond = row.Change

@@ -93,8 +93,8 @@ func runTrendOf(r *Report, index int) *RunTrend {
 	for _, st := range r.Strategies {
 		c := report.TrendCell{Verdict: st.Verdict, Alarm: alarmed[st.Solver]}
 		if g := st.Gate; g != nil {
-			change, interval := adjustedCells(g)
-			c.Change = change + " " + interval
+			ratio, interval := adjustedCells(g)
+			c.Change = "×" + ratio + " " + interval
 			c.Ratio = g.Adjusted
 			c.Baseline = fmt.Sprintf("the per-puzzle median of %s before it, the machine's common factor %s taken out",
 				report.Count(len(g.Baseline), "night", "nights"), fmtMultiple(g.Machine))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -18,6 +19,7 @@ import (
 // for the first night of its series. An older night's verdicts are its
 // own night's.
 func TestTrendOfRun(t *testing.T) {
+	testenv.SkipUnderRace(t, "6 evaluations of a 5-night series: 0.3 s, 7 s under -race; the detectors' tests run Evaluate under it")
 	root := filepath.Join(t.TempDir(), rundir.DefaultRoot)
 	for d := 1; d <= 4; d++ {
 		synthSweep(t, root, sweep{name: "n" + string(rune('0'+d)), day: d})

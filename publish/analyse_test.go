@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/pipeline"
 	"sudokubatch/rundir"
 )
@@ -27,6 +28,7 @@ func (c *counter) Finish()   { c.finished.Add(1) }
 // run.json or of a run still running, is an *InputError with nothing
 // analysed; a variants.json of other rows is left out, with a note.
 func TestReportAnalysesVariants(t *testing.T) {
+	testenv.SkipUnderRace(t, "6 reports, their charts and 20 strips: 2.5 s, 57 s under -race (load average 10); TestReportVariantsInterrupted runs the analysis under it")
 	dir := t.TempDir()
 	sweepRun(t, dir, night, "39930:39960", "norvig", "dlx")
 	var bound string

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -17,6 +18,7 @@ import (
 // and links both runs' pages; runs that share nothing, or a path that
 // is no run, are an *InputError.
 func TestCompare(t *testing.T) {
+	testenv.SkipUnderRace(t, "a report and a comparison page, with their charts: 0.7 s, 19 s under -race (load average 10); report/chart runs its concurrency under it")
 	root := t.TempDir()
 	a, b, c := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c")
 	sweepRun(t, a, night, "0:20", "norvig", "dlx")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/internal/testenv"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -29,6 +30,7 @@ func noted(notes *[]string) *Trace {
 // whose previous night's rows are gone says so, and an earlier
 // comparison is removed.
 func TestReportWritesTheRun(t *testing.T) {
+	testenv.SkipUnderRace(t, "3 reports with their charts: 2 s, 39 s under -race (load average 10); history.TestPuzzleHistory and report/chart run their concurrency under it")
 	root := t.TempDir()
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	sweepRun(t, a, night, "39940:39960", "norvig", "dlx")

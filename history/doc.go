@@ -61,10 +61,14 @@
 //     color fixed by the registry) and the history page index.html
 //     (verdicts, alarms, charts, every night linking its own page;
 //     static, escaped, readable from file://).
-//  6. For a run's page, Index.EarlierNights gives the last nights of the
-//     run's series before it, and PuzzleRows reads, of a night's rows,
-//     only the lines of the puzzles the page names (cmd/batch's
-//     puzzleHistory); ComparePrevious (previous.go) compares the run with
+//  6. For a run's page (publish.Report), in the run's results root
+//     (rundir.Locate: results/latest is the run it points at):
+//     TrendOfRun (runtrend.go) evaluates the series cut after the run's
+//     night, for each strategy's verdict of it; PuzzleHistory
+//     (puzzlehistory.go) gives the puzzles the page names on the last
+//     nights of the run's series before it (Index.EarlierNights),
+//     reading of each night's rows only the lines of those puzzles
+//     (PuzzleRows); ComparePrevious (previous.go) compares the run with
 //     the newest earlier night of its series that has its rows.
 //
 // Nothing here is safe for concurrent use by goroutines; two processes

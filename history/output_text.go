@@ -63,28 +63,25 @@ func writeNightsText(b *bytes.Buffer, s *Series, r *Report, last int) {
 		nights = nights[len(nights)-last:]
 	}
 	for j, n := range nights {
-		other := "-"
-		if n.OtherShare != nil {
-			other = FormatShare(roundShare(*n.OtherShare))
-			if *n.OtherShare > busy {
-				other += " busy"
-			}
+		other, busy := otherCell(n.OtherShare, busy)
+		switch {
+		case other == "":
+			other = "-"
+		case busy:
+			other += " busy"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", len(s.Nights)-len(nights)+j+1, n.Start.Format("2006-01-02 15:04"),
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", len(s.Nights)-len(nights)+j+1, fmtMinute(n.Start),
 			ShortRevision(n.Revision), other, n.Run)
 	}
 	tw.Flush()
 }
-
-// roundShare rounds a share to whole percents, for the tables.
-func roundShare(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // writeNewestText prints the newest night's figures per strategy: its
 // median with its interval, the gate's baseline median, p99, timeouts and
 // the drift since the series began.
 func writeNewestText(b *bytes.Buffer, s *Series, r *Report) {
 	n := s.Newest()
-	fmt.Fprintf(b, "  newest night %s (%s, %s):\n", n.Run, n.Start.Format(time.DateOnly), ShortRevision(n.Revision))
+	fmt.Fprintf(b, "  newest night %s (%s, %s):\n", n.Run, fmtDay(n.Start), ShortRevision(n.Revision))
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  strategy\tmedian\t95% interval\tbaseline\tp99\ttimeouts\tdrift\t")
 	for _, st := range n.Strategy {
@@ -137,8 +134,8 @@ func writeDetectorsText(b *bytes.Buffer, root string, r *Report) {
 	for _, st := range r.Strategies {
 		change, iv := "-", "-"
 		if g := st.Gate; g != nil {
-			change = fmt.Sprintf("x%.3f", g.Adjusted)
-			iv = fmt.Sprintf("[%.3f, %.3f]", g.AdjustedCI.Lo, g.AdjustedCI.Hi)
+			change, iv = adjustedCells(g)
+			change = "x" + change
 		}
 		counters := "-"
 		if c := st.Counters; c != nil {
@@ -166,7 +163,7 @@ func writeDetectorsText(b *bytes.Buffer, root string, r *Report) {
 		case a.New:
 			tag = "NEW ALARM"
 		case a.Delivered != nil:
-			tag = "known (told " + a.Delivered.UTC().Format(time.DateOnly) + ")"
+			tag = "known (told " + fmtDay(*a.Delivered) + ")"
 		default:
 			tag = "known"
 		}
@@ -201,7 +198,7 @@ func writeDetectorsText(b *bytes.Buffer, root string, r *Report) {
 			state += " (same build on both sides: the machine's)"
 		}
 		wrap(b, "  ", "    ", fmt.Sprintf("step: %s x%.3f from night %d (%s, %s, %s)%s", st.Solver, st.Ratio, st.Night.Index, st.Night.Run,
-			st.Night.Start.Format(time.DateOnly), ShortRevision(st.Night.Revision), state))
+			fmtDay(st.Night.Start), ShortRevision(st.Night.Revision), state))
 	}
 	for _, n := range r.Notes {
 		wrap(b, "  ", "    ", "note: "+n)

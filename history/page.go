@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -288,7 +287,8 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 			}
 			if g.Machine != 0 && g.Machine != 1 {
 				row.Machine = fmtMultiple(g.Machine)
-				row.Beyond = fmtMultiple(g.Adjusted) + " " + fmtCI(g.AdjustedCI)
+				ratio, interval := adjustedCells(g)
+				row.Beyond = "×" + ratio + " " + interval
 			} else {
 				row.Machine = "none"
 				row.Beyond = row.Change
@@ -319,7 +319,7 @@ func strategyRows(s *Series, r *Report) []strategyRow {
 func verdictText(st *StrategyTrend) string {
 	v := st.Verdict
 	if st.Since != nil {
-		v += fmt.Sprintf(" (since night %d, %s)", st.Since.Index, st.Since.Start.UTC().Format(time.DateOnly))
+		v += fmt.Sprintf(" (since night %d, %s)", st.Since.Index, fmtDay(st.Since.Start))
 	}
 	switch {
 	case st.Ack != nil && v == VerdictAcknowledged:
@@ -350,9 +350,9 @@ func alarmViews(root string, r *Report) []alarmView {
 			state = "known"
 		}
 		v.Title = fmt.Sprintf("%s %s alarm: %s, night %d (%s, %s UTC): %s", state, a.Kind, a.Solver, a.Night.Index, a.Night.Run,
-			a.Night.Start.UTC().Format("2006-01-02 15:04"), a.Text)
+			fmtMinute(a.Night.Start), a.Text)
 		if a.Ack != nil {
-			v.Ack = fmt.Sprintf("Acknowledged: %s (annotation of %s, %s).", a.Ack.Why, a.Ack.Run, a.Ack.At.UTC().Format("2006-01-02 15:04"))
+			v.Ack = fmt.Sprintf("Acknowledged: %s (annotation of %s, %s).", a.Ack.Why, a.Ack.Run, fmtMinute(a.Ack.At))
 		} else if a.New {
 			night := a.Start.Run // the night the change started
 			if night == "" {
@@ -362,7 +362,7 @@ func alarmViews(root string, r *Report) []alarmView {
 		}
 		if a.Good != nil {
 			v.Good = fmt.Sprintf("Last good night: %d (%s, %s UTC, revision %s).", a.Good.Index, a.Good.Run,
-				a.Good.Start.UTC().Format("2006-01-02 15:04"), ShortRevision(a.Good.Revision))
+				fmtMinute(a.Good.Start), ShortRevision(a.Good.Revision))
 		}
 		var gate *Gate
 		for _, st := range r.Strategies {
@@ -407,7 +407,7 @@ func stepRowOf(st *Step) stepRow {
 	if st.Ack != nil {
 		status += "; acknowledged: " + st.Ack.Why
 	}
-	return stepRow{Solver: st.Solver, Night: strconv.Itoa(st.Night.Index), Date: st.Night.Start.UTC().Format(time.DateOnly),
+	return stepRow{Solver: st.Solver, Night: strconv.Itoa(st.Night.Index), Date: fmtDay(st.Night.Start),
 		Revision: ShortRevision(st.Night.Revision), Before: fmtNS(st.Before), After: fmtNS(st.After), Ratio: fmtMultiple(st.Ratio), Status: status}
 }
 
@@ -435,12 +435,10 @@ func nightViews(root string, s *Series, r *Report) []nightView {
 	out := make([]nightView, 0, len(rows))
 	for i := len(rows) - 1; i >= 0; i-- {
 		row := rows[i]
-		v := nightView{Index: row.Night.Index, Date: row.Night.Start.UTC().Format("2006-01-02 15:04"),
+		v := nightView{Index: row.Night.Index, Date: fmtMinute(row.Night.Start),
 			Revision: ShortRevision(row.Night.Revision), Run: row.Night.Run, Page: pageHref(row.Page), PagePath: row.Page, Other: "–"}
 		if k := row.Night.Index - 1; k >= 0 && k < len(s.Nights) && s.Nights[k].Run == row.Night.Run && s.Nights[k].OtherShare != nil {
-			share := *s.Nights[k].OtherShare
-			v.Other = FormatShare(share)
-			v.Busy = share > busy
+			v.Other, v.Busy = otherCell(s.Nights[k].OtherShare, busy)
 		}
 		for _, name := range names {
 			verdict := row.Verdicts[name]

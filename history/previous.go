@@ -46,16 +46,11 @@ type Previous struct {
 // of each run started before this one) and nothing is written: a
 // history.json is batch trend's.
 func ComparePrevious(ctx context.Context, dir string, run *report.Run) (prev *Previous, note string, err error) {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, "", nil // the report of dir already read it: not reached
-	}
-	real, _ = filepath.Abs(real)
-	root := filepath.Dir(real)
-	if !otherRuns(root, filepath.Base(real)) {
+	root, name := rundir.Locate(dir)
+	if !otherRuns(root, name) {
 		return nil, "", nil
 	}
-	nights, self, why := runSeries(root, real, run)
+	nights, self, why := runSeries(root, filepath.Join(root, name), run)
 	if why != "" {
 		return nil, "not compared with the previous night: " + why, nil
 	}

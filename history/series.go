@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 // Series is the nights of one signature, oldest first. Its nights were
@@ -60,21 +61,13 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 	h := &History{}
 	var nights []*Night
 	named := map[nightKey]string{} // the run as named on the command line
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return nil, err
-	}
+	realRoot := filepath.Join(rundir.Locate(root))
 	for _, run := range runs {
-		abs, err := filepath.Abs(run)
-		if err != nil {
-			return nil, err
-		}
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real // results/latest is the run it points at
-		}
+		in, name := rundir.Locate(run) // results/latest is the run it points at
+		abs := filepath.Join(in, name)
 		var e *Entry
-		if rel, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(rel, "..") && !strings.Contains(rel, string(filepath.Separator)) {
-			e = idx.Lookup(rel)
+		if in == realRoot {
+			e = idx.Lookup(name)
 		}
 		if e == nil {
 			entry := readEntry(filepath.Dir(abs), filepath.Base(abs), stampOf(abs))

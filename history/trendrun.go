@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 // Outcome is one batch trend over a results root: the history read, the
@@ -223,18 +224,12 @@ func CheckAck(ctx context.Context, root string, idx *Index, acks []Ack, e *Entry
 // directory of root by its path (through a symbolic link such as
 // results/latest) or its name.
 func (idx *Index) LookupNamed(root, named string) *Entry {
-	rel := named
-	if abs, err := filepath.Abs(named); err == nil {
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = real
-		}
-		if absRoot, err := filepath.Abs(root); err == nil {
-			if r, err := filepath.Rel(absRoot, abs); err == nil && !strings.HasPrefix(r, "..") {
-				rel = r
-			}
+	if in, name := rundir.Locate(named); in == filepath.Join(rundir.Locate(root)) {
+		if e := idx.Lookup(name); e != nil {
+			return e
 		}
 	}
-	if e := idx.Lookup(rel); e != nil {
+	if e := idx.Lookup(named); e != nil {
 		return e
 	}
 	return idx.Lookup(filepath.Base(named))

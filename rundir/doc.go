@@ -3,7 +3,8 @@
 // file run.json (Manifest), creating, resuming and locking a directory (Dir),
 // merging shard directories (Merge), the shard and the job that a
 // scheduler gives a process (AutoShard for -shard auto, ThisJob for
-// run.json), and the names of the files a run directory holds. The
+// run.json), the names of the files a run directory holds, and where
+// a run directory sits (Locate: its results root and its name in it). The
 // pipeline writes into a Dir; the report and the command read through
 // this package. It imports neither.
 //

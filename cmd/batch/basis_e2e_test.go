@@ -262,10 +262,9 @@ func TestPuzzleHistoryInTheRunsBasis(t *testing.T) {
 	}
 	externalRun(t, dir, "b", -1)
 	run, sum := summarize("b")
-	var warn bytes.Buffer
-	h := puzzleHistory(context.Background(), &warn, filepath.Join(dir, "b"), run.Manifest, sum)
+	h, notes := history.PuzzleHistory(context.Background(), filepath.Join(dir, "b"), run.Manifest, sum)
 	if h == nil || len(h.Nights) != 1 {
-		t.Fatalf("no history of night a: %+v; %s", h, warn.String())
+		t.Fatalf("no history of night a: %+v; %q", h, notes)
 	}
 	// Both ranked by their own time: 300µs on #0 (round trips 100µs and 200µs).
 	want := map[string]int64{"ext": 300_000, "ext2": 300_000}

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -93,18 +92,7 @@ func compareMain(e *env, args []string) error {
 	if *top < 1 {
 		return usageErr("-top %d: want at least 1", *top)
 	}
-	runs := make([]*report.Run, 2)
-	for i, path := range paths {
-		rd, err := report.LoadRun(e.ctx, path)
-		if err != nil {
-			if e.ctx.Err() != nil {
-				return e.ctx.Err()
-			}
-			return &exitError{exitUsage, err}
-		}
-		runs[i] = rd
-	}
-	c, err := report.Compare(e.ctx, runs[0], runs[1], report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top})
+	c, err := publish.Compare(e.ctx, paths[0], paths[1], report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top})
 	if e.ctx.Err() != nil {
 		return e.ctx.Err()
 	}
@@ -114,10 +102,7 @@ func compareMain(e *env, args []string) error {
 		}
 	}
 	if err != nil {
-		if errors.Is(err, report.ErrNothingToCompare) {
-			return &exitError{exitUsage, err}
-		}
-		return err
+		return exitErrorOf(err)
 	}
 	if *asJSON {
 		err = c.WriteJSON(e.stdout)
@@ -128,37 +113,30 @@ func compareMain(e *env, args []string) error {
 		return err
 	}
 	if *page {
-		if err := compareWritePage(e, *out, *asJSON, c, runs[0], runs[1]); err != nil {
+		if err := compareWritePage(e, *out, *asJSON, c); err != nil {
 			return err
 		}
 	} else if *out != "" {
 		fmt.Fprintf(e.stderr, "batch: warning: -o %s: no page written (-page=false)\n", *out)
 	}
 	if len(c.Slower) > 0 {
-		var what []string
-		for _, d := range c.Strategies {
-			if d.Slower {
-				what = append(what, fmt.Sprintf("%s (median time ×%.3f, 95%% interval [%.3f, %.3f], over %d puzzles)",
-					d.Solver, d.MedianRatio.Value, d.TimeCI.Lo, d.TimeCI.Hi, d.Timed))
-			}
-		}
 		return &exitError{exitWrong, fmt.Errorf("slower than -threshold %s in %s than in %s: %s",
-			strconv.FormatFloat(*threshold, 'f', -1, 64), runs[1].Path, runs[0].Path, strings.Join(what, ", "))}
+			strconv.FormatFloat(*threshold, 'f', -1, 64), c.NewRun.Path, c.OldRun.Path, c.SlowerText())}
 	}
 	return nil
 }
 
 // compareWritePage writes the page of comparison c into dir (default:
-// comparePageDir) and names it on the output's last line: stdout, or
-// stderr when stdout carries the JSON. Charts that could not be drawn,
-// and a page that cannot be written, are warnings: the exit code stays
-// the comparison's (exit 1 says "slower than -threshold", which scripts
-// such as trend's bisect scripts read).
-func compareWritePage(e *env, dir string, asJSON bool, c *report.Comparison, oldRun, newRun *report.Run) error {
+// c.PageDir) and names it on the output's last line: stdout, or stderr
+// when stdout carries the JSON. Charts that could not be drawn, and a
+// page that cannot be written, are warnings: the exit code stays the
+// comparison's (exit 1 says "slower than -threshold", which scripts such
+// as trend's bisect scripts read).
+func compareWritePage(e *env, dir string, asJSON bool, c *publish.Comparison) error {
 	if dir == "" {
-		dir = comparePageDir(c)
+		dir = c.PageDir()
 	}
-	charts, chartsErr, err := writeComparePage(e.ctx, dir, c, oldRun, newRun, "")
+	charts, chartsErr, err := c.WritePage(e.ctx, dir)
 	if e.ctx.Err() != nil {
 		return e.ctx.Err()
 	}

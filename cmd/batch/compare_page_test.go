@@ -126,15 +126,15 @@ func TestPreviousNightCompared(t *testing.T) {
 	results := filepath.Join(t.TempDir(), "results")
 	n1, n2 := filepath.Join(results, "n1"), filepath.Join(results, "n2")
 	sweepInto(t, root, n1)
-	if exists(filepath.Join(results, history.IndexFile)) || exists(filepath.Join(n1, previousDir)) {
+	if exists(filepath.Join(results, history.IndexFile)) || exists(filepath.Join(n1, rundir.ComparePreviousDir)) {
 		t.Fatalf("a run alone in its root: a history index or a comparison was written")
 	}
 	r := batchMain(t, root, append(append([]string{}, small...), "-out", n2)...)
 	mustOK(t, r)
-	if !strings.Contains(r.stdout, "previous night: against n1: ") || !strings.Contains(r.stdout, filepath.Join(n2, previousDir, rundir.PageFile)) {
+	if !strings.Contains(r.stdout, "previous night: against n1: ") || !strings.Contains(r.stdout, filepath.Join(n2, rundir.ComparePreviousDir, rundir.PageFile)) {
 		t.Errorf("the sweep does not name the comparison with the previous night:\n%s", r.stdout)
 	}
-	checkComparePage(t, filepath.Join(n2, previousDir))
+	checkComparePage(t, filepath.Join(n2, rundir.ComparePreviousDir))
 	if exists(filepath.Join(results, history.IndexFile)) {
 		t.Errorf("a root without a history: the comparison wrote %s (batch trend's)", history.IndexFile)
 	}
@@ -150,7 +150,7 @@ func TestPreviousNightCompared(t *testing.T) {
 		t.Errorf("the first night links a previous one")
 	}
 	// The comparison links both nights' pages.
-	cp, _ := os.ReadFile(filepath.Join(n2, previousDir, rundir.PageFile))
+	cp, _ := os.ReadFile(filepath.Join(n2, rundir.ComparePreviousDir, rundir.PageFile))
 	for _, href := range []string{`href="../index.html"`, `href="../../n1/index.html"`} {
 		if !bytes.Contains(cp, []byte(href)) {
 			t.Errorf("the comparison page lacks %s", href)
@@ -162,13 +162,13 @@ func TestPreviousNightCompared(t *testing.T) {
 	if r := trendOver(t, results); r.code > 1 {
 		t.Fatalf("trend: exit %d\n%s", r.code, r.stderr)
 	}
-	if err := os.RemoveAll(filepath.Join(n2, previousDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(n2, rundir.ComparePreviousDir)); err != nil {
 		t.Fatal(err)
 	}
 	if r := batchMain(t, root, "report", n2); r.code != 0 || !strings.Contains(r.stdout, "previous night: against n1: ") {
 		t.Fatalf("report with the history's index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	checkComparePage(t, filepath.Join(n2, previousDir))
+	checkComparePage(t, filepath.Join(n2, rundir.ComparePreviousDir))
 
 	// batch report of the second night with the first night's rows
 	// gone: a note, exit 0, no link, the earlier comparison removed.
@@ -180,7 +180,7 @@ func TestPreviousNightCompared(t *testing.T) {
 	if !strings.Contains(r.stderr, "not compared with the previous night n1") {
 		t.Errorf("no note of the missing rows:\n%s", r.stderr)
 	}
-	if b, _ := os.ReadFile(filepath.Join(n2, rundir.PageFile)); bytes.Contains(b, []byte(`id="previous"`)) || exists(filepath.Join(n2, previousDir)) {
+	if b, _ := os.ReadFile(filepath.Join(n2, rundir.PageFile)); bytes.Contains(b, []byte(`id="previous"`)) || exists(filepath.Join(n2, rundir.ComparePreviousDir)) {
 		t.Errorf("a comparison with a night whose rows are gone is linked")
 	}
 }

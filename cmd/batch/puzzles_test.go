@@ -11,6 +11,7 @@ import (
 
 	"sudokubatch/data"
 	"sudokubatch/history"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -67,7 +68,7 @@ func TestClassicExampleHighlightedByDefault(t *testing.T) {
 	if !classicOnPage(page) {
 		t.Fatal("the sweep of the default corpus does not highlight #39949")
 	}
-	if got := highlightsOf(t, "run"); len(got) != 1 || got[0] != ClassicID {
+	if got := highlightsOf(t, "run"); len(got) != 1 || got[0] != publish.ClassicID {
 		t.Errorf("summary.json highlights %v, want [39949]", got)
 	}
 	if !strings.Contains(page, `<td class="text">bitboard</td>`) || !regexp.MustCompile(`<td data-v="\d">\d(st|nd|rd) of 3(, tied with [^<]*)?</td>`).MatchString(page) {

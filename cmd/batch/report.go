@@ -5,18 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"sudokubatch/corpus"
-	"sudokubatch/history"
+	"sudokubatch/pipeline"
+	"sudokubatch/publish"
 	"sudokubatch/report"
-	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
-	"sudokubatch/solvers"
 	"sudokubatch/variants"
 )
 
@@ -80,20 +77,6 @@ func reportMain(e *env, args []string) error {
 	return err
 }
 
-// corpusFiles returns, for each corpus of the run in dir, the file to
-// read its puzzles from (corpus.InRun: the copy the run keeps of a
-// stream), or nil without a run.json.
-func corpusFiles(dir string, info *rundir.Manifest) []string {
-	if info == nil {
-		return nil
-	}
-	files := make([]string, len(info.Settings.Corpora))
-	for i := range files {
-		files[i] = corpus.InRun(dir, info, i)
-	}
-	return files
-}
-
 // reportGCPercent is the GOGC of writeReport.
 const reportGCPercent = 25
 
@@ -113,117 +96,35 @@ type reportOptions struct {
 	width    int // the columns the text on stdout is fitted to (0: report.DefaultTextWidth)
 }
 
-// writeReport builds the summary files, the charts and the page of the
-// run in dir from its results.csv (and run.json when there is one), and
-// prints the main table to w; notes on what the charts leave out (an
-// SVG not written) go to warn. The rows are held in memory as numbers
-// (report.Results, about 20 bytes a row). A run that cannot be read is
-// a usage error (exit 2), naming the file and line. When ctx is
-// canceled, it stops soon after (between rows, strategies, charts) and
-// returns ctx.Err(): the files written by then are whole, but the
-// report may lack some.
+// variantsRequest is -variants K -variants-seeds M (publish.VariantsRequest).
+type variantsRequest struct {
+	n, seeds int
+}
+
+// writeReport writes the report of the run in dir (publish.Report: the
+// summary files, the charts, the page), prints the main table and the
+// files written to w, and its notes, the analysis's bound and progress
+// to warn. A run that cannot be read, or a -variants it cannot meet, is
+// a usage error (exit 2); an analysis stopped by ctx exits 130 with its
+// message. When ctx is canceled it returns ctx.Err() soon after.
 func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
 	start := time.Now()
 	// Reading and summarising makes short-lived garbage: collecting more
 	// often than the default (100) keeps the peak memory near what is
 	// live, for little time.
 	defer debug.SetGCPercent(debug.SetGCPercent(reportGCPercent))
-	run, err := report.LoadRun(ctx, dir)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err != nil {
-		return nil, &exitError{exitUsage, err}
-	}
-	res, info := run.Results, run.Manifest
-	highlight, classic := resolveHighlight(opt, info, res)
-	var corpora []string
-	title := res.CorpusLabel()
-	if info != nil {
-		corpora = info.Settings.Corpora
-		title += ", run " + info.RunID
-	}
-	sum, err := report.SummarizeContext(ctx, res, report.SummaryOptions{Top: opt.top, Highlight: highlight, Manifest: info})
-	if err != nil {
-		return nil, err
-	}
+	popt := publish.Options{Highlight: opt.highlight, HighlightGiven: opt.explicit, SVG: opt.svg, Top: opt.top,
+		RowsFile: opt.rowsFile, Trace: reportTrace(warn)}
 	if opt.variants != nil {
-		if err := analyseVariants(ctx, warn, dir, run, sum, *opt.variants); err != nil {
-			return sum, err
-		}
+		popt.Variants = &publish.VariantsRequest{N: opt.variants.n, Seeds: opt.variants.seeds}
 	}
-	// The hard-or-unlucky analysis, when the run has one of its rows.
-	vars := readRunVariants(warn, dir, run)
-	sum.AttachVariants(vars)
-	if err := report.WriteSummaryFiles(dir, sum); err != nil {
-		return sum, err
-	}
-	if err := ctx.Err(); err != nil {
-		return sum, err
-	}
-	charts, err := chart.Write(ctx, filepath.Join(dir, rundir.ChartsDir), res,
-		chart.Options{Highlight: highlight, SVG: opt.svg, Title: title, Baseline: solvers.Baseline(), Summary: sum})
-	if err := ctx.Err(); err != nil {
-		return sum, err
+	res, err := publish.Report(ctx, dir, popt)
+	var sum *report.Summary
+	if res != nil {
+		sum = res.Summary
 	}
 	if err != nil {
-		fmt.Fprintf(warn, "batch: charts: %v\n", err)
-	}
-	for _, c := range charts {
-		if c.Note != "" {
-			fmt.Fprintf(warn, "batch: -svg: %s\n", c.Note)
-		}
-	}
-	var strips []report.Chart
-	if vars != nil {
-		// The strips drawn since variants.json was written are kept.
-		sopt := chart.StripOptions{SVG: opt.svg}
-		if st, err := os.Stat(filepath.Join(dir, rundir.VariantsFile)); err == nil {
-			sopt.Since = st.ModTime()
-		}
-		strips, err = chart.StripCharts(ctx, filepath.Join(dir, rundir.ChartsDir), vars, sopt)
-		if err := ctx.Err(); err != nil {
-			return sum, err
-		}
-		if err != nil {
-			fmt.Fprintf(warn, "batch: strip charts: %v\n", err)
-		}
-	}
-	prev, note, err := comparePrevious(ctx, dir, run)
-	if err != nil {
-		return sum, err
-	}
-	if note != "" {
-		fmt.Fprintf(warn, "batch: %s\n", note)
-	}
-	popt := report.PageOptions{Charts: charts, ChartsDir: rundir.ChartsDir,
-		Corpora: corpora, Files: corpusFiles(dir, info), RowsFile: rowsFile(dir, opt.rowsFile), Command: commandOf(info),
-		RunDir: showDir(dir), DefaultHighlight: classic, PuzzleHistory: puzzleHistory(ctx, warn, dir, info, sum),
-		Previous: prev, Strips: strips, Busy: history.DefaultBusy}
-	if prev == nil {
-		// The page says why there is no comparison: the first night of
-		// its series (or a run alone), or the note on the one that could
-		// not be made.
-		popt.NoPrevious = "First night: no earlier night of its series to compare with"
-		if note != "" {
-			popt.NoPrevious = strings.ToUpper(note[:1]) + note[1:]
-		}
-	}
-	// The history's verdict of this night, when its results root keeps one:
-	// a note when it cannot be had, never a failed report.
-	if h, err := historyOf(ctx, dir); err != nil {
-		if ctx.Err() != nil {
-			return sum, ctx.Err()
-		}
-		fmt.Fprintf(warn, "batch: the page's history column: %v\n", err)
-	} else if h != nil {
-		popt.Trend, popt.TrendLine, popt.History = h.trend, h.line, h.href
-	}
-	if err := report.WritePage(ctx, dir, res, sum, popt); err != nil {
-		if ctx.Err() != nil {
-			return sum, ctx.Err()
-		}
-		return sum, err
+		return sum, exitErrorOf(err)
 	}
 	write := sum.WriteText
 	if opt.full {
@@ -235,37 +136,49 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportO
 	if err := sum.WriteVariantsText(w, opt.width); err != nil {
 		return sum, err
 	}
-	if prev != nil {
+	if prev := res.Previous; prev != nil {
 		fprintf(w, opt.width, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
 	}
 	fprintf(w, opt.width, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
-		filepath.Join(dir, rundir.PageFile), report.Count(len(charts)+len(strips), "chart", "charts"), report.FormatDuration(time.Since(start)), peakNote())
-	return sum, err
+		res.Page, report.Count(res.Charts, "chart", "charts"), report.FormatDuration(time.Since(start)), peakNote())
+	return sum, nil
 }
 
-// rowsFile is the name of the rows file of the run in dir for its page:
-// name when given, else the file there is.
-func rowsFile(dir, name string) string {
-	if name != "" {
-		return name
+// reportTrace prints what a report does on warn: its notes, and the
+// bound, the progress and the end of its analysis.
+func reportTrace(warn io.Writer) *publish.Trace {
+	return &publish.Trace{
+		Note:          func(text string) { fmt.Fprintf(warn, "batch: %s\n", text) },
+		VariantsBound: func(line string) { fmt.Fprintf(warn, "%s\n", line) },
+		VariantsProgress: func(solves int) pipeline.Progress {
+			disp := newProgress(warn, isTerminal(warn), 5*time.Second)
+			disp.SetTotal(solves)
+			return disp
+		},
+		VariantsDone: func(solves int, took time.Duration, path string) {
+			fmt.Fprintf(warn, "variants: %s in %s (wall time); wrote %s\n", report.Count(solves, "solve", "solves"), report.FormatDuration(took), path)
+		},
 	}
-	if path, err := rundir.RowsPath(dir); err == nil {
-		return filepath.Base(path)
-	}
-	return ""
 }
 
-// commandOf is the command line of the run's first segment as a reader
-// can run it again (report.RerunCommand: batch and its flags, or go run
-// ./cmd/batch for a binary go run built), with how many segments
-// (resumes, merged shards) followed; "".
-func commandOf(m *rundir.Manifest) string {
-	if m == nil || len(m.Segments) == 0 || len(m.Segments[0].Command) == 0 {
-		return ""
+// exitErrorOf gives the errors of package publish their exit codes: 2 for
+// input it cannot use, 130 for an analysis interrupted.
+func exitErrorOf(err error) error {
+	if _, ok := errors.AsType[*publish.InputError](err); ok {
+		return &exitError{exitUsage, err}
 	}
-	c := report.RerunCommand(m.Segments[0].Command)
-	if n := len(m.Segments) - 1; n > 0 {
-		c += fmt.Sprintf("  (then %s)", report.Count(n, "more segment", "more segments"))
+	if _, ok := errors.AsType[*publish.InterruptedError](err); ok {
+		return &exitError{exitInterrupted, err}
 	}
-	return c
+	return err
+}
+
+// parseHighlight parses a -highlight value: puzzle ids (rundir.ParseIDs),
+// or "none" for no highlighted puzzle at all.
+func parseHighlight(s string) (ids []int, none bool, err error) {
+	if strings.EqualFold(strings.TrimSpace(s), "none") {
+		return nil, true, nil
+	}
+	ids, err = rundir.ParseIDs(s)
+	return ids, false, err
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +61,53 @@ func TestPageHistoryColumn(t *testing.T) {
 	// n4's page: its own night, no alarm.
 	if p := page("n4"); !strings.Contains(p, "Night 4 of its series") || !strings.Contains(p, "no new alarm.") || strings.Contains(p, `class="alarm"`) {
 		t.Errorf("n4's page does not say its own night's verdicts")
+	}
+}
+
+// TestPageHistoryThroughLatest: `batch report` (results/latest, a
+// symbolic link to the newest night) writes the history's verdict of the
+// night it points at, as `batch report results/<id>` does: the same
+// column, the same sentence. Its results root is the one of the run
+// that latest points at (rundir.Locate), not the link's name.
+func TestPageHistoryThroughLatest(t *testing.T) {
+	testenv.Heavy(t, "a sweep, a trend and two reports by the binary: 3 s")
+	needsBinary(t)
+	base := t.TempDir()
+	sweepNights(t, base, 1)
+	work := t.TempDir()
+	root := filepath.Join(work, rundir.DefaultRoot)
+	for k := 1; k <= 4; k++ {
+		fakeNight(t, root, filepath.Join(base, "n1"), fmt.Sprintf("n%d", k), "*", 1, 24*k)
+	}
+	fakeNight(t, root, filepath.Join(base, "n1"), "n5", "dlx", 1.25, 24*5)
+	if err := os.Symlink("n5", filepath.Join(root, rundir.LatestLink)); err != nil {
+		t.Fatal(err)
+	}
+	if r := trendOver(t, root); r.code != 1 {
+		t.Fatalf("trend: exit %d, want 1 (dlx slower on n5)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The history's column and sentence of a page.
+	verdicts := regexp.MustCompile(`<td[^>]*>(?:no change|slower)<small>[^<]*(?:<span[^>]*>[^<]*</span>)?</small>|id="history">[^<]*`)
+	page := func(args ...string) []string {
+		t.Helper()
+		r := batch(t, work, append([]string{"report"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("report %v: exit %d\n%s", args, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "history column") {
+			t.Errorf("report %v: %s", args, r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(root, "n5", rundir.PageFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return verdicts.FindAllString(string(b), -1)
+	}
+	named := page(filepath.Join(rundir.DefaultRoot, "n5"))
+	if len(named) != 4 || !strings.Contains(strings.Join(named, "\n"), "Night 5 of its series") {
+		t.Fatalf("batch report results/n5: the history's verdicts are not on the page: %q", named)
+	}
+	if latest := page(); !slices.Equal(latest, named) {
+		t.Errorf("batch report (results/latest) writes other history verdicts than batch report results/n5:\n%q\nwant\n%q", latest, named)
 	}
 }

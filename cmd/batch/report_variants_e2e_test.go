@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
@@ -50,7 +51,7 @@ func TestReportVariants(t *testing.T) {
 	for _, st := range sum.Strategies {
 		var want, got []int
 		for i, u := range st.ByCalls {
-			if i < variantsTop {
+			if i < publish.VariantsTop {
 				want = append(want, u.Puzzle.ID)
 				if u.Variants == "" {
 					t.Errorf("%s: #%d, 10 hardest, has no verdict in summary.json", st.Solver, u.Puzzle.ID)

@@ -1,4 +1,4 @@
-package main
+package publish
 
 import (
 	"testing"
@@ -29,7 +29,7 @@ func TestVariantsBound(t *testing.T) {
 			"variants: 60 units x 1000000001 solves = 60000000060 solves, each at most 100ms: at most 1666667h"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := variantsBound(tt.pairs, variantsRequest{n: tt.n}, tt.units, tt.timeout, tt.maxCalls); got != tt.want {
+			if got := variantsBound(tt.pairs, tt.n, tt.units, tt.timeout, tt.maxCalls); got != tt.want {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})

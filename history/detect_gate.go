@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/report"
 )
 
@@ -303,9 +304,11 @@ func gateGroup(c *rowCache, s *Series, k int, base []int, solverNames []string, 
 // baselineRun returns the baseline of the nights rows as one run: per
 // strategy of solverNames, per unit of the newest baseline night, the
 // row of the night whose time is the median of the unit's times over
-// the nights that have it (for an even count, the upper of the two
-// middle rows, its time the mean of both). The run's run.json is the
-// newest baseline night's: its corpora and settings are the series'.
+// the nights that have it, and for an even count the upper of the two
+// middle rows, its time the mean of both (quantile.Midpoint: a center of
+// a few measurements of one time, not the lower middle one, which would
+// be the faster of the two). The run's run.json is the newest baseline
+// night's: its corpora and settings are the series'.
 func baselineRun(rows []*nightRows, solverNames []string) *report.Run {
 	last := rows[len(rows)-1]
 	res := &report.Results{Corpora: slices.Clone(last.run.Results.Corpora)}
@@ -333,11 +336,12 @@ func baselineRun(rows []*nightRows, solverNames []string) *report.Run {
 				}
 			}
 			slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(a.ns, b.ns) })
-			m := cands[len(cands)/2]
+			lo, hi := quantile.Middle(len(cands))
+			m := cands[hi]
 			e := m.ser.At(m.row)
 			e.Corpus = ser.At(int(u.row)).Corpus
-			if len(cands)%2 == 0 {
-				e.NS = (cands[len(cands)/2-1].ns + m.ns) / 2
+			if lo != hi {
+				e.NS = (cands[lo].ns + m.ns) / 2
 			}
 			res.Add(solver, e)
 		}
@@ -449,12 +453,13 @@ func machineChange(out map[string]*gateOut) *MachineChange {
 	return &MachineChange{Ratio: median(rs), Strategies: len(rs), Used: len(rs) >= 3}
 }
 
-// median returns the median of xs (not empty), sorting it.
+// median returns the median of xs (not empty), sorting it: the center of
+// a few measurements of one quantity (a level over nights, the machine's
+// factor over the strategies), quantile.Midpoint, the mean of the two
+// middle values of an even count. Not the tool's estimator of quantiles,
+// whose lower middle one would lean each comparison towards "slower"
+// (see internal/quantile).
 func median(xs []float64) float64 {
 	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
+	return quantile.Midpoint(xs)
 }

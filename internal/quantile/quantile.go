@@ -1,7 +1,7 @@
 // Package quantile is sudokubatch's one estimator of quantiles and
-// medians: the summary, the page, the charts, compare, trend's gate and
-// steps, the variants' verdicts and the pipeline's timing all read a
-// quantile through it, so that a strategy's median is the same figure
+// medians: the summary, the page, the charts, compare, trend's gate, the
+// variants' verdicts and the pipeline's timing read the quantiles of
+// their units through it, so that a strategy's median is the same figure
 // wherever it is read.
 //
 // The estimator is the inverse of the empirical distribution function
@@ -31,15 +31,15 @@
 //     interval are values of the same sorted units, and the quantile lies
 //     within its interval.
 //  4. Ties need nothing: a tie is a value like another.
-//  5. Small samples are where the estimators differ: for even n the lower
+//  5. Small samples are where estimators differ: for even n the lower
 //     middle value is below the interpolated median by half the gap
 //     between the two middle values. benchstat summarises ten or so runs
 //     of one benchmark, none stopped, and interpolates; this tool's samples
-//     are mostly corpora of thousands of puzzles, where that gap is below
-//     a unit's own noise, and its small ones (a few baseline nights, a few
-//     strategies, a few seeds) are read for a value that one of them has:
-//     a step's level before and after is a night's median, found on that
-//     night's page.
+//     are corpora of puzzles (the variants of one, the sample of a corpus),
+//     where that gap is below a unit's own noise. A unit's few timed runs
+//     (at most five) take the lower middle one too: a row's time is one of
+//     its runs, and a run's noise only adds time (a preempted run is
+//     slower, never faster).
 //  6. The nights already recorded carry type 1 quantiles in their
 //     summary.json; another estimator would move every new night against
 //     them and make a step of the change.
@@ -48,12 +48,31 @@
 // pipeline's histogram of a group's times, a sketch built as the sweep
 // goes, reports the bin that holds the value of the median's rank; the
 // bootstrap of compare counts draws per rank.
+//
+// Midpoint is not that estimator: it is the middle value, the mean of the
+// two middle ones for an even count (what the interpolating estimators
+// give at q = 0.5). The history takes it, and nothing else does, for the
+// center of a few measurements of one quantity that it compares with one
+// more measurement of that quantity: a puzzle's time over the gate's
+// baseline nights, a strategy's level over nights, the machine's factor
+// over the strategies' ratios. An even count is common there (4 or 6
+// baseline nights, 6 default strategies), and each measurement carries
+// the machine's noise: the lower middle one of 4 nights is the second
+// fastest of a puzzle's 4 times, below a typical night by as much as that
+// noise (on a busy machine, tens of percent for a strategy whose units
+// vary), and would read the next night as slower than nights that were
+// as slow as it. See docs/TREND.md.
 package quantile
 
 import (
 	"cmp"
 	"math"
 )
+
+// Number is a type whose values Midpoint can average.
+type Number interface {
+	~int | ~int32 | ~int64 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
 
 // Rank returns the rank (1-based) among n sorted values (n > 0) of their
 // q-quantile: ceil(q·n), at least 1 and at most n. A q below 0 or NaN is
@@ -80,3 +99,20 @@ func Of[S ~[]E, E cmp.Ordered](sorted S, q float64) E { return sorted[Index(len(
 // Median returns the median of sorted, which is in ascending order and
 // not empty: the middle value, the lower middle one for an even count.
 func Median[S ~[]E, E cmp.Ordered](sorted S) E { return Of(sorted, 0.5) }
+
+// Middle returns the indexes, among n sorted values (n > 0), of their two
+// middle ones: lo == hi, the middle one, for an odd n.
+func Middle(n int) (lo, hi int) { return (n - 1) / 2, n / 2 }
+
+// Midpoint returns the middle value of sorted, which is in ascending
+// order and not empty, or the mean of its two middle values for an even
+// count (an integer mean rounded toward zero). It is the center of a few
+// measurements of one quantity, not a quantile of a distribution of
+// units: see the package doc for the one consumer.
+func Midpoint[S ~[]E, E Number](sorted S) E {
+	lo, hi := Middle(len(sorted))
+	if lo == hi {
+		return sorted[lo]
+	}
+	return (sorted[lo] + sorted[hi]) / 2
+}

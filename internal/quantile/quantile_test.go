@@ -128,3 +128,32 @@ func TestNotGonumLinInterp(t *testing.T) {
 		t.Errorf("Median of 1, 2, 3 = %v, want 2", got)
 	}
 }
+
+// TestMidpoint checks the history's center of a few measurements: the
+// middle value, the mean of the two middle ones for an even count, where
+// the estimator's median is the lower one.
+func TestMidpoint(t *testing.T) {
+	for _, c := range []struct {
+		sorted []float64
+		want   float64
+	}{
+		{[]float64{7}, 7},
+		{[]float64{1, 2, 3}, 2},
+		{[]float64{1, 2, 3, 4}, 2.5},
+		{[]float64{1, 1, 1.2, 1.2}, 1.1},
+		{[]float64{-1, 3}, 1},
+	} {
+		if got := Midpoint(c.sorted); got != c.want {
+			t.Errorf("Midpoint(%v) = %v, want %v", c.sorted, got, c.want)
+		}
+		if lo, hi := Middle(len(c.sorted)); len(c.sorted)%2 == 1 && (lo != hi || c.sorted[lo] != Median(c.sorted)) {
+			t.Errorf("Middle(%d) = %d, %d: an odd count's middle is the median", len(c.sorted), lo, hi)
+		}
+	}
+	if got := Midpoint([]int64{100, 200, 301, 400}); got != 250 {
+		t.Errorf("Midpoint of int64s = %d, want 250 (rounded toward zero)", got)
+	}
+	if lo, hi := Middle(4); lo != 1 || hi != 2 {
+		t.Errorf("Middle(4) = %d, %d, want 1, 2", lo, hi)
+	}
+}

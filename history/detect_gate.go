@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/report"
 )
 
@@ -111,72 +112,35 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 // as busy as the night (too few nights as busy: cross, see baselineOf),
 // or when the strategies moved together beyond twice the threshold that
 // night (the machine disturbed): either way what is left after the
-// machine's factor is not the strategy's own.
+// machine's factor is not the strategy's own (withholdSlower).
 func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 	s, c, opt := e.s, e.c, e.opt
 	open := openSlowdowns(s, k, e.gates, opt)
 	night := s.Nights[k]
-	out := map[string]*gateOut{}
-	short := map[string]*gateOut{}  // the strategies with too short a baseline
-	groups := map[string][]string{} // baseline (its runs) -> strategies
-	crossed := map[string][]int{}   // the strategies whose baseline is not as busy as the night: its nights
-	var order []string
-	bases := map[string][]int{}
-	for _, st := range night.Strategy {
-		base, cross := baselineOf(s, k, st.Solver, e.as, opt, e.r.Steps, open, e.withheld)
-		if cross {
-			crossed[st.Solver] = base
-		}
-		var have []int
-		var gone error
-		for _, j := range base {
-			if _, err := c.rows(s.Nights[j]); err != nil {
-				if !errors.Is(err, errNoRows) {
-					return nil, err
-				}
-				gone = err
-				continue
-			}
-			have = append(have, j)
-		}
-		// A strategy with too short a baseline gets no verdict, but its
-		// ratio, when it has one, still counts for the machine's factor.
-		switch {
-		case len(base) < MinBaseline:
-			short[st.Solver] = &gateOut{verdict: VerdictNotEnough, note: fmt.Sprintf("%d earlier nights in its baseline, the gate needs %d", len(base), MinBaseline)}
-		case len(have) < MinBaseline:
-			short[st.Solver] = &gateOut{verdict: VerdictNoRows, note: fmt.Sprintf("the rows of %d of its %d baseline nights are gone (%v)", len(base)-len(have), len(base), gone)}
-		}
-		if len(have) == 0 {
-			out[st.Solver] = short[st.Solver]
-			continue
-		}
-		key := fmt.Sprint(have)
-		if _, ok := groups[key]; !ok {
-			order = append(order, key)
-			bases[key] = have
-		}
-		groups[key] = append(groups[key], st.Solver)
+	p, err := planGates(e, k, open)
+	if err != nil {
+		return nil, err
 	}
-	if len(order) > 0 {
+	out := p.out
+	if len(p.order) > 0 {
 		if _, err := c.rows(night); err != nil {
 			if !errors.Is(err, errNoRows) {
 				return nil, err
 			}
-			for _, key := range order {
-				for _, solver := range groups[key] {
+			for _, key := range p.order {
+				for _, solver := range p.groups[key] {
 					out[solver] = &gateOut{verdict: VerdictNoRows, note: err.Error()}
 				}
 			}
 			return out, nil
 		}
 	}
-	for _, key := range order {
-		if err := gateGroup(c, s, k, bases[key], groups[key], opt, out); err != nil {
+	for _, key := range p.order {
+		if err := gateGroup(c, s, k, p.bases[key], p.groups[key], opt, out); err != nil {
 			return nil, err
 		}
 	}
-	for solver, sh := range short {
+	for solver, sh := range p.short {
 		if g := out[solver]; g != nil && g.gate != nil {
 			g.verdict, g.note = sh.verdict, sh.note
 		}
@@ -195,18 +159,87 @@ func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 			}
 		}
 	}
-	// A disturbed machine: the strategies moved together beyond twice the
-	// threshold, and they do not feel the machine alike (on a night when
-	// the machine's factor read x1.265, dlx read x1.40: a memory-bound
-	// search feels a slow machine more), so what is left of one
-	// strategy's change after the factor is not its own.
+	withholdSlower(out, open, p.crossed, s, night, opt)
+	return out, nil
+}
+
+// gatePlan is what gateAt compares night k with: each strategy's
+// baseline nights, the strategies grouped by the nights whose rows they
+// have (one comparison per group), and those whose baseline is too short
+// or not as busy as the night.
+type gatePlan struct {
+	out     map[string]*gateOut // the strategies with no baseline rows at all: their verdict
+	short   map[string]*gateOut // the strategies with too short a baseline: the verdict that replaces theirs
+	crossed map[string][]int    // the strategies whose baseline is not as busy as the night: its nights
+	order   []string            // the groups' keys, in the order of the night's strategies
+	groups  map[string][]string // key (the baseline's nights) -> strategies
+	bases   map[string][]int    // key -> the baseline's nights that have rows
+}
+
+// planGates finds the baseline of each strategy of night k of e's series
+// (baselineOf), keeps the nights whose rows are there, and groups the
+// strategies by those nights. A strategy with too short a baseline gets
+// no verdict, but its ratio, when it has one, still counts for the
+// machine's factor; one with no baseline rows at all gets no gate.
+func planGates(e *evaluation, k int, open map[string]int) (*gatePlan, error) {
+	s, c, opt := e.s, e.c, e.opt
+	p := &gatePlan{out: map[string]*gateOut{}, short: map[string]*gateOut{}, crossed: map[string][]int{},
+		groups: map[string][]string{}, bases: map[string][]int{}}
+	for _, st := range s.Nights[k].Strategy {
+		base, cross := baselineOf(s, k, st.Solver, e.as, opt, e.r.Steps, open, e.withheld)
+		if cross {
+			p.crossed[st.Solver] = base
+		}
+		var have []int
+		var gone error
+		for _, j := range base {
+			if _, err := c.rows(s.Nights[j]); err != nil {
+				if !errors.Is(err, errNoRows) {
+					return nil, err
+				}
+				gone = err
+				continue
+			}
+			have = append(have, j)
+		}
+		switch {
+		case len(base) < MinBaseline:
+			p.short[st.Solver] = &gateOut{verdict: VerdictNotEnough, note: fmt.Sprintf("%d earlier nights in its baseline, the gate needs %d", len(base), MinBaseline)}
+		case len(have) < MinBaseline:
+			p.short[st.Solver] = &gateOut{verdict: VerdictNoRows, note: fmt.Sprintf("the rows of %d of its %d baseline nights are gone (%v)", len(base)-len(have), len(base), gone)}
+		}
+		if len(have) == 0 {
+			p.out[st.Solver] = p.short[st.Solver]
+			continue
+		}
+		key := fmt.Sprint(have)
+		if _, ok := p.groups[key]; !ok {
+			p.order = append(p.order, key)
+			p.bases[key] = have
+		}
+		p.groups[key] = append(p.groups[key], st.Solver)
+	}
+	return p, nil
+}
+
+// withholdSlower turns each new slower verdict of out that is not the
+// strategy's own into VerdictBusy: when its baseline is not as busy as
+// the night (crossed), or when the machine was disturbed that night. A
+// slowdown already open (open) stays "slower": it is not new.
+//
+// A disturbed machine: the strategies moved together beyond twice the
+// threshold, and they do not feel the machine alike (on a night when the
+// machine's factor read x1.265, dlx read x1.40: a memory-bound search
+// feels a slow machine more), so what is left of one strategy's change
+// after the factor is not its own.
+func withholdSlower(out map[string]*gateOut, open map[string]int, crossed map[string][]int, s *Series, night *Night, opt Options) {
 	disturbedWhy := ""
 	if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
 		disturbedWhy = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
 	}
 	for solver, g := range out {
 		if _, still := open[solver]; g.verdict != VerdictSlower || still {
-			continue // one already open stays "slower": it is not new
+			continue
 		}
 		why := disturbedWhy
 		if base, ok := crossed[solver]; ok {
@@ -217,7 +250,6 @@ func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 			g.note = why
 		}
 	}
-	return out, nil
 }
 
 // crossWhy says why a slowdown against a baseline of nights not as busy
@@ -303,9 +335,11 @@ func gateGroup(c *rowCache, s *Series, k int, base []int, solverNames []string, 
 // baselineRun returns the baseline of the nights rows as one run: per
 // strategy of solverNames, per unit of the newest baseline night, the
 // row of the night whose time is the median of the unit's times over
-// the nights that have it (for an even count, the upper of the two
-// middle rows, its time the mean of both). The run's run.json is the
-// newest baseline night's: its corpora and settings are the series'.
+// the nights that have it, and for an even count the upper of the two
+// middle rows, its time the mean of both (quantile.Midpoint: a center of
+// a few measurements of one time, not the lower middle one, which would
+// be the faster of the two). The run's run.json is the newest baseline
+// night's: its corpora and settings are the series'.
 func baselineRun(rows []*nightRows, solverNames []string) *report.Run {
 	last := rows[len(rows)-1]
 	res := &report.Results{Corpora: slices.Clone(last.run.Results.Corpora)}
@@ -333,11 +367,12 @@ func baselineRun(rows []*nightRows, solverNames []string) *report.Run {
 				}
 			}
 			slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(a.ns, b.ns) })
-			m := cands[len(cands)/2]
+			lo, hi := quantile.Middle(len(cands))
+			m := cands[hi]
 			e := m.ser.At(m.row)
 			e.Corpus = ser.At(int(u.row)).Corpus
-			if len(cands)%2 == 0 {
-				e.NS = (cands[len(cands)/2-1].ns + m.ns) / 2
+			if lo != hi {
+				e.NS = (cands[lo].ns + m.ns) / 2
 			}
 			res.Add(solver, e)
 		}
@@ -449,12 +484,13 @@ func machineChange(out map[string]*gateOut) *MachineChange {
 	return &MachineChange{Ratio: median(rs), Strategies: len(rs), Used: len(rs) >= 3}
 }
 
-// median returns the median of xs (not empty), sorting it.
+// median returns the median of xs (not empty), sorting it: the center of
+// a few measurements of one quantity (a level over nights, the machine's
+// factor over the strategies), quantile.Midpoint, the mean of the two
+// middle values of an even count. Not the tool's estimator of quantiles,
+// whose lower middle one would lean each comparison towards "slower"
+// (see internal/quantile).
 func median(xs []float64) float64 {
 	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
+	return quantile.Midpoint(xs)
 }

@@ -312,9 +312,10 @@ func (c *candidate) puzzleInto(p *solvers.Puzzle) {
 	copy(p.Cells[:], c.cells)
 }
 
-// medianRun returns the median of c's timed runs (the lower middle one).
+// medianRun returns the median of c's timed runs (internal/quantile:
+// the lower middle one), as a row's runs are reduced (medianNS).
 func (c *candidate) medianRun() int64 {
 	t := c.times[:min(c.n, len(c.times))]
 	slices.Sort(t)
-	return t[(len(t)-1)/2]
+	return medianNS(t)
 }

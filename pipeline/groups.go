@@ -1,10 +1,24 @@
 package pipeline
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"sudokubatch/internal/quantile"
+)
 
 // The groups by octave of calls predict a unit's time from its calls:
 // the worker judges a first run slow against them (worker.go), and the
 // re-timing finds the outliers with them (retime.go).
+//
+// A group is a sketch, not a sample: the writer adds every unit's time
+// as the sweep goes, millions of them, and the group keeps only a count
+// per quarter octave (256 counters), so that its median costs no memory
+// per unit and no sort. Its median agrees with the tool's one estimator
+// (internal/quantile) on the rank, the lower middle one (quantile.Rank),
+// and reports the lower edge of the bin that holds the unit of that
+// rank: less than a fifth below the unit's time (a bin is a quarter of
+// its octave's lower edge wide), which is all that judging a unit twice
+// or four times its group's median needs.
 
 // group is one strategy's histogram of times for the units of one
 // octave of calls.
@@ -63,9 +77,13 @@ func (g *group) running() int64 {
 	return g.med
 }
 
-// median returns the lower edge of the bin that holds the group's median.
+// median returns the lower edge of the bin that holds the group's
+// median: the unit of rank quantile.Rank(n, 0.5), the lower middle one.
 func (g *group) median() int64 {
-	half, seen := uint32((g.n+1)/2), uint32(0)
+	if g.n == 0 {
+		return 0
+	}
+	half, seen := uint32(quantile.Rank(g.n, 0.5)), uint32(0)
 	for b, c := range g.bins {
 		if seen += c; seen >= half {
 			return binLow(b)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -61,11 +62,13 @@ func runsOf(n int) int {
 	return n
 }
 
-// medianNS is the time a row reports for its runs (ns): their median.
-// The minimum is recorded too; the median of up to five runs is robust to
-// one preempted run, and unlike the minimum it is not biased low by the
-// luckiest of the runs (see docs/TIMING.md).
-func medianNS(sorted []int64) int64 { return sorted[(len(sorted)-1)/2] }
+// medianNS is the time a row reports for its runs (ns): their median,
+// by the tool's one estimator (internal/quantile: the lower middle one
+// of an even count), so that the row's time is one run's. The minimum is
+// recorded too; the median of up to five runs is robust to one preempted
+// run, and unlike the minimum it is not biased low by the luckiest of
+// the runs (see docs/TIMING.md).
+func medianNS(sorted []int64) int64 { return quantile.Median(sorted) }
 
 // workers is what the worker goroutines of a run share.
 type workers struct {
@@ -389,7 +392,7 @@ func timerOverhead(epoch time.Time) int64 {
 		d[i] = (time.Since(epoch) - t0).Nanoseconds()
 	}
 	slices.Sort(d[:])
-	return d[len(d)/2]
+	return quantile.Median(d[:])
 }
 
 // safeSolve calls Solve into *res and turns a panic into StatusError. The

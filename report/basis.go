@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -129,7 +130,7 @@ func (res *Results) describeExternals(m *rundir.Manifest) {
 		}
 		if len(rts) > 0 {
 			slices.Sort(rts)
-			v.medianRTNS = rts[(len(rts)-1)/2]
+			v.medianRTNS = quantile.Median(rts)
 		}
 		v.lessNull = !v.legacy && lessNullMeaningful(v.medianRTNS, v.null)
 		ser.ext = v

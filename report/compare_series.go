@@ -6,8 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
-
+	"sudokubatch/internal/quantile"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
@@ -251,12 +250,12 @@ func regressionFloor(logs []float64, noise float64) float64 {
 		return math.Inf(1)
 	}
 	sorted := slices.Sorted(slices.Values(logs))
-	m := stat.Quantile(0.5, stat.Empirical, sorted, nil)
+	m := quantile.Median(sorted)
 	dev := make([]float64, len(sorted))
 	for i, l := range sorted {
 		dev[i] = math.Abs(l - m)
 	}
 	slices.Sort(dev)
-	sigma := 1.4826 * stat.Quantile(0.5, stat.Empirical, dev, nil)
+	sigma := 1.4826 * quantile.Median(dev)
 	return math.Exp(max(m, 0) + max(math.Log(noise), 3*sigma))
 }

@@ -55,13 +55,14 @@
 // Summary statistics. A unit (one puzzle, one strategy) is measured when
 // its search ran: every status but invalid, unsupported and error, which
 // are counted but have no time. Time and call statistics are over the
-// measured units. Quantiles are gonum's stat.Quantile with the
-// stat.Empirical estimator on the sorted values: the q-quantile is the
-// smallest value v with at least q*n values <= v. It is always the value
-// of an actual unit (integer ns and calls stay integers, and there is a
-// puzzle behind every figure) and is right at small n: the only value for
-// n = 1, the middle one for odd n, the lower middle one for even n.
-// (stat.LinInterp gives 1.5 as the median of 1, 2, 3.) Robust figures
+// measured units. Quantiles are the tool's one estimator
+// (internal/quantile, whose doc says why it was chosen; gonum's
+// stat.Empirical) on the sorted values: the q-quantile is the smallest
+// value v with at least q*n values <= v. It is always the value of an
+// actual unit (integer ns and calls stay integers, and there is a puzzle
+// behind every figure): the only value for n = 1, the middle one for odd
+// n, the lower middle one for even n. Compare, the charts, trend and the
+// variants read their quantiles through the same package. Robust figures
 // lead: median, p90, p99 and a 10% trimmed mean (the middle 80%), then
 // the mean and the max; each time figure has a 95% interval
 // (robust.go): distribution-free from order statistics for the

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"sudokubatch/internal/quantile"
 )
 
 // Paired statistics of two runs over the same puzzles, for Compare: a
@@ -124,7 +126,8 @@ func (iv RatioCI) Covers(x float64) bool { return iv.Lo <= x && x <= iv.Hi }
 // puzzles.
 //
 // The interval is the middle 95% of the resamples' ratios. Medians are
-// the lower middle value, as in the summary (stat.Empirical); a median
+// the tool's one estimator (internal/quantile: the lower middle value,
+// as in the summary), read off the counts of draws per rank; a median
 // below 1 is taken as 1, as in ratio. The work is shared by GOMAXPROCS
 // goroutines; the result does not depend on how many (see
 // bootstrapSeed). The error is ctx.Err() when ctx is canceled (checked
@@ -205,7 +208,10 @@ func bootstrapMedianRatio(ctx context.Context, oldV, newV []float64, block []int
 	}
 	slices.Sort(ratios)
 	// The k-th smallest and the k-th largest, k = ceil(B·α/2): with
-	// B = 2000, the 50th of each end.
+	// B = 2000, the 50th of each end. The lower end is the α/2-quantile
+	// of the ratios (quantile.Index), the upper one its mirror (the
+	// 1951st of 2000), not the 1-α/2-quantile (the 1950th): as many
+	// resamples lie beyond each end.
 	k := max(int(math.Ceil(float64(resamples)*(1-pairedConfidence)/2)), 1)
 	return RatioCI{Lo: ratios[k-1], Hi: ratios[resamples-k]}, nil
 }
@@ -246,7 +252,7 @@ func countResamples[C uint16 | int32](ctx context.Context, next *atomic.Int64, r
 				total += len(members[d])
 			}
 		}
-		half := int32((total + 1) / 2) // draws at or below a median: the lower middle one
+		half := int32(quantile.Rank(total, 0.5)) // the median's rank among the draws: the lower middle one
 		mo, mn := sortedOld[rankAt(countOld, half)], sortedNew[rankAt(countNew, half)]
 		ratios[b] = max(mn, 1) / max(mo, 1)
 		clear(countOld)

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
+	"sudokubatch/internal/quantile"
 )
 
 // Distribution summarises one measure (time in ns, or calls) over a
@@ -109,11 +109,11 @@ func seriesCalls(ser *Series) func(int32) float64 {
 // distribution computes the statistics of value over the n rows of ser
 // that rows yields (n > 0), and returns them with the sorted values (for
 // the ranks) and the row of the max.
-// Quantiles use gonum's stat.Empirical estimator on the sorted values: the
-// q-quantile is the smallest value v with at least q*n values <= v,
-// always the value of an actual unit (so integer ns and calls stay
-// integers) and right at small n: the only value for n = 1, the middle
-// one for odd n, the lower middle one for even n.
+// Quantiles are the tool's one estimator (internal/quantile) on the
+// sorted values: the q-quantile is the value of rank ceil(q*n), the
+// smallest value v with at least q*n values <= v, always the value of an
+// actual unit (so integer ns and calls stay integers): the only value for
+// n = 1, the middle one for odd n, the lower middle one for even n.
 //
 // Stopped units enter at their stopping value. A statistic is marked a
 // lower bound when it would change if every stopped unit had gone on
@@ -139,33 +139,26 @@ func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value 
 	}
 	slices.Sort(vals)
 	slices.Sort(cens)
-	quantile := func(q float64) Estimate {
-		v := stat.Quantile(q, stat.Empirical, vals, nil)
+	quantileOf := func(q float64) Estimate {
+		k := quantile.Index(len(vals), q)
 		if len(cens) == 0 {
-			return Estimate{v, BoundExact}
+			return Estimate{vals[k], BoundExact}
 		}
-		return boundBy(v, finishedAt(vals, cens, empiricalIndex(q, len(vals))))
+		return boundBy(vals[k], finishedAt(vals, cens, k))
 	}
-	d.Median, d.MedianCI = quantile(0.5), quantileInterval(vals, cens, 0.5)
-	d.P90, d.P90CI = quantile(0.9), quantileInterval(vals, cens, 0.9)
-	d.P99, d.P99CI = quantile(0.99), quantileInterval(vals, cens, 0.99)
+	d.Median, d.MedianCI = quantileOf(0.5), quantileInterval(vals, cens, 0.5)
+	d.P90, d.P90CI = quantileOf(0.9), quantileInterval(vals, cens, 0.9)
+	d.P99, d.P99CI = quantileOf(0.99), quantileInterval(vals, cens, 0.99)
 	var finished []float64
 	if len(cens) > 0 {
 		finished = finishedValues(vals, cens)
 	}
 	d.TrimmedMean, d.TrimmedMeanCI = meanEstimates(vals, cens, finished, trimCount(len(vals)))
 	d.Mean, d.MeanCI = meanEstimates(vals, cens, finished, 0)
-	d.Max = quantile(1)
+	d.Max = quantileOf(1)
 	e := ser.At(int(maxAt))
 	d.MaxAt = puzzleRef(res, &e)
 	return d, vals, maxAt
-}
-
-// empiricalIndex returns the index in n sorted values of their
-// q-quantile by the stat.Empirical estimator: the first i with
-// i+1 >= q*n.
-func empiricalIndex(q float64, n int) int {
-	return min(max(int(math.Ceil(q*float64(n)))-1, 0), n-1)
 }
 
 // finishedAt returns the k-th smallest (0-based) of the values of vals

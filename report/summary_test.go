@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/stat"
-
 	"sudokubatch/internal/golden"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -220,18 +218,6 @@ func TestQuantilesSmallN(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestEstimator records why the summary uses stat.Empirical: gonum's
-// LinInterp is off at small n.
-func TestEstimator(t *testing.T) {
-	x := []float64{1, 2, 3}
-	if got := stat.Quantile(0.5, stat.LinInterp, x, nil); got != 1.5 {
-		t.Errorf("LinInterp median of 1, 2, 3 = %v; the package doc says 1.5", got)
-	}
-	if got := stat.Quantile(0.5, stat.Empirical, x, nil); got != 2 {
-		t.Errorf("Empirical median of 1, 2, 3 = %v, want 2", got)
 	}
 }
 

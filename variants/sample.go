@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/pipeline"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -14,7 +15,9 @@ import (
 // cfg.Solvers named in names when no run gives them: it solves k puzzles
 // spread evenly over the corpus file (of count puzzles) under cfg's
 // limits, workers and run seed, and returns each strategy's median calls
-// and time over its measured units.
+// and time over its measured units: the summary's median (the tool's one
+// estimator, internal/quantile), so that the medians of a sample are
+// those a sweep of the same puzzles reports.
 func SampleMedians(ctx context.Context, cfg Config, file string, count, k int, names []string) (map[string]CorpusMedian, error) {
 	out := map[string]CorpusMedian{}
 	k = min(k, count)
@@ -44,7 +47,7 @@ func SampleMedians(ctx context.Context, cfg Config, file string, count, k int, n
 		}
 		slices.Sort(c)
 		slices.Sort(t)
-		out[s.Name()] = CorpusMedian{Calls: quantile(c, 0.5), NS: quantile(t, 0.5),
+		out[s.Name()] = CorpusMedian{Calls: quantile.Median(c), NS: quantile.Median(t),
 			From: fmt.Sprintf("a sample of %d puzzles of %s", len(c), file)}
 	}
 	return out, nil

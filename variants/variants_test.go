@@ -239,12 +239,23 @@ func TestVerdicts(t *testing.T) {
 	}
 }
 
-func TestQuantile(t *testing.T) {
+// TestDistOf: the variants' figures are the summary's estimator
+// (internal/quantile): each the value of one variant, never one between
+// two, so that a figure is exact or reached by a limit as the variant
+// behind it is.
+func TestDistOf(t *testing.T) {
 	vs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
-	for _, c := range []struct{ q, want float64 }{{0, 1}, {0.5, 6}, {0.9, 10}, {0.25, 3.5}, {1, 11}} {
-		if got := quantile(vs, c.q); got != c.want {
-			t.Errorf("quantile %v = %v, want %v", c.q, got, c.want)
-		}
+	d := distOf(vs, 0)
+	if want := (rundir.Dist{N: 11, Median: 6, Q1: 3, Q3: 9, P90: 10, Max: 11}); d != want {
+		t.Errorf("distOf 1..11 = %+v, want %+v", d, want)
+	}
+	// 100 variants: the p90 is the 90th smallest, the median the 50th.
+	var hundred []float64
+	for i := 1; i <= 100; i++ {
+		hundred = append(hundred, float64(10*i))
+	}
+	if d := distOf(hundred, 0); d.P90 != 900 || d.Median != 500 || d.Q1 != 250 || d.Q3 != 750 {
+		t.Errorf("distOf 10..1000 = %+v, want median 500, IQR [250, 750], p90 900", d)
 	}
 	if p := percentile(vs, 6); p != 100*6.0/11 {
 		t.Errorf("percentile of 6: %v", p)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/rundir"
 )
 
@@ -216,7 +217,7 @@ func seedLuck(units []unit, measure string) *rundir.SeedLuck {
 		if len(vs) == 0 {
 			continue
 		}
-		m := quantile(vs, 0.5)
+		m := quantile.Median(vs)
 		if k == 0 {
 			origMedian = m
 			continue
@@ -254,29 +255,17 @@ func dist(units []unit, measure string) rundir.Dist {
 	return distOf(measuredValues(units, measure), censored)
 }
 
-// distOf summarises sorted values.
+// distOf summarises sorted values. Its quantiles are the tool's one
+// estimator (internal/quantile), the summary's: each is the value of one
+// unit, so that judge can tell an exact one from one a limit reached by
+// comparing it with the smallest stopped value; with 100 variants the
+// p90 is the 90th smallest.
 func distOf(vs []float64, censored int) rundir.Dist {
 	if len(vs) == 0 {
 		return rundir.Dist{}
 	}
-	return rundir.Dist{N: len(vs), Censored: censored, Median: quantile(vs, 0.5), Q1: quantile(vs, 0.25),
-		Q3: quantile(vs, 0.75), P90: quantile(vs, 0.9), Max: vs[len(vs)-1]}
-}
-
-// quantile is the q-quantile of sorted vs, interpolated linearly between
-// the two nearest order statistics (Hyndman and Fan's type 7, R's
-// default): with 100 variants, the p90 lies between the 90th and the
-// 91st smallest.
-func quantile(vs []float64, q float64) float64 {
-	if len(vs) == 1 {
-		return vs[0]
-	}
-	h := q * float64(len(vs)-1)
-	lo := int(math.Floor(h))
-	if lo >= len(vs)-1 {
-		return vs[len(vs)-1]
-	}
-	return vs[lo] + (h-float64(lo))*(vs[lo+1]-vs[lo])
+	return rundir.Dist{N: len(vs), Censored: censored, Median: quantile.Median(vs), Q1: quantile.Of(vs, 0.25),
+		Q3: quantile.Of(vs, 0.75), P90: quantile.Of(vs, 0.9), Max: vs[len(vs)-1]}
 }
 
 // percentile is the share (%) of sorted vs at most v.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
+	quantiles "sudokubatch/internal/quantile"
 )
 
 // valueRange returns the smallest and largest value over the columns,
@@ -132,12 +132,12 @@ func thinECDF(vs []float64, total, n int) (xs, ys []float64) {
 	return xs, ys
 }
 
-// quantile returns the q-quantile of the sorted values vs.
+// quantile returns the q-quantile of the sorted values vs, NaN when
+// there are none: the tool's one estimator (internal/quantile), as the
+// summary's quantiles, so that a box's median is the page's.
 func quantile(vs []float64, q float64) float64 {
 	if len(vs) == 0 {
 		return math.NaN()
 	}
-	// The same estimator as the summary's quantiles (summary.go): the
-	// value of an actual unit.
-	return stat.Quantile(min(max(q, 0), 1), stat.Empirical, vs, nil)
+	return quantiles.Of(vs, q)
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"sudokubatch/internal/quantile"
 	"sudokubatch/solvers"
 )
 
@@ -26,7 +27,9 @@ const (
 	nullWarm    = 2       // untimed round trips before the one timed
 )
 
-// NullStats is the null round trip measured during a sweep.
+// NullStats is the null round trip measured during a sweep: the number
+// of samples and their quantiles, by the tool's one estimator
+// (internal/quantile), as the summary's.
 type NullStats struct {
 	Samples                       int
 	MedianNS, P10NS, P90NS, P99NS int64
@@ -116,16 +119,9 @@ func (m *nullMeter) stats() NullStats {
 	m.mu.Unlock()
 	slices.Sort(vals)
 	if len(vals) > 0 {
-		st.MedianNS, st.P10NS, st.P90NS, st.P99NS = rank(vals, 0.5), rank(vals, 0.1), rank(vals, 0.9), rank(vals, 0.99)
+		st.MedianNS, st.P10NS, st.P90NS, st.P99NS = quantile.Median(vals), quantile.Of(vals, 0.1), quantile.Of(vals, 0.9), quantile.Of(vals, 0.99)
 	}
 	return st
-}
-
-// rank returns the value of rank q (0 to 1) of sorted values: the
-// lower middle one for the median of an even count, as the pipeline's
-// medians are.
-func rank(sorted []int64, q float64) int64 {
-	return sorted[min(int(q*float64(len(sorted)-1)), len(sorted)-1)]
 }
 
 // calibrationPuzzle is the echo's request (puzzle #0 of the 17-clue list).

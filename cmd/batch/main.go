@@ -40,7 +40,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"sudokubatch/internal/progress"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers/external"
@@ -86,7 +88,7 @@ type env struct {
 // when it is one, else $COLUMNS when it is set (as ls reads it: a pipe
 // to a pager), else 0.
 func stdoutColumns() int {
-	if c := terminalColumns(os.Stdout); c > 0 {
+	if c := progress.Columns(os.Stdout); c > 0 {
 		return c
 	}
 	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
@@ -109,12 +111,18 @@ func (e *env) width() int {
 // notef prints a message on stderr: on a terminal folded to its width,
 // in a file or a pipe (a log) one line per message, whole for grep.
 func (e *env) notef(format string, a ...any) {
-	if cols := terminalColumns(e.stderr); cols > 0 {
+	if cols := progress.Columns(e.stderr); cols > 0 {
 		fprintf(e.stderr, cols, format, a...)
 		return
 	}
 	fmt.Fprintf(e.stderr, format, a...)
 }
+
+// newProgress and isTerminal are internal/progress's New and IsTerminal.
+func newProgress(w io.Writer, terminal bool, every time.Duration) progress.Display {
+	return progress.New(w, terminal, every)
+}
+func isTerminal(w io.Writer) bool { return progress.IsTerminal(w) }
 
 // fprintf prints a line (or lines) of human output on w, each folded to
 // width columns (report.Wrap).

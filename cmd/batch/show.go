@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sudokubatch/corpus"
+	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -117,7 +118,7 @@ func showMain(e *env, args []string) error {
 		}
 	}
 	cfg, at := showConfig(names, xs, path, run, corpusIndex, *timeout, *maxCalls, *seed)
-	if isTerminal(e.stderr) {
+	if progress.IsTerminal(e.stderr) {
 		e.notef("batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, report.LimitText(*timeout, *maxCalls))
 	}
 	if err := solveShown(e.ctx, show, cfg, at, *timeout, *maxCalls); err != nil {

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
-	"sync"
 	"time"
 
+	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
@@ -141,7 +141,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 				report.FormatDuration(time.Duration(null.P90NS)), null.Samples)
 		}
 	}
-	invalid.printRest(e.stderr)
+	invalid.Rest()
 	for _, c := range stats.Corpora {
 		if c.Complete && c.Puzzles == 0 {
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
@@ -152,7 +152,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 
 // sweepConfig returns the pipeline's configuration for a sweep into dir
 // with the settings s, and the counter of the invalid lines it reports.
-func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipeline.Config, *invalidLines, error) {
+func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipeline.Config, *progress.Invalid, error) {
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
 		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
@@ -172,34 +172,9 @@ func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipel
 	if f.resume {
 		cfg.Skip = dir.Skip
 	}
-	invalid := &invalidLines{w: e.stderr}
-	cfg.Invalid = invalid.report
+	invalid := &progress.Invalid{W: e.stderr, Show: maxInvalidShow}
+	cfg.Invalid = invalid.Report
 	return cfg, invalid, nil
-}
-
-// invalidLines prints the first few invalid lines of a sweep on stderr
-// as they come, and a count of the rest at the end.
-type invalidLines struct {
-	w  io.Writer
-	mu sync.Mutex
-	n  int
-}
-
-func (l *invalidLines) report(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.n++; l.n <= maxInvalidShow {
-		fmt.Fprintf(l.w, "batch: invalid line: %v\n", err)
-	}
-}
-
-// printRest says how many invalid lines were not printed.
-func (l *invalidLines) printRest(w io.Writer) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.n > maxInvalidShow {
-		fmt.Fprintf(w, "batch: %d more invalid lines (status invalid in results.csv)\n", l.n-maxInvalidShow)
-	}
 }
 
 // stopOnInterrupt returns the sweep's Stop channel: closed on the first
@@ -223,7 +198,7 @@ func stopOnInterrupt(e *env, swept <-chan struct{}, again string) <-chan struct{
 // terminal, and counts the units beside the sweep for its total. The
 // function returned stops the count.
 func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
-	display := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
+	display := progress.New(e.stderr, progress.IsTerminal(e.stderr), 5*time.Second)
 	cfg.Progress = display
 	countCtx, cancelCount := context.WithCancel(e.ctx)
 	go countUnits(countCtx, *cfg, display)
@@ -306,7 +281,7 @@ func writeReportOf(ctx context.Context, e *env, dir string, opt reportOptions) e
 // read once, by the run, and its total stays unknown (a count, no ETA).
 // The total may arrive before the first unit or after the last: the
 // display takes both.
-func countUnits(ctx context.Context, cfg pipeline.Config, d display) {
+func countUnits(ctx context.Context, cfg pipeline.Config, d progress.Display) {
 	if n, err := pipeline.CountUnits(ctx, cfg); err == nil {
 		d.SetTotal(n)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -172,7 +173,7 @@ func variantsMain(e *env, args []string) error {
 	}
 	cfg.Medians = medians
 
-	disp := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
+	disp := progress.New(e.stderr, progress.IsTerminal(e.stderr), 5*time.Second)
 	disp.SetTotal(int(cost.Solves))
 	cfg.Progress = disp
 	v, err := variants.Analyze(e.ctx, cfg, []variants.Puzzle{pz})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/internal/cli"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -18,7 +19,7 @@ import (
 // extFlags are the flags of external solvers (docs/PROTOCOL.md).
 type extFlags struct {
 	specs    []external.Spec
-	files    []string // -ext-files NAME=PATH, merged into specs by resolve
+	files    cli.Strings // -ext-files NAME=PATH, merged into specs by resolve
 	start    time.Duration
 	restarts int
 	grace    time.Duration
@@ -54,25 +55,10 @@ func (l specList) Set(v string) error {
 	return nil
 }
 
-// stringList is a repeatable flag of strings.
-type stringList struct{ list *[]string }
-
-func (l stringList) String() string {
-	if l.list == nil {
-		return ""
-	}
-	return strings.Join(*l.list, " ")
-}
-
-func (l stringList) Set(v string) error {
-	*l.list = append(*l.list, v)
-	return nil
-}
-
 // addExtFlags adds the flags of external solvers to fs.
 func addExtFlags(fs *flag.FlagSet, f *extFlags) {
 	fs.Var(specList{&f.specs}, "ext", "an external solver as strategy `NAME=COMMAND` (repeatable; the line protocol of docs/PROTOCOL.md; no shell: a command run by sh -c names its files with -ext-files)")
-	fs.Var(stringList{&f.files}, "ext-files", "a file or directory `NAME=PATH` that the external solver NAME is made of, hashed into run.json beside its executable (repeatable): -resume and merge refuse a run whose files changed")
+	fs.Var(&f.files, "ext-files", "a file or directory `NAME=PATH` that the external solver NAME is made of, hashed into run.json beside its executable (repeatable): -resume and merge refuse a run whose files changed")
 	fs.DurationVar(&f.start, "ext-start", external.DefaultStartTimeout, "the time an external solver's process has to answer the handshake")
 	fs.IntVar(&f.restarts, "ext-restarts", external.DefaultMaxRestarts, "restarts of external solvers' processes at most in a run (after a timeout, a crash or a protocol error); past it their units are error, and batch exits 1")
 	fs.DurationVar(&f.grace, "ext-grace", external.DefaultGrace, "the time between TERM and KILL when an external solver's process is ended")

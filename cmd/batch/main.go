@@ -42,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -265,46 +266,17 @@ func isBareWord(s string) bool {
 }
 
 // unknownCommand is the usage error for a first argument that is neither
-// a command nor a file.
+// a command nor a file: it names the command within two edits, if any.
 func unknownCommand(word string) error {
-	best, dist := "", 3 // suggest a command within two edits
+	var names []string
 	for _, c := range commands() {
-		if d := editDistance(strings.ToLower(word), c.name); d < dist {
-			best, dist = c.name, d
-		}
+		names = append(names, c.name)
 	}
 	hint := "batch -h lists the commands"
-	if best != "" {
+	if best := cli.Nearest(word, names, 2); best != "" {
 		hint = "did you mean " + best + "?"
 	}
 	return usageErr("unknown command %q; %s (no file %s here either; batch run %s sweeps a corpus file of that name)", word, hint, word, word)
-}
-
-// editDistance returns the number of single-byte insertions, deletions,
-// substitutions and transpositions of adjacent bytes that turn a into b
-// (the optimal string alignment distance).
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // helpMain is `batch help [COMMAND]`: the commands, or one command's
@@ -353,60 +325,19 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "2 usage error or missing input; 130 interrupted.")
 }
 
-// newFlagSet returns a FlagSet that reports errors as usage errors. Its
-// Usage prints the whole usage of the command to the FlagSet's output
-// (e.stderr).
+// newFlagSet returns the FlagSet of a subcommand, writing to e.stderr
+// (cli.NewFlagSet: its usage is about, the flags and the examples).
 func newFlagSet(e *env, name, args, about, examples string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("batch "+name+" "+args), about)
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintf(w, "\nFlags:\n")
-			fs.PrintDefaults()
-		}
-		if examples != "" {
-			fmt.Fprintf(w, "\nExamples:\n%s", examples)
-		}
-	}
-	return fs
+	return cli.NewFlagSet(e.stderr, name, args, about, examples)
 }
 
-// parseFlags parses args, flags and operands in any order (`batch
-// corpus.txt -limit 5` works like `batch -limit 5 corpus.txt`; after
-// `--` everything is an operand). -h prints the usage (fs.Usage) and
-// returns flag.ErrHelp; a flag error prints one line, "batch run: flag
-// provided but not defined: -x; see batch run -h", and returns a usage
-// error with no message of its own. The operands are then fs.Args().
+// parseFlags parses args, flags and operands in any order (cli.Parse): a
+// flag error has printed its line, and is a usage error with no message
+// of its own.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	out := fs.Output()
-	fs.SetOutput(io.Discard) // the flag package would print the error and the whole usage
-	defer fs.SetOutput(out)
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			fs.SetOutput(out)
-			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
-				return err
-			}
-			fmt.Fprintf(out, "batch %s: %v; see batch %s -h\n", fs.Name(), err, fs.Name())
-			return &exitError{exitUsage, errors.New("")}
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			operands = append(operands, rest...)
-			break
-		}
-		operands = append(operands, rest[0])
-		args = rest[1:]
+	err := cli.Parse(fs, args)
+	if errors.Is(err, cli.ErrUsage) {
+		return &exitError{exitUsage, errors.New("")}
 	}
-	// Parse the operands alone so that fs.Args() returns them.
-	return fs.Parse(append([]string{"--"}, operands...))
+	return err
 }

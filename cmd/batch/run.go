@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"sudokubatch/corpus"
+	"sudokubatch/internal/cli"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -106,8 +106,7 @@ func runMain(e *env, args []string) error {
 	if f.variants.n < 0 || f.variants.seeds < 1 {
 		return usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.n, f.variants.seeds)
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	set := cli.Given(fs)
 	f.solversSet = set["solvers"]
 
 	settings, err := settingsFromFlags(&f, fs.Args())

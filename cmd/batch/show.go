@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sudokubatch/corpus"
+	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
@@ -56,8 +57,7 @@ func showMain(e *env, args []string) error {
 	if err := ext.resolve(); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	set := cli.Given(fs)
 	id, err := puzzleArg(fs)
 	if err != nil {
 		return err

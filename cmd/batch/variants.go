@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/report"
@@ -65,8 +65,7 @@ func variantsMain(e *env, args []string) error {
 	if err := ext.resolve(); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	set := cli.Given(fs)
 	id, err := puzzleArg(fs)
 	if err != nil {
 		return err

@@ -161,14 +161,13 @@ func (xs externals) uncounted() map[string][]string {
 	return out
 }
 
-// lookup returns the external solver named name.
-func (xs externals) lookup(name string) (*external.Solver, bool) {
-	for _, x := range xs {
-		if x.Name() == name {
-			return x, true
-		}
+// solvers returns them as strategies (solvers.Resolve).
+func (xs externals) solvers() []solvers.Solver {
+	out := make([]solvers.Solver, len(xs))
+	for i, x := range xs {
+		out[i] = x
 	}
-	return nil, false
+	return out
 }
 
 // recordOf is run.json's record of a program.

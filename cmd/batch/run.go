@@ -242,37 +242,11 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	return s, nil
 }
 
-// solverNames resolves -solvers. An empty list is refused: given
-// explicitly (a script's unset variable), it would otherwise mean the
-// defaults without a word.
-// The names of ext (-ext strategies) are known beside the registry's; all
-// includes them.
+// solverNames resolves -solvers (solvers.Choose): a usage error.
 func solverNames(list string, ext []string) ([]string, error) {
-	var names []string
-	known := append(solvers.Names(), ext...)
-	switch strings.TrimSpace(list) {
-	case "":
-		return nil, usageErr("-solvers is empty: name the strategies (known: %s), or all for every one; omit -solvers for its default",
-			strings.Join(known, ", "))
-	case "all":
-		return known, nil
-	}
-	for _, n := range strings.Split(list, ",") {
-		n = strings.TrimSpace(n)
-		name := n
-		if s, ok := solvers.Lookup(n); ok {
-			name = s.Name()
-		} else if !slices.Contains(ext, n) {
-			hint := ""
-			if len(ext) == 0 {
-				hint = "; a program of yours is added with -ext NAME=COMMAND"
-			}
-			return nil, usageErr("-solvers: unknown strategy %q (known: %s)%s", n, strings.Join(known, ", "), hint)
-		}
-		if slices.Contains(names, name) {
-			return nil, usageErr("-solvers: %s is given twice", name)
-		}
-		names = append(names, name)
+	names, err := solvers.Choose(list, ext)
+	if err != nil {
+		return nil, usageErr("%v", err)
 	}
 	return names, nil
 }

@@ -243,14 +243,7 @@ func placeShown(e *env, show *report.PuzzleShow, run *report.Run, runDir, sha st
 // seeds are the run's.
 func showConfig(names []string, xs externals, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
 	cfg := pipeline.Config{Corpora: []string{path}, Timeout: timeout, MaxCalls: maxCalls, Seed: seed}
-	for _, name := range names {
-		if x, ok := xs.lookup(name); ok {
-			cfg.Solvers = append(cfg.Solvers, x)
-			continue
-		}
-		s, _ := solvers.Lookup(name)
-		cfg.Solvers = append(cfg.Solvers, s.Solver)
-	}
+	cfg.Solvers, _ = solvers.Resolve(names, xs.solvers()) // names chosen by showSolvers
 	if corpusIndex < 0 {
 		return cfg, 0
 	}

@@ -156,14 +156,11 @@ func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipel
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
 		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
-	for _, n := range s.Solvers {
-		if x, ok := f.externals.lookup(n); ok {
-			cfg.Solvers = append(cfg.Solvers, x)
-			continue
-		}
-		sv, _ := solvers.Lookup(n) // validated with the settings
-		cfg.Solvers = append(cfg.Solvers, sv.Solver)
+	ss, err := solvers.Resolve(s.Solvers, f.externals.solvers())
+	if err != nil {
+		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
 	}
+	cfg.Solvers = ss
 	sel, err := pipeline.NewSelection(s)
 	if err != nil {
 		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached

@@ -84,7 +84,7 @@ func variantsMain(e *env, args []string) error {
 	}
 	list := *solverList
 	if !set["solvers"] {
-		list = strings.Join(append(solvers.Defaults(), ext.names()...), ",")
+		list = solvers.DefaultList(ext.names())
 	}
 	names, err := solverNames(list, ext.names())
 	if err != nil {
@@ -120,14 +120,9 @@ func variantsMain(e *env, args []string) error {
 		return err
 	}
 	defer xs.Close()
-	var ss []solvers.Solver
-	for _, name := range names {
-		if x, ok := xs.lookup(name); ok {
-			ss = append(ss, x)
-			continue
-		}
-		s, _ := solvers.Lookup(name)
-		ss = append(ss, s.Solver)
+	ss, err := solvers.Resolve(names, xs.solvers())
+	if err != nil {
+		return err
 	}
 	cfg := variants.Config{Solvers: ss, N: *n, Seeds: *seeds, DrawSeed: *drawSeed, RunSeed: *seed,
 		Timeout: *timeout, MaxCalls: *maxCalls, Workers: *workers}

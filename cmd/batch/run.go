@@ -52,7 +52,7 @@ type runFlags struct {
 	// solversSet: -solvers was given; without it the sweep runs the
 	// default strategies and every -ext one.
 	solversSet bool
-	externals  externals // the external solvers started for the sweep
+	externals  external.Set // the external solvers started for the sweep
 }
 
 // exampleSolvers names two strategies for the help's examples: the
@@ -160,13 +160,13 @@ func startRunExternals(e *env, f *runFlags, specs []external.Spec, s *rundir.Set
 	if len(specs) == 0 {
 		return nil
 	}
-	xs, err := startExternals(e.ctx, e.notef, specs, s.Solvers, f.ext.options(f.workers, s.Unique))
+	xs, err := startExternals(e, specs, s.Solvers, f.ext.options(f.workers, s.Unique))
 	if err != nil {
 		return err
 	}
 	f.externals = xs
 	if !f.resume {
-		s.External = xs.infos()
+		s.External = recordsOf(xs)
 	}
 	return nil
 }
@@ -194,12 +194,12 @@ func settingsFromFlags(f *runFlags, corpora []string) (rundir.Settings, error) {
 	if f.limit < 0 {
 		return s, usageErr("-limit %d: want a number >= 0", f.limit)
 	}
-	names, err := solverNames(f.solvers, f.ext.names())
+	names, err := solverNames(f.solvers, f.ext.specs.Names())
 	if err != nil {
 		return s, err
 	}
 	if !f.solversSet {
-		names = append(solvers.Defaults(), f.ext.names()...)
+		names = append(solvers.Defaults(), f.ext.specs.Names()...)
 	}
 	s.Solvers = names
 	if f.ids != "" {

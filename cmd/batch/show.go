@@ -19,6 +19,7 @@ import (
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
+	"sudokubatch/solvers/external"
 )
 
 // defaultShowTimeout is show's time limit per strategy: every strategy
@@ -69,11 +70,11 @@ func showMain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	names, fromRun, err := showSolvers(*solverList, run, ext.names())
+	names, fromRun, err := showSolvers(*solverList, run, ext.specs.Names())
 	if err != nil {
 		return err
 	}
-	xs, err := startExternals(e.ctx, e.notef, ext.specs, names, ext.options(1, false))
+	xs, err := startExternals(e, ext.specs, names, ext.options(1, false))
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func showMain(e *env, args []string) error {
 	}
 
 	// The puzzle's corpus in the run: same name, else same SHA-256.
-	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1, Uncounted: xs.uncounted()}
+	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1, Uncounted: xs.Uncounted()}
 	if *transform != "" {
 		tr, err := solvers.ParseTransform(*transform, ent.Puzzle.Box)
 		if err != nil {
@@ -241,9 +242,9 @@ func placeShown(e *env, show *report.PuzzleShow, run *report.Run, runDir, sha st
 // the shown puzzle as a run would run them, and the index of its corpus:
 // in a run (at corpusIndex >= 0), among the run's corpora, so that the
 // seeds are the run's.
-func showConfig(names []string, xs externals, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
+func showConfig(names []string, xs external.Set, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
 	cfg := pipeline.Config{Corpora: []string{path}, Timeout: timeout, MaxCalls: maxCalls, Seed: seed}
-	cfg.Solvers, _ = solvers.Resolve(names, xs.solvers()) // names chosen by showSolvers
+	cfg.Solvers, _ = solvers.Resolve(names, xs.Solvers()) // names chosen by showSolvers
 	if corpusIndex < 0 {
 		return cfg, 0
 	}

@@ -77,7 +77,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
 	timing := stats.Timing()
-	timing.Null = f.externals.nulls()
+	timing.Null = nullsOf(f.externals)
 	dir.SetTiming(timing)
 	if !f.resume && stats.Issued+stats.Skipped == 0 && runErr == nil && stats.Complete() {
 		// A new run whose selection matched no puzzle leaves nothing
@@ -147,7 +147,20 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
-	return sweepExit(e, dir, stats, runErr, reportErr, f.externals.failures(stats.Solvers))
+	return sweepExit(e, dir, stats, runErr, reportErr, f.externals.Failures(statusesOf(stats)))
+}
+
+// statusesOf returns the counts by status of a strategy's units in the
+// sweep of stats, by its name.
+func statusesOf(stats *pipeline.Stats) func(name string) map[string]int {
+	return func(name string) map[string]int {
+		for _, ss := range stats.Solvers {
+			if ss.Name == name {
+				return ss.Statuses
+			}
+		}
+		return nil
+	}
 }
 
 // sweepConfig returns the pipeline's configuration for a sweep into dir
@@ -156,7 +169,7 @@ func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipel
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
 		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
-	ss, err := solvers.Resolve(s.Solvers, f.externals.solvers())
+	ss, err := solvers.Resolve(s.Solvers, f.externals.Solvers())
 	if err != nil {
 		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
 	}

@@ -84,9 +84,9 @@ func variantsMain(e *env, args []string) error {
 	}
 	list := *solverList
 	if !set["solvers"] {
-		list = solvers.DefaultList(ext.names())
+		list = solvers.DefaultList(ext.specs.Names())
 	}
-	names, err := solverNames(list, ext.names())
+	names, err := solverNames(list, ext.specs.Names())
 	if err != nil {
 		return err
 	}
@@ -115,12 +115,12 @@ func variantsMain(e *env, args []string) error {
 			*seed = run.Manifest.Settings.Seed
 		}
 	}
-	xs, err := startExternals(e.ctx, e.notef, ext.specs, names, ext.options(*workers, false))
+	xs, err := startExternals(e, ext.specs, names, ext.options(*workers, false))
 	if err != nil {
 		return err
 	}
 	defer xs.Close()
-	ss, err := solvers.Resolve(names, xs.solvers())
+	ss, err := solvers.Resolve(names, xs.Solvers())
 	if err != nil {
 		return err
 	}

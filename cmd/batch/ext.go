@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"slices"
 	"strings"
 	"time"
 
@@ -137,16 +136,17 @@ func checkUnchanged(dir string, was []rundir.External) error {
 	return nil
 }
 
-// sameSpecs reports whether -ext (and -ext-files) given to -resume name
-// the programs the run recorded, with the same commands and files.
-func sameSpecs(specs []external.Spec, was []rundir.External) bool {
-	if len(specs) != len(was) {
-		return false
-	}
-	for i, sp := range specsOf(rundir.Settings{External: was}) {
-		if sp.Name != specs[i].Name || !slices.Equal(sp.Args, specs[i].Args) || !slices.Equal(sp.Files, specs[i].Files) {
-			return false
+// namedRecords is what -ext and -ext-files name of each program, as
+// run.json records it, for rundir.Settings.CheckResume: the name, the
+// command and the named files.
+func namedRecords(specs []external.Spec) []rundir.External {
+	var out []rundir.External
+	for _, sp := range specs {
+		r := rundir.External{Name: sp.Name, Command: sp.Command, Args: sp.Args}
+		for _, path := range sp.Files {
+			r.Files = append(r.Files, rundir.FileSum{Path: path, Named: true})
 		}
+		out = append(out, r)
 	}
-	return true
+	return out
 }

@@ -54,3 +54,12 @@ func fromRunNote(names []string) string {
 		report.Plural(len(names), "an external solver", "external solvers"), report.Plural(len(names), "it", "them"),
 		report.Plural(len(names), "its", "their"), report.Plural(len(names), "it is", "they are"))
 }
+
+// solverNames resolves -solvers (solvers.Choose): a usage error.
+func solverNames(list string, ext []string) ([]string, error) {
+	names, err := solvers.Choose(list, ext)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return names, nil
+}

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"strings"
 	"time"
 
 	"sudokubatch/internal/progress"
@@ -33,22 +31,8 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		dir.Release()
 		return err
 	}
-	// A resumed stream must start with the bytes the run read (its copy
-	// in the run directory): checked before anything is recorded.
-	if f.resume {
-		streams, err := pipeline.OpenStreams(e.ctx, &cfg)
-		if err != nil {
-			dir.Release()
-			if e.ctx.Err() != nil {
-				return e.ctx.Err()
-			}
-			return &exitError{exitUsage, fmt.Errorf("cannot resume %s: %w", dir.Path, err)}
-		}
-		cfg.Streams = streams
-	}
-
-	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine()}
-	seg.Scheduler = rundir.ThisJob(os.Getenv)
+	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine(),
+		Scheduler: rundir.ThisJob(os.Getenv)}
 	if err = dir.Begin(seg); err != nil {
 		cfg.Streams.Close()
 		dir.Release()
@@ -72,7 +56,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 
 	stats, runErr := pipeline.Run(context.Background(), cfg)
 	close(swept)
-	end := time.Now()
+	end := sweepEnd(f, dir, stats, time.Since(start))
 	f.externals.Close()
 
 	dir.Manifest.UpdateCorpora(stats.Corpora)
@@ -83,7 +67,7 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		// A new run whose selection matched no puzzle leaves nothing
 		// behind: not its directory, and not results/latest.
 		dir.Discard()
-		return emptySelection(stats, s)
+		return usageErr("%s", report.EmptySelection(stats.Corpora, s.Corpora))
 	}
 	status, why := stats.Status(runErr)
 	if closeErr := dir.Close(status, why); runErr == nil {
@@ -94,53 +78,10 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 			fmt.Fprintf(e.stderr, "batch: %v\n", err)
 		}
 	}
-
-	printSummary(e.stdout, e.width(), dir, stats, end.Sub(start), f.workers, !f.report, runErr)
-	printCorpora(e.stdout, e.width(), stats.Corpora)
-	var reportErr error
-	reported := false
-	if f.report && dir.Rows() > 0 && runErr == nil {
-		// After an interrupted sweep the report of what was done is
-		// written whole (a second Ctrl-C ends the process); during a
-		// sweep that was not interrupted, a Ctrl-C stops the report.
-		ctx := e.ctx
-		if stats.Interrupted {
-			ctx = context.Background()
-		}
-		opt := reportOptions{svg: f.svg, top: report.DefaultTop, width: e.width()} // the highlight: run.json's (resolveHighlight)
-		if f.variants.n > 0 && status == rundir.Finished && !stats.Interrupted {
-			opt.variants = &f.variants // an unfinished run's hard lists are not the run's
-		}
-		if f.gzip && status == rundir.Finished {
-			opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
-		}
-		reportErr = writeReportOf(ctx, e, dir.Path, opt)
-		reported = reportErr == nil
-	}
-	// After the report only: -report=false leaves results.csv plain, as
-	// the rows to read with other tools, and the sweep's time its own.
-	if f.gzip && reported && status == rundir.Finished {
-		compressRows(e, dir.Path)
-	}
-	printNotes(e.stdout, e.width(), stats, s)
-	for _, x := range f.externals {
-		if n := x.Restarts(); n > 0 {
-			fprintf(e.stdout, e.width(), "note: external %s: %s started again (after a timeout, a crash or a protocol error; -ext-restarts %d at most)\n",
-				x.Name(), report.Count(n, "process", "processes"), f.ext.restarts)
-		}
-		if x.Refused() > 0 {
-			fprintf(e.stdout, e.width(), "note: external %s: the restart cap was reached: its units after it were not sent, their rows say error (restart cap reached); raise -ext-restarts\n",
-				x.Name())
-		}
-		if n := x.Strays(); n > 0 {
-			fprintf(e.stdout, e.width(), "note: external %s: %s came after an answer too many requests back to name its unit\n", x.Name(), report.Count(n, "line", "lines"))
-		}
-		if null := x.Null(); null.Samples > 0 {
-			fprintf(e.stdout, e.width(), "note: external %s: null round trip %s median (p10 %s, p90 %s) over %d samples during the sweep: it is part of each unit's time\n",
-				x.Name(), report.FormatDuration(time.Duration(null.MedianNS)), report.FormatDuration(time.Duration(null.P10NS)),
-				report.FormatDuration(time.Duration(null.P90NS)), null.Samples)
-		}
-	}
+	end.Rows, end.Failed, end.Timing, end.Settings = dir.Rows(), runErr != nil, timing, s
+	end.WriteSummary(e.stdout, e.width())
+	reportErr := reportSweep(e, f, dir, stats, status, runErr)
+	end.WriteNotes(e.stdout, e.width())
 	invalid.Rest()
 	for _, c := range stats.Corpora {
 		if c.Complete && c.Puzzles == 0 {
@@ -148,6 +89,54 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 	return sweepExit(e, dir, stats, runErr, reportErr, f.externals.Failures(statusesOf(stats)))
+}
+
+// sweepEnd is what the sweep of stats says at its end (report.SweepEnd),
+// but for what the run directory records after it.
+func sweepEnd(f *runFlags, dir *rundir.Dir, stats *pipeline.Stats, elapsed time.Duration) *report.SweepEnd {
+	end := &report.SweepEnd{Dir: dir.Path, Elapsed: elapsed, Workers: f.workers, Units: stats.Units, Skipped: stats.Skipped,
+		Cached: stats.Retime.Cached, Table: !f.report, Corpora: stats.Corpora, Invalid: stats.Invalid}
+	end.Peak, _ = peakRSS()
+	for _, ss := range stats.Solvers {
+		end.Solvers = append(end.Solvers, report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS})
+	}
+	for _, x := range f.externals {
+		end.Externals = append(end.Externals, report.ExternalEnd{Name: x.Name(), Restarts: x.Restarts(),
+			MaxRestarts: f.ext.restarts, Refused: x.Refused() > 0, Strays: x.Strays()})
+	}
+	return end
+}
+
+// reportSweep writes the report of the sweep, unless -report=false or it
+// wrote no row or failed, then gzips the rows of a finished run
+// (-gzip).
+func reportSweep(e *env, f *runFlags, dir *rundir.Dir, stats *pipeline.Stats, status string, runErr error) error {
+	if !f.report || dir.Rows() == 0 || runErr != nil {
+		return nil
+	}
+	// After an interrupted sweep the report of what was done is written
+	// whole (a second Ctrl-C ends the process); during a sweep that was
+	// not interrupted, a Ctrl-C stops the report.
+	ctx := e.ctx
+	if stats.Interrupted {
+		ctx = context.Background()
+	}
+	opt := reportOptions{svg: f.svg, top: report.DefaultTop, width: e.width()} // the highlight: run.json's (resolveHighlight)
+	if f.variants.n > 0 && status == rundir.Finished && !stats.Interrupted {
+		opt.variants = &f.variants // an unfinished run's hard lists are not the run's
+	}
+	if f.gzip && status == rundir.Finished {
+		opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
+	}
+	if err := writeReportOf(ctx, e, dir.Path, opt); err != nil {
+		return err
+	}
+	// After the report only: -report=false leaves results.csv plain, as
+	// the rows to read with other tools, and the sweep's time its own.
+	if f.gzip && status == rundir.Finished {
+		compressRows(e, dir.Path)
+	}
+	return nil
 }
 
 // statusesOf returns the counts by status of a strategy's units in the
@@ -165,25 +154,30 @@ func statusesOf(stats *pipeline.Stats) func(name string) map[string]int {
 
 // sweepConfig returns the pipeline's configuration for a sweep into dir
 // with the settings s, and the counter of the invalid lines it reports.
+// A resumed stream must start with the bytes the run read (its copy in
+// the run directory): checked here, before anything is recorded.
 func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipeline.Config, *progress.Invalid, error) {
 	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
 		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
 		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
-	ss, err := solvers.Resolve(s.Solvers, f.externals.Solvers())
-	if err != nil {
+	var err error
+	if cfg.Solvers, err = solvers.Resolve(s.Solvers, f.externals.Solvers()); err != nil {
 		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
 	}
-	cfg.Solvers = ss
-	sel, err := pipeline.NewSelection(s)
-	if err != nil {
+	if cfg.Select, err = pipeline.NewSelection(s); err != nil {
 		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
-	}
-	cfg.Select = sel
-	if f.resume {
-		cfg.Skip = dir.Skip
 	}
 	invalid := &progress.Invalid{W: e.stderr, Show: maxInvalidShow}
 	cfg.Invalid = invalid.Report
+	if f.resume {
+		cfg.Skip = dir.Skip
+		if cfg.Streams, err = pipeline.OpenStreams(e.ctx, &cfg); err != nil {
+			if e.ctx.Err() != nil {
+				return cfg, nil, e.ctx.Err()
+			}
+			return cfg, nil, &exitError{exitUsage, fmt.Errorf("cannot resume %s: %w", dir.Path, err)}
+		}
+	}
 	return cfg, invalid, nil
 }
 
@@ -213,21 +207,6 @@ func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
 	countCtx, cancelCount := context.WithCancel(e.ctx)
 	go countUnits(countCtx, *cfg, display)
 	return cancelCount
-}
-
-// emptySelection is the usage error of a new sweep that solved nothing:
-// its corpora have no puzzle, or its selection matches none of them.
-func emptySelection(stats *pipeline.Stats, s rundir.Settings) error {
-	puzzles := 0
-	var counts []string
-	for _, c := range stats.Corpora {
-		puzzles += c.Puzzles
-		counts = append(counts, fmt.Sprintf("%s has %d %s", c.Path, c.Puzzles, report.Plural(c.Puzzles, "puzzle", "puzzles")))
-	}
-	if puzzles == 0 {
-		return usageErr("no puzzle line in %s (empty, or only comments and blank lines): nothing was solved", strings.Join(s.Corpora, ", "))
-	}
-	return usageErr("the selection matches no puzzle (%s; ids count from 0): nothing was solved", strings.Join(counts, ", "))
 }
 
 // sweepExit returns the error a sweep exits with, the most serious first
@@ -295,120 +274,4 @@ func countUnits(ctx context.Context, cfg pipeline.Config, d progress.Display) {
 	if n, err := pipeline.CountUnits(ctx, cfg); err == nil {
 		d.SetTotal(n)
 	}
-}
-
-// printCorpora prints, per corpus, what became of its lines: puzzles,
-// invalid lines and skipped lines (blank, comment, count header) add up
-// to the lines read; each line folded to width columns.
-func printCorpora(w io.Writer, width int, corpora []rundir.CorpusInfo) {
-	for _, c := range corpora {
-		valid := c.Puzzles - c.Invalid
-		counts := fmt.Sprintf("%d %s = %d %s + %d invalid + %d skipped (blank, comment or count header)",
-			c.Lines, report.Plural(c.Lines, "line", "lines"), valid, report.Plural(valid, "puzzle", "puzzles"), c.Invalid, c.Skipped)
-		switch {
-		case c.Error != "":
-			fprintf(w, width, "corpus %s: %s read before the error\n", c.Path, counts)
-		case c.Complete:
-			fprintf(w, width, "corpus %s: %s\n", c.Path, counts)
-		case c.Lines == 0:
-			fprintf(w, width, "corpus %s: not read\n", c.Path)
-		default:
-			fprintf(w, width, "corpus %s: read up to line %d: %s\n", c.Path, c.Lines, counts)
-		}
-	}
-}
-
-// printSummary prints where the results are, how long the run took and,
-// with table (no report to print its own), per strategy how the units of
-// this run ended; each line folded to width columns.
-func printSummary(w io.Writer, width int, dir *rundir.Dir, st *pipeline.Stats, elapsed time.Duration, workers int, table bool, runErr error) {
-	var b strings.Builder
-	if runErr != nil {
-		// A write error: the rows counted may not all have reached the file.
-		fmt.Fprintf(&b, "results: %s (incomplete: %s stopped by an error)\n", dir.Path, rundir.ResultsFile)
-	} else {
-		fmt.Fprintf(&b, "results: %s (%s in %s)\n", dir.Path, report.Count(dir.Rows(), "row", "rows"), rundir.ResultsFile)
-	}
-	fmt.Fprintf(&b, "took %s with %s: %s this run", report.FormatDuration(elapsed), report.Count(workers, "worker", "workers"),
-		report.Count(st.Units, "unit", "units"))
-	if st.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d already done", st.Skipped)
-	}
-	fmt.Fprintln(&b, peakNote())
-	if r := st.Retime; r.Error != "" {
-		fmt.Fprintf(&b, "timing: the re-timing could not be recorded, the rows keep their sweep times: %s\n", r.Error)
-	} else if r.Retimed > 0 || r.Left > 0 || st.Unstable > 0 {
-		fmt.Fprintf(&b, "timing: %s re-timed alone in %s: %d confirmed slow, %d noise, %d slowest confirmed",
-			report.Count(r.Retimed, "unit", "units"), report.FormatDuration(time.Duration(r.NS)), r.Slow, r.Noise, r.Confirmed)
-		if r.Cached > 0 {
-			fmt.Fprintf(&b, "; %d not taken (an external solver that answers repeated requests as a cache does)", r.Cached)
-		}
-		if r.Left > 0 {
-			fmt.Fprintf(&b, "; %d left (time allowed spent)", r.Left)
-		}
-		if st.Unstable > 0 {
-			fmt.Fprintf(&b, "; %s whose runs disagreed (unstable)", report.Count(st.Unstable, "unit", "units"))
-		}
-		fmt.Fprintf(&b, "; timer overhead %d ns subtracted; collector %.2f%% of CPU\n", st.TimerNS, 100*st.GC.CPUShare)
-	}
-	io.WriteString(w, report.Wrap(b.String(), width))
-	if table {
-		printStatusTable(w, width, st)
-	}
-}
-
-// printNotes says how many units a limit stopped, and how to measure
-// them, and how many lines were not puzzles; each line folded to width
-// columns.
-func printNotes(w io.Writer, width int, st *pipeline.Stats, s rundir.Settings) {
-	stoppedBy := func(status string) (int, string) {
-		n := 0
-		var per []string
-		for _, ss := range st.Solvers {
-			if k := ss.Statuses[status]; k > 0 {
-				n += k
-				per = append(per, fmt.Sprintf("%s %d", ss.Name, k))
-			}
-		}
-		return n, strings.Join(per, ", ")
-	}
-	if n, per := stoppedBy("timeout"); n > 0 {
-		raise := "Raise the limit"
-		if next := higherTimeout(time.Duration(s.TimeoutNS)); next > 0 {
-			raise += fmt.Sprintf(" (-timeout %s)", next)
-		}
-		fprintf(w, width, "note: %s stopped at -timeout %s (%s); %s timeout. "+
-			"%s, or sweep without one: -timeout 0 -max-calls N.\n",
-			report.Count(n, "unit", "units"), s.Timeout, per, report.Plural(n, "its row says", "their rows say"), raise)
-	}
-	if n, per := stoppedBy("limit"); n > 0 {
-		fprintf(w, width, "note: %s stopped at -max-calls %d (%s); %s limit.\n", report.Count(n, "unit", "units"),
-			s.MaxCalls, per, report.Plural(n, "its row says", "their rows say"))
-	}
-	if st.Invalid > 0 {
-		fprintf(w, width, "note: %s (status invalid, with file, line and reason)\n",
-			report.Plural(st.Invalid, "1 corpus line is not a puzzle", fmt.Sprintf("%d corpus lines are not puzzles", st.Invalid)))
-	}
-}
-
-// higherTimeout returns a -timeout to suggest above t: the first of 1s,
-// 10s, 1m and 10m past it, or 0 past them all. (A unit of an external
-// solver under -timeout 0 stops at -ext-timeout: the same applies.)
-func higherTimeout(t time.Duration) time.Duration {
-	for _, d := range []time.Duration{time.Second, 10 * time.Second, time.Minute, 10 * time.Minute} {
-		if d > t {
-			return d
-		}
-	}
-	return 0
-}
-
-// printStatusTable prints per strategy how the units of this run ended
-// (report.WriteStatusTable), fitted to width columns.
-func printStatusTable(w io.Writer, width int, st *pipeline.Stats) {
-	counts := make([]report.SweepCounts, len(st.Solvers))
-	for i, ss := range st.Solvers {
-		counts[i] = report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS}
-	}
-	report.WriteStatusTable(w, counts, width)
 }

@@ -70,6 +70,15 @@ func usageErr(format string, a ...any) error {
 	return &exitError{exitUsage, fmt.Errorf(format, a...)}
 }
 
+// inputErr is err, an error of the user's input, as a usage error (exit
+// 2); the context's error when it was canceled.
+func inputErr(e *env, err error) error {
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
+	return &exitError{exitUsage, err}
+}
+
 // env is what a subcommand talks to.
 type env struct {
 	// ctx is canceled by the first SIGINT, SIGTERM or SIGHUP (see main): a

@@ -91,11 +91,11 @@ func TestFindAndSolveInARun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, warns, err := Find(ctx, Request{ID: 2018, Run: run, RunDir: runDir, RunNamed: true})
+	_, _, err = Find(ctx, Request{ID: 2018, Run: run, RunDir: runDir, RunNamed: true})
 	if err == nil || !strings.Contains(err.Error(), "corpus c.txt has 4 puzzles") && !strings.Contains(err.Error(), "no puzzle #2018") {
 		t.Fatalf("#2018 of a corpus of 4: %v, want no such puzzle", err)
 	}
-	p, warns, err = Find(ctx, Request{ID: 1, Run: run, RunDir: runDir, RunNamed: true})
+	p, warns, err := Find(ctx, Request{ID: 1, Run: run, RunDir: runDir, RunNamed: true})
 	if err != nil || len(warns) > 0 {
 		t.Fatal(err, warns)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"sudokubatch/internal/cli"
 	"sudokubatch/report"
-	"sudokubatch/rundir"
 	"sudokubatch/solvers/external"
 )
 
@@ -50,14 +49,7 @@ func (f *extFlags) options(workers int, unique bool) external.Options {
 // (external.StartAll), saying on stderr what it left out and what it
 // started; a program that does not start is a usage error.
 func startExternals(e *env, specs []external.Spec, names []string, opt external.Options) (external.Set, error) {
-	xs, err := external.StartAll(e.ctx, specs, names, opt,
-		func(w string) { e.notef("batch: warning: %s\n", w) },
-		func(x *external.Solver, took time.Duration) {
-			pr := x.Program()
-			e.notef("batch: external %s: %s %s (%s), %s started in %s; the null round trip is measured during the sweep\n",
-				x.Name(), pr.Reported, pr.Version, strings.Join(pr.Caps, " "), report.Count(opt.Workers, "process", "processes"),
-				report.FormatDuration(took))
-		})
+	xs, err := external.StartAll(e.ctx, specs, names, opt, func(w string) { e.notef("batch: warning: %s\n", w) }, startedNote(e))
 	switch {
 	case err == nil:
 		return xs, nil
@@ -67,86 +59,13 @@ func startExternals(e *env, specs []external.Spec, names []string, opt external.
 	return nil, usageErr("%v", err)
 }
 
-// The external solvers in run.json: solvers/external knows no run.json,
-// rundir no external solver; the command maps one onto the other.
-
-// recordsOf is run.json's record of each program of xs.
-func recordsOf(xs external.Set) []rundir.External {
-	var out []rundir.External
-	for _, x := range xs {
-		p := x.Program()
-		r := rundir.External{Name: p.Name, Command: p.Command, Args: p.Args, Executable: p.Executable, SHA256: p.SHA256,
-			Reported: p.Reported, Version: p.Version, Caps: p.Caps}
-		for _, f := range p.Files {
-			r.Files = append(r.Files, rundir.FileSum{Path: f.Path, SHA256: f.SHA256, Named: f.Named, Files: f.Files})
-		}
-		out = append(out, r)
+// startedNote returns what says on stderr that an external solver
+// started, with its processes and the time they took.
+func startedNote(e *env) func(x *external.Solver, took time.Duration) {
+	return func(x *external.Solver, took time.Duration) {
+		pr := x.Program()
+		e.notef("batch: external %s: %s %s (%s), %s started in %s; the null round trip is measured during the sweep\n",
+			x.Name(), pr.Reported, pr.Version, strings.Join(pr.Caps, " "), report.Count(x.Workers(), "process", "processes"),
+			report.FormatDuration(took))
 	}
-	return out
-}
-
-// nullsOf is run.json's record of the null round trip each of xs measured.
-func nullsOf(xs external.Set) []rundir.NullRoundTrip {
-	var out []rundir.NullRoundTrip
-	for _, x := range xs {
-		n := x.Null()
-		out = append(out, rundir.NullRoundTrip{Name: x.Name(), Samples: n.Samples, MedianNS: n.MedianNS, P10NS: n.P10NS,
-			P90NS: n.P90NS, P99NS: n.P99NS})
-	}
-	return out
-}
-
-// programOf is the program of run.json's record.
-func programOf(e rundir.External) external.Program {
-	p := external.Program{Name: e.Name, Command: e.Command, Args: e.Args, Executable: e.Executable, SHA256: e.SHA256,
-		Reported: e.Reported, Version: e.Version, Caps: e.Caps}
-	for _, f := range e.Files {
-		p.Files = append(p.Files, external.FileHash{Path: f.Path, SHA256: f.SHA256, Named: f.Named, Files: f.Files})
-	}
-	return p
-}
-
-// specsOf returns the specs recorded in a run's settings (for -resume).
-func specsOf(s rundir.Settings) []external.Spec {
-	var specs []external.Spec
-	for _, e := range s.External {
-		sp := external.Spec{Name: e.Name, Command: e.Command, Args: e.Args}
-		for _, f := range e.Files {
-			if f.Named {
-				sp.Files = append(sp.Files, f.Path)
-			}
-		}
-		specs = append(specs, sp)
-	}
-	return specs
-}
-
-// checkUnchanged refuses to go on with a program that is not the one the
-// run swept (-resume), before starting it.
-func checkUnchanged(dir string, was []rundir.External) error {
-	for i, sp := range specsOf(rundir.Settings{External: was}) {
-		now, err := external.Identify(sp)
-		if err != nil {
-			return usageErr("-resume: %v", err)
-		}
-		if why := external.Changed(programOf(was[i]), now); why != "" {
-			return usageErr("-resume: the external solver %s is not the program %s/run.json recorded: %s", sp.Name, dir, why)
-		}
-	}
-	return nil
-}
-
-// namedRecords is what -ext and -ext-files name of each program, as
-// run.json records it, for rundir.Settings.CheckResume: the name, the
-// command and the named files.
-func namedRecords(specs []external.Spec) []rundir.External {
-	var out []rundir.External
-	for _, sp := range specs {
-		r := rundir.External{Name: sp.Name, Command: sp.Command, Args: sp.Args}
-		for _, path := range sp.Files {
-			r.Files = append(r.Files, rundir.FileSum{Path: path, Named: true})
-		}
-		out = append(out, r)
-	}
-	return out
 }

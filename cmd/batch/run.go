@@ -1,20 +1,19 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"sudokubatch/corpus"
 	"sudokubatch/internal/cli"
-	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
-	"sudokubatch/solvers/external"
+	"sudokubatch/sweep"
 	"sudokubatch/variants"
 )
 
@@ -40,7 +39,6 @@ type runFlags struct {
 	cpuprof   string
 	profile   *os.File // the -cpuprofile file, opened before the run is created
 	ext       extFlags
-	externals external.Set // the external solvers started for the sweep
 }
 
 // exampleSolvers names two strategies for the help's examples: the
@@ -98,13 +96,24 @@ func runMain(e *env, args []string) error {
 		}
 		defer f.profile.Close()
 	}
-	start := time.Now()
-	defer func() { f.externals.Close() }()
-	dir, settings, err := openRun(e, &f, set, fs.Args(), settings, start)
+	opt := sweep.Options{Settings: settings, Given: func(flag string) bool { return set[flag] }, Resume: f.resume,
+		Out: f.out, Corpora: fs.Args(), Workers: f.workers, Ext: f.ext.specs, ExtOptions: f.ext.options(0, false),
+		Stdin: e.stdin, Command: e.args0, Start: time.Now(), Say: func(line string) { e.notef("batch: %s\n", line) },
+		Started: startedNote(e)}
+	if f.highlight != "" && !f.resume {
+		if opt.Highlight, opt.NoHighlight, err = parseHighlight(f.highlight); err != nil {
+			return usageErr("-highlight: %v", err)
+		}
+	}
+	sw, err := sweep.Open(e.ctx, opt)
 	if err != nil {
+		if _, ok := errors.AsType[*sweep.UsageError](err); ok {
+			return &exitError{exitUsage, err}
+		}
 		return err
 	}
-	return sweep(e, &f, dir, settings, start)
+	defer sw.Close()
+	return runSweep(e, &f, sw)
 }
 
 // runSettings checks the flags of run and returns the settings of the
@@ -145,112 +154,7 @@ func runSettings(e *env, fs *flag.FlagSet, f *runFlags) (rundir.Settings, map[st
 	return settings, set, nil
 }
 
-// openRun creates the run directory of a new sweep, or opens the run to
-// finish (-resume), and starts the external solvers of its strategies:
-// before a new run is made, so that a program that does not start leaves
-// nothing behind; after a run to finish is checked, its programs
-// unchanged.
-func openRun(e *env, f *runFlags, set map[string]bool, corpora []string, settings rundir.Settings, start time.Time) (*rundir.Dir, rundir.Settings, error) {
-	if !f.resume {
-		if err := startRunExternals(e, f, f.ext.specs, &settings); err != nil {
-			return nil, settings, err
-		}
-		dir, err := createRun(e, f, settings, start)
-		return dir, settings, err
-	}
-	dir, settings, err := resumeRun(e, f, set, corpora, settings)
-	if err != nil {
-		return nil, settings, err
-	}
-	if err = checkUnchanged(dir.Path, settings.External); err == nil {
-		err = startRunExternals(e, f, specsOf(settings), &settings)
-	}
-	if err != nil {
-		dir.Release()
-		return nil, settings, err
-	}
-	return dir, settings, nil
-}
-
-// startRunExternals starts the external solvers of the sweep among specs
-// (those of s.Solvers); a new run records them in s.External.
-func startRunExternals(e *env, f *runFlags, specs []external.Spec, s *rundir.Settings) error {
-	if len(specs) == 0 {
-		return nil
-	}
-	xs, err := startExternals(e, specs, s.Solvers, f.ext.options(f.workers, s.Unique))
-	if err != nil {
-		return err
-	}
-	f.externals = xs
-	if !f.resume {
-		s.External = recordsOf(xs)
-	}
-	return nil
-}
-
 // maxWorkers is the most workers a run starts: more than a few per CPU
 // only share the CPUs, and each worker holds batches of units in flight,
 // so the reorder window (and memory) grows with the count.
 func maxWorkers() int { return max(256, 4*runtime.NumCPU()) }
-
-// createRun identifies the corpora (a missing one exits 2), then creates
-// the run directory with run.json recording them (rundir.CreateNew).
-func createRun(e *env, f *runFlags, s rundir.Settings, start time.Time) (*rundir.Dir, error) {
-	corpora, err := corpus.Identify(e.ctx, s.Corpora)
-	if err != nil {
-		if e.ctx.Err() != nil {
-			return nil, e.ctx.Err()
-		}
-		return nil, &exitError{exitUsage, err}
-	}
-	m := &rundir.Manifest{Tool: "sudokubatch", Start: start.UTC(), Settings: s, Corpora: corpora}
-	if f.highlight != "" {
-		ids, none, err := parseHighlight(f.highlight)
-		if err != nil {
-			return nil, usageErr("-highlight: %v", err)
-		}
-		m.Highlight, m.NoHighlight = ids, none
-	}
-	dir, err := rundir.CreateNew(f.out, m)
-	if err != nil {
-		// Whatever stops the creation of the directory (it holds a run or
-		// other files, it cannot be made: -out /proc/x) is a bad -out.
-		return nil, &exitError{exitUsage, err}
-	}
-	return dir, nil
-}
-
-// resumeRun opens the run to finish (-out, else results/latest). Its
-// settings come from run.json; flags that decide rows may be repeated
-// but must agree (rundir.Settings.CheckResume).
-func resumeRun(e *env, f *runFlags, set map[string]bool, corpora []string, flags rundir.Settings) (*rundir.Dir, rundir.Settings, error) {
-	out := f.out
-	if out == "" {
-		out = rundir.Latest(rundir.DefaultRoot)
-	}
-	dir, err := rundir.Resume(out, corpus.VerifyRun(e.ctx, out))
-	if err != nil {
-		if e.ctx.Err() != nil {
-			return nil, flags, e.ctx.Err()
-		}
-		return nil, flags, &exitError{exitUsage, err}
-	}
-	s := dir.Manifest.Settings
-	flags.External = namedRecords(f.ext.specs)
-	if err := s.CheckResume(out, flags, func(flag string) bool { return set[flag] }, corpora); err != nil {
-		dir.Release()
-		return nil, s, usageErr("%v", err)
-	}
-	if dir.Manifest.Status == rundir.Finished {
-		fmt.Fprintf(e.stderr, "batch: %s is already finished; checking that every unit is there\n", out)
-	}
-	fmt.Fprintf(e.stderr, "batch: resuming %s: %s already done\n", out, report.Count(dir.Rows(), "row", "rows"))
-	for i, c := range dir.Manifest.Corpora {
-		if c.Stream && !c.Complete && c.Path == "-" {
-			fmt.Fprintf(e.stderr, "batch: the run read %d bytes of standard input (kept in %s): give the same input again, it is checked against them\n",
-				c.Size, filepath.Join(out, rundir.StreamFile(i)))
-		}
-	}
-	return dir, s, nil
-}

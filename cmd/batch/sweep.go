@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"time"
@@ -13,31 +12,13 @@ import (
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
-	"sudokubatch/solvers"
+	"sudokubatch/sweep"
 )
 
-// sweepGCPercent is the GOGC of the sweep (pipeline.Config.GCPercent).
-// The sweep's live heap is a few MB (the window of units, the tables),
-// below the collector's minimum goal at the default GOGC (4 MB): at 50
-// the heap stays nearer what is live, for the same CPU time
-// (docs/PERFORMANCE.md, "Memory").
-const sweepGCPercent = 50
-
-// sweep runs the pipeline into dir, records how it ended, and prints the
-// summary (and writes the report unless -report=false).
-func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.Time) error {
-	cfg, invalid, err := sweepConfig(e, f, dir, s)
-	if err != nil {
-		dir.Release()
-		return err
-	}
-	seg := rundir.Segment{Start: start.UTC(), Command: e.args0, Workers: f.workers, Machine: rundir.ThisMachine(),
-		Scheduler: rundir.ThisJob(os.Getenv)}
-	if err = dir.Begin(seg); err != nil {
-		cfg.Streams.Close()
-		dir.Release()
-		return err
-	}
+// runSweep runs the sweep opened in sw, with the progress on stderr (a
+// Ctrl-C stops it), prints what it did, writes the report unless
+// -report=false, and returns the error it exits with.
+func runSweep(e *env, f *runFlags, sw *sweep.Sweep) error {
 	if f.profile != nil {
 		// Opened before the run directory was made (runMain): a bad path
 		// leaves nothing behind.
@@ -48,59 +29,42 @@ func sweep(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings, start time.T
 		}
 	}
 	chart.ReleaseFonts() // no chart until the report: not in the sweep's memory
+	invalid := &progress.Invalid{W: e.stderr, Show: maxInvalidShow}
+	sw.Config.Invalid = invalid.Report
 	swept := make(chan struct{})
-	cfg.Stop = stopOnInterrupt(e, swept, "again to quit at once")
+	sw.Config.Stop = stopOnInterrupt(e, swept, "again to quit at once")
 	if !f.quiet {
-		defer showProgress(e, &cfg)()
+		defer showProgress(e, &sw.Config)()
 	}
-
-	stats, runErr := pipeline.Run(context.Background(), cfg)
+	res := sw.Run()
 	close(swept)
-	end := sweepEnd(f, dir, stats, time.Since(start))
-	f.externals.Close()
-
-	dir.Manifest.UpdateCorpora(stats.Corpora)
-	timing := stats.Timing()
-	timing.Null = nullsOf(f.externals)
-	dir.SetTiming(timing)
-	if !f.resume && stats.Issued+stats.Skipped == 0 && runErr == nil && stats.Complete() {
-		// A new run whose selection matched no puzzle leaves nothing
-		// behind: not its directory, and not results/latest.
-		dir.Discard()
-		return usageErr("%s", report.EmptySelection(stats.Corpora, s.Corpora))
+	if res.Empty {
+		return usageErr("%s", report.EmptySelection(res.Stats.Corpora, sw.Settings.Corpora))
 	}
-	status, why := stats.Status(runErr)
-	if closeErr := dir.Close(status, why); runErr == nil {
-		runErr = closeErr
-	}
-	if f.out == "" && !f.resume {
-		if err := rundir.UpdateLatest(rundir.DefaultRoot, dir.Path); err != nil {
-			fmt.Fprintf(e.stderr, "batch: %v\n", err)
-		}
-	}
-	end.Rows, end.Failed, end.Timing, end.Settings = dir.Rows(), runErr != nil, timing, s
+	end := sweepEnd(f, sw, res)
 	end.WriteSummary(e.stdout, e.width())
-	reportErr := reportSweep(e, f, dir, stats, status, runErr)
+	reportErr := reportSweep(e, f, sw.Dir, res)
 	end.WriteNotes(e.stdout, e.width())
 	invalid.Rest()
-	for _, c := range stats.Corpora {
+	for _, c := range res.Stats.Corpora {
 		if c.Complete && c.Puzzles == 0 {
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
-	return sweepExit(e, dir, stats, runErr, reportErr, f.externals.Failures(statusesOf(stats)))
+	return sweepExit(e, sw.Dir, res, reportErr, sw.Failures(res.Stats))
 }
 
-// sweepEnd is what the sweep of stats says at its end (report.SweepEnd),
-// but for what the run directory records after it.
-func sweepEnd(f *runFlags, dir *rundir.Dir, stats *pipeline.Stats, elapsed time.Duration) *report.SweepEnd {
-	end := &report.SweepEnd{Dir: dir.Path, Elapsed: elapsed, Workers: f.workers, Units: stats.Units, Skipped: stats.Skipped,
-		Cached: stats.Retime.Cached, Table: !f.report, Corpora: stats.Corpora, Invalid: stats.Invalid}
+// sweepEnd is what the sweep says at its end (report.SweepEnd).
+func sweepEnd(f *runFlags, sw *sweep.Sweep, res *sweep.Result) *report.SweepEnd {
+	st := res.Stats
+	end := &report.SweepEnd{Dir: sw.Dir.Path, Rows: sw.Dir.Rows(), Failed: res.Err != nil, Elapsed: res.Elapsed, Workers: f.workers,
+		Units: st.Units, Skipped: st.Skipped, Timing: res.Timing, Cached: st.Retime.Cached, Table: !f.report,
+		Corpora: st.Corpora, Settings: sw.Settings, Invalid: st.Invalid}
 	end.Peak, _ = peakRSS()
-	for _, ss := range stats.Solvers {
+	for _, ss := range st.Solvers {
 		end.Solvers = append(end.Solvers, report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS})
 	}
-	for _, x := range f.externals {
+	for _, x := range sw.Externals {
 		end.Externals = append(end.Externals, report.ExternalEnd{Name: x.Name(), Restarts: x.Restarts(),
 			MaxRestarts: f.ext.restarts, Refused: x.Refused() > 0, Strays: x.Strays()})
 	}
@@ -110,8 +74,9 @@ func sweepEnd(f *runFlags, dir *rundir.Dir, stats *pipeline.Stats, elapsed time.
 // reportSweep writes the report of the sweep, unless -report=false or it
 // wrote no row or failed, then gzips the rows of a finished run
 // (-gzip).
-func reportSweep(e *env, f *runFlags, dir *rundir.Dir, stats *pipeline.Stats, status string, runErr error) error {
-	if !f.report || dir.Rows() == 0 || runErr != nil {
+func reportSweep(e *env, f *runFlags, dir *rundir.Dir, res *sweep.Result) error {
+	stats, status := res.Stats, res.Status
+	if !f.report || dir.Rows() == 0 || res.Err != nil {
 		return nil
 	}
 	// After an interrupted sweep the report of what was done is written
@@ -137,48 +102,6 @@ func reportSweep(e *env, f *runFlags, dir *rundir.Dir, stats *pipeline.Stats, st
 		compressRows(e, dir.Path)
 	}
 	return nil
-}
-
-// statusesOf returns the counts by status of a strategy's units in the
-// sweep of stats, by its name.
-func statusesOf(stats *pipeline.Stats) func(name string) map[string]int {
-	return func(name string) map[string]int {
-		for _, ss := range stats.Solvers {
-			if ss.Name == name {
-				return ss.Statuses
-			}
-		}
-		return nil
-	}
-}
-
-// sweepConfig returns the pipeline's configuration for a sweep into dir
-// with the settings s, and the counter of the invalid lines it reports.
-// A resumed stream must start with the bytes the run read (its copy in
-// the run directory): checked here, before anything is recorded.
-func sweepConfig(e *env, f *runFlags, dir *rundir.Dir, s rundir.Settings) (pipeline.Config, *progress.Invalid, error) {
-	cfg := pipeline.Config{Corpora: s.Corpora, Workers: f.workers, Timeout: time.Duration(s.TimeoutNS),
-		MaxCalls: s.MaxCalls, Seed: s.Seed, Unique: s.Unique, Sink: dir, Stdin: e.stdin,
-		Known: dir.Manifest.Corpora, RunDir: dir.Path, Retime: true, Runs: s.Runs, GCPercent: sweepGCPercent}
-	var err error
-	if cfg.Solvers, err = solvers.Resolve(s.Solvers, f.externals.Solvers()); err != nil {
-		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
-	}
-	if cfg.Select, err = pipeline.NewSelection(s); err != nil {
-		return cfg, nil, usageErr("%v", err) // validated with the settings: not reached
-	}
-	invalid := &progress.Invalid{W: e.stderr, Show: maxInvalidShow}
-	cfg.Invalid = invalid.Report
-	if f.resume {
-		cfg.Skip = dir.Skip
-		if cfg.Streams, err = pipeline.OpenStreams(e.ctx, &cfg); err != nil {
-			if e.ctx.Err() != nil {
-				return cfg, nil, e.ctx.Err()
-			}
-			return cfg, nil, &exitError{exitUsage, fmt.Errorf("cannot resume %s: %w", dir.Path, err)}
-		}
-	}
-	return cfg, invalid, nil
 }
 
 // stopOnInterrupt returns the sweep's Stop channel: closed on the first
@@ -214,7 +137,8 @@ func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
 // interruption, a corpus not read to its end, wrong answers, external
 // strategies that failed wholesale (failed: why, one each), the report's
 // error, then a re-timing that could not be recorded.
-func sweepExit(e *env, dir *rundir.Dir, stats *pipeline.Stats, runErr, reportErr error, failed []string) error {
+func sweepExit(e *env, dir *rundir.Dir, res *sweep.Result, reportErr error, failed []string) error {
+	stats, runErr := res.Stats, res.Err
 	results := filepath.Join(dir.Path, rundir.ResultsFile)
 	if path, err := rundir.RowsPath(dir.Path); err == nil {
 		results = path // results.csv.gz once gzipped

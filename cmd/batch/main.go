@@ -140,6 +140,16 @@ func fprintf(w io.Writer, width int, format string, a ...any) {
 	io.WriteString(w, report.Wrap(fmt.Sprintf(format, a...), width))
 }
 
+// peakNote is ", peak memory 21.5 MB" for the summary lines (decimal
+// megabytes, report.FormatBytes; rundir.PeakRSS), or "" where the peak
+// is not known.
+func peakNote() string {
+	if b, ok := rundir.PeakRSS(); ok {
+		return ", peak memory " + report.FormatBytes(b)
+	}
+	return ""
+}
+
 // command is one subcommand.
 type command struct {
 	name, args, summary string

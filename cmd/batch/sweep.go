@@ -60,7 +60,7 @@ func sweepEnd(f *runFlags, sw *sweep.Sweep, res *sweep.Result) *report.SweepEnd 
 	end := &report.SweepEnd{Dir: sw.Dir.Path, Rows: sw.Dir.Rows(), Failed: res.Err != nil, Elapsed: res.Elapsed, Workers: f.workers,
 		Units: st.Units, Skipped: st.Skipped, Timing: res.Timing, Cached: st.Retime.Cached, Table: !f.report,
 		Corpora: st.Corpora, Settings: sw.Settings, Invalid: st.Invalid}
-	end.Peak, _ = peakRSS()
+	end.Peak, _ = rundir.PeakRSS()
 	for _, ss := range st.Solvers {
 		end.Solvers = append(end.Solvers, report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS})
 	}

@@ -1,15 +1,26 @@
 // Command batch benchmarks Sudoku solving strategies over whole puzzle
-// corpora. See `batch help` and the README.
+// corpora. See `batch help` and the README. Its subcommands, a file each:
 //
-// This package parses flags, wires the packages together (solvers,
-// rundir, pipeline, report, report/chart), and draws the progress: one
-// file per subcommand (run.go and sweep.go, report.go, show.go,
-// compare.go, trend.go, merge.go, solvers.go), progress.go for the bar or line,
-// main.go for the table of subcommands, help, version and the exit codes.
+//	run       sweep corpora through the strategies, the default command (run.go, sweep.go)
+//	report    rebuild a run's summary, charts and page from its rows
+//	show      print a puzzle and its solution, solve it with the strategies, rank it in a run
+//	compare   diff two runs per strategy; exit 1 past -threshold
+//	trend     the history of nightly runs, its alarms and their acknowledgements
+//	merge     merge shard runs into one run
+//	prune     remove the rows of all but the newest finished runs, keep their summaries
+//	variants  a puzzle's isomorphs and seeds: hard, unlucky or typical per strategy
+//	solvers   list the strategies and what their counters count
+//	version   print the revision of this build (main.go)
+//	help      the commands, or the usage and flags of one (main.go)
+//
+// This package parses the flags, calls the packages that do the work
+// (sweep, show, variants, report, report/chart, history, rundir) and
+// prints what they return: main.go holds the table of subcommands, help,
+// version and the exit codes, ext.go the flags of external solvers.
 //
 // The command is named by the first argument:
-//   - a command name (run, report, show, compare, trend, merge, solvers,
-//     version, help) is that command, and the other arguments are its;
+//   - a command name (above) is that command, and the other arguments
+//     are its;
 //   - -h, -help or --help prints the commands and the flags of run;
 //   - any other flag, or no argument, is run: `batch -limit 5 FILE`;
 //   - an argument that names an existing file or directory, that holds a

@@ -27,10 +27,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"sudokubatch/corpus"
 	"sudokubatch/pipeline"
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 	"sudokubatch/solvers/external"
@@ -277,9 +279,9 @@ func (s *Sweep) Run() *Result {
 	return res
 }
 
-// Failures returns the line of each external solver that failed
+// failures returns the line of each external solver that failed
 // wholesale in the sweep (external.Set.Failures).
-func (s *Sweep) Failures(stats *pipeline.Stats) []string {
+func (s *Sweep) failures(stats *pipeline.Stats) []string {
 	return s.Externals.Failures(func(name string) map[string]int {
 		for _, ss := range stats.Solvers {
 			if ss.Name == name {
@@ -288,4 +290,44 @@ func (s *Sweep) Failures(stats *pipeline.Stats) []string {
 		}
 		return nil
 	})
+}
+
+// Verdict says how the sweep of res ended, the most serious first: an
+// error that stopped it, an interruption, a corpus not read to its end,
+// wrong answers, external strategies that failed wholesale, the error of
+// the report written after it (reportErr, returned as it is), then a
+// re-timing that could not be recorded. It returns the lines to say
+// first (the other corpora and strategies at fault), whether it was
+// interrupted, and the error the sweep ends with, nil when it ended well. Each message names the rows and how to go
+// on.
+func (s *Sweep) Verdict(res *Result, reportErr error) (notes []string, interrupted bool, err error) {
+	dir, stats := s.Dir, res.Stats
+	results := filepath.Join(dir.Path, rundir.ResultsFile)
+	if path, err := rundir.RowsPath(dir.Path); err == nil {
+		results = path // results.csv.gz once gzipped
+	}
+	wrong := report.Count(stats.Wrong, "wrong answer", "wrong answers")
+	corpusErrs, failed := stats.CorpusErrors(), s.failures(stats)
+	switch {
+	case res.Err != nil:
+		return nil, false, fmt.Errorf("%v (the rows done so far are in %s; finish with: batch -resume -out %s)", res.Err, dir.Path, dir.Path)
+	case stats.Interrupted:
+		if stats.Wrong > 0 {
+			notes = append(notes, fmt.Sprintf("%s (status wrong in %s): a strategy has a bug", wrong, results))
+		}
+		return notes, true, fmt.Errorf("interrupted: %s in %s; finish with: batch -resume -out %s", report.Count(dir.Rows(), "row", "rows"), results, dir.Path)
+	case len(corpusErrs) > 0:
+		last := len(corpusErrs) - 1
+		return corpusErrs[:last], false, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept)", corpusErrs[last], results)
+	case stats.Wrong > 0:
+		return failed, false, fmt.Errorf("%s (status wrong in %s): a strategy has a bug", wrong, results)
+	case len(failed) > 0:
+		last := len(failed) - 1
+		return failed[:last], false, fmt.Errorf("%s (%s)", failed[last], results)
+	case reportErr != nil:
+		return nil, false, reportErr
+	case stats.Retime.Error != "":
+		return nil, false, fmt.Errorf("%s%s (every row is in %s, with its sweep time: the times are unconfirmed)", pipeline.RetimeNotRecorded, stats.Retime.Error, results)
+	}
+	return nil, false, nil
 }

@@ -206,3 +206,54 @@ func isUsage(err error, want string) bool {
 	_, ok := errors.AsType[*UsageError](err)
 	return ok && strings.Contains(err.Error(), want)
 }
+
+// TestVerdictMostSeriousFirst: how a sweep ends, the most serious of
+// what went wrong first, each message naming the rows and how to go on.
+func TestVerdictMostSeriousFirst(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var said []string
+	opt := options(t, &said, "dlx")
+	opt.Out = "run"
+	sw, err := Open(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sw.Close()
+	res := sw.Run()
+	if _, interrupted, err := sw.Verdict(res, nil); err != nil || interrupted {
+		t.Fatalf("a sweep that went well: %v, interrupted %v", err, interrupted)
+	}
+	reportErr := errors.New("the report")
+	for _, tc := range []struct {
+		name        string
+		change      func(r *Result)
+		notes       int
+		interrupted bool
+		want        string
+	}{
+		{"write error", func(r *Result) { r.Err = errors.New("disk full"); r.Stats.Interrupted = true },
+			0, false, "disk full (the rows done so far are in run; finish with: batch -resume -out run)"},
+		{"interrupted", func(r *Result) { r.Stats.Interrupted, r.Stats.Wrong = true, 2 },
+			1, true, "interrupted: 3 rows in " + filepath.Join("run", rundir.ResultsFile) + "; finish with: batch -resume -out run"},
+		{"corpora", func(r *Result) {
+			r.Stats.Wrong = 1
+			r.Stats.Corpora = []rundir.CorpusInfo{{Error: "a.txt: line 3: read error"}, {Error: "b.txt: gone"}}
+		}, 1, false, "b.txt: gone (the rows of the puzzles read before it are in"},
+		{"wrong", func(r *Result) { r.Stats.Wrong = 1 }, 0, false, "1 wrong answer (status wrong in"},
+		{"report", func(r *Result) { r.Stats.Retime.Error = "x" }, 0, false, "the report"},
+		{"retime", func(r *Result) { r.Stats.Retime.Error = "disk full" }, 0, false, "disk full (every row is in"},
+	} {
+		r := *res
+		st := *res.Stats
+		r.Stats = &st
+		tc.change(&r)
+		re := reportErr
+		if tc.name != "report" {
+			re = nil
+		}
+		notes, interrupted, err := sw.Verdict(&r, re)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || interrupted != tc.interrupted || len(notes) != tc.notes {
+			t.Errorf("%s: %v (interrupted %v, notes %q); want %q, interrupted %v, %d notes", tc.name, err, interrupted, notes, tc.want, tc.interrupted, tc.notes)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func runSweep(e *env, f *runFlags, sw *sweep.Sweep) error {
 			fmt.Fprintf(e.stderr, "batch: warning: no puzzle line in %s\n", c.Path)
 		}
 	}
-	return sweepExit(e, sw.Dir, res, reportErr, sw.Failures(res.Stats))
+	return sweepExit(e, sw, res, reportErr)
 }
 
 // sweepEnd is what the sweep says at its end (report.SweepEnd).
@@ -132,48 +132,21 @@ func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
 	return cancelCount
 }
 
-// sweepExit returns the error a sweep exits with, the most serious first
-// (see the exit codes in main.go): an error that stopped it, an
-// interruption, a corpus not read to its end, wrong answers, external
-// strategies that failed wholesale (failed: why, one each), the report's
-// error, then a re-timing that could not be recorded.
-func sweepExit(e *env, dir *rundir.Dir, res *sweep.Result, reportErr error, failed []string) error {
-	stats, runErr := res.Stats, res.Err
-	results := filepath.Join(dir.Path, rundir.ResultsFile)
-	if path, err := rundir.RowsPath(dir.Path); err == nil {
-		results = path // results.csv.gz once gzipped
+// sweepExit returns the error the sweep ends with (sweep.Verdict) with
+// its exit code (see main.go): 130 for an interruption, the report's own,
+// else 1; the lines before it go to stderr.
+func sweepExit(e *env, sw *sweep.Sweep, res *sweep.Result, reportErr error) error {
+	notes, interrupted, err := sw.Verdict(res, reportErr)
+	for _, n := range notes {
+		e.notef("batch: %s\n", n)
 	}
-	corpusErrs := stats.CorpusErrors()
 	switch {
-	case runErr != nil:
-		return &exitError{exitWrong, fmt.Errorf("%v (the rows done so far are in %s; finish with: batch -resume -out %s)", runErr, dir.Path, dir.Path)}
-	case stats.Interrupted:
-		if stats.Wrong > 0 {
-			e.notef("batch: %s (status wrong in %s): a strategy has a bug\n", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)
-		}
-		return &exitError{exitInterrupted, fmt.Errorf("interrupted: %s in %s; finish with: batch -resume -out %s", report.Count(dir.Rows(), "row", "rows"), results, dir.Path)}
-	case len(corpusErrs) > 0:
-		for _, ce := range corpusErrs[:len(corpusErrs)-1] {
-			e.notef("batch: %s\n", ce)
-		}
-		return &exitError{exitWrong, fmt.Errorf("%s (the rows of the puzzles read before it are in %s, and the other corpora were swept)",
-			corpusErrs[len(corpusErrs)-1], results)}
-	case stats.Wrong > 0:
-		for _, why := range failed {
-			e.notef("batch: %s\n", why)
-		}
-		return &exitError{exitWrong, fmt.Errorf("%s (status wrong in %s): a strategy has a bug", report.Count(stats.Wrong, "wrong answer", "wrong answers"), results)}
-	case len(failed) > 0:
-		for _, why := range failed[:len(failed)-1] {
-			e.notef("batch: %s\n", why)
-		}
-		return &exitError{exitWrong, fmt.Errorf("%s (%s)", failed[len(failed)-1], results)}
-	case reportErr != nil:
-		return reportErr
-	case stats.Retime.Error != "":
-		return &exitError{exitWrong, fmt.Errorf("%s%s (every row is in %s, with its sweep time: the times are unconfirmed)", pipeline.RetimeNotRecorded, stats.Retime.Error, results)}
+	case err == nil, err == reportErr:
+		return err
+	case interrupted:
+		return &exitError{exitInterrupted, err}
 	}
-	return nil
+	return &exitError{exitWrong, err}
 }
 
 // writeReportOf writes the report of the run in dir at the end of a

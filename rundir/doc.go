@@ -64,7 +64,11 @@
 //     segments') are the rows results.csv holds: a process that could
 //     not write all its rows credits those that reached the file.
 //   - run.json is validated like the flags (Manifest.Validate, with the
-//     flags' parsers), so a damaged one is refused naming its field.
+//     flags' parsers), so a damaged one is refused naming its field. The
+//     flags of a sweep are a Request, whose Settings are checked by the
+//     same parsers; a run's directory is CreateNew's (results/<run id>
+//     unless named), or the one Resume opens (Latest: results/latest), and
+//     Settings.CheckResume refuses a flag given again that disagrees.
 //   - Resume checks the corpora (a CorpusCheck: size and SHA-256 against
 //     run.json) before it reads a row, then streams results.csv: a row
 //     that is not a unit of the run (corpus, strategy, or id outside the

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -90,4 +91,21 @@ func TestModulePath(t *testing.T) {
 			t.Errorf("modulePath(%q) = %q, want %q", gomod, got, want)
 		}
 	}
+}
+
+// TestPeakRSS: on Linux the peak memory of this process is known, and
+// above what a buffer it has touched takes.
+func TestPeakRSS(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("VmHWM is Linux's")
+	}
+	b := make([]byte, 32<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	peak, ok := PeakRSS()
+	if !ok || peak < int64(len(b)) {
+		t.Errorf("PeakRSS = %d, %v; want at least %d after touching that many bytes", peak, ok, len(b))
+	}
+	runtime.KeepAlive(b)
 }

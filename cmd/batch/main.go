@@ -1,15 +1,26 @@
 // Command batch benchmarks Sudoku solving strategies over whole puzzle
-// corpora. See `batch help` and the README.
+// corpora. See `batch help` and the README. Its subcommands, a file each:
 //
-// This package parses flags, wires the packages together (solvers,
-// rundir, pipeline, report, report/chart), and draws the progress: one
-// file per subcommand (run.go and sweep.go, report.go, show.go,
-// compare.go, trend.go, merge.go, solvers.go), progress.go for the bar or line,
-// main.go for the table of subcommands, help, version and the exit codes.
+//	run       sweep corpora through the strategies, the default command (run.go, sweep.go)
+//	report    rebuild a run's summary, charts and page from its rows
+//	show      print a puzzle and its solution, solve it with the strategies, rank it in a run
+//	compare   diff two runs per strategy; exit 1 past -threshold
+//	trend     the history of nightly runs, its alarms and their acknowledgements
+//	merge     merge shard runs into one run
+//	prune     remove the rows of all but the newest finished runs, keep their summaries
+//	variants  a puzzle's isomorphs and seeds: hard, unlucky or typical per strategy
+//	solvers   list the strategies and what their counters count
+//	version   print the revision of this build (main.go)
+//	help      the commands, or the usage and flags of one (main.go)
+//
+// This package parses the flags, calls the packages that do the work
+// (sweep, show, variants, report, report/chart, history, rundir) and
+// prints what they return: main.go holds the table of subcommands, help,
+// version and the exit codes, ext.go the flags of external solvers.
 //
 // The command is named by the first argument:
-//   - a command name (run, report, show, compare, trend, merge, solvers,
-//     version, help) is that command, and the other arguments are its;
+//   - a command name (above) is that command, and the other arguments
+//     are its;
 //   - -h, -help or --help prints the commands and the flags of run;
 //   - any other flag, or no argument, is run: `batch -limit 5 FILE`;
 //   - an argument that names an existing file or directory, that holds a
@@ -40,7 +51,10 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
+	"sudokubatch/internal/cli"
+	"sudokubatch/internal/progress"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers/external"
@@ -67,6 +81,15 @@ func usageErr(format string, a ...any) error {
 	return &exitError{exitUsage, fmt.Errorf(format, a...)}
 }
 
+// inputErr is err, an error of the user's input, as a usage error (exit
+// 2); the context's error when it was canceled.
+func inputErr(e *env, err error) error {
+	if e.ctx.Err() != nil {
+		return e.ctx.Err()
+	}
+	return &exitError{exitUsage, err}
+}
+
 // env is what a subcommand talks to.
 type env struct {
 	// ctx is canceled by the first SIGINT, SIGTERM or SIGHUP (see main): a
@@ -86,7 +109,7 @@ type env struct {
 // when it is one, else $COLUMNS when it is set (as ls reads it: a pipe
 // to a pager), else 0.
 func stdoutColumns() int {
-	if c := terminalColumns(os.Stdout); c > 0 {
+	if c := progress.Columns(os.Stdout); c > 0 {
 		return c
 	}
 	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
@@ -109,17 +132,33 @@ func (e *env) width() int {
 // notef prints a message on stderr: on a terminal folded to its width,
 // in a file or a pipe (a log) one line per message, whole for grep.
 func (e *env) notef(format string, a ...any) {
-	if cols := terminalColumns(e.stderr); cols > 0 {
+	if cols := progress.Columns(e.stderr); cols > 0 {
 		fprintf(e.stderr, cols, format, a...)
 		return
 	}
 	fmt.Fprintf(e.stderr, format, a...)
 }
 
+// newProgress and isTerminal are internal/progress's New and IsTerminal.
+func newProgress(w io.Writer, terminal bool, every time.Duration) progress.Display {
+	return progress.New(w, terminal, every)
+}
+func isTerminal(w io.Writer) bool { return progress.IsTerminal(w) }
+
 // fprintf prints a line (or lines) of human output on w, each folded to
 // width columns (report.Wrap).
 func fprintf(w io.Writer, width int, format string, a ...any) {
 	io.WriteString(w, report.Wrap(fmt.Sprintf(format, a...), width))
+}
+
+// peakNote is ", peak memory 21.5 MB" for the summary lines (decimal
+// megabytes, report.FormatBytes; rundir.PeakRSS), or "" where the peak
+// is not known.
+func peakNote() string {
+	if b, ok := rundir.PeakRSS(); ok {
+		return ", peak memory " + report.FormatBytes(b)
+	}
+	return ""
 }
 
 // command is one subcommand.
@@ -257,46 +296,17 @@ func isBareWord(s string) bool {
 }
 
 // unknownCommand is the usage error for a first argument that is neither
-// a command nor a file.
+// a command nor a file: it names the command within two edits, if any.
 func unknownCommand(word string) error {
-	best, dist := "", 3 // suggest a command within two edits
+	var names []string
 	for _, c := range commands() {
-		if d := editDistance(strings.ToLower(word), c.name); d < dist {
-			best, dist = c.name, d
-		}
+		names = append(names, c.name)
 	}
 	hint := "batch -h lists the commands"
-	if best != "" {
+	if best := cli.Nearest(word, names, 2); best != "" {
 		hint = "did you mean " + best + "?"
 	}
 	return usageErr("unknown command %q; %s (no file %s here either; batch run %s sweeps a corpus file of that name)", word, hint, word, word)
-}
-
-// editDistance returns the number of single-byte insertions, deletions,
-// substitutions and transpositions of adjacent bytes that turn a into b
-// (the optimal string alignment distance).
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // helpMain is `batch help [COMMAND]`: the commands, or one command's
@@ -345,60 +355,19 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "2 usage error or missing input; 130 interrupted.")
 }
 
-// newFlagSet returns a FlagSet that reports errors as usage errors. Its
-// Usage prints the whole usage of the command to the FlagSet's output
-// (e.stderr).
+// newFlagSet returns the FlagSet of a subcommand, writing to e.stderr
+// (cli.NewFlagSet: its usage is about, the flags and the examples).
 func newFlagSet(e *env, name, args, about, examples string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("batch "+name+" "+args), about)
-		hasFlags := false
-		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
-		if hasFlags {
-			fmt.Fprintf(w, "\nFlags:\n")
-			fs.PrintDefaults()
-		}
-		if examples != "" {
-			fmt.Fprintf(w, "\nExamples:\n%s", examples)
-		}
-	}
-	return fs
+	return cli.NewFlagSet(e.stderr, name, args, about, examples)
 }
 
-// parseFlags parses args, flags and operands in any order (`batch
-// corpus.txt -limit 5` works like `batch -limit 5 corpus.txt`; after
-// `--` everything is an operand). -h prints the usage (fs.Usage) and
-// returns flag.ErrHelp; a flag error prints one line, "batch run: flag
-// provided but not defined: -x; see batch run -h", and returns a usage
-// error with no message of its own. The operands are then fs.Args().
+// parseFlags parses args, flags and operands in any order (cli.Parse): a
+// flag error has printed its line, and is a usage error with no message
+// of its own.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	out := fs.Output()
-	fs.SetOutput(io.Discard) // the flag package would print the error and the whole usage
-	defer fs.SetOutput(out)
-	var operands []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			fs.SetOutput(out)
-			if errors.Is(err, flag.ErrHelp) {
-				fs.Usage()
-				return err
-			}
-			fmt.Fprintf(out, "batch %s: %v; see batch %s -h\n", fs.Name(), err, fs.Name())
-			return &exitError{exitUsage, errors.New("")}
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			operands = append(operands, rest...)
-			break
-		}
-		operands = append(operands, rest[0])
-		args = rest[1:]
+	err := cli.Parse(fs, args)
+	if errors.Is(err, cli.ErrUsage) {
+		return &exitError{exitUsage, errors.New("")}
 	}
-	// Parse the operands alone so that fs.Args() returns them.
-	return fs.Parse(append([]string{"--"}, operands...))
+	return err
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"sudokubatch/report"
@@ -46,33 +45,15 @@ func pruneMain(e *env, args []string) error {
 	if *keep < 0 {
 		return usageErr("-keep %d: want 0 or more", *keep)
 	}
-	res, err := rundir.Prune(root, rundir.PruneOptions{Keep: *keep, DryRun: *dry, DropPage: !*page, Gzip: *gz})
+	opt := rundir.PruneOptions{Keep: *keep, DryRun: *dry, DropPage: !*page, Gzip: *gz}
+	res, err := rundir.Prune(root, opt)
 	if res == nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return usageErr("%v: no results root there", err)
 		}
 		return &exitError{exitWrong, err}
 	}
-	verb, freed := "removed", "freed"
-	if *dry {
-		verb, freed = "would remove", "would free"
-	}
-	for _, p := range res.Pruned {
-		fmt.Fprintf(e.stdout, "%s: %s %s (%s)\n", p.Dir, verb, strings.Join(p.Files, ", "), report.FormatBytes(p.Bytes))
-	}
-	for _, g := range res.Gzipped {
-		if *dry {
-			fmt.Fprintf(e.stdout, "%s: would gzip %s (%s)\n", g.Dir, rundir.ResultsFile, report.FormatBytes(g.Bytes))
-		} else {
-			fmt.Fprintf(e.stdout, "%s: gzipped %s (%s saved)\n", g.Dir, rundir.ResultsFile, report.FormatBytes(g.Bytes))
-		}
-	}
-	for _, s := range res.Skipped {
-		fmt.Fprintf(e.stdout, "%s: left whole: %s\n", s.Dir, s.Why)
-	}
-	fmt.Fprintf(e.stdout, "%s %s of %s; %s kept whole (-keep %d); %s\n", freed, report.FormatBytes(res.Bytes),
-		report.Count(len(res.Pruned)+len(res.Gzipped), "run", "runs"), report.Count(len(res.Kept), "finished run", "finished runs"), *keep,
-		report.Count(len(res.Skipped), "run directory skipped", "run directories skipped"))
+	report.WritePruned(e.stdout, res, opt)
 	if err != nil {
 		return &exitError{exitWrong, fmt.Errorf("%v (the runs listed above are pruned)", err)}
 	}

@@ -1,21 +1,16 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"sudokubatch/corpus"
-	"sudokubatch/pipeline"
+	"sudokubatch/internal/cli"
+	"sudokubatch/internal/progress"
 	"sudokubatch/report"
-	"sudokubatch/rundir"
+	"sudokubatch/show"
 	"sudokubatch/solvers"
 )
 
@@ -55,8 +50,7 @@ func showMain(e *env, args []string) error {
 	if err := ext.resolve(); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	set := cli.Given(fs)
 	id, err := puzzleArg(fs)
 	if err != nil {
 		return err
@@ -64,75 +58,53 @@ func showMain(e *env, args []string) error {
 	if *timeout < 0 {
 		return usageErr("-timeout %s: want a duration >= 0", *timeout)
 	}
-	run, runDir, err := showRun(e, *runFlag, set["run"])
+	run, runDir, err := show.LoadRun(e.ctx, *runFlag, set["run"])
 	if err != nil {
-		return err
+		return inputErr(e, err)
 	}
-	names, fromRun, err := showSolvers(*solverList, run, ext.names())
+	names, fromRun, err := show.Solvers(*solverList, run, ext.specs.Names())
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
-	xs, err := startExternals(e.ctx, e.notef, ext.specs, names, ext.options(1, false))
+	xs, err := startExternals(e, ext.specs, names, ext.options(1, false))
 	if err != nil {
 		return err
 	}
 	defer xs.Close()
-
-	path, file, err := showCorpus(run, runDir, *corpusFlag)
+	p, err := findPuzzle(e, show.Request{ID: id, Corpus: *corpusFlag, Stdin: e.stdin, Run: run, RunDir: runDir, RunNamed: set["run"]})
 	if err != nil {
 		return err
 	}
-	ent, info, err := findShown(e, path, file, id)
-	if err != nil {
-		return err
-	}
-
-	// The puzzle's corpus in the run: same name, else same SHA-256.
-	show := &report.PuzzleShow{Corpus: path, Entry: ent, Solutions: -1, Uncounted: xs.uncounted()}
+	p.Show.Uncounted = xs.Uncounted()
 	if *transform != "" {
-		tr, err := solvers.ParseTransform(*transform, ent.Puzzle.Box)
-		if err != nil {
+		if err := p.Transform(*transform); err != nil {
 			return usageErr("-transform: %v", err)
 		}
-		show.Entry.Puzzle = tr.ApplyPuzzle(ent.Puzzle)
-		if !tr.IsIdentity() {
-			show.Transform = tr.String()
-		}
 	}
-	corpusIndex := -1
-	if run != nil {
-		if corpusIndex, err = placeShown(e, show, run, runDir, info.SHA256, set["run"]); err != nil {
-			return err
-		}
-		if corpusIndex < 0 {
-			run = nil
-		}
-	} else if !set["run"] {
-		show.RunNote = fmt.Sprintf("No ranks: no run in %s (rank in a run with -run DIR).", filepath.Join(rundir.DefaultRoot, "latest"))
+	if p.Run != nil {
+		p.Show.NotRun = show.NotRunNote(fromRun)
 	}
 	if !set["seed"] {
-		*seed = 1 // the default of batch run
-		if run != nil && run.Manifest != nil {
-			*seed = run.Manifest.Settings.Seed
-		}
+		*seed = p.Seed()
 	}
-	cfg, at := showConfig(names, xs, path, run, corpusIndex, *timeout, *maxCalls, *seed)
-	if isTerminal(e.stderr) {
-		e.notef("batch: running %s on #%d (at most %s each)…\n", report.Count(len(cfg.Solvers), "strategy", "strategies"), id, report.LimitText(*timeout, *maxCalls))
+	ss, err := solvers.Resolve(names, xs.Solvers())
+	if err != nil {
+		return usageErr("%v", err)
 	}
-	if err := solveShown(e.ctx, show, cfg, at, *timeout, *maxCalls); err != nil {
+	if progress.IsTerminal(e.stderr) {
+		e.notef("batch: running %s on #%d (at most %s each)…\n", report.Count(len(ss), "strategy", "strategies"), id, report.LimitText(*timeout, *maxCalls))
+	}
+	warn, err := p.Solve(e.ctx, ss, *timeout, *maxCalls, *seed)
+	if err != nil {
 		return err
 	}
-	if run != nil {
-		show.NotRun = fromRunNote(fromRun)
-		if w := show.RankIn(run, run.CorpusNames()[at]); w != "" {
-			e.notef("batch: warning: %s\n", w)
-		}
+	if warn != "" {
+		e.notef("batch: warning: %s\n", warn)
 	}
-	if err := show.WriteText(e.stdout, e.width()); err != nil {
+	if err := p.Show.WriteText(e.stdout, e.width()); err != nil {
 		return err
 	}
-	if wrong := show.Wrong(); len(wrong) > 0 {
+	if wrong := p.Show.Wrong(); len(wrong) > 0 {
 		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s: a strategy has a bug", strings.Join(wrong, ", "))}
 	}
 	return nil
@@ -151,129 +123,14 @@ func puzzleArg(fs *flag.FlagSet) (int, error) {
 	return id, nil
 }
 
-// showRun loads the run to rank in: -run (flag, set when given), else
-// results/latest when it holds a run; nil and "" for none.
-func showRun(e *env, flag string, set bool) (*report.Run, string, error) {
-	runDir := flag
-	if !set {
-		latest := filepath.Join(rundir.DefaultRoot, "latest")
-		if _, err := rundir.RowsPath(latest); err == nil {
-			runDir = latest
-		}
-	}
-	if runDir == "" {
-		return nil, "", nil
-	}
-	run, err := report.LoadRun(e.ctx, runDir)
+// findPuzzle finds the puzzle of r (show.Find) and prints the warnings.
+func findPuzzle(e *env, r show.Request) (*show.Puzzle, error) {
+	p, warns, err := show.Find(e.ctx, r)
 	if err != nil {
-		if e.ctx.Err() != nil {
-			return nil, "", e.ctx.Err()
-		}
-		return nil, "", &exitError{exitUsage, err}
-	}
-	return run, runDir, nil
-}
-
-// showCorpus chooses the corpus of the puzzle: -corpus (flag), else the
-// run's first corpus, else the default. It returns its name and the file
-// to read it from: the run's corpus is read where the run keeps it
-// (corpus.InRun: a stream's copy in the run directory, not today's
-// standard input); a file of the run that is not here is an error.
-func showCorpus(run *report.Run, runDir, flag string) (path, file string, err error) {
-	if flag != "" {
-		return flag, flag, nil
-	}
-	if run == nil || len(run.CorpusNames()) == 0 {
-		return defaultCorpus, defaultCorpus, nil
-	}
-	path = run.CorpusNames()[0]
-	if file = corpus.InRun(runDir, run.Manifest, 0); file == "" {
-		file = path
-	}
-	if _, err := corpus.Classify(file); err != nil {
-		return "", "", usageErr("the corpus of run %s, %s, is not here (%v); name it with -corpus FILE", runDir, path, errors.Unwrap(err))
-	}
-	return path, file, nil
-}
-
-// findShown finds puzzle id in the corpus named path, read from file
-// ("-": standard input); a corpus that cannot be read, a missing id or a
-// line that is not a puzzle is a usage error.
-func findShown(e *env, path, file string, id int) (corpus.Entry, rundir.CorpusInfo, error) {
-	var stdin io.Reader // nil unless the corpus is standard input
-	if file == "-" {
-		stdin = e.stdin
-	}
-	ent, found, info, err := corpus.Find(e.ctx, file, stdin, id)
-	switch {
-	case err != nil && e.ctx.Err() != nil:
-		return ent, info, err
-	case err != nil:
-		return ent, info, &exitError{exitUsage, fmt.Errorf("looking for puzzle #%d: %w", id, err)}
-	case !found && info.Puzzles == 0:
-		return ent, info, usageErr("corpus %s has no puzzle: no puzzle #%d", path, id)
-	case !found:
-		return ent, info, usageErr("corpus %s has %d %s (ids 0 to %d): no puzzle #%d", path, info.Puzzles,
-			report.Plural(info.Puzzles, "puzzle", "puzzles"), info.Puzzles-1, id)
-	case ent.Err != nil:
-		return ent, info, usageErr("puzzle #%d is not a puzzle: %v", id, ent.Err)
-	}
-	return ent, info, nil
-}
-
-// placeShown finds the shown puzzle's corpus (SHA-256 sha) in run
-// (PuzzleShow.PlaceIn) and prints the warnings; not found, it is a usage
-// error when the run was named (-run), else it returns -1 (no ranks).
-func placeShown(e *env, show *report.PuzzleShow, run *report.Run, runDir, sha string, named bool) (int, error) {
-	at, warns := show.PlaceIn(run, runDir, sha)
-	if at < 0 && named {
-		return -1, usageErr("corpus %s is not a corpus of run %s (its corpora: %s); choose one with -corpus",
-			show.Corpus, runDir, strings.Join(run.CorpusNames(), ", "))
+		return nil, inputErr(e, err)
 	}
 	for _, w := range warns {
 		e.notef("batch: warning: %s\n", w)
 	}
-	return at, nil
-}
-
-// showConfig is the configuration that runs the strategies names on
-// the shown puzzle as a run would run them, and the index of its corpus:
-// in a run (at corpusIndex >= 0), among the run's corpora, so that the
-// seeds are the run's.
-func showConfig(names []string, xs externals, path string, run *report.Run, corpusIndex int, timeout time.Duration, maxCalls, seed uint64) (pipeline.Config, int) {
-	cfg := pipeline.Config{Corpora: []string{path}, Timeout: timeout, MaxCalls: maxCalls, Seed: seed}
-	for _, name := range names {
-		if x, ok := xs.lookup(name); ok {
-			cfg.Solvers = append(cfg.Solvers, x)
-			continue
-		}
-		s, _ := solvers.Lookup(name)
-		cfg.Solvers = append(cfg.Solvers, s.Solver)
-	}
-	if corpusIndex < 0 {
-		return cfg, 0
-	}
-	cfg.Corpora = slices.Clone(run.CorpusNames())
-	cfg.Corpora[corpusIndex] = path
-	return cfg, corpusIndex
-}
-
-// solveShown runs cfg's strategies on the shown puzzle (corpus at of
-// cfg.Corpora), then counts its solutions within timeout; it returns
-// ctx.Err() when ctx is canceled.
-func solveShown(ctx context.Context, show *report.PuzzleShow, cfg pipeline.Config, at int, timeout time.Duration, maxCalls uint64) error {
-	show.Units = pipeline.SolveEntry(ctx, cfg, at, show.Entry)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	show.Limits = fmt.Sprintf("%s per strategy, seed %d", report.LimitText(timeout, maxCalls), cfg.Seed)
-	cctx, cancel := ctx, context.CancelFunc(func() {})
-	if timeout > 0 {
-		cctx, cancel = context.WithTimeout(ctx, timeout)
-	}
-	defer cancel()
-	if n, err := solvers.CountSolutions(cctx, show.Entry.Puzzle, 2); err == nil {
-		show.Solutions = n
-	}
-	return ctx.Err()
+	return p, nil
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"sudokubatch/history"
@@ -77,11 +74,11 @@ func trendMain(e *env, args []string) error {
 		return err
 	}
 	var err error
-	if tf.opt.Threshold, err = parseShare(*threshold); err != nil {
+	if tf.opt.Threshold, err = history.ParseShare(*threshold); err != nil {
 		return usageErr("-threshold %s: %v", *threshold, err)
 	}
 	if tf.opt.Busy = 1; *busy != "none" {
-		if tf.opt.Busy, err = parseShare(*busy); err != nil {
+		if tf.opt.Busy, err = history.ParseShare(*busy); err != nil {
 			return usageErr("-busy %s: %v, or none", *busy, err)
 		}
 	}
@@ -158,53 +155,16 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	return nil
 }
 
-// ackMain records an acknowledgement, when the night raised an alarm of
-// the strategy (history.CheckAck), and prints the history after it.
+// ackMain records an acknowledgement (history.AckNight) and prints the
+// history after it.
 func ackMain(e *env, tf trendFlags, solver, why string) error {
-	idx, _, err := history.Update(tf.root)
-	if err != nil {
+	ack, err := history.AckNight(e.ctx, tf.root, tf.ack, solver, why, tf.opt)
+	if _, ok := errors.AsType[*history.UsageError](err); ok {
 		return &exitError{exitUsage, err}
 	}
-	en := idx.LookupNamed(tf.root, tf.ack)
-	switch {
-	case en == nil:
-		return usageErr("-ack %s: no run of that name under %s", tf.ack, tf.root)
-	case en.Night == nil:
-		return usageErr("-ack %s: not a night of the history: %s", tf.ack, en.Skip)
-	case strings.TrimSpace(why) == "":
-		return usageErr("-ack %s %s: an acknowledgement needs a reason: -ack NIGHT STRATEGY \"why\"", tf.ack, solver)
-	}
-	acks, err := history.ReadAnnotations(tf.root)
 	if err != nil {
-		return &exitError{exitUsage, fmt.Errorf("reading the acknowledgements: %w", err)}
-	}
-	if err := history.CheckAck(e.ctx, tf.root, idx, acks, en, solver, tf.opt); err != nil {
-		return usageErr("-ack %s %s: %v: nothing recorded", tf.ack, solver, err)
-	}
-	ack := history.Ack{Run: en.Run, RunID: en.Night.RunID, Solver: solver, Why: why}
-	if _, err := history.Acknowledge(tf.root, ack); err != nil {
 		return &exitError{exitWrong, err}
 	}
-	fmt.Fprintf(e.stderr, "trend: acknowledged %s on night %s: %s (in %s)\n", solver, en.Run, why, filepath.Join(tf.root, history.AnnotationsFile))
+	fmt.Fprintf(e.stderr, "trend: acknowledged %s on night %s: %s (in %s)\n", solver, ack.Run, why, filepath.Join(tf.root, history.AnnotationsFile))
 	return trendRun(e, tf, nil)
-}
-
-// parseShare reads a threshold: "5%", a share below 1 (0.05) or a
-// ratio of 1 or more (1.05).
-func parseShare(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	pct := strings.HasSuffix(t, "%")
-	f, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	switch {
-	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
-		return 0, fmt.Errorf("want a share such as 5%%, 0.05 or 1.05")
-	case pct:
-		f /= 100
-	case f >= 1:
-		f--
-	}
-	if f <= 0 || f >= 1 {
-		return 0, fmt.Errorf("want a change above 0%% and below 100%%")
-	}
-	return f, nil
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -392,17 +391,4 @@ func TestTrendDetectors(t *testing.T) {
 			t.Errorf("the index keeps no verdict of n5: %s", b)
 		}
 	})
-}
-
-func TestParseShare(t *testing.T) {
-	for in, want := range map[string]float64{"5%": 0.05, "0.05": 0.05, "1.05": 0.05, "12.5%": 0.125, " 10% ": 0.1} {
-		if got, err := parseShare(in); err != nil || math.Abs(got-want) > 1e-12 {
-			t.Errorf("parseShare(%q) = %g, %v; want %g", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "0", "0%", "100%", "2", "-5%", "abc", "NaN", "1"} {
-		if got, err := parseShare(in); err == nil {
-			t.Errorf("parseShare(%q) = %g, want an error", in, got)
-		}
-	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -9,13 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
-	"sudokubatch/pipeline"
+	"sudokubatch/internal/cli"
+	"sudokubatch/internal/progress"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
+	"sudokubatch/show"
 	"sudokubatch/solvers"
 	"sudokubatch/variants"
 )
@@ -23,10 +23,6 @@ import (
 // defaultVariantsSample is how many puzzles of the corpus are solved for
 // the strategies' corpus medians when no run gives them.
 const defaultVariantsSample = 200
-
-// minSampleCorpus: a corpus of fewer puzzles is not sampled for the
-// corpus medians; the default corpus is.
-const minSampleCorpus = 50
 
 func variantsMain(e *env, args []string) error {
 	fs := newFlagSet(e, "variants", "ID [-n K] [-seeds M] [-solvers LIST] [flags]",
@@ -42,140 +38,75 @@ func variantsMain(e *env, args []string) error {
 		"  batch variants 39949                               # 100 variants, the default strategies\n"+
 			"  batch variants 0 -corpus hard.txt -solvers backtrack,dlx -n 200\n"+
 			"  batch variants 39949 -solvers randmrv -seeds 20     # seed luck and orientation luck\n")
-	corpusFlag := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
-	runFlag := fs.String("run", "", "run `directory` whose medians the verdicts use; '' for none (default: results/latest when it exists)")
-	solverList := fs.String("solvers", strings.Join(solvers.Defaults(), ","), "comma-separated `strategies`, or all for every one")
-	n := fs.Int("n", variants.DefaultN, "random `variants` beside the original")
-	seeds := fs.Int("seeds", variants.DefaultSeeds, "`seeds` per orientation for the randomized strategies")
-	drawSeed := fs.Uint64("draw-seed", 1, "`seed` of the draw of the variants")
-	seed := fs.Uint64("seed", 0, "run `seed` the puzzle's seed derives from (default: the run's, else 1)")
-	timeout := fs.Duration("timeout", defaultShowTimeout, "time limit per solve; 0 for none")
-	maxCalls := fs.Uint64("max-calls", 0, "limit on a solve's `calls` (deterministic); 0 for none")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines solving")
-	sample := fs.Int("sample", defaultVariantsSample, "puzzles of the corpus solved for the corpus medians when no run gives them; 0 for none")
-	out := fs.String("out", "", "output `directory` (default: results/variants/ID, or results/variants/CORPUS-ID for another corpus)")
-	svg := fs.Bool("svg", false, "write the strip charts as SVG as well as PNG")
-	asJSON := fs.Bool("json", false, "print variants.json instead of the text")
-	var ext extFlags
-	addExtFlags(fs, &ext)
+	var f variantsFlags
+	fs.StringVar(&f.corpus, "corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
+	fs.StringVar(&f.run, "run", "", "run `directory` whose medians the verdicts use; '' for none (default: results/latest when it exists)")
+	fs.StringVar(&f.solvers, "solvers", strings.Join(solvers.Defaults(), ","), "comma-separated `strategies`, or all for every one")
+	fs.IntVar(&f.cfg.N, "n", variants.DefaultN, "random `variants` beside the original")
+	fs.IntVar(&f.cfg.Seeds, "seeds", variants.DefaultSeeds, "`seeds` per orientation for the randomized strategies")
+	fs.Uint64Var(&f.cfg.DrawSeed, "draw-seed", 1, "`seed` of the draw of the variants")
+	fs.Uint64Var(&f.cfg.RunSeed, "seed", 0, "run `seed` the puzzle's seed derives from (default: the run's, else 1)")
+	fs.DurationVar(&f.cfg.Timeout, "timeout", defaultShowTimeout, "time limit per solve; 0 for none")
+	fs.Uint64Var(&f.cfg.MaxCalls, "max-calls", 0, "limit on a solve's `calls` (deterministic); 0 for none")
+	fs.IntVar(&f.cfg.Workers, "workers", runtime.GOMAXPROCS(0), "goroutines solving")
+	fs.IntVar(&f.sample, "sample", defaultVariantsSample, "puzzles of the corpus solved for the corpus medians when no run gives them; 0 for none")
+	fs.StringVar(&f.out, "out", "", "output `directory` (default: results/variants/ID, or results/variants/CORPUS-ID for another corpus)")
+	fs.BoolVar(&f.svg, "svg", false, "write the strip charts as SVG as well as PNG")
+	fs.BoolVar(&f.json, "json", false, "print variants.json instead of the text")
+	addExtFlags(fs, &f.ext)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := ext.resolve(); err != nil {
-		return err
-	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	id, err := puzzleArg(fs)
+	id, set, err := f.check(fs)
 	if err != nil {
 		return err
 	}
-	switch {
-	case *n < 1:
-		return usageErr("-n %d: want 1 or more variants", *n)
-	case *seeds < 1:
-		return usageErr("-seeds %d: want 1 or more", *seeds)
-	case *timeout < 0:
-		return usageErr("-timeout %s: want a duration >= 0", *timeout)
-	case *workers < 1:
-		return usageErr("-workers %d: want 1 or more", *workers)
-	case *sample < 0:
-		return usageErr("-sample %d: want 0 or more", *sample)
-	}
-	list := *solverList
+	list := f.solvers
 	if !set["solvers"] {
-		list = strings.Join(append(solvers.Defaults(), ext.names()...), ",")
+		list = solvers.DefaultList(f.ext.specs.Names())
 	}
-	names, err := solverNames(list, ext.names())
+	names, err := solvers.Choose(list, f.ext.specs.Names())
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	run, runDir, err := show.LoadRun(e.ctx, f.run, set["run"])
+	if err != nil {
+		return inputErr(e, err)
+	}
+	p, err := findPuzzle(e, show.Request{ID: id, Corpus: f.corpus, Stdin: e.stdin, Run: run, RunDir: runDir, RunNamed: set["run"]})
 	if err != nil {
 		return err
-	}
-	run, runDir, err := showRun(e, *runFlag, set["run"])
-	if err != nil {
-		return err
-	}
-	path, file, err := showCorpus(run, runDir, *corpusFlag)
-	if err != nil {
-		return err
-	}
-	ent, info, err := findShown(e, path, file, id)
-	if err != nil {
-		return err
-	}
-	show := &report.PuzzleShow{Corpus: path, Entry: ent}
-	corpusIndex := -1
-	if run != nil {
-		if corpusIndex, err = placeShown(e, show, run, runDir, info.SHA256, set["run"]); err != nil {
-			return err
-		}
 	}
 	if !set["seed"] {
-		*seed = 1
-		if corpusIndex >= 0 && run.Manifest != nil {
-			*seed = run.Manifest.Settings.Seed
-		}
+		f.cfg.RunSeed = p.Seed()
 	}
-	xs, err := startExternals(e.ctx, e.notef, ext.specs, names, ext.options(*workers, false))
+	xs, err := startExternals(e, f.ext.specs, names, f.ext.options(f.cfg.Workers, false))
 	if err != nil {
 		return err
 	}
 	defer xs.Close()
-	var ss []solvers.Solver
-	for _, name := range names {
-		if x, ok := xs.lookup(name); ok {
-			ss = append(ss, x)
-			continue
-		}
-		s, _ := solvers.Lookup(name)
-		ss = append(ss, s.Solver)
+	if f.cfg.Solvers, err = solvers.Resolve(names, xs.Solvers()); err != nil {
+		return usageErr("%v", err)
 	}
-	cfg := variants.Config{Solvers: ss, N: *n, Seeds: *seeds, DrawSeed: *drawSeed, RunSeed: *seed,
-		Timeout: *timeout, MaxCalls: *maxCalls, Workers: *workers}
-	pz := variants.Puzzle{Corpus: path, CorpusIndex: max(corpusIndex, 0), ID: id, Puzzle: ent.Puzzle}
+	pz := variants.Puzzle{Corpus: p.Show.Corpus, CorpusIndex: max(p.Index, 0), ID: id, Puzzle: p.Show.Entry.Puzzle}
 	// The bound first, before the corpus medians are sampled: an
 	// analysis that cannot fit is refused at once.
-	cost, err := variants.CostOf(cfg, []variants.Puzzle{pz})
+	cost, err := variants.CostOf(f.cfg, []variants.Puzzle{pz})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "batch: %s of #%d: %s (%s)…\n", report.Count(*n+1, "orientation", "orientations"), id,
-		report.Count(int(cost.Solves), "solve", "solves"), report.LimitText(*timeout, *maxCalls))
+	fmt.Fprintf(e.stderr, "batch: %s of #%d: %s (%s)…\n", report.Count(f.cfg.N+1, "orientation", "orientations"), id,
+		report.Count(int(cost.Solves), "solve", "solves"), report.LimitText(f.cfg.Timeout, f.cfg.MaxCalls))
 	if err := cost.Fits(); err != nil {
-		return usageErr("-n %d -seeds %d: %v; nothing analysed", *n, *seeds, err)
+		return usageErr("-n %d -seeds %d: %v; nothing analysed", f.cfg.N, f.cfg.Seeds, err)
 	}
-
-	medians, why := runMedians(runDir, run, corpusIndex, names)
-	if why != "" {
-		e.notef("batch: %s\n", why)
+	if f.cfg.Medians, err = corpusMedians(e, &f, p, names); err != nil {
+		return err
 	}
-	if missing := missingMedians(names, medians); len(missing) > 0 && *sample > 0 {
-		// A corpus of a few puzzles (one's own hard puzzle) has no median
-		// worth the name: the default corpus's is the reference then.
-		from, count := file, info.Puzzles
-		if count < minSampleCorpus {
-			from = defaultCorpus
-			if count, err = corpusCount(e.ctx, from); err != nil {
-				return err
-			}
-		}
-		if from == "-" {
-			e.notef("batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(missing, ", "))
-		} else {
-			e.notef("batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
-				strings.Join(missing, ", "), min(*sample, count), from, report.LimitText(*timeout, *maxCalls))
-			sampled, err := variants.SampleMedians(e.ctx, cfg, from, count, *sample, missing)
-			if err != nil {
-				return err
-			}
-			maps.Copy(medians, sampled)
-		}
-	}
-	cfg.Medians = medians
-
-	disp := newProgress(e.stderr, isTerminal(e.stderr), 5*time.Second)
+	disp := progress.New(e.stderr, progress.IsTerminal(e.stderr), 5*time.Second)
 	disp.SetTotal(int(cost.Solves))
-	cfg.Progress = disp
-	v, err := variants.Analyze(e.ctx, cfg, []variants.Puzzle{pz})
+	f.cfg.Progress = disp
+	v, err := variants.Analyze(e.ctx, f.cfg, []variants.Puzzle{pz})
 	disp.Finish()
 	if err != nil {
 		if e.ctx.Err() != nil {
@@ -184,20 +115,91 @@ func variantsMain(e *env, args []string) error {
 		}
 		return err
 	}
+	return writeVariants(e, &f, v, p.Show.Corpus, id)
+}
 
-	dir := *out
-	if dir == "" {
-		name := strconv.Itoa(id)
-		if path != defaultCorpus {
-			name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-" + name
-		}
-		dir = filepath.Join(rundir.DefaultRoot, "variants", name)
+// variantsFlags are the flags of batch variants: the analysis they ask
+// for (cfg) and where it goes.
+type variantsFlags struct {
+	cfg                  variants.Config
+	corpus, run, solvers string
+	sample               int
+	out                  string
+	svg, json            bool
+	ext                  extFlags
+}
+
+// check checks the flags and returns the puzzle's id and the flags given.
+func (f *variantsFlags) check(fs *flag.FlagSet) (int, map[string]bool, error) {
+	if err := f.ext.resolve(); err != nil {
+		return 0, nil, err
 	}
-	written, err := writeVariants(dir, v, *svg)
+	id, err := puzzleArg(fs)
+	if err != nil {
+		return 0, nil, err
+	}
+	switch c := f.cfg; {
+	case c.N < 1:
+		return 0, nil, usageErr("-n %d: want 1 or more variants", c.N)
+	case c.Seeds < 1:
+		return 0, nil, usageErr("-seeds %d: want 1 or more", c.Seeds)
+	case c.Timeout < 0:
+		return 0, nil, usageErr("-timeout %s: want a duration >= 0", c.Timeout)
+	case c.Workers < 1:
+		return 0, nil, usageErr("-workers %d: want 1 or more", c.Workers)
+	case f.sample < 0:
+		return 0, nil, usageErr("-sample %d: want 0 or more", f.sample)
+	}
+	return id, cli.Given(fs), nil
+}
+
+// corpusMedians returns the strategies' corpus medians: the run's
+// (show.Puzzle.RunMedians), and for the others those of a sample of the
+// corpus (variants.PlanSample, SampleMedians), saying so on stderr.
+func corpusMedians(e *env, f *variantsFlags, p *show.Puzzle, names []string) (map[string]variants.CorpusMedian, error) {
+	medians, why := p.RunMedians()
+	if why != "" {
+		e.notef("batch: %s\n", why)
+	}
+	plan, err := variants.PlanSample(e.ctx, names, medians, f.sample, p.File, p.Info.Puzzles, defaultCorpus)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(plan.Missing) == 0:
+		return medians, nil
+	case plan.From == "-":
+		e.notef("batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(plan.Missing, ", "))
+		return medians, nil
+	}
+	e.notef("batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
+		strings.Join(plan.Missing, ", "), min(f.sample, plan.Count), plan.From, report.LimitText(f.cfg.Timeout, f.cfg.MaxCalls))
+	sampled, err := variants.SampleMedians(e.ctx, f.cfg, plan.From, plan.Count, f.sample, plan.Missing)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(medians, sampled)
+	return medians, nil
+}
+
+// writeVariants writes variants.json and the strip charts of v into -out
+// (variants.DefaultDir), then prints v: the text, or with -json
+// variants.json. A wrong answer exits 1.
+func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName string, id int) error {
+	dir := f.out
+	if dir == "" {
+		dir = variants.DefaultDir(rundir.DefaultRoot, corpusName, defaultCorpus, id)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := rundir.WriteVariants(filepath.Join(dir, rundir.VariantsFile), v); err != nil {
+		return err
+	}
+	charts, err := stripCharts(dir, v, f.svg)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if f.json {
 		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
 			return err
@@ -205,86 +207,14 @@ func variantsMain(e *env, args []string) error {
 		_, err = e.stdout.Write(append(b, '\n'))
 		return err
 	}
-	t := &report.VariantsText{V: v, Corpus: path, ID: id, Replay: report.ShellCommand(variants.ReplayArgs(id, path, defaultCorpus, cfg)) + " -transform"}
+	t := &report.VariantsText{V: v, Corpus: corpusName, ID: id,
+		Replay: report.ShellCommand(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg)) + " -transform"}
 	if err := t.WriteText(e.stdout, e.width()); err != nil {
 		return err
 	}
-	fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(written)-1, "strip chart", "strip charts"))
-	for _, a := range v.Analyses {
-		if a.Original.Status == solvers.StatusWrong.String() || wrongIn(a.Variants) {
-			return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", a.Solver)}
-		}
+	fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(charts), "strip chart", "strip charts"))
+	if s := variants.Wrong(v); s != "" {
+		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", s)}
 	}
 	return nil
-}
-
-// writeVariants writes variants.json and the strip charts into dir and
-// returns the files written.
-func writeVariants(dir string, v *rundir.Variants, svg bool) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, rundir.VariantsFile)
-	if err := rundir.WriteVariants(path, v); err != nil {
-		return nil, err
-	}
-	charts, err := stripCharts(dir, v, svg)
-	if err != nil {
-		return nil, err
-	}
-	return append([]string{path}, charts...), nil
-}
-
-func wrongIn(us []rundir.VariantUnit) bool {
-	for _, u := range us {
-		if u.Status == solvers.StatusWrong.String() {
-			return true
-		}
-	}
-	return false
-}
-
-// runMedians reads the strategies' corpus medians from the run's
-// summary.json when it is the run's and its corpus is the puzzle's; the
-// second result says why not ("" when it was read, or with no run).
-func runMedians(runDir string, run *report.Run, corpusIndex int, names []string) (map[string]variants.CorpusMedian, string) {
-	medians := map[string]variants.CorpusMedian{}
-	if run == nil || corpusIndex < 0 {
-		return medians, ""
-	}
-	b, err := os.ReadFile(filepath.Join(runDir, rundir.SummaryJSON))
-	if err != nil {
-		return medians, fmt.Sprintf("no %s in %s (batch report %s writes it): corpus medians from a sample", rundir.SummaryJSON, runDir, runDir)
-	}
-	var sum report.Summary
-	if err := json.Unmarshal(b, &sum); err != nil {
-		return medians, fmt.Sprintf("%s: %v: corpus medians from a sample", filepath.Join(runDir, rundir.SummaryJSON), err)
-	}
-	if run.Manifest != nil && (sum.Run == nil || sum.Run.RunID != run.Manifest.RunID) {
-		return medians, fmt.Sprintf("%s is not the run's (batch report %s rewrites it): corpus medians from a sample", filepath.Join(runDir, rundir.SummaryJSON), runDir)
-	}
-	for _, st := range sum.Strategies {
-		if st.Measured == 0 {
-			continue
-		}
-		medians[st.Solver] = variants.CorpusMedian{Calls: st.Calls.Median.Value, NS: st.TimeNS.Median.Value,
-			From: fmt.Sprintf("run %s (%d puzzles)", runDir, st.Measured)}
-	}
-	return medians, ""
-}
-
-func missingMedians(names []string, medians map[string]variants.CorpusMedian) []string {
-	var missing []string
-	for _, n := range names {
-		if _, ok := medians[n]; !ok {
-			missing = append(missing, n)
-		}
-	}
-	return missing
-}
-
-// corpusCount counts the puzzles of the corpus file (its units under
-// one strategy).
-func corpusCount(ctx context.Context, file string) (int, error) {
-	return pipeline.CountUnits(ctx, pipeline.Config{Corpora: []string{file}, Solvers: []solvers.Solver{solvers.All()[0].Solver}})
 }

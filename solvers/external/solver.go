@@ -212,6 +212,10 @@ func (s *Solver) Strategy() solvers.Strategy {
 // Program returns what identifies the program, with its handshake.
 func (s *Solver) Program() Program { return s.prog }
 
+// Workers returns the number of processes it runs at most: one per
+// worker of the sweep.
+func (s *Solver) Workers() int { return s.opt.Workers }
+
 // Null returns the null round trip measured so far.
 func (s *Solver) Null() NullStats {
 	if s.null == nil {

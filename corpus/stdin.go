@@ -1,4 +1,4 @@
-package main
+package corpus
 
 import (
 	"io"
@@ -6,13 +6,13 @@ import (
 	"os"
 )
 
-// stdinHoldsInput reports whether standard input looks like input a user
+// HoldsInput reports whether standard input looks like input a user
 // meant to sweep: a pipe (a FIFO) or a regular file that is not empty. A
 // terminal, /dev/null and other devices, a socket, an empty file or no
 // standard input at all do not: a run from a shell, cron or systemd is
 // not told about them. A reader that is not a file (a test's) holds
 // input when it has bytes left, if it can say so.
-func stdinHoldsInput(r io.Reader) bool {
+func HoldsInput(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		if l, ok := r.(interface{ Len() int }); ok {

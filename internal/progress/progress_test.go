@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -50,7 +50,7 @@ func TestProgressTotalEarlyOrLate(t *testing.T) {
 		for _, when := range []string{"early", "during", "late"} {
 			t.Run(fmt.Sprintf("terminal=%v/%s", terminal, when), func(t *testing.T) {
 				var out syncBuffer
-				d := newProgress(&out, terminal, time.Nanosecond)
+				d := New(&out, terminal, time.Nanosecond)
 				cfg := pipeline.Config{Corpora: []string{path}, Solvers: []solvers.Solver{nopSolver{}}, Workers: 2,
 					Sink: discardRows{}, Progress: d}
 				var wg sync.WaitGroup
@@ -101,3 +101,27 @@ type discardRows struct{}
 
 func (discardRows) Write(*rundir.Row) error { return nil }
 func (discardRows) Flush() error            { return nil }
+
+// TestInvalidShowsTheFirstAndCountsTheRest: of 7 invalid lines with Show
+// 5, the first 5 are printed as they come and the 2 others counted at
+// the end; with 5 or fewer, nothing is said at the end.
+func TestInvalidShowsTheFirstAndCountsTheRest(t *testing.T) {
+	for _, tc := range []struct{ n, lines int }{{7, 6}, {5, 5}, {0, 0}} {
+		var out bytes.Buffer
+		l := &Invalid{W: &out, Show: 5}
+		for i := range tc.n {
+			l.Report(fmt.Errorf("c.txt:%d: not a puzzle", i+1))
+		}
+		l.Rest()
+		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if out.Len() == 0 {
+			got = nil
+		}
+		if len(got) != tc.lines {
+			t.Errorf("%d invalid lines: %d lines printed, want %d:\n%s", tc.n, len(got), tc.lines, out.String())
+		}
+		if tc.n == 7 && got[5] != "batch: 2 more invalid lines (status invalid in results.csv)" {
+			t.Errorf("the count of the rest: %q", got[5])
+		}
+	}
+}

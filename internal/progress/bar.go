@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"fmt"
@@ -10,50 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
-	"sudokubatch/pipeline"
 	"sudokubatch/report"
 )
-
-// display is the progress display of a sweep: the pipeline reports to it
-// (pipeline.Progress), and whoever knows the number of units tells it the
-// total, before, during or after the run, from any goroutine. Everything
-// a display shows is created by newProgress, before the run can report
-// to it; calls after Finish are ignored.
-type display interface {
-	pipeline.Progress
-	SetTotal(total int) // units in the run; -1 while unknown
-}
-
-// newProgress returns the progress display for a run started now: on a
-// terminal, a bar drawn by progressbar/v3 fitted to the terminal's
-// width (barProgress); a plain line every `every` otherwise. The total is
-// unknown (-1) until SetTotal.
-func newProgress(w io.Writer, terminal bool, every time.Duration) display {
-	now := time.Now()
-	if terminal {
-		return newBar(w, func() int { return terminalColumns(w) }, now)
-	}
-	return &lineProgress{w: w, every: every, total: -1, start: now, last: now}
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(interface{ Fd() uintptr })
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// terminalColumns returns the width in columns of the terminal w is, or
-// 0 when w is not a terminal or its width is unknown.
-func terminalColumns(w io.Writer) int {
-	if f, ok := w.(interface{ Fd() uintptr }); ok {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-			return cols
-		}
-	}
-	return 0
-}
 
 const (
 	// barThrottle is the least time between two draws of the bar.
@@ -354,57 +313,4 @@ func fitWords(cols int, words ...string) string {
 	}
 	r := []rune(words[0])
 	return string(r[:min(len(r), cols)])
-}
-
-// lineProgress prints "progress: done/total units (x%), rate, ETA" at
-// most once per `every`; without a total, the count and the rate.
-type lineProgress struct {
-	w        io.Writer
-	every    time.Duration
-	mu       sync.Mutex
-	total    int
-	done     int
-	start    time.Time
-	last     time.Time
-	finished bool
-}
-
-func (p *lineProgress) SetTotal(total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.total = total
-}
-
-func (p *lineProgress) Add(n int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.finished {
-		return
-	}
-	p.done += n
-	if now := time.Now(); now.Sub(p.last) >= p.every {
-		p.last = now
-		p.print(now)
-	}
-}
-
-func (p *lineProgress) print(now time.Time) {
-	el := now.Sub(p.start)
-	rate := float64(p.done) / el.Seconds()
-	if p.total > 0 {
-		eta := "?"
-		if rate > 0 {
-			eta = report.FormatDuration(time.Duration(float64(p.total-p.done) / rate * float64(time.Second)))
-		}
-		fmt.Fprintf(p.w, "progress: %d/%s (%.1f%%), %.0f units/s, elapsed %s, ETA %s\n",
-			p.done, report.Count(p.total, "unit", "units"), 100*float64(p.done)/float64(p.total), rate, report.FormatDuration(el), eta)
-		return
-	}
-	fmt.Fprintf(p.w, "progress: %s, %.0f units/s, elapsed %s\n", report.Count(p.done, "unit", "units"), rate, report.FormatDuration(el))
-}
-
-func (p *lineProgress) Finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.finished = true
 }

@@ -43,8 +43,9 @@ import (
 // the first time (the branch predictors learned its path): each pass
 // starts with untimed solves of filler puzzles of the strategy (its
 // first cheap units of the run), so that a pass covers blockPuzzles
-// puzzles; the first pass's fillers also warm the strategy up after the
-// one re-timed before it. Its outcome:
+// puzzles however slow its units (docs/TIMING.md: fewer fillers moved
+// the re-timed times); the first pass's fillers also warm the strategy
+// up after the one re-timed before it. Its outcome:
 //   - an outlier still above outlierFactor times its group's median is
 //     confirmed slow (rundir.RetimedSlow);
 //   - a unit re-timed below half its sweep time was noise

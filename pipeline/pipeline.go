@@ -135,27 +135,14 @@ type Amender interface {
 	Amend(fix func(*rundir.Row) bool) (int, error)
 }
 
-// idAmender is an Amender that reads only the rows of the puzzles that
-// ids wants (rundir.Dir.AmendIDs): fix is called on those, the others
-// are left as they are, unread.
-type idAmender interface {
-	AmendIDs(ids func(id int) bool, fix func(*rundir.Row) bool) (int, error)
-}
-
-// amendRows amends through a the rows that fix changes, all among the
-// rows of keys: only the rows of their puzzles are read when a can leave
-// the others unread (an idAmender; a results.csv of a sweep of
-// microsecond units is otherwise read whole for a few hundred rows).
-func amendRows[V any](a Amender, keys map[rundir.Key]V, fix func(*rundir.Row) bool) (int, error) {
-	ia, ok := a.(idAmender)
-	if !ok {
-		return a.Amend(fix)
-	}
-	ids := make(map[int]bool, len(keys))
-	for k := range keys {
-		ids[k.ID] = true
-	}
-	return ia.AmendIDs(func(id int) bool { return ids[id] }, fix)
+// placedAmender is an Amender that says where in its file each row it
+// wrote starts (rundir.Dir.LastRowAt, asked right after the row's Write)
+// and amends the rows it finds at such offsets (rundir.Dir.AmendAt),
+// copying the rest of the file unread: the re-timing of a sweep of
+// microsecond units amends a few hundred rows of a file of megabytes.
+type placedAmender interface {
+	LastRowAt() int64
+	AmendAt(at []int64, fix func(*rundir.Row) bool) (int, error)
 }
 
 // UniqueCounter counts the solutions of p, stopping at max.

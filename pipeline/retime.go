@@ -43,8 +43,9 @@ import (
 // the first time (the branch predictors learned its path): each pass
 // starts with untimed solves of filler puzzles of the strategy (its
 // first cheap units of the run), so that a pass covers blockPuzzles
-// puzzles; the first pass's fillers also warm the strategy up after the
-// one re-timed before it. Its outcome:
+// puzzles however slow its units (docs/TIMING.md: fewer fillers moved
+// the re-timed times); the first pass's fillers also warm the strategy
+// up after the one re-timed before it. Its outcome:
 //   - an outlier still above outlierFactor times its group's median is
 //     confirmed slow (rundir.RetimedSlow);
 //   - a unit re-timed below half its sweep time was noise
@@ -105,6 +106,7 @@ type candidate struct {
 	group   *group
 	outlier bool
 	ci      int            // the corpus's index
+	at      int64          // where the row starts in its file (placedAmender)
 	first   statusCounters // the row's status and counters
 	// solution is the row's, for a foreign strategy (checkAgain).
 	solution string
@@ -140,6 +142,9 @@ type retimer struct {
 	// grew the peak memory of a fast strategy's run by 8 MB.
 	res    solvers.Result
 	puzzle solvers.Puzzle
+	// placer is the Sink when it places its rows (placedAmender): the
+	// rows are amended where they start, the rest of the file unread.
+	placer placedAmender
 	Stats  RetimeStats
 }
 
@@ -148,8 +153,10 @@ func newRetimer(cfg *Config) *retimer {
 	if len(cfg.checkers) != n {
 		cfg.setCheckers()
 	}
-	return &retimer{cfg: cfg, groups: make([][65]*group, n), cands: make([][]*candidate, n), tops: make([][]*candidate, n),
+	rt := &retimer{cfg: cfg, groups: make([][65]*group, n), cands: make([][]*candidate, n), tops: make([][]*candidate, n),
 		fillers: make([][]*candidate, n), flagged: map[rundir.Key]*candidate{}}
+	rt.placer, _ = cfg.Sink.(placedAmender)
+	return rt
 }
 
 // observe takes in the row of r as the writer writes it (before its
@@ -169,6 +176,9 @@ func (rt *retimer) observe(r *result) {
 			c = &candidate{solver: si, key: row.Key(), box: p.Box, cells: slices.Clone(p.Cells[:p.Len()]), seed: r.ent.seed,
 				ns: row.NS, status: row.Status, group: g, ci: r.ent.corpus,
 				first: statusCounters{row.Status, row.Calls, row.Guesses, row.Backtracks, row.Filled}}
+			if rt.placer != nil {
+				c.at = rt.placer.LastRowAt() // the row just written
+			}
 			if rt.cfg.checkers[si] != nil {
 				c.solution = row.Solution
 			}
@@ -230,14 +240,21 @@ func (rt *retimer) runAndAmend(ctx context.Context, stop <-chan struct{}, amende
 	budget := max(time.Duration(float64(sweep)*retimeShare), retimeFloor)
 	done := rt.run(ctx, stop, budget)
 	if len(done) > 0 || len(rt.flagged) > 0 {
-		keys := make(map[rundir.Key]bool, len(done)+len(rt.flagged))
-		for k := range done {
-			keys[k] = true
+		fix := rt.amend(done)
+		var err error
+		if rt.placer != nil {
+			at := make([]int64, 0, len(done)+len(rt.flagged))
+			for _, c := range done {
+				at = append(at, c.at)
+			}
+			for _, c := range rt.flagged {
+				at = append(at, c.at)
+			}
+			_, err = rt.placer.AmendAt(at, fix)
+		} else {
+			_, err = amender.Amend(fix)
 		}
-		for k := range rt.flagged {
-			keys[k] = true
-		}
-		if _, err := amendRows(amender, keys, rt.amend(done)); err != nil {
+		if err != nil {
 			rt.Stats, rt.changes = RetimeStats{Error: err.Error()}, nil
 		}
 	}

@@ -24,6 +24,11 @@ type Dir struct {
 	segRows  int  // rows written by this process
 	seg      int  // index of this process's segment in Manifest.Segments, -1 before Begin
 	made     bool // Create made the directory itself
+	// base is the offset in results.csv of the first byte w wrote (the
+	// file's size when w was made, less what w wrote before): base+w.n
+	// is where the next row starts. last is where the last row written
+	// starts (LastRowAt), -1 before the first.
+	base, last int64
 	// busy0 and cpu0 are the machine's busy CPU time (hostBusy) and this
 	// process's (processCPU) when the segment began: OtherCPUNS is what
 	// the machine did besides this process since.
@@ -113,7 +118,7 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 		return nil, fmt.Errorf("creating results: %w", err)
 	}
 	createStep("results")
-	d := &Dir{Path: dir, Manifest: m, file: f, w: NewWriter(f), lock: lock, seg: -1, made: made}
+	d := &Dir{Path: dir, Manifest: m, file: f, w: NewWriter(f), lock: lock, seg: -1, made: made, last: -1}
 	err = d.w.WriteHeader()
 	if err == nil {
 		err = d.w.Flush()
@@ -215,8 +220,14 @@ func (d *Dir) Skip(corpus, id, solver int) bool { return d.done.has(corpus, id, 
 func (d *Dir) Write(r *Row) error {
 	d.rows++
 	d.segRows++
+	d.last = d.base + d.w.n
 	return d.w.Write(r)
 }
+
+// LastRowAt returns the offset in results.csv at which the last row
+// Write wrote starts, for AmendAt; -1 before the first. It stays right
+// until the next Amend, AmendIDs or AmendAt.
+func (d *Dir) LastRowAt() int64 { return d.last }
 
 // CopiesRows says that Write keeps nothing of a row it is given: it
 // encodes the row (pipeline.RowCopier).

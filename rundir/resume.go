@@ -145,6 +145,7 @@ func (d *Dir) readDone() error {
 		return err
 	}
 	d.w = NewWriter(d.file)
+	d.base, d.last = good, -1
 	d.w.SetColumns(cols) // a file written before the timing columns keeps its columns
 	if good == 0 {
 		// No header (a creation killed before it was written): start the

@@ -36,7 +36,8 @@ type Writer struct {
 	// Likewise the seed, shared by the rows of a puzzle (20 digits).
 	seed      uint64
 	seedField []byte
-	cols      int // columns written: len(Header), or fewer for an older file
+	cols      int   // columns written: len(Header), or fewer for an older file
+	n         int64 // bytes written (taken by the buffer)
 }
 
 // writerBuffer is the size of a Writer's buffer.
@@ -178,7 +179,9 @@ func (w *Writer) writeBytes(b []byte) error {
 	if w.err != nil {
 		return w.err
 	}
-	if _, err := w.w.Write(b); err != nil {
+	n, err := w.w.Write(b)
+	w.n += int64(n)
+	if err != nil {
 		w.err = fmt.Errorf("writing results: %w", err)
 	}
 	return w.err

@@ -28,6 +28,9 @@
 #
 #   scripts/tdoku-bench.sh TDOKU_DIR [PAIRS [OUT]]   (PAIRS defaults to 5)
 #   ONLY=process scripts/tdoku-bench.sh ...        (the whole processes only)
+#   BEFORE=BIN scripts/tdoku-bench.sh ...          (and an earlier batch binary:
+#                                                   its whole processes in each
+#                                                   pair too, and after / before)
 #
 # TDOKU_DIR is a checkout of tdoku: `git clone https://github.com/t-dillon/tdoku`
 # (its data.zip is not needed and not copied). tdoku is built as its README
@@ -95,6 +98,10 @@ for k in $(seq 1 "$pairs"); do
   clock "$out/pb-$k.txt" "$out/batch" -solvers bitboard -workers 1 -report=false -quiet -out "$out/roots/pb-$k/run" "$out/corpus.txt" >/dev/null
   clock "$out/pt1-$k.txt" "$out/solve" 1 <"$out/corpus.txt" >/dev/null
   clock "$out/pr-$k.txt" "$out/batch" -solvers bitboard -workers 1 -quiet -out "$out/roots/pr-$k/run" "$out/corpus.txt" >/dev/null
+  if [ -n "${BEFORE:-}" ]; then
+    clock "$out/qb-$k.txt" "$BEFORE" -solvers bitboard -workers 1 -report=false -quiet -out "$out/roots/qb-$k/run" "$out/corpus.txt" >/dev/null
+    clock "$out/qr-$k.txt" "$BEFORE" -solvers bitboard -workers 1 -quiet -out "$out/roots/qr-$k/run" "$out/corpus.txt" >/dev/null
+  fi
 done
 
 # Start-up: a one-puzzle run of each, wall time read by python around the
@@ -138,11 +145,11 @@ def proc(path):
 def span(v, fmt="{:.3f}"):
     return f"{fmt.format(st.median(v))} [{fmt.format(min(v))}, {fmt.format(max(v))}]"
 
-def own_cost(k):
+def own_cost(k, run="pb"):
     """batch -report=false's CPU time less its rows' solve times, over the rows, in µs."""
     import csv
-    _, cpu, _ = proc(f"{out}/pb-{k}.txt")
-    with open(f"{out}/roots/pb-{k}/run/results.csv", newline="") as f:
+    _, cpu, _ = proc(f"{out}/{run}-{k}.txt")
+    with open(f"{out}/roots/{run}-{k}/run/results.csv", newline="") as f:
         ns = [int(r["ns"]) for r in csv.DictReader(f)]
     return (cpu - sum(ns) / 1e9) / len(ns) * 1e6, sum(ns) / len(ns) / 1e3
 
@@ -203,6 +210,20 @@ sm, smin, smax, sb, stt = map(float, open(f"{out}/startup.txt").read().split())
 print(f"| start-up: a one-puzzle run, wall (20 interleaved) | {sm:.2f} [{smin:.2f}, {smax:.2f}] | {sb:.2f} ms, {stt:.2f} ms (medians) |")
 print(f"| peak memory of the bitboard sweep, MB | {span(mem, '{:.1f}')} | tdoku's solve 1: {proc(f'{out}/pt-1.txt')[2]/1024:.1f} MB |")
 print(f"| peak memory with the report, MB | {span(memr, '{:.1f}')} | |")
+
+if os.path.exists(f"{out}/qb-1.txt"):
+    # BEFORE: the earlier binary's runs, interleaved with these.
+    qb = [proc(f"{out}/qb-{k}.txt") for k in range(1, pairs + 1)]
+    qr = [proc(f"{out}/qr-{k}.txt") for k in range(1, pairs + 1)]
+    qown = [own_cost(k, "qb")[0] for k in range(1, pairs + 1)]
+    print(f"\nagainst BEFORE ({os.environ.get('BEFORE', 'the earlier binary')}), pair by pair: after / before")
+    print(f"| measure | before | after / before |")
+    print(f"|---|---:|---:|")
+    print(f"| whole process CPU, -report=false (s) | {span([q[1] for q in qb])} | {span([a / q[1] for a, q in zip(cpub, qb)])} |")
+    print(f"| the same / solve 1 | {span([q[1] / t for q, t in zip(qb, cput)])} | |")
+    print(f"| whole process CPU, with the report (s) | {span([q[1] for q in qr])} | {span([a / q[1] for a, q in zip(cpurb, qr)])} |")
+    print(f"| the tool's own cost per unit (µs) | {span(qown, '{:.2f}')} | {span([o[0] / q for o, q in zip(own, qown)])} |")
+    print(f"| peak memory of the bitboard sweep, MB | {span([q[2] / 1024 for q in qb], '{:.1f}')} | {span([a / (q[2] / 1024) for a, q in zip(mem, qb)])} |")
 
 # Search: bitboard's nodes and guesses beside tdoku's guesses (last pair).
 if only_process:

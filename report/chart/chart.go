@@ -66,7 +66,7 @@ const (
 
 // pngEncoder encodes the PNG files. The tests under the race detector,
 // where compression is slow, turn compression off.
-var pngEncoder = png.Encoder{CompressionLevel: png.DefaultCompression}
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // job is one chart to draw: its description (with the SVG name
 // set when an SVG is wanted) and how to build it.

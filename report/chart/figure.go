@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"image"
 	"image/color"
 	"math"
 	"strings"
 
+	"git.sr.ht/~sbinet/gg"
+	xdraw "golang.org/x/image/draw"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -202,9 +205,8 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	var buf bytes.Buffer
 	switch format {
 	case "png":
-		c := vgimg.NewWith(vgimg.UseWH(f.Width, f.Height), vgimg.UseDPI(DPI))
-		f.Draw(draw.New(c))
-		if err := pngEncoder.Encode(&buf, c.Image()); err != nil {
+		img := f.raster()
+		if err := encodePNG(&buf, img); err != nil {
 			return nil, err
 		}
 	case "svg":
@@ -220,6 +222,26 @@ func (f *Figure) Render(format string) ([]byte, error) {
 		return nil, fmt.Errorf("unknown chart format %q", format)
 	}
 	return buf.Bytes(), nil
+}
+
+// raster draws the figure on an image of its size in pixels, white. Its
+// texts are drawn as their glyphs come, at whole pixels (gonum's canvas
+// would resample each glyph, bilinear, at the same place: a fifth of a
+// chart's drawing time), and its plot without its background, which the
+// image has already.
+func (f *Figure) raster() *image.RGBA {
+	w, h := f.Pixels()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	ctx := gg.NewContextForRGBA(img)
+	ctx.SetLineCapButt()
+	ctx.InvertY()
+	ctx.SetInterpolator(xdraw.NearestNeighbor)
+	c := vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(DPI)) // white
+	bg := f.Plot.BackgroundColor
+	f.Plot.BackgroundColor = nil
+	f.Draw(draw.New(c))
+	f.Plot.BackgroundColor = bg
+	return img
 }
 
 // figureMargin is the room left round the plot, in points.

@@ -500,3 +500,54 @@ func TestNightTickerThins(t *testing.T) {
 		}
 	}
 }
+
+// TestPageExplainsEachTablesSymbols (issue 37): a mark a table's cells
+// carry (≥ or ≤ a bound, ~ a ratio of two bounds, a busy night in
+// orange) is explained in the note right under that table.
+func TestPageExplainsEachTablesSymbols(t *testing.T) {
+	root := t.TempDir()
+	s := Group(synthNights(10, []string{"norvig", "dlx", "bitboard"}, slowDLX))[0]
+	busy := 0.25
+	s.Nights[6].OtherShare = &busy
+	r := synthReport(s, "known")
+	last := *r.Strategies[0].Last
+	last.Median.Bound = "lower" // norvig's median reached a limit
+	r.Strategies[0].Last = &last
+	r.Strategies[2].Gate.Ratio = report.Ratio{Value: 1.5, Either: true}
+	if _, err := WriteFiles(root, &History{Series: []*Series{s}}, []*Report{r}); err != nil {
+		t.Fatal(err)
+	}
+	page := readFile(t, filepath.Join(root, PageFile))
+	marks := map[string]*regexp.Regexp{
+		"≥":    regexp.MustCompile(`<td>≥`),
+		"≤":    regexp.MustCompile(`<td>≤`),
+		"~":    regexp.MustCompile(`<td>~`),
+		"busy": regexp.MustCompile(`<td class="warn">`),
+	}
+	seen := map[string]bool{}
+	tables := strings.Split(page, "</table></div>")
+	for i, table := range tables[:len(tables)-1] {
+		after := tables[i+1]
+		note := ""
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(after), `<p class="note">`); ok {
+			note, _, _ = strings.Cut(rest, "</p>")
+		}
+		for mark, re := range marks {
+			if !re.MatchString(table[strings.LastIndex(table, "<table"):]) {
+				continue
+			}
+			seen[mark] = true
+			if !strings.Contains(note, mark) {
+				t.Errorf("table %d holds cells marked %s, its note does not explain it: %q", i+1, mark, note)
+			}
+		}
+	}
+	for _, mark := range []string{"≥", "~", "busy"} {
+		if !seen[mark] {
+			t.Errorf("no table holds a cell marked %s: the fixture no longer tests it", mark)
+		}
+	}
+	if t.Failed() {
+		t.Logf("index.html:\n%s", page)
+	}
+}

@@ -139,6 +139,7 @@ type seriesView struct {
 	Notes      []string
 	Names      []string    // the strategies of the series, in color order
 	Nights     []nightView // newest first
+	BusyShare  string      // the share of other work over which a night is busy: "10%"
 	Unacked    int         // new alarms not acknowledged
 	Blind      []string    // the strategies the gate is blind to, and why
 	Charts     []TrendChart
@@ -219,6 +220,7 @@ func buildViews(root string, h *History, reports []*Report, charts [][]TrendChar
 		}
 		v.Names = strategyOrder(s.Nights)
 		v.Nights = nightViews(root, s, r)
+		v.BusyShare = FormatShare(busyShare(r))
 		for _, a := range v.Alarms {
 			if a.Unacked {
 				v.Unacked++
@@ -411,6 +413,14 @@ func stepRowOf(st *Step) stepRow {
 		Revision: ShortRevision(st.Night.Revision), Before: fmtNS(st.Before), After: fmtNS(st.After), Ratio: fmtMultiple(st.Ratio), Status: status}
 }
 
+// busyShare is the share of other work over which a night of r is busy.
+func busyShare(r *Report) float64 {
+	if r != nil && r.Options.Busy > 0 {
+		return r.Options.Busy
+	}
+	return DefaultBusy
+}
+
 // nightViews lists the nights of s, newest first: from the report's rows
 // (verdicts, alarms, page), or from the series alone.
 func nightViews(root string, s *Series, r *Report) []nightView {
@@ -428,10 +438,7 @@ func nightViews(root string, s *Series, r *Report) []nightView {
 		}
 	}
 	names := strategyOrder(s.Nights)
-	busy := DefaultBusy
-	if r != nil && r.Options.Busy > 0 {
-		busy = r.Options.Busy
-	}
+	busy := busyShare(r)
 	out := make([]nightView, 0, len(rows))
 	for i := len(rows) - 1; i >= 0; i-- {
 		row := rows[i]

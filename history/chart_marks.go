@@ -155,15 +155,34 @@ func nightLabels(nights []*Night) []string {
 func ShortRevision(rev string) string { return report.ShortRevision(rev) }
 
 // nightTicker labels at most maxXLabels nights (every k-th, k chosen
-// so), the first always; every night has an unlabelled tick up to
-// minorTicksTo nights.
-type nightTicker struct{ labels []string }
+// so), the first always, and no more than fit side by side in room
+// (when set) in style: the small figure has room for fewer. Every night
+// has an unlabelled tick up to minorTicksTo nights.
+type nightTicker struct {
+	labels []string
+	room   vg.Length // the x axis' length, 0: unknown
+	style  text.Style
+}
+
+// most is how many labels the ticker draws at most.
+func (t nightTicker) most() int {
+	if t.room <= 0 {
+		return maxXLabels
+	}
+	var widest vg.Length
+	for _, l := range t.labels {
+		widest = max(widest, t.style.Width(l))
+	}
+	gap := t.style.Font.Size // a letter's room between two labels
+	return max(1, min(maxXLabels, int(t.room/(widest+gap))))
+}
 
 // Ticks implements plot.Ticker.
 func (t nightTicker) Ticks(lo, hi float64) []plot.Tick {
 	n := len(t.labels)
+	most := t.most()
 	step := 1
-	for n > step*maxXLabels {
+	for n > step*most {
 		step++
 	}
 	var ticks []plot.Tick

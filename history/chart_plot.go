@@ -273,8 +273,17 @@ func (t *trendPlot) axes() {
 		p.Y.Tick.Marker = countTicker{}
 	}
 	p.X.Min, p.X.Max = 0.5, float64(len(t.s.Nights))+0.5
-	p.X.Tick.Marker = nightTicker{labels: nightLabels(t.s.Nights)}
+	labels := nightLabels(t.s.Nights)
+	p.X.Tick.Marker = nightTicker{labels: labels, room: t.f.Width - xAxisInset, style: p.X.Tick.Label}
+	// The small figure is narrower: fewer labels fit.
+	t.f.OnShrink = func(f *chart.Figure) {
+		f.Plot.X.Tick.Marker = nightTicker{labels: labels, room: f.Width - xAxisInset, style: f.Plot.X.Tick.Label}
+	}
 }
+
+// xAxisInset is about what the y axis (its labels and title) and the
+// margins take of a chart's width: the rest is the x axis' length.
+const xAxisInset = 70
 
 // caption says what the chart shows: the measure, its band, its lower
 // bounds and values drawn at the floor, the steps' lines and the rings.

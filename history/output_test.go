@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"sudokubatch/report"
+	"sudokubatch/report/chart"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // synthNights returns n nights of the strategies, one a day from
@@ -483,6 +486,28 @@ func TestNightTickerThins(t *testing.T) {
 		}
 		if want := min(n, maxXLabels); labelled > want || labelled < (want+1)/2 || ticks[0].Label != labels[0] {
 			t.Errorf("%d nights: %d labelled ticks (first %q), want at most %d, the first night first", n, labelled, ticks[0].Label, want)
+		}
+	}
+	// Nights a few seconds apart have long labels: on the small figure
+	// fewer of them fit, and those drawn do not overlap.
+	close := synthNights(9, []string{"dlx"}, nil)
+	for i := range close {
+		close[i].Start = close[0].Start.Add(time.Duration(i) * 2 * time.Second)
+	}
+	f := chart.NewFigure("t", "x", "y", trendWidth, trendHeight)
+	style := f.Plot.X.Tick.Label
+	for _, room := range []vg.Length{trendWidth - xAxisInset, chart.SmallWidth - xAxisInset} {
+		tk := nightTicker{labels: nightLabels(close), room: room, style: style}
+		var used vg.Length
+		labelled := 0
+		for _, x := range tk.Ticks(0.5, 9.5) {
+			if x.Label != "" {
+				used += style.Width(x.Label) + style.Font.Size
+				labelled++
+			}
+		}
+		if used > room || labelled == 0 {
+			t.Errorf("room %.0fpt: %d labels take %.0fpt", float64(room), labelled, float64(used))
 		}
 	}
 	if got := nightLabels(synthNights(1, []string{"dlx"}, nil))[0]; got != "2026-11-01\nabc0001" {

@@ -123,6 +123,15 @@ func TestPageInBrowser(t *testing.T) {
 		t.Run(fmt.Sprintf("history/%dpx", width), func(t *testing.T) {
 			checkPage(t, browser, filepath.Join(results, history.PageFile), width, false, "history")
 		})
+		// What a reader looks for first is in view without a swipe: the
+		// run's median, p99 and change since the history; the comparison's
+		// ratio and verdict.
+		t.Run(fmt.Sprintf("columns/%dpx", width), func(t *testing.T) {
+			checkColumnsInView(t, browser, filepath.Join(run, rundir.PageFile), width, "table.headline",
+				[]string{"strategy", "median", "p99", "vs. history"})
+			checkColumnsInView(t, browser, filepath.Join(run, "compare-previous", rundir.PageFile), width, "#verdicts",
+				[]string{"strategy", "median NEW", "median NEW/OLD", "verdict", "calls"})
+		})
 	}
 	t.Logf("%d pages at %d widths in %v", len(pages)+1, len(pageWidths), time.Since(start).Round(time.Millisecond))
 }

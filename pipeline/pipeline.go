@@ -277,6 +277,20 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 	if cfg.Progress != nil {
 		cfg.Progress.Finish()
 	}
+	err = stats.afterSweep(ctx, &cfg, amender, start, err)
+	if r.gcLowered() {
+		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again
+	}
+	stats.Elapsed = time.Since(start)
+	return stats, err
+}
+
+// afterSweep ends a sweep that ended with err, started at start: it
+// notes whether it was interrupted, checks that every unit issued
+// wrote its row, re-times units alone when the sweep finished
+// (Config.Retime; amender amends their rows) and reports the faults its
+// rows found late (lateFaults). It returns the run's error.
+func (stats *Stats) afterSweep(ctx context.Context, cfg *Config, amender Amender, start time.Time, err error) error {
 	stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
 	if err == nil && !stats.Interrupted {
 		err = stats.rowsMissing()
@@ -285,17 +299,13 @@ func Run(ctx context.Context, cfg Config) (*Stats, error) {
 		rctx, cancel := stopContext(ctx, cfg.Stop)
 		stats.Retime = cfg.retime.runAndAmend(rctx, cfg.Stop, amender, time.Since(start))
 		cancel()
-		stats.retimed(&cfg)
+		stats.retimed(cfg)
 		stats.Interrupted = cfg.Stop != nil && stopped(cfg.Stop)
 	}
 	if err == nil && amender != nil {
-		err = stats.lateFaults(&cfg, amender)
+		err = stats.lateFaults(cfg, amender)
 	}
-	if r.gcLowered() {
-		debug.SetGCPercent(r.gcPercent) // the reader has ended: nothing sets it again
-	}
-	stats.Elapsed = time.Since(start)
-	return stats, err
+	return err
 }
 
 // openStreams opens the run's streams (cfg.Streams when the caller

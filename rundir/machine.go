@@ -46,9 +46,8 @@ func ThisMachine() Machine {
 }
 
 // binaryID is Machine.Binary of the running program, computed once: its
-// VCS stamp, else the SHA-256 of its executable (about 20 ms for the
-// 25 MB binary, paid at the start of a sweep, before any unit is timed);
-// "" when neither can be read.
+// VCS stamp, else the SHA-256 of its executable (binarySHA256); "" when
+// neither can be read.
 var binaryID = sync.OnceValue(func() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		var rev string
@@ -69,17 +68,74 @@ var binaryID = sync.OnceValue(func() string {
 	if err != nil {
 		return ""
 	}
+	return binarySHA256(exe, binaryCache(exe))
+})
+
+// binaryCache is the file where binarySHA256 keeps the hash of the
+// executable exe: one a path, in the user's cache directory, "" when
+// there is none.
+func binaryCache(exe string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(exe))
+	return filepath.Join(dir, "sudokubatch", "binary-"+hex.EncodeToString(sum[:8]))
+}
+
+// binarySHA256 returns "sha256:" and the SHA-256 of the file exe, or ""
+// when it cannot be read. Hashing a 25 MB executable costs about 20 ms of
+// CPU, a tenth of a fast sweep's, in every run; so the hash is kept in
+// the file cache ("" for none) beside the identity of the file it was
+// computed from (fileIdentity: its device, inode, size and change
+// times, which any write to the file changes), and a later run of the
+// same file reads it from there. A cache that cannot be read or written
+// only costs the hash.
+func binarySHA256(exe, cache string) string {
 	f, err := os.Open(exe)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
+	id := ""
+	if st, err := f.Stat(); err == nil && cache != "" {
+		id = fileIdentity(st)
+	}
+	if id != "" {
+		if b, err := os.ReadFile(cache); err == nil {
+			k, v, ok := strings.Cut(strings.TrimSuffix(string(b), "\n"), "\t")
+			if ok && k == id && len(v) == len("sha256:")+64 && strings.HasPrefix(v, "sha256:") {
+				return v
+			}
+		}
+	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return ""
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-})
+	sum := "sha256:" + hex.EncodeToString(h.Sum(nil))
+	if id != "" {
+		writeCache(cache, id+"\t"+sum+"\n")
+	}
+	return sum
+}
+
+// writeCache writes content to the file path through a temporary file
+// renamed into place, so that a process reading it sees the old content
+// or the new; it gives up silently on an error.
+func writeCache(path, content string) {
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.WriteString(content)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
 
 // buildTags returns the -tags the tool was built with, or "".
 func buildTags() string {

@@ -1,6 +1,8 @@
 package rundir
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,4 +110,60 @@ func TestPeakRSS(t *testing.T) {
 		t.Errorf("PeakRSS = %d, %v; want at least %d after touching that many bytes", peak, ok, len(b))
 	}
 	runtime.KeepAlive(b)
+}
+
+// TestBinarySHA256Cache checks that the hash of an executable is kept
+// and read back only while the file is unchanged: a write to it, or a
+// new file renamed over it, is hashed again.
+func TestBinarySHA256Cache(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the hash is kept on Linux only")
+	}
+	dir := t.TempDir()
+	exe, cache := filepath.Join(dir, "exe"), filepath.Join(dir, "cache", "binary")
+	write := func(content string) {
+		t.Helper()
+		if err := os.WriteFile(exe, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(content string) string { return fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(content))) }
+	write("first build")
+	if got := binarySHA256(exe, cache); got != want("first build") {
+		t.Fatalf("first run: %q, want %q", got, want("first build"))
+	}
+	b, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatalf("the hash was not kept: %v", err)
+	}
+	// The kept hash is what a later run returns: made a marker here, so
+	// that the test sees it read.
+	marker := "sha256:" + strings.Repeat("ab", 32)
+	id, _, _ := strings.Cut(string(b), "\t")
+	if err := os.WriteFile(cache, []byte(id+"\t"+marker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := binarySHA256(exe, cache); got != marker {
+		t.Errorf("a second run of the same file: %q, want the kept %q", got, marker)
+	}
+	write("another build")
+	if got := binarySHA256(exe, cache); got != want("another build") {
+		t.Errorf("after a write to the file: %q, want %q", got, want("another build"))
+	}
+	next := filepath.Join(dir, "next")
+	if err := os.WriteFile(next, []byte("third build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(next, exe); err != nil {
+		t.Fatal(err)
+	}
+	if got := binarySHA256(exe, cache); got != want("third build") {
+		t.Errorf("after a new file renamed over it: %q, want %q", got, want("third build"))
+	}
+	if got := binarySHA256(exe, ""); got != want("third build") {
+		t.Errorf("without a cache: %q, want %q", got, want("third build"))
+	}
+	if got := binarySHA256(filepath.Join(dir, "missing"), cache); got != "" {
+		t.Errorf("a missing file: %q, want empty", got)
+	}
 }

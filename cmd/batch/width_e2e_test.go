@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -39,6 +40,13 @@ func inTerminal(t *testing.T, dir string, cols int, args ...string) string {
 	cmd := exec.Command("script", "-qec", "stty cols "+strconv.Itoa(cols)+" rows 40; "+batchBin+" "+strings.Join(quoted, " "), "/dev/null")
 	cmd.Dir = dir
 	b, err := cmd.CombinedOutput()
+	// compare exits 1 when NEW is slower beyond its threshold: on a busy
+	// machine the sweep timed here can be (singles +77% under two CPU
+	// hogs). This test judges widths, not verdicts.
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == exitWrong && args[0] == "compare" {
+		err = nil
+	}
 	if err != nil {
 		t.Fatalf("batch %s in %d columns: %v\n%s", strings.Join(args, " "), cols, err, b)
 	}

@@ -56,9 +56,9 @@ func compareMain(e *env, args []string) error {
 		compareAbout,
 		"  batch compare results/20261120-230000 results/latest\n"+
 			"  batch compare results/20261120-230000                # with results/latest\n"+
-			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if surely >10% slower\n"+
+			"  batch compare -threshold 1.10 results/nightly-prev results/nightly  # 10%\n"+
 			"  batch compare -json old/results.csv new/results.csv > diff.json\n"+
-			"  batch compare -o /tmp/cmp results/20261120-230000 results/latest   # the page in /tmp/cmp/index.html\n")
+			"  batch compare -o /tmp/cmp results/20261120-230000 results/latest  # its page\n")
 	threshold := fs.Float64("threshold", 0, "exit 1 when the 95% interval of a strategy's median time NEW/OLD lies above this `ratio`, e.g. 1.10; 0 for no check")
 	noise := fs.Float64("noise", report.DefaultNoise, "the `ratio` of a machine's speeds between two runs that the verdicts allow for: slower or\n"+
 		"faster only beyond it; 1 for none")

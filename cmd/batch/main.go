@@ -170,12 +170,12 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[flags] [corpus ...]", "sweep corpora through the strategies (the default command)", runMain},
-		{"report", "[DIR]", "rebuild summary, charts and page from DIR/results.csv (default results/latest)", reportMain},
+		{"report", "[DIR]", "rebuild summary, charts and page from DIR/results.csv (default: latest)", reportMain},
 		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with the strategies, rank it", showMain},
 		{"compare", "OLD [NEW]", "diff two runs per strategy (NEW: results/latest); exit 1 past -threshold", compareMain},
 		{"trend", "[-root DIR] [RUN ...]", "the history of nightly runs: series by signature, each night's figures", trendMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
-		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep their summaries", pruneMain},
+		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep summaries", pruneMain},
 		{"variants", "ID [-n K] [-seeds M]", "a puzzle's isomorphs (and seeds): hard, unlucky or typical per strategy", variantsMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"version", "", "print the revision of this build", versionMain},
@@ -347,12 +347,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
 	fmt.Fprintln(w, "\nUsage:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  batch %-8s %-24s %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  %s\n    \t%s\n", strings.TrimSpace("batch "+c.name+" "+c.args), c.summary)
 	}
 	fmt.Fprintln(w, "\nWith no command, batch runs `batch run`: `batch FILE` sweeps FILE.")
-	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a command.")
-	fmt.Fprintln(w, "Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer, an I/O error);")
-	fmt.Fprintln(w, "2 usage error or missing input; 130 interrupted.")
+	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a")
+	fmt.Fprintln(w, "command. Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer,")
+	fmt.Fprintln(w, "an I/O error); 2 usage error or missing input; 130 interrupted.")
 }
 
 // newFlagSet returns the FlagSet of a subcommand, writing to e.stderr

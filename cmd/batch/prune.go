@@ -23,10 +23,10 @@ func pruneMain(e *env, args []string) error {
 			"appends to its rows), a run in use (locked by a sweep, a resume or a merge) and the target\n"+
 			"of ROOT/latest are never touched. Prints each run pruned with the bytes freed, and the\n"+
 			"runs skipped with why.",
-		"  batch prune -keep 30                # the rows of the last 30 finished nights stay\n"+
-			"  batch prune -keep 30 -page=false    # older nights keep run.json and their summaries only\n"+
+		"  batch prune -keep 30              # the rows of the last 30 finished runs stay\n"+
+			"  batch prune -keep 30 -page=false  # older runs keep run.json and summaries\n"+
 			"  batch prune -keep 7 -dry-run /data/results\n"+
-			"  batch prune -keep 30 -gzip         # and gzip the rows of the 30 kept (once, for runs of before)\n")
+			"  batch prune -keep 30 -gzip        # and gzip the rows of the 30 kept\n")
 	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
 	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
 	gz := fset.Bool("gzip", false, "also gzip the plain results.csv of the kept finished runs (runs written before results.csv.gz, merged runs, -gzip=false or -report=false runs)")

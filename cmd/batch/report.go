@@ -31,7 +31,7 @@ func reportMain(e *env, args []string) error {
 			"DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n"+
-			"  batch report -variants 100 results/latest  # hard or unlucky: the 10 hardest of each strategy\n")
+			"  batch report -variants 100 results/latest  # hard or unlucky? 10 per strategy\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page, or none (default: the run's -highlight, else #39949 on the default corpus)")
 	svg := fs.Bool("svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
 	top := fs.Int("top", report.DefaultTop, "hardest puzzles listed per strategy")

@@ -52,12 +52,12 @@ func runMain(e *env, args []string) error {
 	fs := newFlagSet(e, "run", "[flags] [corpus ...]",
 		"Sweep every puzzle of the corpora (default "+defaultCorpus+") through the strategies,\n"+
 			"one row per (puzzle, strategy) in results/<run-id>/results.csv, provenance in run.json.",
-		"  batch                                   # the default corpus, default strategies and limits\n"+
+		"  batch                                   # the defaults\n"+
 			"  batch -solvers "+exampleSolvers+" -timeout 0  # two strategies, no time limit\n"+
 			"  batch -ids 39949,2018 -solvers all      # two puzzles, every strategy\n"+
 			"  batch -timeout 0 -max-calls 10000000    # a deterministic nightly sweep\n"+
 			"  batch -shard 1/3 -out results/shard-1   # one shard of three (see batch merge)\n"+
-			"  batch -shard auto -out results/shard-$SLURM_ARRAY_TASK_ID  # in a Slurm job array: its task's shard\n"+
+			"  batch -shard auto -out results/shard-$SLURM_ARRAY_TASK_ID  # a Slurm array's\n"+
 			"  batch -out results/nightly -resume      # finish an interrupted run\n"+
 			"  zcat big.txt.gz | batch -               # standard input\n")
 	var f runFlags

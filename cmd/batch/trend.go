@@ -36,7 +36,7 @@ const trendAbout = "Read the history of nightly runs: every run directory under 
 	"            of its baseline (the same binary) is \"slower, same build\" (-same-build alarms);\n" +
 	"  steps     change points of its nightly median over the series, busy and quiet nights apart,\n" +
 	"            at least 3 nights on each side (one slow night is a spike, not a step).\n" +
-	"A strategy of the last nights missing from the newest is an alarm too.\n" +
+	"A strategy of the last nights missing from the newest is an alarm too.\n\n" +
 	"-ack NIGHT STRATEGY \"why\" records in -root/" + history.AnnotationsFile + " that the change of STRATEGY on NIGHT is\n" +
 	"known: its alarms are acknowledged and its baseline starts afresh from NIGHT (refused for a night\n" +
 	"that raised no alarm of it).\n\n" +
@@ -56,11 +56,11 @@ type trendFlags struct {
 }
 
 func trendMain(e *env, args []string) error {
-	fs := newFlagSet(e, "trend", "[-root DIR] [-threshold 5%] [-baseline 7] [RUN ...] | -ack NIGHT STRATEGY \"why\"", trendAbout,
-		"  batch trend                                      # every run under results/\n"+
-			"  batch trend -root /srv/nightly -nights 0         # another root, every night listed\n"+
+	fs := newFlagSet(e, "trend", "[-root DIR] [flags] [RUN ...] | -ack NIGHT STRATEGY \"why\"", trendAbout,
+		"  batch trend                               # every run under results/\n"+
+			"  batch trend -root /srv/nightly -nights 0  # another root, every night listed\n"+
 			"  batch trend -threshold 10% -baseline 14\n"+
-			"  batch trend -ack 20261125-230501 dlx \"dlx: the column order changed on purpose\"\n"+
+			"  batch trend -ack 20261125-230501 dlx \"dlx: the column order changed\"\n"+
 			"  batch trend results/20261124-230501 results/20261125-230502 results/latest\n")
 	var tf trendFlags
 	fs.StringVar(&tf.root, "root", rundir.DefaultRoot, "results root `directory`: its run directories, "+history.IndexFile+" and "+history.AnnotationsFile)

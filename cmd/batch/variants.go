@@ -35,9 +35,9 @@ func variantsMain(e *env, args []string) error {
 			"(the original in the upper tail of its variants) or typical (docs/VARIANTS.md). The corpus\n"+
 			"medians come from the run (-run, default results/latest, when its corpus is the puzzle's), else\n"+
 			"from a sample of the corpus. Writes variants.json and a strip chart per strategy in -out.",
-		"  batch variants 39949                               # 100 variants, the default strategies\n"+
+		"  batch variants 39949                            # 100 variants\n"+
 			"  batch variants 0 -corpus hard.txt -solvers backtrack,dlx -n 200\n"+
-			"  batch variants 39949 -solvers randmrv -seeds 20     # seed luck and orientation luck\n")
+			"  batch variants 39949 -solvers randmrv -seeds 20  # seed and orientation luck\n")
 	var f variantsFlags
 	fs.StringVar(&f.corpus, "corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	fs.StringVar(&f.run, "run", "", "run `directory` whose medians the verdicts use; '' for none (default: results/latest when it exists)")

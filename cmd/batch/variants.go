@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/show"
@@ -100,7 +98,8 @@ func variantsMain(e *env, args []string) error {
 	if err := cost.Fits(); err != nil {
 		return usageErr("-n %d -seeds %d: %v; nothing analysed", f.cfg.N, f.cfg.Seeds, err)
 	}
-	if f.cfg.Medians, err = corpusMedians(e, &f, p, names); err != nil {
+	say := func(line string) { e.notef("batch: %s\n", line) }
+	if f.cfg.Medians, err = p.CorpusMedians(e.ctx, f.cfg, names, f.sample, defaultCorpus, say); err != nil {
 		return err
 	}
 	disp := progress.New(e.stderr, progress.IsTerminal(e.stderr), 5*time.Second)
@@ -153,49 +152,15 @@ func (f *variantsFlags) check(fs *flag.FlagSet) (int, map[string]bool, error) {
 	return id, cli.Given(fs), nil
 }
 
-// corpusMedians returns the strategies' corpus medians: the run's
-// (show.Puzzle.RunMedians), and for the others those of a sample of the
-// corpus (variants.PlanSample, SampleMedians), saying so on stderr.
-func corpusMedians(e *env, f *variantsFlags, p *show.Puzzle, names []string) (map[string]variants.CorpusMedian, error) {
-	medians, why := p.RunMedians()
-	if why != "" {
-		e.notef("batch: %s\n", why)
-	}
-	plan, err := variants.PlanSample(e.ctx, names, medians, f.sample, p.File, p.Info.Puzzles, defaultCorpus)
-	switch {
-	case err != nil:
-		return nil, err
-	case len(plan.Missing) == 0:
-		return medians, nil
-	case plan.From == "-":
-		e.notef("batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(plan.Missing, ", "))
-		return medians, nil
-	}
-	e.notef("batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
-		strings.Join(plan.Missing, ", "), min(f.sample, plan.Count), plan.From, report.LimitText(f.cfg.Timeout, f.cfg.MaxCalls))
-	sampled, err := variants.SampleMedians(e.ctx, f.cfg, plan.From, plan.Count, f.sample, plan.Missing)
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(medians, sampled)
-	return medians, nil
-}
-
 // writeVariants writes variants.json and the strip charts of v into -out
-// (variants.DefaultDir), then prints v: the text, or with -json
-// variants.json. A wrong answer exits 1.
+// (publish.WriteVariants; default publish.VariantsDir), then prints v: the
+// text, or with -json variants.json. A wrong answer exits 1.
 func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName string, id int) error {
 	dir := f.out
 	if dir == "" {
-		dir = variants.DefaultDir(rundir.DefaultRoot, corpusName, defaultCorpus, id)
+		dir = publish.VariantsDir(rundir.DefaultRoot, corpusName, defaultCorpus, id)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := rundir.WriteVariants(filepath.Join(dir, rundir.VariantsFile), v); err != nil {
-		return err
-	}
-	charts, err := stripCharts(dir, v, f.svg)
+	charts, err := publish.WriteVariants(dir, v, f.svg)
 	if err != nil {
 		return err
 	}

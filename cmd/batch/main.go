@@ -347,7 +347,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
 	fmt.Fprintln(w, "\nUsage:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %s\n    \t%s\n", strings.TrimSpace("batch "+c.name+" "+c.args), c.summary)
+		// The summary beside the command when both fit, else under it.
+		line := strings.TrimSpace("  batch "+c.name+" "+c.args) + "  "
+		if len(line)+len(c.summary) > cli.HelpWidth {
+			line = strings.TrimRight(line, " ") + "\n    \t"
+		}
+		fmt.Fprintf(w, "  %s%s\n", line, c.summary)
 	}
 	fmt.Fprintln(w, "\nWith no command, batch runs `batch run`: `batch FILE` sweeps FILE.")
 	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a")

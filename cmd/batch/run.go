@@ -11,6 +11,7 @@ import (
 
 	"sudokubatch/corpus"
 	"sudokubatch/internal/cli"
+	"sudokubatch/publish"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 	"sudokubatch/sweep"
@@ -35,7 +36,7 @@ type runFlags struct {
 	svg       bool
 	report    bool
 	gzip      bool
-	variants  variantsRequest // -variants K -variants-seeds M: the analysis before the report; n 0: none
+	variants  publish.VariantsRequest // -variants K -variants-seeds M: the analysis before the report; N 0: none
 	cpuprof   string
 	profile   *os.File // the -cpuprofile file, opened before the run is created
 	ext       extFlags
@@ -76,12 +77,12 @@ func runMain(e *env, args []string) error {
 	fs.BoolVar(&f.req.Unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949,2018, or none (default: #39949 on the default corpus)")
-	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
+	fs.BoolVar(&f.svg, "svg", false, "write SVG too: a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	fs.BoolVar(&f.gzip, "gzip", true, "once the run is finished and its report written, gzip results.csv into results.csv.gz, which every command reads (-gzip=false: keep it plain); an unfinished run, and -report=false, leave it plain")
-	fs.IntVar(&f.variants.n, "variants", 0, "with the report of a finished run, first tell hard from unlucky: each strategy's 10 hardest puzzles by calls in `K` random variants each (as batch report -variants K; the cost bound is printed first); 0: none")
-	fs.IntVar(&f.variants.seeds, "variants-seeds", variants.DefaultSeeds, "with -variants, `seeds` per orientation of a randomized strategy")
+	fs.IntVar(&f.variants.N, "variants", 0, "with the report of a finished run, first tell hard from unlucky: each strategy's 10 hardest puzzles by calls in `K` random variants each (as batch report -variants K; the cost bound is printed first); 0: none")
+	fs.IntVar(&f.variants.Seeds, "variants-seeds", variants.DefaultSeeds, "with -variants, `seeds` per orientation of a randomized strategy")
 	addExtFlags(fs, &f.ext)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -124,8 +125,8 @@ func runSettings(e *env, fs *flag.FlagSet, f *runFlags) (rundir.Settings, map[st
 	if err := f.ext.resolve(); err != nil {
 		return rundir.Settings{}, nil, err
 	}
-	if f.variants.n < 0 || f.variants.seeds < 1 {
-		return rundir.Settings{}, nil, usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.n, f.variants.seeds)
+	if f.variants.N < 0 || f.variants.Seeds < 1 {
+		return rundir.Settings{}, nil, usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.N, f.variants.Seeds)
 	}
 	if f.workers < 1 {
 		return rundir.Settings{}, nil, usageErr("-workers %d: want at least 1", f.workers)

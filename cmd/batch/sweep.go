@@ -9,6 +9,7 @@ import (
 
 	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
@@ -86,12 +87,12 @@ func reportSweep(e *env, f *runFlags, dir *rundir.Dir, res *sweep.Result) error 
 	if stats.Interrupted {
 		ctx = context.Background()
 	}
-	opt := reportOptions{svg: f.svg, top: report.DefaultTop, width: e.width()} // the highlight: run.json's (resolveHighlight)
-	if f.variants.n > 0 && status == rundir.Finished && !stats.Interrupted {
-		opt.variants = &f.variants // an unfinished run's hard lists are not the run's
+	opt := publish.Options{SVG: f.svg, Top: report.DefaultTop} // the highlight: run.json's
+	if f.variants.N > 0 && status == rundir.Finished && !stats.Interrupted {
+		opt.Variants = &f.variants // an unfinished run's hard lists are not the run's
 	}
 	if f.gzip && status == rundir.Finished {
-		opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
+		opt.RowsFile = rundir.ResultsGzip // gzipped below, once the report is written
 	}
 	if err := writeReportOf(ctx, e, dir.Path, opt); err != nil {
 		return err
@@ -151,8 +152,8 @@ func sweepExit(e *env, sw *sweep.Sweep, res *sweep.Result, reportErr error) erro
 
 // writeReportOf writes the report of the run in dir at the end of a
 // sweep. Its errors say how to build it again: the rows are safe.
-func writeReportOf(ctx context.Context, e *env, dir string, opt reportOptions) error {
-	_, err := writeReport(ctx, e.stdout, e.stderr, dir, opt)
+func writeReportOf(ctx context.Context, e *env, dir string, opt publish.Options) error {
+	err := writeReport(ctx, e.stdout, e.stderr, dir, opt, false, e.width())
 	switch {
 	case err == nil:
 		return nil

@@ -51,7 +51,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
@@ -138,12 +137,6 @@ func (e *env) notef(format string, a ...any) {
 	}
 	fmt.Fprintf(e.stderr, format, a...)
 }
-
-// newProgress and isTerminal are internal/progress's New and IsTerminal.
-func newProgress(w io.Writer, terminal bool, every time.Duration) progress.Display {
-	return progress.New(w, terminal, every)
-}
-func isTerminal(w io.Writer) bool { return progress.IsTerminal(w) }
 
 // fprintf prints a line (or lines) of human output on w, each folded to
 // width columns (report.Wrap).
@@ -269,7 +262,7 @@ func dispatch(e *env, args []string) error {
 	if c, ok := lookupCommand(first); ok {
 		return c.run(e, args[1:])
 	}
-	if !strings.HasPrefix(first, "-") && isBareWord(first) {
+	if !strings.HasPrefix(first, "-") && cli.IsBareWord(first) {
 		if _, err := os.Lstat(first); err != nil {
 			return unknownCommand(first)
 		}
@@ -284,29 +277,14 @@ func (e *env) withStderr(w io.Writer) *env {
 	return &c
 }
 
-// isBareWord reports whether s could be a command name: letters, digits,
-// - and _ only (no / or .: a path or a file name with an extension).
-func isBareWord(s string) bool {
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return s != ""
-}
-
 // unknownCommand is the usage error for a first argument that is neither
-// a command nor a file: it names the command within two edits, if any.
+// a command nor a file (cli.UnknownCommand).
 func unknownCommand(word string) error {
 	var names []string
 	for _, c := range commands() {
 		names = append(names, c.name)
 	}
-	hint := "batch -h lists the commands"
-	if best := cli.Nearest(word, names, 2); best != "" {
-		hint = "did you mean " + best + "?"
-	}
-	return usageErr("unknown command %q; %s (no file %s here either; batch run %s sweeps a corpus file of that name)", word, hint, word, word)
+	return &exitError{exitUsage, cli.UnknownCommand(word, names)}
 }
 
 // helpMain is `batch help [COMMAND]`: the commands, or one command's
@@ -346,14 +324,11 @@ func versionMain(e *env, args []string) error {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
 	fmt.Fprintln(w, "\nUsage:")
+	var cmds []cli.Command
 	for _, c := range commands() {
-		// The summary beside the command when both fit, else under it.
-		line := strings.TrimSpace("  batch "+c.name+" "+c.args) + "  "
-		if len(line)+len(c.summary) > cli.HelpWidth {
-			line = strings.TrimRight(line, " ") + "\n    \t"
-		}
-		fmt.Fprintf(w, "  %s%s\n", line, c.summary)
+		cmds = append(cmds, cli.Command{Name: c.name, Args: c.args, Summary: c.summary})
 	}
+	cli.WriteCommands(w, cmds)
 	fmt.Fprintln(w, "\nWith no command, batch runs `batch run`: `batch FILE` sweeps FILE.")
 	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a")
 	fmt.Fprintln(w, "command. Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer,")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/publish"
 	"sudokubatch/report"
@@ -107,7 +108,7 @@ func reportTrace(warn io.Writer) *publish.Trace {
 		Note:          func(text string) { fmt.Fprintf(warn, "batch: %s\n", text) },
 		VariantsBound: func(line string) { fmt.Fprintf(warn, "%s\n", line) },
 		VariantsProgress: func(solves int) pipeline.Progress {
-			disp := newProgress(warn, isTerminal(warn), 5*time.Second)
+			disp := progress.New(warn, progress.IsTerminal(warn), 5*time.Second)
 			disp.SetTotal(solves)
 			return disp
 		},

@@ -121,3 +121,29 @@ func TestFlagUsagesFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsListAndUnknownWords: the overview puts a summary beside
+// its command when both fit and under it otherwise; a word that is not
+// a command is named with the nearest command within two edits.
+func TestCommandsListAndUnknownWords(t *testing.T) {
+	var b bytes.Buffer
+	WriteCommands(&b, []Command{{"solvers", "", "list the strategies"}, {"report", "[DIR]", strings.Repeat("rebuild ", 9)}})
+	want := "  batch solvers  list the strategies\n  batch report [DIR]\n    \t" + strings.Repeat("rebuild ", 9) + "\n"
+	if b.String() != want {
+		t.Errorf("the list:\n%q\nwant\n%q", b.String(), want)
+	}
+	for _, c := range []struct {
+		word string
+		bare bool
+	}{{"reprot", true}, {"nope.txt", false}, {"./x", false}, {"", false}} {
+		if IsBareWord(c.word) != c.bare {
+			t.Errorf("IsBareWord(%q) = %v", c.word, !c.bare)
+		}
+	}
+	if err := UnknownCommand("reprot", []string{"run", "report"}); !strings.Contains(err.Error(), `unknown command "reprot"; did you mean report?`) {
+		t.Errorf("UnknownCommand: %v", err)
+	}
+	if err := UnknownCommand("zzz", []string{"run"}); !strings.Contains(err.Error(), "batch -h lists the commands") {
+		t.Errorf("UnknownCommand far from any: %v", err)
+	}
+}

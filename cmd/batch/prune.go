@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
-	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -58,20 +56,4 @@ func pruneMain(e *env, args []string) error {
 		return &exitError{exitWrong, fmt.Errorf("%v (the runs listed above are pruned)", err)}
 	}
 	return nil
-}
-
-// compressRows gzips the rows of the finished run in dir after its report
-// (rundir.Compress) and says so; a failure is a warning: the rows stay
-// whole in results.csv, and the sweep's outcome does not change.
-func compressRows(e *env, dir string) {
-	start := time.Now()
-	c, err := rundir.Compress(dir)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
-		return
-	}
-	if c.Plain > 0 {
-		fprintf(e.stdout, e.width(), "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
-			report.FormatBytes(c.Gzip), report.FormatBytes(c.Plain), rundir.ResultsFile, report.FormatDuration(time.Since(start)))
-	}
 }

@@ -1,0 +1,27 @@
+package publish
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokubatch/rundir"
+)
+
+// TestGzipRows: the rows of a finished run are gzipped, with a line that
+// says where and how small; a second time there is nothing to say.
+func TestGzipRows(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	sweepRun(t, dir, night, "0:20", "dlx")
+	line, err := GzipRows(dir)
+	if err != nil || !strings.HasPrefix(line, "rows gzipped: "+filepath.Join(dir, rundir.ResultsGzip)+" (") || !strings.Contains(line, " as results.csv) in ") {
+		t.Errorf("GzipRows: %q, %v", line, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, rundir.ResultsFile)); err == nil {
+		t.Error("results.csv is still there")
+	}
+	if line, err := GzipRows(dir); line != "" || err != nil {
+		t.Errorf("gzipped again: %q, %v", line, err)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"sudokubatch/history"
-	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -126,25 +125,15 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	}
 	// The files describe the whole root: with runs named, the history of
 	// those runs only is printed, and the root's files are left as they are.
-	if o.Named {
-		fprintf(e.stdout, e.width(), "\n(runs named: %s, %s, %s, the charts and the verdicts kept in %s are left as they were; batch trend -root %s writes them)\n",
-			history.TrendMD, history.TrendJSON, history.PageFile, history.IndexFile, tf.root)
-	} else {
-		written, err := o.WriteFiles()
-		if err != nil {
-			e.notef("batch trend: %v\n", err)
-		}
-		if len(written) > 0 {
-			fprintf(e.stdout, e.width(), "\nwrote %s, %s, %s and %d chart files (PNG, SVG and a small PNG each) in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, max(len(written)-3, 0), tf.root)
-		}
+	written, err := o.WriteFiles()
+	if err != nil {
+		e.notef("batch trend: %v\n", err)
+	}
+	if line := o.FilesLine(written); line != "" {
+		fprintf(e.stdout, e.width(), "\n%s\n", line)
 	}
 	o.Record(time.Now())
-	nights := 0
-	for _, s := range o.History.Series {
-		nights += len(s.Nights)
-	}
-	fmt.Fprintf(e.stderr, "trend: %s in %s in %s%s\n", report.Count(nights, "night", "nights"),
-		report.Count(len(o.History.Series), "series", "series"), time.Since(start).Round(time.Millisecond), peakNote())
+	fmt.Fprintf(e.stderr, "%s%s\n", o.EndLine(time.Since(start)), peakNote())
 	note, fail := o.Exit()
 	if fail {
 		return &exitError{exitWrong, errors.New(note)}

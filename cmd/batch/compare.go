@@ -113,8 +113,18 @@ func compareMain(e *env, args []string) error {
 		return err
 	}
 	if *page {
-		if err := compareWritePage(e, *out, *asJSON, c); err != nil {
+		line, warnings, err := c.WritePageIn(e.ctx, *out)
+		for _, w := range warnings {
+			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+		}
+		if err != nil {
 			return err
+		}
+		if w := e.stdout; line != "" {
+			if *asJSON {
+				w = e.stderr // stdout carries the JSON alone
+			}
+			fprintf(w, e.width(), "%s\n", line)
 		}
 	} else if *out != "" {
 		fmt.Fprintf(e.stderr, "batch: warning: -o %s: no page written (-page=false)\n", *out)
@@ -123,34 +133,5 @@ func compareMain(e *env, args []string) error {
 		return &exitError{exitWrong, fmt.Errorf("slower than -threshold %s in %s than in %s: %s",
 			strconv.FormatFloat(*threshold, 'f', -1, 64), c.NewRun.Path, c.OldRun.Path, c.SlowerText())}
 	}
-	return nil
-}
-
-// compareWritePage writes the page of comparison c into dir (default:
-// c.PageDir) and names it on the output's last line: stdout, or stderr
-// when stdout carries the JSON. Charts that could not be drawn, and a
-// page that cannot be written, are warnings: the exit code stays the
-// comparison's (exit 1 says "slower than -threshold", which scripts such
-// as trend's bisect scripts read).
-func compareWritePage(e *env, dir string, asJSON bool, c *publish.Comparison) error {
-	if dir == "" {
-		dir = c.PageDir()
-	}
-	charts, chartsErr, err := c.WritePage(e.ctx, dir)
-	if e.ctx.Err() != nil {
-		return e.ctx.Err()
-	}
-	if chartsErr != nil {
-		fmt.Fprintf(e.stderr, "batch: warning: comparison charts: %v\n", chartsErr)
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
-		return nil
-	}
-	w := e.stdout
-	if asJSON {
-		w = e.stderr
-	}
-	fprintf(w, e.width(), "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
 	return nil
 }

@@ -102,7 +102,7 @@ func compareMain(e *env, args []string) error {
 		}
 	}
 	if err != nil {
-		return exitErrorOf(err)
+		return err
 	}
 	if *asJSON {
 		err = c.WriteJSON(e.stdout)

@@ -52,11 +52,14 @@ import (
 	"strings"
 	"syscall"
 
+	"sudokubatch/history"
 	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers/external"
+	"sudokubatch/sweep"
 )
 
 // Exit codes (docs/DESIGN.md).
@@ -218,7 +221,7 @@ func main() {
 
 // Main runs the command line args and returns the exit code. A
 // subcommand interrupted by a signal (e.ctx canceled) exits 130, with its
-// own message when it returns an exitError of code 130, else
+// own message when its error's code is 130 (exitCode), else
 // "interrupted".
 func Main(args []string, e *env) int {
 	if e.ctx == nil {
@@ -226,7 +229,7 @@ func Main(args []string, e *env) int {
 	}
 	err := dispatch(e, args)
 	if e.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
-		if ee, ok := errors.AsType[*exitError](err); !ok || ee.code != exitInterrupted {
+		if err == nil || exitCode(err) != exitInterrupted {
 			err = &exitError{exitInterrupted, errors.New("interrupted")}
 		}
 	}
@@ -236,15 +239,30 @@ func Main(args []string, e *env) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
-	code := exitWrong
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
 	if msg := err.Error(); msg != "" {
 		e.notef("batch: %s\n", msg)
 	}
-	return code
+	return exitCode(err)
+}
+
+// exitCode is the exit code of err: an exitError's own; 2 for the typed
+// errors of input the packages cannot use (publish.InputError,
+// sweep.UsageError, history.UsageError), 130 for an analysis
+// interrupted (publish.InterruptedError); else 1.
+func exitCode(err error) int {
+	if ee, ok := errors.AsType[*exitError](err); ok {
+		return ee.code
+	}
+	if _, ok := errors.AsType[*publish.InterruptedError](err); ok {
+		return exitInterrupted
+	}
+	_, input := errors.AsType[*publish.InputError](err)
+	_, sweepUsage := errors.AsType[*sweep.UsageError](err)
+	_, trendUsage := errors.AsType[*history.UsageError](err)
+	if input || sweepUsage || trendUsage {
+		return exitUsage
+	}
+	return exitWrong
 }
 
 // dispatch runs the command that args name (see the package doc).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -71,8 +70,7 @@ func reportMain(e *env, args []string) error {
 		opt.Variants = &publish.VariantsRequest{N: *nVariants, Seeds: *variantsSeeds}
 	}
 	err := writeReport(e.ctx, e.stdout, e.stderr, dir, opt, *full, e.width())
-	var ee *exitError
-	if err != nil && e.ctx.Err() != nil && !errors.As(err, &ee) {
+	if err != nil && e.ctx.Err() != nil && exitCode(err) == exitWrong {
 		return &exitError{exitInterrupted, fmt.Errorf("report interrupted: the report in %s is not whole; batch report %s builds it again", dir, dir)}
 	}
 	return err
@@ -96,7 +94,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt publish
 	opt.Trace = reportTrace(warn)
 	res, err := publish.Report(ctx, dir, opt)
 	if err != nil {
-		return exitErrorOf(err)
+		return err // its exit code: exitCode
 	}
 	return res.WriteText(w, dir, width, full, " in "+report.FormatDuration(time.Since(start))+peakNote())
 }
@@ -116,18 +114,6 @@ func reportTrace(warn io.Writer) *publish.Trace {
 			fmt.Fprintf(warn, "variants: %s in %s (wall time); wrote %s\n", report.Count(solves, "solve", "solves"), report.FormatDuration(took), path)
 		},
 	}
-}
-
-// exitErrorOf gives the errors of package publish their exit codes: 2 for
-// input it cannot use, 130 for an analysis interrupted.
-func exitErrorOf(err error) error {
-	if _, ok := errors.AsType[*publish.InputError](err); ok {
-		return &exitError{exitUsage, err}
-	}
-	if _, ok := errors.AsType[*publish.InterruptedError](err); ok {
-		return &exitError{exitInterrupted, err}
-	}
-	return err
 }
 
 // parseHighlight parses a -highlight value: puzzle ids (rundir.ParseIDs),

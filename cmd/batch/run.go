@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -108,9 +107,6 @@ func runMain(e *env, args []string) error {
 	}
 	sw, err := sweep.Open(e.ctx, opt)
 	if err != nil {
-		if _, ok := errors.AsType[*sweep.UsageError](err); ok {
-			return &exitError{exitUsage, err}
-		}
 		return err
 	}
 	defer sw.Close()

@@ -111,9 +111,6 @@ func trendMain(e *env, args []string) error {
 func trendRun(e *env, tf trendFlags, runs []string) error {
 	start := time.Now()
 	o, err := history.Trend(e.ctx, tf.root, runs, tf.opt)
-	if _, ok := errors.AsType[*history.UsageError](err); ok {
-		return &exitError{exitUsage, err}
-	}
 	if err != nil {
 		return err
 	}
@@ -148,11 +145,8 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 // history after it.
 func ackMain(e *env, tf trendFlags, solver, why string) error {
 	ack, err := history.AckNight(e.ctx, tf.root, tf.ack, solver, why, tf.opt)
-	if _, ok := errors.AsType[*history.UsageError](err); ok {
-		return &exitError{exitUsage, err}
-	}
 	if err != nil {
-		return &exitError{exitWrong, err}
+		return err
 	}
 	fmt.Fprintf(e.stderr, "trend: acknowledged %s on night %s: %s (in %s)\n", solver, ack.Run, why, filepath.Join(tf.root, history.AnnotationsFile))
 	return trendRun(e, tf, nil)

@@ -41,8 +41,9 @@ func reportMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *nVariants < 0 || *variantsSeeds < 1 {
-		return usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", *nVariants, *variantsSeeds)
+	vreq := publish.VariantsRequest{N: *nVariants, Seeds: *variantsSeeds}
+	if err := vreq.Check(); err != nil {
+		return usageErr("%v", err)
 	}
 	dir := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
 	switch fs.NArg() {
@@ -66,8 +67,8 @@ func reportMain(e *env, args []string) error {
 		}
 	}
 	opt := publish.Options{Highlight: ids, HighlightGiven: *highlight != "", SVG: *svg, Top: *top}
-	if *nVariants > 0 {
-		opt.Variants = &publish.VariantsRequest{N: *nVariants, Seeds: *variantsSeeds}
+	if vreq.N > 0 {
+		opt.Variants = &vreq
 	}
 	err := writeReport(e.ctx, e.stdout, e.stderr, dir, opt, *full, e.width())
 	if err != nil && e.ctx.Err() != nil && exitCode(err) == exitWrong {

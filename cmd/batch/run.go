@@ -121,8 +121,8 @@ func runSettings(e *env, fs *flag.FlagSet, f *runFlags) (rundir.Settings, map[st
 	if err := f.ext.resolve(); err != nil {
 		return rundir.Settings{}, nil, err
 	}
-	if f.variants.N < 0 || f.variants.Seeds < 1 {
-		return rundir.Settings{}, nil, usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.N, f.variants.Seeds)
+	if err := f.variants.Check(); err != nil {
+		return rundir.Settings{}, nil, usageErr("%v", err)
 	}
 	if f.workers < 1 {
 		return rundir.Settings{}, nil, usageErr("-workers %d: want at least 1", f.workers)

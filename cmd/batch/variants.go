@@ -137,16 +137,10 @@ func (f *variantsFlags) check(fs *flag.FlagSet) (int, map[string]bool, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	switch c := f.cfg; {
-	case c.N < 1:
-		return 0, nil, usageErr("-n %d: want 1 or more variants", c.N)
-	case c.Seeds < 1:
-		return 0, nil, usageErr("-seeds %d: want 1 or more", c.Seeds)
-	case c.Timeout < 0:
-		return 0, nil, usageErr("-timeout %s: want a duration >= 0", c.Timeout)
-	case c.Workers < 1:
-		return 0, nil, usageErr("-workers %d: want 1 or more", c.Workers)
-	case f.sample < 0:
+	if err := f.cfg.Check(); err != nil {
+		return 0, nil, usageErr("%v", err)
+	}
+	if f.sample < 0 {
 		return 0, nil, usageErr("-sample %d: want 0 or more", f.sample)
 	}
 	return id, cli.Given(fs), nil

@@ -25,3 +25,21 @@ func TestGzipRows(t *testing.T) {
 		t.Errorf("gzipped again: %q, %v", line, err)
 	}
 }
+
+// TestAfterSweep: the analysis of a finished run only, the rows named
+// gzipped for a finished run with gzip.
+func TestAfterSweep(t *testing.T) {
+	v := VariantsRequest{N: 10, Seeds: 2}
+	if o := AfterSweep(true, v, true, rundir.Finished, false); !o.SVG || o.Variants == nil || *o.Variants != v || o.RowsFile != rundir.ResultsGzip {
+		t.Errorf("a finished run: %+v", o)
+	}
+	if o := AfterSweep(false, v, true, rundir.Finished, true); o.Variants != nil || o.RowsFile != rundir.ResultsGzip {
+		t.Errorf("a finished run, interrupted during its retiming: %+v", o)
+	}
+	if o := AfterSweep(false, v, true, rundir.Interrupted, true); o.Variants != nil || o.RowsFile != "" {
+		t.Errorf("an interrupted run: %+v", o)
+	}
+	if o := AfterSweep(false, VariantsRequest{}, false, rundir.Finished, false); o.Variants != nil || o.RowsFile != "" {
+		t.Errorf("no analysis, no gzip: %+v", o)
+	}
+}

@@ -82,17 +82,11 @@ func compareMain(e *env, args []string) error {
 		return usageErr("compare needs two runs, OLD and NEW (default results/latest); got %d %s; see batch compare -h",
 			fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"))
 	}
-	if t := *threshold; t != 0 && !(t >= 1) {
-		return usageErr("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", strconv.FormatFloat(t, 'g', -1, 64))
+	copt := report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top}
+	if err := copt.Check(); err != nil {
+		return usageErr("%v", err)
 	}
-	if !(*noise >= 1) {
-		return usageErr("-noise %s: want a ratio >= 1 (1.10: a run 10%% slower than another on the same code is noise), or 1 for none",
-			strconv.FormatFloat(*noise, 'g', -1, 64))
-	}
-	if *top < 1 {
-		return usageErr("-top %d: want at least 1", *top)
-	}
-	c, err := publish.Compare(e.ctx, paths[0], paths[1], report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top})
+	c, err := publish.Compare(e.ctx, paths[0], paths[1], copt)
 	if e.ctx.Err() != nil {
 		return e.ctx.Err()
 	}

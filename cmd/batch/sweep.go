@@ -69,19 +69,13 @@ func reportSweep(e *env, f *runFlags, dir *rundir.Dir, res *sweep.Result) error 
 	if stats.Interrupted {
 		ctx = context.Background()
 	}
-	opt := publish.Options{SVG: f.svg, Top: report.DefaultTop} // the highlight: run.json's
-	if f.variants.N > 0 && status == rundir.Finished && !stats.Interrupted {
-		opt.Variants = &f.variants // an unfinished run's hard lists are not the run's
-	}
-	if f.gzip && status == rundir.Finished {
-		opt.RowsFile = rundir.ResultsGzip // gzipped below, once the report is written
-	}
+	opt := publish.AfterSweep(f.svg, f.variants, f.gzip, status, stats.Interrupted)
 	if err := writeReportOf(ctx, e, dir.Path, opt); err != nil {
 		return err
 	}
 	// After the report only: -report=false leaves results.csv plain, as
 	// the rows to read with other tools, and the sweep's time its own.
-	if f.gzip && status == rundir.Finished {
+	if opt.RowsFile == rundir.ResultsGzip {
 		// A failure is a warning: the rows stay whole in results.csv,
 		// and the sweep's outcome does not change.
 		if line, err := publish.GzipRows(dir.Path); err != nil {

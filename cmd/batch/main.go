@@ -48,7 +48,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -107,19 +106,6 @@ type env struct {
 	cols func() int
 }
 
-// stdoutColumns is the width of the process's stdout: the terminal's
-// when it is one, else $COLUMNS when it is set (as ls reads it: a pipe
-// to a pager), else 0.
-func stdoutColumns() int {
-	if c := progress.Columns(os.Stdout); c > 0 {
-		return c
-	}
-	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
-		return c
-	}
-	return 0
-}
-
 // width is the width in columns that the human output on stdout is
 // fitted to: the terminal's (or $COLUMNS), else report.DefaultTextWidth.
 func (e *env) width() int {
@@ -145,16 +131,6 @@ func (e *env) notef(format string, a ...any) {
 // width columns (report.Wrap).
 func fprintf(w io.Writer, width int, format string, a ...any) {
 	io.WriteString(w, report.Wrap(fmt.Sprintf(format, a...), width))
-}
-
-// peakNote is ", peak memory 21.5 MB" for the summary lines (decimal
-// megabytes, report.FormatBytes; rundir.PeakRSS), or "" where the peak
-// is not known.
-func peakNote() string {
-	if b, ok := rundir.PeakRSS(); ok {
-		return ", peak memory " + report.FormatBytes(b)
-	}
-	return ""
 }
 
 // command is one subcommand.
@@ -216,7 +192,7 @@ func main() {
 		stop()
 	}()
 	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args,
-		cols: stdoutColumns}))
+		cols: progress.StdoutColumns}))
 }
 
 // Main runs the command line args and returns the exit code. A

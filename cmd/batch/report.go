@@ -97,7 +97,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt publish
 	if err != nil {
 		return err // its exit code: exitCode
 	}
-	return res.WriteText(w, dir, width, full, " in "+report.FormatDuration(time.Since(start))+peakNote())
+	return res.WriteText(w, dir, width, full, " in "+report.FormatDuration(time.Since(start))+report.PeakNote())
 }
 
 // reportTrace prints what a report does on warn: its notes, and the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"sudokubatch/history"
+	"sudokubatch/report"
 	"sudokubatch/rundir"
 )
 
@@ -130,7 +131,7 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 		fprintf(e.stdout, e.width(), "\n%s\n", line)
 	}
 	o.Record(time.Now())
-	fmt.Fprintf(e.stderr, "%s%s\n", o.EndLine(time.Since(start)), peakNote())
+	fmt.Fprintf(e.stderr, "%s%s\n", o.EndLine(time.Since(start)), report.PeakNote())
 	note, fail := o.Exit()
 	if fail {
 		return &exitError{exitWrong, errors.New(note)}

@@ -28,6 +28,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"sudokubatch/corpus"
@@ -357,3 +358,9 @@ func (s *Sweep) End(res *Result, table bool) *report.SweepEnd {
 func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
 	return pipeline.CountUnits(ctx, s.Config)
 }
+
+// MaxWorkers is the most workers a sweep starts (the command caps
+// -workers there and says so): more than a few per CPU only share the
+// CPUs, and each worker holds batches of units in flight, so the reorder
+// window (and memory) grows with the count.
+func MaxWorkers() int { return max(256, 4*runtime.NumCPU()) }

@@ -143,15 +143,10 @@ func runSettings(e *env, fs *flag.FlagSet, f *runFlags) (rundir.Settings, map[st
 		// Not refused: schedulers run nightly jobs with a pipe on stdin.
 		fmt.Fprintf(e.stderr, "batch: reading the default corpus (%s); standard input is not read: give - to sweep it\n", defaultCorpus)
 	}
-	if limit := maxWorkers(); f.workers > limit {
+	if limit := sweep.MaxWorkers(); f.workers > limit {
 		fmt.Fprintf(e.stderr, "batch: -workers %d capped at %d: more workers than a few per CPU only share the CPUs (%d here), and each holds units in flight\n",
 			f.workers, limit, runtime.NumCPU())
 		f.workers = limit
 	}
 	return settings, set, nil
 }
-
-// maxWorkers is the most workers a run starts: more than a few per CPU
-// only share the CPUs, and each worker holds batches of units in flight,
-// so the reorder window (and memory) grows with the count.
-func maxWorkers() int { return max(256, 4*runtime.NumCPU()) }

@@ -69,9 +69,15 @@ func planBisect(absRoot, name string, r *Report, a *Alarm, m *rundir.Manifest, b
 
 	// The sweep's flags: those of the night's settings, a flag at its
 	// default left out (a commit older than the flag runs without it),
-	// then the workers, which are the series' (its segments'), not a
-	// setting.
-	pl.flags = m.Settings.ReplayFlags(rundir.ReplaySweep)
+	// the alarm's strategy's -ext when it is an external solver (the
+	// others are not swept), then the workers, which are the series'
+	// (its segments'), not a setting.
+	s := m.Settings
+	s.External = nil
+	if x, ok := m.Settings.ExternalNamed(a.Solver); ok {
+		s.External = []rundir.External{x}
+	}
+	pl.flags = s.ReplayFlags(rundir.ReplaySweep)
 	if w := r.Series.Signature.Workers; w > 0 {
 		pl.flags = append(pl.flags, "-workers", strconv.Itoa(w))
 	}

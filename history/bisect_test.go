@@ -223,6 +223,39 @@ func TestBisectScriptThresholdAndSettings(t *testing.T) {
 	}
 }
 
+// TestBisectScriptSweepsAnExternalSolver: the alarm of an external
+// solver (-ext NAME=COMMAND, in run.json) is swept with its -ext and
+// -ext-files, another external solver of the night is left out: without
+// its -ext, every commit's sweep would fail and be skipped.
+func TestBisectScriptSweepsAnExternalSolver(t *testing.T) {
+	f := newBisectFixture(t, AlarmStep)
+	dir := filepath.Join(f.root, badRun)
+	m, err := rundir.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solver := "py"
+	f.alarm.Solver = solver
+	m.Settings.External = []rundir.External{
+		{Name: "other", Command: "other-solver", Args: []string{"other-solver"}, SHA256: strings.Repeat("b", 64)},
+		{Name: solver, Command: "python3 solver.py", Args: []string{"python3", "solver.py"}, SHA256: strings.Repeat("a", 64),
+			Files: []rundir.FileSum{{Path: "solver.py"}, {Path: "lib", Named: true}}}}
+	m.Settings.Solvers = append(m.Settings.Solvers, "other", solver)
+	if err := rundir.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	code, log, stderr := runScript(t, f.write(t), t.TempDir(), "FAKE_COMPARE=0")
+	if code != BisectGood {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	if want := "[-ext][" + solver + "=python3 solver.py][-ext-files][" + solver + "=lib]"; !strings.Contains(log, want) {
+		t.Errorf("the sweep lacks %s:\n%s", want, log)
+	}
+	if strings.Contains(log, "other-solver") {
+		t.Errorf("the sweep passes the -ext of a strategy it does not sweep:\n%s", log)
+	}
+}
+
 func TestBisectScriptDecidesCounterAlarms(t *testing.T) {
 	f := newBisectFixture(t, AlarmCounters)
 	script := f.write(t)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -233,6 +234,15 @@ func TestExploratoryTrendKeepsTheMemo(t *testing.T) {
 	}
 	if written, err := o.WriteFiles(); len(written) > 0 || err != nil {
 		t.Errorf("a trend of runs named wrote %v (%v)", written, err)
+	}
+	if line := o.FilesLine(nil); !strings.HasPrefix(line, "(runs named: trend.md, trend.json, ") || !strings.HasSuffix(line, "batch trend -root "+root+" writes them)") {
+		t.Errorf("FilesLine of runs named: %q", line)
+	}
+	if line := o.EndLine(1234567 * time.Microsecond); !regexp.MustCompile(`^trend: \d+ nights? in 1 series in 1\.235s$`).MatchString(line) {
+		t.Errorf("EndLine: %q", line)
+	}
+	if line := (&Outcome{Root: root}).FilesLine([]string{"a", "b", "c", "d", "e"}); line != "wrote trend.md, trend.json, "+PageFile+" and 2 chart files (PNG, SVG and a small PNG each) in "+root {
+		t.Errorf("FilesLine: %q", line)
 	}
 	idx, err = ReadIndex(filepath.Join(root, IndexFile))
 	if err != nil {

@@ -135,6 +135,32 @@ func (o *Outcome) WriteFiles() ([]string, error) {
 	return WriteFiles(o.Root, o.History, o.Reports)
 }
 
+// FilesLine says where trend's files went, once WriteFiles wrote those
+// of written: with runs named, that the root's were left as they were;
+// "" when none was written.
+func (o *Outcome) FilesLine(written []string) string {
+	if o.Named {
+		return fmt.Sprintf("(runs named: %s, %s, %s, the charts and the verdicts kept in %s are left as they were; batch trend -root %s writes them)",
+			TrendMD, TrendJSON, PageFile, IndexFile, o.Root)
+	}
+	if len(written) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("wrote %s, %s, %s and %d chart files (PNG, SVG and a small PNG each) in %s",
+		TrendMD, TrendJSON, PageFile, max(len(written)-3, 0), o.Root)
+}
+
+// EndLine is trend's last line on stderr: the nights and series read,
+// and took, the time it took: "trend: 12 nights in 2 series in 1.204s".
+func (o *Outcome) EndLine(took time.Duration) string {
+	nights := 0
+	for _, s := range o.History.Series {
+		nights += len(s.Nights)
+	}
+	return fmt.Sprintf("trend: %s in %s in %s", report.Count(nights, "night", "nights"),
+		report.Count(len(o.History.Series), "series", "series"), took.Round(time.Millisecond))
+}
+
 // Record records in the root's delivery file that this trend evaluated
 // the newest night of each series, and delivered the alarms it exits 1
 // on (Counted), at time at.

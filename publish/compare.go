@@ -96,6 +96,30 @@ func (c *Comparison) WritePage(ctx context.Context, dir string) (charts []report
 	return WriteComparePage(ctx, dir, c.Comparison, c.OldRun, c.NewRun, "")
 }
 
+// WritePageIn writes the comparison's page and charts into dir ("":
+// PageDir) and returns the line that names it, "compare: page
+// DIR/index.html (4 charts)", and its warnings: charts that could not
+// be drawn, a page that could not be written (then no line). Neither
+// changes the comparison's exit code (exit 1 says "slower than
+// -threshold", which scripts such as trend's bisect scripts read); the
+// error is ctx's when it was canceled.
+func (c *Comparison) WritePageIn(ctx context.Context, dir string) (line string, warnings []string, err error) {
+	if dir == "" {
+		dir = c.PageDir()
+	}
+	charts, chartsErr, err := c.WritePage(ctx, dir)
+	if ctx.Err() != nil {
+		return "", nil, ctx.Err()
+	}
+	if chartsErr != nil {
+		warnings = append(warnings, fmt.Sprintf("comparison charts: %v", chartsErr))
+	}
+	if err != nil {
+		return "", append(warnings, err.Error()), nil
+	}
+	return fmt.Sprintf("compare: page %s (%s)", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts")), warnings, nil
+}
+
 // WriteComparePage writes the page of comparison c (of oldRun and
 // newRun) and its charts into dir: dir/index.html and dir/charts/.
 // newPage links NEW's page from it ("": the link to NEW's index.html

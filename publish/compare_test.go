@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,17 @@ func TestCompare(t *testing.T) {
 	}
 	if runPageFrom(dir, b) != "" {
 		t.Errorf("a link to b's page, which it has not")
+	}
+	line, warnings, err := cmp.WritePageIn(ctx, "")
+	if want := "compare: page " + filepath.Join(dir, rundir.PageFile) + " (" + strconv.Itoa(len(charts)) + " charts)"; line != want || len(warnings) != 0 || err != nil {
+		t.Errorf("WritePageIn: %q, %q, %v; want %q", line, warnings, err, want)
+	}
+	blocked := filepath.Join(root, "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if line, warnings, err := cmp.WritePageIn(ctx, filepath.Join(blocked, "page")); line != "" || len(warnings) == 0 || err != nil {
+		t.Errorf("a page that cannot be written: %q, %q, %v; want a warning", line, warnings, err)
 	}
 
 	if _, err := Compare(ctx, a, c, report.CompareOptions{}); !isInput(err, "") || !strings.Contains(err.Error(), report.ErrNothingToCompare.Error()) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,4 +248,30 @@ func (p *publication) history(*Result) error {
 
 func (p *publication) page(*Result) error {
 	return report.WritePage(p.ctx, p.dir, p.run.Results, p.sum, p.popt)
+}
+
+// WriteText prints what Report made of the run in dir on w, fitted to
+// width columns (report.Wrap): the summary's main table (the headline,
+// or whole with full), the analysis's verdicts, the one-line verdict of
+// the comparison with the previous night and its page, then the line
+// naming the page and the charts, ending with tail (", in 1.2s, peak
+// memory 21 MB": what the command measured).
+func (r *Result) WriteText(w io.Writer, dir string, width int, full bool, tail string) error {
+	write := r.Summary.WriteText
+	if full {
+		write = r.Summary.WriteFullText
+	}
+	if err := write(w, width); err != nil {
+		return err
+	}
+	if err := r.Summary.WriteVariantsText(w, width); err != nil {
+		return err
+	}
+	var b strings.Builder
+	if prev := r.Previous; prev != nil {
+		fmt.Fprintf(&b, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
+	}
+	fmt.Fprintf(&b, "report: %s (summary.md, hard.csv, %s)%s\n", r.Page, report.Count(r.Charts, "chart", "charts"), tail)
+	_, err := io.WriteString(w, report.Wrap(b.String(), width))
+	return err
 }

@@ -1,11 +1,13 @@
 package publish
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +61,16 @@ func TestReportWritesTheRun(t *testing.T) {
 	prev := res.Previous
 	if prev == nil || prev.Href != rundir.ComparePreviousDir+"/"+rundir.PageFile || !strings.HasPrefix(prev.Text, "against a: ") || len(notes) != 0 {
 		t.Fatalf("the second night: %+v, notes %q; want compared with a", prev, notes)
+	}
+	var text bytes.Buffer
+	if err := res.WriteText(&text, b, 1000, false, " in 1s"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"previous night: against a: ", filepath.Join(b, rundir.ComparePreviousDir, rundir.PageFile),
+		"report: " + res.Page + " (summary.md, hard.csv, " + strconv.Itoa(res.Charts) + " charts) in 1s\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		}
 	}
 	page, err := os.ReadFile(filepath.Join(b, rundir.PageFile))
 	if err != nil || !strings.Contains(string(page), `href="`+prev.Href+`"`) {

@@ -27,6 +27,15 @@ type VariantsRequest struct {
 	Seeds int // seeds per orientation of a randomized strategy; 0: variants.DefaultSeeds
 }
 
+// Check refuses a request as batch report's and batch run's flags give
+// it: -variants below 0 (0: no analysis), -variants-seeds below 1.
+func (r VariantsRequest) Check() error {
+	if r.N < 0 || r.Seeds < 1 {
+		return fmt.Errorf("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", r.N, r.Seeds)
+	}
+	return nil
+}
+
 // variantsPlan is what the analysis of a run solves: its puzzles, with
 // the strategies of each, in the order of the summary's lists.
 type variantsPlan struct {

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,5 +34,20 @@ func TestVariantsBound(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestVariantsRequestCheck: -variants below 0 or -variants-seeds below 1
+// is refused with both flags named.
+func TestVariantsRequestCheck(t *testing.T) {
+	for _, r := range []VariantsRequest{{0, 1}, {100, 20}} {
+		if err := r.Check(); err != nil {
+			t.Errorf("%+v: %v", r, err)
+		}
+	}
+	for _, r := range []VariantsRequest{{-1, 1}, {5, 0}} {
+		if err := r.Check(); err == nil || !strings.Contains(err.Error(), "want -variants >= 0 and -variants-seeds >= 1") {
+			t.Errorf("%+v: %v", r, err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"sudokubatch/rundir"
@@ -36,6 +37,22 @@ type CompareOptions struct {
 	// the interval and the test find); below 1 (unset): DefaultNoise.
 	Noise float64
 	Top   int // largest changes and one-run puzzles listed per strategy; <= 0: DefaultCompareTop
+}
+
+// Check refuses options as batch compare's flags give them (where 0 and
+// below mean no default): a Threshold neither 0 nor a ratio >= 1, a
+// Noise below 1, a Top below 1.
+func (o CompareOptions) Check() error {
+	ratio := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	switch {
+	case o.Threshold != 0 && !(o.Threshold >= 1):
+		return fmt.Errorf("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", ratio(o.Threshold))
+	case !(o.Noise >= 1):
+		return fmt.Errorf("-noise %s: want a ratio >= 1 (1.10: a run 10%% slower than another on the same code is noise), or 1 for none", ratio(o.Noise))
+	case o.Top < 1:
+		return fmt.Errorf("-top %d: want at least 1", o.Top)
+	}
+	return nil
 }
 
 // ErrNothingToCompare is wrapped by the error of Compare when the two runs

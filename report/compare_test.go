@@ -648,3 +648,23 @@ func TestShardsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareOptionsCheck: batch compare's flags refused as the command
+// names them; 0 is no -threshold.
+func TestCompareOptionsCheck(t *testing.T) {
+	if err := (CompareOptions{Threshold: 0, Noise: 1, Top: 1}).Check(); err != nil {
+		t.Errorf("sound options: %v", err)
+	}
+	for _, c := range []struct {
+		o    CompareOptions
+		want string
+	}{
+		{CompareOptions{Threshold: 0.9, Noise: 1.1, Top: 5}, "-threshold 0.9: want a ratio >= 1"},
+		{CompareOptions{Noise: 0.5, Top: 5}, "-noise 0.5: want a ratio >= 1"},
+		{CompareOptions{Noise: 1.1, Top: 0}, "-top 0: want at least 1"},
+	} {
+		if err := c.o.Check(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sudokubatch/rundir"
 	"time"
 )
 
@@ -223,4 +224,14 @@ func ShellCommand(args []string) string {
 		q[i] = ShellQuote(a)
 	}
 	return strings.Join(q, " ")
+}
+
+// PeakNote is ", peak memory 21.5 MB" for the lines that end a command
+// (the process's peak resident memory, rundir.PeakRSS, in decimal
+// megabytes: FormatBytes), or "" where the peak is not known.
+func PeakNote() string {
+	if b, ok := rundir.PeakRSS(); ok {
+		return ", peak memory " + FormatBytes(b)
+	}
+	return ""
 }

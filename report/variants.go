@@ -25,11 +25,17 @@ import (
 // by its file name without its extension, every byte other than a
 // letter, a digit, '-' or '_' written '_'.
 func StripFile(a *rundir.VariantAnalysis) string {
-	base := filepath.Base(a.Corpus)
+	return "strip-" + CorpusFileName(a.Corpus) + "-" + strconv.Itoa(a.ID) + "-" + SafeFileName(a.Solver) + ".png"
+}
+
+// CorpusFileName is a corpus as a part of a file name: its file's name
+// without its extensions (hard for data/hard.txt.gz), SafeFileName'd.
+func CorpusFileName(corpus string) string {
+	base := filepath.Base(corpus)
 	if i := strings.IndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	return "strip-" + SafeFileName(base) + "-" + strconv.Itoa(a.ID) + "-" + SafeFileName(a.Solver) + ".png"
+	return SafeFileName(base)
 }
 
 // SafeFileName makes s safe as a part of a file name on any system: each

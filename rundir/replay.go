@@ -17,17 +17,20 @@ const (
 	// batch show would otherwise take from results/latest, or make 1.
 	ReplayShow
 	// ReplaySweep is a sweep, `batch run` (a bisect script's): the
-	// limits, -runs and -unique, and the seed when it is not batch run's
-	// default, 1. A flag at batch run's default is left out, so that a
-	// build older than the flag runs the command too.
+	// limits, -runs and -unique, the seed when it is not batch run's
+	// default, 1, and the external solvers (-ext, -ext-files). A flag at
+	// batch run's default is left out, so that a build older than the
+	// flag runs the command too.
 	ReplaySweep
 )
 
 // ReplayFlags returns the flags that make command c solve units as the
 // run of s solved them, in this order: -seed (see Replay), -timeout,
 // always (0 for none: batch show's default is 1s), -max-calls when the
-// run had a limit, then for a sweep -runs when it is not MaxRuns and
-// -unique. A duration is written as Go writes it (time.Duration.String:
+// run had a limit, then for a sweep -runs when it is not MaxRuns,
+// -unique, and each external solver's -ext NAME=COMMAND and the
+// -ext-files NAME=PATH it was given (without them a sweep could not run
+// the strategy). A duration is written as Go writes it (time.Duration.String:
 // exact, and what the flag parses), not rounded for a person.
 func (s *Settings) ReplayFlags(c Replay) []string {
 	var flags []string
@@ -50,6 +53,14 @@ func (s *Settings) ReplayFlags(c Replay) []string {
 	}
 	if s.Unique {
 		flags = append(flags, "-unique")
+	}
+	for _, x := range s.External {
+		flags = append(flags, "-ext", x.Name+"="+x.Command)
+		for _, f := range x.Files {
+			if f.Named {
+				flags = append(flags, "-ext-files", x.Name+"="+f.Path)
+			}
+		}
 	}
 	return flags
 }

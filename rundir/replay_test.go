@@ -10,6 +10,8 @@ func TestReplayFlags(t *testing.T) {
 	plain := Settings{TimeoutNS: int64(time.Second), Seed: 1}
 	limited := Settings{TimeoutNS: int64(1500 * time.Millisecond), MaxCalls: 3000, Seed: 7, Runs: 1, Unique: true}
 	none := Settings{Seed: 1, Runs: MaxRuns}
+	external := Settings{TimeoutNS: int64(time.Second), Seed: 1, External: []External{{Name: "py", Command: "python3 s.py",
+		Files: []FileSum{{Path: "s.py"}, {Path: "lib", Named: true}}}}}
 	cases := []struct {
 		name string
 		s    Settings
@@ -25,6 +27,8 @@ func TestReplayFlags(t *testing.T) {
 		{"sweep: -runs at MaxRuns left out", none, ReplaySweep, "-timeout 0"},
 		{"sweep: every setting", limited, ReplaySweep, "-seed 7 -timeout 1.5s -max-calls 3000 -runs 1 -unique"},
 		{"sweep: seed 0 is not the default", Settings{TimeoutNS: int64(time.Hour)}, ReplaySweep, "-seed 0 -timeout 1h0m0s"},
+		{"sweep: an external solver and its named files", external, ReplaySweep, "-timeout 1s -ext py=python3 s.py -ext-files py=lib"},
+		{"show: no -ext (it cannot start one without its command)", external, ReplayShowRun, "-timeout 1s"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,10 +1,13 @@
 package show
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -39,4 +42,36 @@ func (p *Puzzle) RunMedians() (map[string]variants.CorpusMedian, string) {
 		}
 	}
 	return medians, ""
+}
+
+// CorpusMedians returns the corpus medians of the strategies names for
+// the verdicts of batch variants: the run's (RunMedians), and for the
+// others those of a sample of k puzzles (variants.PlanSample: of the
+// puzzle's corpus, or of defaultCorpus when it has too few) solved under
+// cfg's limits, workers and seed (variants.SampleMedians). A corpus on
+// standard input, read once, gives none. say is told, a line each, why
+// the run gave none and where the others come from.
+func (p *Puzzle) CorpusMedians(ctx context.Context, cfg variants.Config, names []string, k int, defaultCorpus string, say func(string)) (map[string]variants.CorpusMedian, error) {
+	medians, why := p.RunMedians()
+	if why != "" {
+		say(why)
+	}
+	plan, err := variants.PlanSample(ctx, names, medians, k, p.File, p.Info.Puzzles, defaultCorpus)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(plan.Missing) == 0:
+		return medians, nil
+	case plan.From == "-":
+		say(fmt.Sprintf("no corpus medians for %s: a corpus on standard input is read once (give a run with -run)", strings.Join(plan.Missing, ", ")))
+		return medians, nil
+	}
+	say(fmt.Sprintf("corpus medians of %s from a sample of %d puzzles of %s (%s)…",
+		strings.Join(plan.Missing, ", "), min(k, plan.Count), plan.From, report.LimitText(cfg.Timeout, cfg.MaxCalls)))
+	sampled, err := variants.SampleMedians(ctx, cfg, plan.From, plan.Count, k, plan.Missing)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(medians, sampled)
+	return medians, nil
 }

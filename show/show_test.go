@@ -14,6 +14,7 @@ import (
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
+	"sudokubatch/variants"
 )
 
 // Puzzles #0, #2018 and #8145 of the 17-clue corpus, and a line that is
@@ -221,5 +222,35 @@ func TestRunMedians(t *testing.T) {
 	p.Run.Manifest.RunID = "another"
 	if _, why := p.RunMedians(); !strings.Contains(why, "is not the run's") {
 		t.Errorf("a summary of another run: %q", why)
+	}
+}
+
+// TestCorpusMediansFromASample: without a run, the medians come from a
+// sample of the corpus (here the default one: the puzzle's has fewer
+// than variants.MinSampleCorpus puzzles), and it says so; -sample 0
+// gives none, silently.
+func TestCorpusMediansFromASample(t *testing.T) {
+	ctx := context.Background()
+	path, _ := sweep(t, t.TempDir(), strategies(t, "dlx")...)
+	p, _, err := Find(ctx, Request{ID: 0, Corpus: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := variants.Config{Solvers: strategies(t, "dlx", "bitboard"), Workers: 1, Timeout: time.Second, RunSeed: 1}
+	var said []string
+	say := func(s string) { said = append(said, s) }
+	m, err := p.CorpusMedians(ctx, cfg, []string{"dlx"}, 2, path, say)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["dlx"].Calls <= 0 || m["dlx"].From != "a sample of 2 puzzles of "+path || len(m) != 1 {
+		t.Errorf("medians %+v", m)
+	}
+	if want := "corpus medians of dlx from a sample of 2 puzzles of " + path + " (timeout 1s)…"; len(said) != 1 || said[0] != want {
+		t.Errorf("said %q, want %q", said, want)
+	}
+	said = nil
+	if m, err := p.CorpusMedians(ctx, cfg, []string{"dlx"}, 0, path, say); err != nil || len(m) != 0 || len(said) != 0 {
+		t.Errorf("-sample 0: %v, %v, said %q", m, err, said)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"sudokubatch/corpus"
@@ -331,3 +332,35 @@ func (s *Sweep) Verdict(res *Result, reportErr error) (notes []string, interrupt
 	}
 	return nil, false, nil
 }
+
+// End is what the sweep says at its end (report.SweepEnd: the summary
+// lines, the table of statuses when table, and the notes) of res.
+func (s *Sweep) End(res *Result, table bool) *report.SweepEnd {
+	st := res.Stats
+	end := &report.SweepEnd{Dir: s.Dir.Path, Rows: s.Dir.Rows(), Failed: res.Err != nil, Elapsed: res.Elapsed, Workers: s.opt.Workers,
+		Units: st.Units, Skipped: st.Skipped, Timing: res.Timing, Cached: st.Retime.Cached, Table: table,
+		Corpora: st.Corpora, Settings: s.Settings, Invalid: st.Invalid}
+	end.Peak, _ = rundir.PeakRSS()
+	for _, ss := range st.Solvers {
+		end.Solvers = append(end.Solvers, report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS})
+	}
+	for _, x := range s.Externals {
+		end.Externals = append(end.Externals, report.ExternalEnd{Name: x.Name(), Restarts: x.Restarts(),
+			MaxRestarts: s.opt.ExtOptions.MaxRestarts, Refused: x.Refused() > 0, Strays: x.Strays()})
+	}
+	return end
+}
+
+// CountUnits counts the units of the sweep beside it, for a progress's
+// total and ETA: it reads files only, a stream is read once, by the
+// sweep, and its total stays unknown (pipeline.CountUnits). Call it
+// once Config is set.
+func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
+	return pipeline.CountUnits(ctx, s.Config)
+}
+
+// MaxWorkers is the most workers a sweep starts (the command caps
+// -workers there and says so): more than a few per CPU only share the
+// CPUs, and each worker holds batches of units in flight, so the reorder
+// window (and memory) grows with the count.
+func MaxWorkers() int { return max(256, 4*runtime.NumCPU()) }

@@ -82,9 +82,16 @@ func TestSweepNewRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sw.Close()
+	if n, err := sw.CountUnits(context.Background()); n != 6 || err != nil {
+		t.Errorf("CountUnits: %d, %v; want 6", n, err)
+	}
 	res := sw.Run()
 	if res.Err != nil || res.Empty || res.Status != rundir.Finished || res.Stats.Units != 6 {
 		t.Fatalf("sweep: %+v", res)
+	}
+	end := sw.End(res, true)
+	if end.Dir != sw.Dir.Path || end.Rows != 6 || end.Units != 6 || !end.Table || len(end.Solvers) != 2 || end.Solvers[1].Name != "dlx" {
+		t.Errorf("the end of the sweep: %+v", end)
 	}
 	if filepath.Dir(sw.Dir.Path) != rundir.DefaultRoot || rundir.Latest(rundir.DefaultRoot) != sw.Dir.Path {
 		t.Errorf("run %s, latest %s", sw.Dir.Path, rundir.Latest(rundir.DefaultRoot))

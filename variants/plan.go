@@ -2,9 +2,6 @@ package variants
 
 import (
 	"context"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"sudokubatch/pipeline"
 	"sudokubatch/rundir"
@@ -51,18 +48,6 @@ func PlanSample(ctx context.Context, names []string, have map[string]CorpusMedia
 		}
 	}
 	return s, nil
-}
-
-// DefaultDir is where batch variants writes the analysis of puzzle id of
-// corpus by default: root/variants/ID, or root/variants/CORPUS-ID (the
-// corpus file's name without its extension) for another corpus than
-// defaultCorpus.
-func DefaultDir(root, corpus, defaultCorpus string, id int) string {
-	name := strconv.Itoa(id)
-	if corpus != defaultCorpus {
-		name = strings.TrimSuffix(filepath.Base(corpus), filepath.Ext(corpus)) + "-" + name
-	}
-	return filepath.Join(root, "variants", name)
 }
 
 // Wrong returns the first strategy of v that gave a wrong answer, on the

@@ -41,17 +41,6 @@ func TestPlanSample(t *testing.T) {
 	}
 }
 
-// TestDefaultDir: the default corpus's puzzle under variants/ID, another
-// corpus's under variants/NAME-ID.
-func TestDefaultDir(t *testing.T) {
-	if got := DefaultDir("results", "data/sudoku17.txt", "data/sudoku17.txt", 39949); got != filepath.Join("results", "variants", "39949") {
-		t.Errorf("the default corpus: %s", got)
-	}
-	if got := DefaultDir("results", "x/hard.txt.gz", "data/sudoku17.txt", 3); got != filepath.Join("results", "variants", "hard.txt-3") {
-		t.Errorf("another corpus: %s", got)
-	}
-}
-
 // TestWrong names the first strategy with a wrong answer, on the
 // original or on a variant.
 func TestWrong(t *testing.T) {

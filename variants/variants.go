@@ -14,6 +14,7 @@
 package variants
 
 import (
+	"fmt"
 	"time"
 
 	"sudokubatch/pipeline"
@@ -57,6 +58,23 @@ type Config struct {
 
 	Progress pipeline.Progress // told of every solve; nil: none
 	Stop     <-chan struct{}   // closed: stop issuing solves (Ctrl-C)
+}
+
+// Check refuses settings that no analysis runs with, as batch variants'
+// flags give them: N and Seeds below 1 (their 0 means the default only
+// in a Config built in code), a negative Timeout, Workers below 1.
+func (c Config) Check() error {
+	switch {
+	case c.N < 1:
+		return fmt.Errorf("-n %d: want 1 or more variants", c.N)
+	case c.Seeds < 1:
+		return fmt.Errorf("-seeds %d: want 1 or more", c.Seeds)
+	case c.Timeout < 0:
+		return fmt.Errorf("-timeout %s: want a duration >= 0", c.Timeout)
+	case c.Workers < 1:
+		return fmt.Errorf("-workers %d: want 1 or more", c.Workers)
+	}
+	return nil
 }
 
 // CorpusMedian is a strategy's median calls and time per puzzle over its

@@ -282,3 +282,25 @@ func TestCostRefusesWhatCannotFit(t *testing.T) {
 		t.Errorf("Analyze: %v, want the same refusal", err)
 	}
 }
+
+// TestConfigCheck: settings no analysis runs with are refused, naming
+// the flag of batch variants.
+func TestConfigCheck(t *testing.T) {
+	ok := Config{N: 1, Seeds: 1, Workers: 1}
+	if err := ok.Check(); err != nil {
+		t.Errorf("a sound config: %v", err)
+	}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{N: 0, Seeds: 1, Workers: 1}, "-n 0: want 1 or more variants"},
+		{Config{N: 1, Seeds: 0, Workers: 1}, "-seeds 0: want 1 or more"},
+		{Config{N: 1, Seeds: 1, Workers: 1, Timeout: -1}, "-timeout -1ns: want a duration >= 0"},
+		{Config{N: 1, Seeds: 1}, "-workers 0: want 1 or more"},
+	} {
+		if err := c.cfg.Check(); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
+		}
+	}
+}

@@ -56,9 +56,9 @@ func compareMain(e *env, args []string) error {
 		compareAbout,
 		"  batch compare results/20261120-230000 results/latest\n"+
 			"  batch compare results/20261120-230000                # with results/latest\n"+
-			"  batch compare -threshold 1.10 results/nightly-prev results/nightly   # exit 1 if surely >10% slower\n"+
+			"  batch compare -threshold 1.10 results/nightly-prev results/nightly  # 10%\n"+
 			"  batch compare -json old/results.csv new/results.csv > diff.json\n"+
-			"  batch compare -o /tmp/cmp results/20261120-230000 results/latest   # the page in /tmp/cmp/index.html\n")
+			"  batch compare -o /tmp/cmp results/20261120-230000 results/latest  # its page\n")
 	threshold := fs.Float64("threshold", 0, "exit 1 when the 95% interval of a strategy's median time NEW/OLD lies above this `ratio`, e.g. 1.10; 0 for no check")
 	noise := fs.Float64("noise", report.DefaultNoise, "the `ratio` of a machine's speeds between two runs that the verdicts allow for: slower or\n"+
 		"faster only beyond it; 1 for none")
@@ -82,17 +82,11 @@ func compareMain(e *env, args []string) error {
 		return usageErr("compare needs two runs, OLD and NEW (default results/latest); got %d %s; see batch compare -h",
 			fs.NArg(), report.Plural(fs.NArg(), "argument", "arguments"))
 	}
-	if t := *threshold; t != 0 && !(t >= 1) {
-		return usageErr("-threshold %s: want a ratio >= 1 (1.10: 10%% slower), or 0 for no check", strconv.FormatFloat(t, 'g', -1, 64))
+	copt := report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top}
+	if err := copt.Check(); err != nil {
+		return usageErr("%v", err)
 	}
-	if !(*noise >= 1) {
-		return usageErr("-noise %s: want a ratio >= 1 (1.10: a run 10%% slower than another on the same code is noise), or 1 for none",
-			strconv.FormatFloat(*noise, 'g', -1, 64))
-	}
-	if *top < 1 {
-		return usageErr("-top %d: want at least 1", *top)
-	}
-	c, err := publish.Compare(e.ctx, paths[0], paths[1], report.CompareOptions{Threshold: *threshold, Noise: *noise, Top: *top})
+	c, err := publish.Compare(e.ctx, paths[0], paths[1], copt)
 	if e.ctx.Err() != nil {
 		return e.ctx.Err()
 	}
@@ -102,7 +96,7 @@ func compareMain(e *env, args []string) error {
 		}
 	}
 	if err != nil {
-		return exitErrorOf(err)
+		return err
 	}
 	if *asJSON {
 		err = c.WriteJSON(e.stdout)
@@ -113,8 +107,18 @@ func compareMain(e *env, args []string) error {
 		return err
 	}
 	if *page {
-		if err := compareWritePage(e, *out, *asJSON, c); err != nil {
+		line, warnings, err := c.WritePageIn(e.ctx, *out)
+		for _, w := range warnings {
+			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+		}
+		if err != nil {
 			return err
+		}
+		if w := e.stdout; line != "" {
+			if *asJSON {
+				w = e.stderr // stdout carries the JSON alone
+			}
+			fprintf(w, e.width(), "%s\n", line)
 		}
 	} else if *out != "" {
 		fmt.Fprintf(e.stderr, "batch: warning: -o %s: no page written (-page=false)\n", *out)
@@ -123,34 +127,5 @@ func compareMain(e *env, args []string) error {
 		return &exitError{exitWrong, fmt.Errorf("slower than -threshold %s in %s than in %s: %s",
 			strconv.FormatFloat(*threshold, 'f', -1, 64), c.NewRun.Path, c.OldRun.Path, c.SlowerText())}
 	}
-	return nil
-}
-
-// compareWritePage writes the page of comparison c into dir (default:
-// c.PageDir) and names it on the output's last line: stdout, or stderr
-// when stdout carries the JSON. Charts that could not be drawn, and a
-// page that cannot be written, are warnings: the exit code stays the
-// comparison's (exit 1 says "slower than -threshold", which scripts such
-// as trend's bisect scripts read).
-func compareWritePage(e *env, dir string, asJSON bool, c *publish.Comparison) error {
-	if dir == "" {
-		dir = c.PageDir()
-	}
-	charts, chartsErr, err := c.WritePage(e.ctx, dir)
-	if e.ctx.Err() != nil {
-		return e.ctx.Err()
-	}
-	if chartsErr != nil {
-		fmt.Fprintf(e.stderr, "batch: warning: comparison charts: %v\n", chartsErr)
-	}
-	if err != nil {
-		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
-		return nil
-	}
-	w := e.stdout
-	if asJSON {
-		w = e.stderr
-	}
-	fprintf(w, e.width(), "compare: page %s (%s)\n", filepath.Join(dir, rundir.PageFile), report.Count(len(charts), "chart", "charts"))
 	return nil
 }

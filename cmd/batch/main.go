@@ -48,16 +48,17 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
+	"sudokubatch/history"
 	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers/external"
+	"sudokubatch/sweep"
 )
 
 // Exit codes (docs/DESIGN.md).
@@ -105,19 +106,6 @@ type env struct {
 	cols func() int
 }
 
-// stdoutColumns is the width of the process's stdout: the terminal's
-// when it is one, else $COLUMNS when it is set (as ls reads it: a pipe
-// to a pager), else 0.
-func stdoutColumns() int {
-	if c := progress.Columns(os.Stdout); c > 0 {
-		return c
-	}
-	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
-		return c
-	}
-	return 0
-}
-
 // width is the width in columns that the human output on stdout is
 // fitted to: the terminal's (or $COLUMNS), else report.DefaultTextWidth.
 func (e *env) width() int {
@@ -139,26 +127,10 @@ func (e *env) notef(format string, a ...any) {
 	fmt.Fprintf(e.stderr, format, a...)
 }
 
-// newProgress and isTerminal are internal/progress's New and IsTerminal.
-func newProgress(w io.Writer, terminal bool, every time.Duration) progress.Display {
-	return progress.New(w, terminal, every)
-}
-func isTerminal(w io.Writer) bool { return progress.IsTerminal(w) }
-
 // fprintf prints a line (or lines) of human output on w, each folded to
 // width columns (report.Wrap).
 func fprintf(w io.Writer, width int, format string, a ...any) {
 	io.WriteString(w, report.Wrap(fmt.Sprintf(format, a...), width))
-}
-
-// peakNote is ", peak memory 21.5 MB" for the summary lines (decimal
-// megabytes, report.FormatBytes; rundir.PeakRSS), or "" where the peak
-// is not known.
-func peakNote() string {
-	if b, ok := rundir.PeakRSS(); ok {
-		return ", peak memory " + report.FormatBytes(b)
-	}
-	return ""
 }
 
 // command is one subcommand.
@@ -170,12 +142,12 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"run", "[flags] [corpus ...]", "sweep corpora through the strategies (the default command)", runMain},
-		{"report", "[DIR]", "rebuild summary, charts and page from DIR/results.csv (default results/latest)", reportMain},
+		{"report", "[DIR]", "rebuild summary, charts and page from DIR/results.csv (default: latest)", reportMain},
 		{"show", "ID [-corpus F] [-run D]", "print a puzzle and its solution, solve it with the strategies, rank it", showMain},
 		{"compare", "OLD [NEW]", "diff two runs per strategy (NEW: results/latest); exit 1 past -threshold", compareMain},
 		{"trend", "[-root DIR] [RUN ...]", "the history of nightly runs: series by signature, each night's figures", trendMain},
 		{"merge", "-o DIR IN ...", "merge shard runs into one run", mergeMain},
-		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep their summaries", pruneMain},
+		{"prune", "[-keep N] [ROOT]", "remove the rows of all but the newest N finished runs, keep summaries", pruneMain},
 		{"variants", "ID [-n K] [-seeds M]", "a puzzle's isomorphs (and seeds): hard, unlucky or typical per strategy", variantsMain},
 		{"solvers", "", "list the strategies with what their counters count", solversMain},
 		{"version", "", "print the revision of this build", versionMain},
@@ -220,12 +192,12 @@ func main() {
 		stop()
 	}()
 	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args,
-		cols: stdoutColumns}))
+		cols: progress.StdoutColumns}))
 }
 
 // Main runs the command line args and returns the exit code. A
 // subcommand interrupted by a signal (e.ctx canceled) exits 130, with its
-// own message when it returns an exitError of code 130, else
+// own message when its error's code is 130 (exitCode), else
 // "interrupted".
 func Main(args []string, e *env) int {
 	if e.ctx == nil {
@@ -233,7 +205,7 @@ func Main(args []string, e *env) int {
 	}
 	err := dispatch(e, args)
 	if e.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
-		if ee, ok := errors.AsType[*exitError](err); !ok || ee.code != exitInterrupted {
+		if err == nil || exitCode(err) != exitInterrupted {
 			err = &exitError{exitInterrupted, errors.New("interrupted")}
 		}
 	}
@@ -243,15 +215,30 @@ func Main(args []string, e *env) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
-	code := exitWrong
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
 	if msg := err.Error(); msg != "" {
 		e.notef("batch: %s\n", msg)
 	}
-	return code
+	return exitCode(err)
+}
+
+// exitCode is the exit code of err: an exitError's own; 2 for the typed
+// errors of input the packages cannot use (publish.InputError,
+// sweep.UsageError, history.UsageError), 130 for an analysis
+// interrupted (publish.InterruptedError); else 1.
+func exitCode(err error) int {
+	if ee, ok := errors.AsType[*exitError](err); ok {
+		return ee.code
+	}
+	if _, ok := errors.AsType[*publish.InterruptedError](err); ok {
+		return exitInterrupted
+	}
+	_, input := errors.AsType[*publish.InputError](err)
+	_, sweepUsage := errors.AsType[*sweep.UsageError](err)
+	_, trendUsage := errors.AsType[*history.UsageError](err)
+	if input || sweepUsage || trendUsage {
+		return exitUsage
+	}
+	return exitWrong
 }
 
 // dispatch runs the command that args name (see the package doc).
@@ -269,7 +256,7 @@ func dispatch(e *env, args []string) error {
 	if c, ok := lookupCommand(first); ok {
 		return c.run(e, args[1:])
 	}
-	if !strings.HasPrefix(first, "-") && isBareWord(first) {
+	if !strings.HasPrefix(first, "-") && cli.IsBareWord(first) {
 		if _, err := os.Lstat(first); err != nil {
 			return unknownCommand(first)
 		}
@@ -284,29 +271,14 @@ func (e *env) withStderr(w io.Writer) *env {
 	return &c
 }
 
-// isBareWord reports whether s could be a command name: letters, digits,
-// - and _ only (no / or .: a path or a file name with an extension).
-func isBareWord(s string) bool {
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return s != ""
-}
-
 // unknownCommand is the usage error for a first argument that is neither
-// a command nor a file: it names the command within two edits, if any.
+// a command nor a file (cli.UnknownCommand).
 func unknownCommand(word string) error {
 	var names []string
 	for _, c := range commands() {
 		names = append(names, c.name)
 	}
-	hint := "batch -h lists the commands"
-	if best := cli.Nearest(word, names, 2); best != "" {
-		hint = "did you mean " + best + "?"
-	}
-	return usageErr("unknown command %q; %s (no file %s here either; batch run %s sweeps a corpus file of that name)", word, hint, word, word)
+	return &exitError{exitUsage, cli.UnknownCommand(word, names)}
 }
 
 // helpMain is `batch help [COMMAND]`: the commands, or one command's
@@ -346,13 +318,15 @@ func versionMain(e *env, args []string) error {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "batch benchmarks Sudoku solving strategies over whole puzzle corpora.")
 	fmt.Fprintln(w, "\nUsage:")
+	var cmds []cli.Command
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  batch %-8s %-24s %s\n", c.name, c.args, c.summary)
+		cmds = append(cmds, cli.Command{Name: c.name, Args: c.args, Summary: c.summary})
 	}
+	cli.WriteCommands(w, cmds)
 	fmt.Fprintln(w, "\nWith no command, batch runs `batch run`: `batch FILE` sweeps FILE.")
-	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a command.")
-	fmt.Fprintln(w, "Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer, an I/O error);")
-	fmt.Fprintln(w, "2 usage error or missing input; 130 interrupted.")
+	fmt.Fprintln(w, "Run `batch help COMMAND` (or `batch COMMAND -h`) for the usage and flags of a")
+	fmt.Fprintln(w, "command. Exit codes: 0 ok; 1 finished but something is wrong (a wrong answer,")
+	fmt.Fprintln(w, "an I/O error); 2 usage error or missing input; 130 interrupted.")
 }
 
 // newFlagSet returns the FlagSet of a subcommand, writing to e.stderr

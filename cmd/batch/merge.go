@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -35,12 +33,5 @@ func mergeMain(e *env, args []string) error {
 	default:
 		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
-	fmt.Fprintf(e.stdout, "merged %s into %s: %s (status %s)\n", report.Count(fs.NArg(), "run", "runs"), *out,
-		report.Count(ri.Rows, "row", "rows"), ri.Status)
-	fmt.Fprintf(e.stdout, "wall time %s, from the first shard's start to the last one's end", report.FormatDuration(time.Duration(ri.DurationNS)))
-	if ri.CPUNS > 0 {
-		fmt.Fprintf(e.stdout, "; CPU time %s, the shards' processes together", report.FormatDuration(time.Duration(ri.CPUNS)))
-	}
-	fmt.Fprintln(e.stdout)
-	return nil
+	return report.WriteMerged(e.stdout, ri, fs.NArg(), *out)
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
-	"time"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -23,10 +21,10 @@ func pruneMain(e *env, args []string) error {
 			"appends to its rows), a run in use (locked by a sweep, a resume or a merge) and the target\n"+
 			"of ROOT/latest are never touched. Prints each run pruned with the bytes freed, and the\n"+
 			"runs skipped with why.",
-		"  batch prune -keep 30                # the rows of the last 30 finished nights stay\n"+
-			"  batch prune -keep 30 -page=false    # older nights keep run.json and their summaries only\n"+
+		"  batch prune -keep 30              # the rows of the last 30 finished runs stay\n"+
+			"  batch prune -keep 30 -page=false  # older runs keep run.json and summaries\n"+
 			"  batch prune -keep 7 -dry-run /data/results\n"+
-			"  batch prune -keep 30 -gzip         # and gzip the rows of the 30 kept (once, for runs of before)\n")
+			"  batch prune -keep 30 -gzip        # and gzip the rows of the 30 kept\n")
 	keep := fset.Int("keep", 30, "the newest finished `runs` whose rows are kept (0 or more)")
 	dry := fset.Bool("dry-run", false, "say what would be removed, remove nothing")
 	gz := fset.Bool("gzip", false, "also gzip the plain results.csv of the kept finished runs (runs written before results.csv.gz, merged runs, -gzip=false or -report=false runs)")
@@ -58,20 +56,4 @@ func pruneMain(e *env, args []string) error {
 		return &exitError{exitWrong, fmt.Errorf("%v (the runs listed above are pruned)", err)}
 	}
 	return nil
-}
-
-// compressRows gzips the rows of the finished run in dir after its report
-// (rundir.Compress) and says so; a failure is a warning: the rows stay
-// whole in results.csv, and the sweep's outcome does not change.
-func compressRows(e *env, dir string) {
-	start := time.Now()
-	c, err := rundir.Compress(dir)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
-		return
-	}
-	if c.Plain > 0 {
-		fprintf(e.stdout, e.width(), "rows gzipped: %s (%s, was %s as %s) in %s\n", filepath.Join(dir, rundir.ResultsGzip),
-			report.FormatBytes(c.Gzip), report.FormatBytes(c.Plain), rundir.ResultsFile, report.FormatDuration(time.Since(start)))
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"sudokubatch/internal/progress"
 	"sudokubatch/pipeline"
 	"sudokubatch/publish"
 	"sudokubatch/report"
@@ -31,9 +31,9 @@ func reportMain(e *env, args []string) error {
 			"DIR/compare-previous/index.html, which DIR's page links.",
 		"  batch report                               # results/latest\n"+
 			"  batch report -highlight 39949,2018 -svg results/20261121-230501\n"+
-			"  batch report -variants 100 results/latest  # hard or unlucky: the 10 hardest of each strategy\n")
+			"  batch report -variants 100 results/latest  # hard or unlucky? 10 per strategy\n")
 	highlight := fs.String("highlight", "", "puzzle `ids` to mark on every chart and in the page, or none (default: the run's -highlight, else #39949 on the default corpus)")
-	svg := fs.Bool("svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
+	svg := fs.Bool("svg", false, "write SVG too: a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report names it")
 	top := fs.Int("top", report.DefaultTop, "hardest puzzles listed per strategy")
 	full := fs.Bool("full", false, "print the whole main table (p90, means, maxima, calls, guesses, the re-timing), not the headline of at most 12 rows")
 	nVariants := fs.Int("variants", 0, "first tell hard from unlucky: solve each strategy's 10 hardest puzzles by calls in `K` random variants (isomorphs) and write variants.json, whose verdicts the report shows beside the hard lists (docs/VARIANTS.md); prints the cost bound first; 0: none (a variants.json already there is shown)")
@@ -41,8 +41,9 @@ func reportMain(e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *nVariants < 0 || *variantsSeeds < 1 {
-		return usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", *nVariants, *variantsSeeds)
+	vreq := publish.VariantsRequest{N: *nVariants, Seeds: *variantsSeeds}
+	if err := vreq.Check(); err != nil {
+		return usageErr("%v", err)
 	}
 	dir := filepath.Join(rundir.DefaultRoot, rundir.LatestLink)
 	switch fs.NArg() {
@@ -65,13 +66,12 @@ func reportMain(e *env, args []string) error {
 			return usageErr("-highlight: %v", err)
 		}
 	}
-	opt := reportOptions{highlight: ids, svg: *svg, top: *top, explicit: *highlight != "", full: *full, width: e.width()}
-	if *nVariants > 0 {
-		opt.variants = &variantsRequest{n: *nVariants, seeds: *variantsSeeds}
+	opt := publish.Options{Highlight: ids, HighlightGiven: *highlight != "", SVG: *svg, Top: *top}
+	if vreq.N > 0 {
+		opt.Variants = &vreq
 	}
-	_, err := writeReport(e.ctx, e.stdout, e.stderr, dir, opt)
-	var ee *exitError
-	if err != nil && e.ctx.Err() != nil && !errors.As(err, &ee) {
+	err := writeReport(e.ctx, e.stdout, e.stderr, dir, opt, *full, e.width())
+	if err != nil && e.ctx.Err() != nil && exitCode(err) == exitWrong {
 		return &exitError{exitInterrupted, fmt.Errorf("report interrupted: the report in %s is not whole; batch report %s builds it again", dir, dir)}
 	}
 	return err
@@ -80,68 +80,24 @@ func reportMain(e *env, args []string) error {
 // reportGCPercent is the GOGC of writeReport.
 const reportGCPercent = 25
 
-type reportOptions struct {
-	highlight []int
-	explicit  bool // highlight given on the command line (else the run's)
-	svg       bool
-	top       int
-	full      bool // print the whole main table, not the headline
-	// variants asks for the hard-or-unlucky analysis before the report
-	// (batch report -variants); nil: none.
-	variants *variantsRequest
-	// rowsFile is the rows file the page links: "" for the run's own
-	// (results.csv or results.csv.gz); the sweep names results.csv.gz
-	// when it gzips the rows after the report.
-	rowsFile string
-	width    int // the columns the text on stdout is fitted to (0: report.DefaultTextWidth)
-}
-
-// variantsRequest is -variants K -variants-seeds M (publish.VariantsRequest).
-type variantsRequest struct {
-	n, seeds int
-}
-
 // writeReport writes the report of the run in dir (publish.Report: the
-// summary files, the charts, the page), prints the main table and the
-// files written to w, and its notes, the analysis's bound and progress
-// to warn. A run that cannot be read, or a -variants it cannot meet, is
-// a usage error (exit 2); an analysis stopped by ctx exits 130 with its
-// message. When ctx is canceled it returns ctx.Err() soon after.
-func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt reportOptions) (*report.Summary, error) {
+// summary files, the charts, the page) and prints it on w
+// (publish.Result.WriteText), its notes, the analysis's bound and
+// progress on warn. A run that cannot be read, or a -variants it cannot
+// meet, is a usage error (exit 2); an analysis stopped by ctx exits 130
+// with its message. When ctx is canceled it returns ctx.Err() soon after.
+func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt publish.Options, full bool, width int) error {
 	start := time.Now()
 	// Reading and summarising makes short-lived garbage: collecting more
 	// often than the default (100) keeps the peak memory near what is
 	// live, for little time.
 	defer debug.SetGCPercent(debug.SetGCPercent(reportGCPercent))
-	popt := publish.Options{Highlight: opt.highlight, HighlightGiven: opt.explicit, SVG: opt.svg, Top: opt.top,
-		RowsFile: opt.rowsFile, Trace: reportTrace(warn)}
-	if opt.variants != nil {
-		popt.Variants = &publish.VariantsRequest{N: opt.variants.n, Seeds: opt.variants.seeds}
-	}
-	res, err := publish.Report(ctx, dir, popt)
-	var sum *report.Summary
-	if res != nil {
-		sum = res.Summary
-	}
+	opt.Trace = reportTrace(warn)
+	res, err := publish.Report(ctx, dir, opt)
 	if err != nil {
-		return sum, exitErrorOf(err)
+		return err // its exit code: exitCode
 	}
-	write := sum.WriteText
-	if opt.full {
-		write = sum.WriteFullText
-	}
-	if err := write(w, opt.width); err != nil {
-		return sum, err
-	}
-	if err := sum.WriteVariantsText(w, opt.width); err != nil {
-		return sum, err
-	}
-	if prev := res.Previous; prev != nil {
-		fprintf(w, opt.width, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))
-	}
-	fprintf(w, opt.width, "report: %s (summary.md, hard.csv, %s) in %s%s\n",
-		res.Page, report.Count(res.Charts, "chart", "charts"), report.FormatDuration(time.Since(start)), peakNote())
-	return sum, nil
+	return res.WriteText(w, dir, width, full, " in "+report.FormatDuration(time.Since(start))+report.PeakNote())
 }
 
 // reportTrace prints what a report does on warn: its notes, and the
@@ -151,7 +107,7 @@ func reportTrace(warn io.Writer) *publish.Trace {
 		Note:          func(text string) { fmt.Fprintf(warn, "batch: %s\n", text) },
 		VariantsBound: func(line string) { fmt.Fprintf(warn, "%s\n", line) },
 		VariantsProgress: func(solves int) pipeline.Progress {
-			disp := newProgress(warn, isTerminal(warn), 5*time.Second)
+			disp := progress.New(warn, progress.IsTerminal(warn), 5*time.Second)
 			disp.SetTotal(solves)
 			return disp
 		},
@@ -159,18 +115,6 @@ func reportTrace(warn io.Writer) *publish.Trace {
 			fmt.Fprintf(warn, "variants: %s in %s (wall time); wrote %s\n", report.Count(solves, "solve", "solves"), report.FormatDuration(took), path)
 		},
 	}
-}
-
-// exitErrorOf gives the errors of package publish their exit codes: 2 for
-// input it cannot use, 130 for an analysis interrupted.
-func exitErrorOf(err error) error {
-	if _, ok := errors.AsType[*publish.InputError](err); ok {
-		return &exitError{exitUsage, err}
-	}
-	if _, ok := errors.AsType[*publish.InterruptedError](err); ok {
-		return &exitError{exitInterrupted, err}
-	}
-	return err
 }
 
 // parseHighlight parses a -highlight value: puzzle ids (rundir.ParseIDs),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"sudokubatch/corpus"
 	"sudokubatch/internal/cli"
+	"sudokubatch/publish"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 	"sudokubatch/sweep"
@@ -35,7 +35,7 @@ type runFlags struct {
 	svg       bool
 	report    bool
 	gzip      bool
-	variants  variantsRequest // -variants K -variants-seeds M: the analysis before the report; n 0: none
+	variants  publish.VariantsRequest // -variants K -variants-seeds M: the analysis before the report; N 0: none
 	cpuprof   string
 	profile   *os.File // the -cpuprofile file, opened before the run is created
 	ext       extFlags
@@ -52,12 +52,12 @@ func runMain(e *env, args []string) error {
 	fs := newFlagSet(e, "run", "[flags] [corpus ...]",
 		"Sweep every puzzle of the corpora (default "+defaultCorpus+") through the strategies,\n"+
 			"one row per (puzzle, strategy) in results/<run-id>/results.csv, provenance in run.json.",
-		"  batch                                   # the default corpus, default strategies and limits\n"+
+		"  batch                                   # the defaults\n"+
 			"  batch -solvers "+exampleSolvers+" -timeout 0  # two strategies, no time limit\n"+
 			"  batch -ids 39949,2018 -solvers all      # two puzzles, every strategy\n"+
 			"  batch -timeout 0 -max-calls 10000000    # a deterministic nightly sweep\n"+
 			"  batch -shard 1/3 -out results/shard-1   # one shard of three (see batch merge)\n"+
-			"  batch -shard auto -out results/shard-$SLURM_ARRAY_TASK_ID  # in a Slurm job array: its task's shard\n"+
+			"  batch -shard auto -out results/shard-$SLURM_ARRAY_TASK_ID  # a Slurm array's\n"+
 			"  batch -out results/nightly -resume      # finish an interrupted run\n"+
 			"  zcat big.txt.gz | batch -               # standard input\n")
 	var f runFlags
@@ -76,12 +76,12 @@ func runMain(e *env, args []string) error {
 	fs.BoolVar(&f.req.Unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 	fs.StringVar(&f.highlight, "highlight", "", "puzzle `ids` to mark in the report, e.g. 39949,2018, or none (default: #39949 on the default corpus)")
-	fs.BoolVar(&f.svg, "svg", false, "also write the charts as SVG; a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
+	fs.BoolVar(&f.svg, "svg", false, "write SVG too: a scatter of more than 5000 puzzles stays PNG only (about 120 bytes a point), and the report says so")
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write a CPU profile of the sweep to `file`, for go tool pprof")
 	fs.BoolVar(&f.report, "report", true, "write the summary, charts and index.html at the end (-report=false: results.csv and run.json only)")
 	fs.BoolVar(&f.gzip, "gzip", true, "once the run is finished and its report written, gzip results.csv into results.csv.gz, which every command reads (-gzip=false: keep it plain); an unfinished run, and -report=false, leave it plain")
-	fs.IntVar(&f.variants.n, "variants", 0, "with the report of a finished run, first tell hard from unlucky: each strategy's 10 hardest puzzles by calls in `K` random variants each (as batch report -variants K; the cost bound is printed first); 0: none")
-	fs.IntVar(&f.variants.seeds, "variants-seeds", variants.DefaultSeeds, "with -variants, `seeds` per orientation of a randomized strategy")
+	fs.IntVar(&f.variants.N, "variants", 0, "with the report of a finished run, first tell hard from unlucky: each strategy's 10 hardest puzzles by calls in `K` random variants each (as batch report -variants K; the cost bound is printed first); 0: none")
+	fs.IntVar(&f.variants.Seeds, "variants-seeds", variants.DefaultSeeds, "with -variants, `seeds` per orientation of a randomized strategy")
 	addExtFlags(fs, &f.ext)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -107,9 +107,6 @@ func runMain(e *env, args []string) error {
 	}
 	sw, err := sweep.Open(e.ctx, opt)
 	if err != nil {
-		if _, ok := errors.AsType[*sweep.UsageError](err); ok {
-			return &exitError{exitUsage, err}
-		}
 		return err
 	}
 	defer sw.Close()
@@ -124,8 +121,8 @@ func runSettings(e *env, fs *flag.FlagSet, f *runFlags) (rundir.Settings, map[st
 	if err := f.ext.resolve(); err != nil {
 		return rundir.Settings{}, nil, err
 	}
-	if f.variants.n < 0 || f.variants.seeds < 1 {
-		return rundir.Settings{}, nil, usageErr("-variants %d -variants-seeds %d: want -variants >= 0 and -variants-seeds >= 1", f.variants.n, f.variants.seeds)
+	if err := f.variants.Check(); err != nil {
+		return rundir.Settings{}, nil, usageErr("%v", err)
 	}
 	if f.workers < 1 {
 		return rundir.Settings{}, nil, usageErr("-workers %d: want at least 1", f.workers)
@@ -146,15 +143,10 @@ func runSettings(e *env, fs *flag.FlagSet, f *runFlags) (rundir.Settings, map[st
 		// Not refused: schedulers run nightly jobs with a pipe on stdin.
 		fmt.Fprintf(e.stderr, "batch: reading the default corpus (%s); standard input is not read: give - to sweep it\n", defaultCorpus)
 	}
-	if limit := maxWorkers(); f.workers > limit {
+	if limit := sweep.MaxWorkers(); f.workers > limit {
 		fmt.Fprintf(e.stderr, "batch: -workers %d capped at %d: more workers than a few per CPU only share the CPUs (%d here), and each holds units in flight\n",
 			f.workers, limit, runtime.NumCPU())
 		f.workers = limit
 	}
 	return settings, set, nil
 }
-
-// maxWorkers is the most workers a run starts: more than a few per CPU
-// only share the CPUs, and each worker holds batches of units in flight,
-// so the reorder window (and memory) grows with the count.
-func maxWorkers() int { return max(256, 4*runtime.NumCPU()) }

@@ -29,12 +29,12 @@ func showMain(e *env, args []string) error {
 			"by calls and by time among the strategy's measured units, percentile and multiple of the median.\n"+
 			"The corpus is -corpus, else the run's first corpus, else "+defaultCorpus+". A missing id or a\n"+
 			"line that is not a puzzle exits 2; Ctrl-C stops it in any phase (exit 130).",
-		"  batch show 39949                                   # the default corpus, ranks in results/latest\n"+
-			"  batch show 0 -run results/20261121-230501          # the run's corpus, ranks in that run\n"+
-			"  batch show 12 -corpus puzzles.txt.gz -run ''       # another corpus, no ranks\n"+
-			"  batch show 39949 -solvers all -timeout 60s         # every strategy, a minute each\n"+
-			"  batch show 39949 -transform R876543210C876543210   # its 180-degree turn\n"+
-			"  echo 4000300200040020 | batch show 0 -corpus -     # a puzzle of your own\n")
+		"  batch show 39949                                  # ranks in results/latest\n"+
+			"  batch show 0 -run results/20261121-230501         # the run's corpus and ranks\n"+
+			"  batch show 12 -corpus puzzles.txt.gz -run ''      # another corpus, no ranks\n"+
+			"  batch show 39949 -solvers all -timeout 60s        # all, a minute each\n"+
+			"  batch show 39949 -transform R876543210C876543210  # its 180-degree turn\n"+
+			"  echo 4000300200040020 | batch show 0 -corpus -    # a puzzle of your own\n")
 	corpusFlag := fs.String("corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	runFlag := fs.String("run", "", "run `directory` to rank the puzzle in; '' for none (default: results/latest when it exists)")
 	solverList := fs.String("solvers", "all", "comma-separated `strategies` to run, in that order, or all for every one; not empty")

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"sudokubatch/internal/progress"
-	"sudokubatch/pipeline"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/report/chart"
 	"sudokubatch/rundir"
@@ -34,14 +34,14 @@ func runSweep(e *env, f *runFlags, sw *sweep.Sweep) error {
 	swept := make(chan struct{})
 	sw.Config.Stop = stopOnInterrupt(e, swept, "again to quit at once")
 	if !f.quiet {
-		defer showProgress(e, &sw.Config)()
+		defer showProgress(e, sw)()
 	}
 	res := sw.Run()
 	close(swept)
 	if res.Empty {
 		return usageErr("%s", report.EmptySelection(res.Stats.Corpora, sw.Settings.Corpora))
 	}
-	end := sweepEnd(f, sw, res)
+	end := sw.End(res, !f.report)
 	end.WriteSummary(e.stdout, e.width())
 	reportErr := reportSweep(e, f, sw.Dir, res)
 	end.WriteNotes(e.stdout, e.width())
@@ -52,23 +52,6 @@ func runSweep(e *env, f *runFlags, sw *sweep.Sweep) error {
 		}
 	}
 	return sweepExit(e, sw, res, reportErr)
-}
-
-// sweepEnd is what the sweep says at its end (report.SweepEnd).
-func sweepEnd(f *runFlags, sw *sweep.Sweep, res *sweep.Result) *report.SweepEnd {
-	st := res.Stats
-	end := &report.SweepEnd{Dir: sw.Dir.Path, Rows: sw.Dir.Rows(), Failed: res.Err != nil, Elapsed: res.Elapsed, Workers: f.workers,
-		Units: st.Units, Skipped: st.Skipped, Timing: res.Timing, Cached: st.Retime.Cached, Table: !f.report,
-		Corpora: st.Corpora, Settings: sw.Settings, Invalid: st.Invalid}
-	end.Peak, _ = rundir.PeakRSS()
-	for _, ss := range st.Solvers {
-		end.Solvers = append(end.Solvers, report.SweepCounts{Name: ss.Name, Units: ss.Units, Statuses: ss.Statuses, NS: ss.NS})
-	}
-	for _, x := range sw.Externals {
-		end.Externals = append(end.Externals, report.ExternalEnd{Name: x.Name(), Restarts: x.Restarts(),
-			MaxRestarts: f.ext.restarts, Refused: x.Refused() > 0, Strays: x.Strays()})
-	}
-	return end
 }
 
 // reportSweep writes the report of the sweep, unless -report=false or it
@@ -86,20 +69,20 @@ func reportSweep(e *env, f *runFlags, dir *rundir.Dir, res *sweep.Result) error 
 	if stats.Interrupted {
 		ctx = context.Background()
 	}
-	opt := reportOptions{svg: f.svg, top: report.DefaultTop, width: e.width()} // the highlight: run.json's (resolveHighlight)
-	if f.variants.n > 0 && status == rundir.Finished && !stats.Interrupted {
-		opt.variants = &f.variants // an unfinished run's hard lists are not the run's
-	}
-	if f.gzip && status == rundir.Finished {
-		opt.rowsFile = rundir.ResultsFile + ".gz" // gzipped below, once the report is written
-	}
+	opt := publish.AfterSweep(f.svg, f.variants, f.gzip, status, stats.Interrupted)
 	if err := writeReportOf(ctx, e, dir.Path, opt); err != nil {
 		return err
 	}
 	// After the report only: -report=false leaves results.csv plain, as
 	// the rows to read with other tools, and the sweep's time its own.
-	if f.gzip && status == rundir.Finished {
-		compressRows(e, dir.Path)
+	if opt.RowsFile == rundir.ResultsGzip {
+		// A failure is a warning: the rows stay whole in results.csv,
+		// and the sweep's outcome does not change.
+		if line, err := publish.GzipRows(dir.Path); err != nil {
+			fmt.Fprintf(e.stderr, "batch: warning: %v\n", err)
+		} else if line != "" {
+			fprintf(e.stdout, e.width(), "%s\n", line)
+		}
 	}
 	return nil
 }
@@ -121,14 +104,19 @@ func stopOnInterrupt(e *env, swept <-chan struct{}, again string) <-chan struct{
 	return stop
 }
 
-// showProgress gives cfg a progress display on stderr, a bar on a
-// terminal, and counts the units beside the sweep for its total. The
-// function returned stops the count.
-func showProgress(e *env, cfg *pipeline.Config) (stop func()) {
+// showProgress gives the sweep a progress display on stderr, a bar on a
+// terminal, and counts the units beside the sweep for its total (which
+// may arrive before the first unit or after the last: the display takes
+// both). The function returned stops the count.
+func showProgress(e *env, sw *sweep.Sweep) (stop func()) {
 	display := progress.New(e.stderr, progress.IsTerminal(e.stderr), 5*time.Second)
-	cfg.Progress = display
+	sw.Config.Progress = display
 	countCtx, cancelCount := context.WithCancel(e.ctx)
-	go countUnits(countCtx, *cfg, display)
+	go func() {
+		if n, err := sw.CountUnits(countCtx); err == nil {
+			display.SetTotal(n)
+		}
+	}()
 	return cancelCount
 }
 
@@ -151,8 +139,8 @@ func sweepExit(e *env, sw *sweep.Sweep, res *sweep.Result, reportErr error) erro
 
 // writeReportOf writes the report of the run in dir at the end of a
 // sweep. Its errors say how to build it again: the rows are safe.
-func writeReportOf(ctx context.Context, e *env, dir string, opt reportOptions) error {
-	_, err := writeReport(ctx, e.stdout, e.stderr, dir, opt)
+func writeReportOf(ctx context.Context, e *env, dir string, opt publish.Options) error {
+	err := writeReport(ctx, e.stdout, e.stderr, dir, opt, false, e.width())
 	switch {
 	case err == nil:
 		return nil
@@ -160,15 +148,4 @@ func writeReportOf(ctx context.Context, e *env, dir string, opt reportOptions) e
 		return &exitError{exitInterrupted, fmt.Errorf("report interrupted; the rows are whole in %s: build the report with: batch report %s", filepath.Join(dir, rundir.ResultsFile), dir)}
 	}
 	return &exitError{exitWrong, fmt.Errorf("writing the report: %v; the rows are whole in %s: build the report again with: batch report %s", err, filepath.Join(dir, rundir.ResultsFile), dir)}
-}
-
-// countUnits counts the units of the run beside it, so that the progress
-// display can show a total and an ETA. It reads files only: a stream is
-// read once, by the run, and its total stays unknown (a count, no ETA).
-// The total may arrive before the first unit or after the last: the
-// display takes both.
-func countUnits(ctx context.Context, cfg pipeline.Config, d progress.Display) {
-	if n, err := pipeline.CountUnits(ctx, cfg); err == nil {
-		d.SetTotal(n)
-	}
 }

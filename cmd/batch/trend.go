@@ -36,7 +36,7 @@ const trendAbout = "Read the history of nightly runs: every run directory under 
 	"            of its baseline (the same binary) is \"slower, same build\" (-same-build alarms);\n" +
 	"  steps     change points of its nightly median over the series, busy and quiet nights apart,\n" +
 	"            at least 3 nights on each side (one slow night is a spike, not a step).\n" +
-	"A strategy of the last nights missing from the newest is an alarm too.\n" +
+	"A strategy of the last nights missing from the newest is an alarm too.\n\n" +
 	"-ack NIGHT STRATEGY \"why\" records in -root/" + history.AnnotationsFile + " that the change of STRATEGY on NIGHT is\n" +
 	"known: its alarms are acknowledged and its baseline starts afresh from NIGHT (refused for a night\n" +
 	"that raised no alarm of it).\n\n" +
@@ -56,11 +56,11 @@ type trendFlags struct {
 }
 
 func trendMain(e *env, args []string) error {
-	fs := newFlagSet(e, "trend", "[-root DIR] [-threshold 5%] [-baseline 7] [RUN ...] | -ack NIGHT STRATEGY \"why\"", trendAbout,
-		"  batch trend                                      # every run under results/\n"+
-			"  batch trend -root /srv/nightly -nights 0         # another root, every night listed\n"+
+	fs := newFlagSet(e, "trend", "[-root DIR] [flags] [RUN ...] | -ack NIGHT STRATEGY \"why\"", trendAbout,
+		"  batch trend                               # every run under results/\n"+
+			"  batch trend -root /srv/nightly -nights 0  # another root, every night listed\n"+
 			"  batch trend -threshold 10% -baseline 14\n"+
-			"  batch trend -ack 20261125-230501 dlx \"dlx: the column order changed on purpose\"\n"+
+			"  batch trend -ack 20261125-230501 dlx \"dlx: the column order changed\"\n"+
 			"  batch trend results/20261124-230501 results/20261125-230502 results/latest\n")
 	var tf trendFlags
 	fs.StringVar(&tf.root, "root", rundir.DefaultRoot, "results root `directory`: its run directories, "+history.IndexFile+" and "+history.AnnotationsFile)
@@ -112,9 +112,6 @@ func trendMain(e *env, args []string) error {
 func trendRun(e *env, tf trendFlags, runs []string) error {
 	start := time.Now()
 	o, err := history.Trend(e.ctx, tf.root, runs, tf.opt)
-	if _, ok := errors.AsType[*history.UsageError](err); ok {
-		return &exitError{exitUsage, err}
-	}
 	if err != nil {
 		return err
 	}
@@ -126,25 +123,15 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 	}
 	// The files describe the whole root: with runs named, the history of
 	// those runs only is printed, and the root's files are left as they are.
-	if o.Named {
-		fprintf(e.stdout, e.width(), "\n(runs named: %s, %s, %s, the charts and the verdicts kept in %s are left as they were; batch trend -root %s writes them)\n",
-			history.TrendMD, history.TrendJSON, history.PageFile, history.IndexFile, tf.root)
-	} else {
-		written, err := o.WriteFiles()
-		if err != nil {
-			e.notef("batch trend: %v\n", err)
-		}
-		if len(written) > 0 {
-			fprintf(e.stdout, e.width(), "\nwrote %s, %s, %s and %d chart files (PNG, SVG and a small PNG each) in %s\n", history.TrendMD, history.TrendJSON, history.PageFile, max(len(written)-3, 0), tf.root)
-		}
+	written, err := o.WriteFiles()
+	if err != nil {
+		e.notef("batch trend: %v\n", err)
+	}
+	if line := o.FilesLine(written); line != "" {
+		fprintf(e.stdout, e.width(), "\n%s\n", line)
 	}
 	o.Record(time.Now())
-	nights := 0
-	for _, s := range o.History.Series {
-		nights += len(s.Nights)
-	}
-	fmt.Fprintf(e.stderr, "trend: %s in %s in %s%s\n", report.Count(nights, "night", "nights"),
-		report.Count(len(o.History.Series), "series", "series"), time.Since(start).Round(time.Millisecond), peakNote())
+	fmt.Fprintf(e.stderr, "%s%s\n", o.EndLine(time.Since(start)), report.PeakNote())
 	note, fail := o.Exit()
 	if fail {
 		return &exitError{exitWrong, errors.New(note)}
@@ -159,11 +146,8 @@ func trendRun(e *env, tf trendFlags, runs []string) error {
 // history after it.
 func ackMain(e *env, tf trendFlags, solver, why string) error {
 	ack, err := history.AckNight(e.ctx, tf.root, tf.ack, solver, why, tf.opt)
-	if _, ok := errors.AsType[*history.UsageError](err); ok {
-		return &exitError{exitUsage, err}
-	}
 	if err != nil {
-		return &exitError{exitWrong, err}
+		return err
 	}
 	fmt.Fprintf(e.stderr, "trend: acknowledged %s on night %s: %s (in %s)\n", solver, ack.Run, why, filepath.Join(tf.root, history.AnnotationsFile))
 	return trendRun(e, tf, nil)

@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"sudokubatch/internal/cli"
 	"sudokubatch/internal/progress"
+	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/show"
@@ -35,9 +33,9 @@ func variantsMain(e *env, args []string) error {
 			"(the original in the upper tail of its variants) or typical (docs/VARIANTS.md). The corpus\n"+
 			"medians come from the run (-run, default results/latest, when its corpus is the puzzle's), else\n"+
 			"from a sample of the corpus. Writes variants.json and a strip chart per strategy in -out.",
-		"  batch variants 39949                               # 100 variants, the default strategies\n"+
+		"  batch variants 39949                            # 100 variants\n"+
 			"  batch variants 0 -corpus hard.txt -solvers backtrack,dlx -n 200\n"+
-			"  batch variants 39949 -solvers randmrv -seeds 20     # seed luck and orientation luck\n")
+			"  batch variants 39949 -solvers randmrv -seeds 20  # seed and orientation luck\n")
 	var f variantsFlags
 	fs.StringVar(&f.corpus, "corpus", "", "corpus `file` holding the puzzle; - for stdin (default: the run's first corpus, else "+defaultCorpus+")")
 	fs.StringVar(&f.run, "run", "", "run `directory` whose medians the verdicts use; '' for none (default: results/latest when it exists)")
@@ -100,7 +98,8 @@ func variantsMain(e *env, args []string) error {
 	if err := cost.Fits(); err != nil {
 		return usageErr("-n %d -seeds %d: %v; nothing analysed", f.cfg.N, f.cfg.Seeds, err)
 	}
-	if f.cfg.Medians, err = corpusMedians(e, &f, p, names); err != nil {
+	say := func(line string) { e.notef("batch: %s\n", line) }
+	if f.cfg.Medians, err = p.CorpusMedians(e.ctx, f.cfg, names, f.sample, defaultCorpus, say); err != nil {
 		return err
 	}
 	disp := progress.New(e.stderr, progress.IsTerminal(e.stderr), 5*time.Second)
@@ -138,64 +137,24 @@ func (f *variantsFlags) check(fs *flag.FlagSet) (int, map[string]bool, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	switch c := f.cfg; {
-	case c.N < 1:
-		return 0, nil, usageErr("-n %d: want 1 or more variants", c.N)
-	case c.Seeds < 1:
-		return 0, nil, usageErr("-seeds %d: want 1 or more", c.Seeds)
-	case c.Timeout < 0:
-		return 0, nil, usageErr("-timeout %s: want a duration >= 0", c.Timeout)
-	case c.Workers < 1:
-		return 0, nil, usageErr("-workers %d: want 1 or more", c.Workers)
-	case f.sample < 0:
+	if err := f.cfg.Check(); err != nil {
+		return 0, nil, usageErr("%v", err)
+	}
+	if f.sample < 0 {
 		return 0, nil, usageErr("-sample %d: want 0 or more", f.sample)
 	}
 	return id, cli.Given(fs), nil
 }
 
-// corpusMedians returns the strategies' corpus medians: the run's
-// (show.Puzzle.RunMedians), and for the others those of a sample of the
-// corpus (variants.PlanSample, SampleMedians), saying so on stderr.
-func corpusMedians(e *env, f *variantsFlags, p *show.Puzzle, names []string) (map[string]variants.CorpusMedian, error) {
-	medians, why := p.RunMedians()
-	if why != "" {
-		e.notef("batch: %s\n", why)
-	}
-	plan, err := variants.PlanSample(e.ctx, names, medians, f.sample, p.File, p.Info.Puzzles, defaultCorpus)
-	switch {
-	case err != nil:
-		return nil, err
-	case len(plan.Missing) == 0:
-		return medians, nil
-	case plan.From == "-":
-		e.notef("batch: no corpus medians for %s: a corpus on standard input is read once (give a run with -run)\n", strings.Join(plan.Missing, ", "))
-		return medians, nil
-	}
-	e.notef("batch: corpus medians of %s from a sample of %d puzzles of %s (%s)…\n",
-		strings.Join(plan.Missing, ", "), min(f.sample, plan.Count), plan.From, report.LimitText(f.cfg.Timeout, f.cfg.MaxCalls))
-	sampled, err := variants.SampleMedians(e.ctx, f.cfg, plan.From, plan.Count, f.sample, plan.Missing)
-	if err != nil {
-		return nil, err
-	}
-	maps.Copy(medians, sampled)
-	return medians, nil
-}
-
 // writeVariants writes variants.json and the strip charts of v into -out
-// (variants.DefaultDir), then prints v: the text, or with -json
-// variants.json. A wrong answer exits 1.
+// (publish.WriteVariants; default publish.VariantsDir), then prints v: the
+// text, or with -json variants.json. A wrong answer exits 1.
 func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName string, id int) error {
 	dir := f.out
 	if dir == "" {
-		dir = variants.DefaultDir(rundir.DefaultRoot, corpusName, defaultCorpus, id)
+		dir = publish.VariantsDir(rundir.DefaultRoot, corpusName, defaultCorpus, id)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := rundir.WriteVariants(filepath.Join(dir, rundir.VariantsFile), v); err != nil {
-		return err
-	}
-	charts, err := stripCharts(dir, v, f.svg)
+	charts, err := publish.WriteVariants(dir, v, f.svg)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrUsage is returned by Parse for a flag error, after it has printed
@@ -28,18 +30,146 @@ func NewFlagSet(out io.Writer, name, args, about, examples string) *flag.FlagSet
 	fs.SetOutput(out)
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("batch "+name+" "+args), about)
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("batch "+name+" "+args), Reflow(about, HelpWidth))
 		hasFlags := false
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {
 			fmt.Fprintf(w, "\nFlags:\n")
-			fs.PrintDefaults()
+			printFlags(w, fs)
 		}
 		if examples != "" {
 			fmt.Fprintf(w, "\nExamples:\n%s", examples)
 		}
 	}
 	return fs
+}
+
+// HelpWidth is the width in columns that the flags' usages are folded to
+// (a terminal's default; the help's other text is written to fit it).
+const HelpWidth = 80
+
+// usageIndent is the column where flag.PrintDefaults starts a usage: a
+// tab after four spaces, or after a flag of one letter.
+const usageIndent = 8
+
+// printFlags prints the flags of fs as fs.PrintDefaults does, each
+// usage (with its default) folded at spaces to fit HelpWidth columns;
+// a word longer than a line stays whole.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	var b strings.Builder
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	var head string
+	var words []string
+	flush := func() {
+		if head == "" {
+			return
+		}
+		lines := fold(words, HelpWidth-usageIndent)
+		io.WriteString(w, head)
+		for i, l := range lines {
+			if i == 0 && strings.HasSuffix(head, "\t") {
+				io.WriteString(w, l)
+				continue
+			}
+			io.WriteString(w, "\n    \t"+l)
+		}
+		io.WriteString(w, "\n")
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if rest, ok := strings.CutPrefix(line, "    \t"); ok {
+			words = append(words, strings.Fields(rest)...)
+			continue
+		}
+		flush()
+		name, usage, short := strings.Cut(line, "\t")
+		head, words = name, strings.Fields(usage)
+		if short {
+			head += "\t"
+		}
+	}
+	flush()
+}
+
+// Reflow fills the paragraphs of text again to width columns, so that a
+// help text fits a terminal whatever its lines' lengths in the source. A
+// blank line ends a paragraph, and so does a line indented less than the
+// one before. An indented line that starts an item of a list ("  - ",
+// or a word then two spaces or more: "  counters  its calls") starts one
+// whose continuation lines hang under the item's text; other lines
+// continue the paragraph or item before them. A word longer than a line
+// stays whole.
+func Reflow(text string, width int) string {
+	var b strings.Builder
+	var prefix string // the paragraph's first line's start: its indent, or its item's marker
+	hang := -1        // the columns of its continuation lines' indent; -1: no paragraph
+	var words []string
+	flush := func() {
+		if hang < 0 {
+			return
+		}
+		for i, l := range fold(words, width-hang) {
+			if i == 0 {
+				b.WriteString(prefix)
+			} else {
+				b.WriteString(strings.Repeat(" ", hang))
+			}
+			b.WriteString(l + "\n")
+		}
+		hang, words = -1, nil
+	}
+	for _, line := range strings.Split(text, "\n") {
+		body := strings.TrimLeft(line, " ")
+		indent := len(line) - len(body)
+		switch {
+		case strings.TrimSpace(body) == "":
+			flush()
+			b.WriteString("\n")
+			continue
+		case indent > 0 && strings.HasPrefix(body, "- "):
+			flush()
+			prefix, hang, words = line[:indent+2], indent+2, strings.Fields(body[2:])
+			continue
+		case indent > 0:
+			if m := item.FindString(body); m != "" {
+				flush()
+				prefix, hang, words = line[:indent+len(m)], indent+len(m), strings.Fields(body[len(m):])
+				continue
+			}
+		}
+		if hang < 0 || (indent == 0) != (hang == 0) {
+			flush()
+			prefix, hang = line[:indent], indent
+		}
+		words = append(words, strings.Fields(body)...)
+	}
+	flush()
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// item is the start of an item of a list of words: "counters  ".
+var item = regexp.MustCompile(`^[^ ]+ {2,}`)
+
+// fold joins words into lines of at most width runes.
+func fold(words []string, width int) []string {
+	var lines []string
+	var cur strings.Builder
+	for _, wd := range words {
+		if cur.Len() > 0 && utf8.RuneCountInString(cur.String())+1+utf8.RuneCountInString(wd) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(wd)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
 
 // Parse parses args, flags and operands in any order (`batch

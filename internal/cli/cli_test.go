@@ -86,3 +86,64 @@ func TestStringsRepeats(t *testing.T) {
 		t.Errorf("got %q", l)
 	}
 }
+
+// TestReflowFitsWidth: paragraphs are filled again to the width, a list's
+// items keep their markers with their continuations hung under their
+// text, a blank line stays, and a word longer than a line stays whole.
+func TestReflowFitsWidth(t *testing.T) {
+	text := "One two three four\nfive six.\n  - an item that goes\n    on and on\n  time  the gate of\n        nights\nAfter.\n\nLast " +
+		strings.Repeat("x", 30)
+	want := "One two three four\nfive six.\n  - an item that\n    goes on and on\n  time  the gate\n        of nights\nAfter.\n\nLast\n" +
+		strings.Repeat("x", 30)
+	if got := Reflow(text, 18); got != want {
+		t.Errorf("Reflow:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestFlagUsagesFolded: the flags' usages, with their defaults, are
+// folded to HelpWidth columns under their tab, as flag.PrintDefaults
+// indents them.
+func TestFlagUsagesFolded(t *testing.T) {
+	var out bytes.Buffer
+	fs := NewFlagSet(&out, "run", "", "Sweep.", "")
+	fs.String("solvers", "a,b", "comma-separated `strategies`"+strings.Repeat(" in output order", 8))
+	fs.Bool("x", false, "a short flag whose usage is long"+strings.Repeat(" and long", 10))
+	fs.Usage()
+	lines := strings.Split(out.String(), "\n")
+	for _, l := range lines {
+		if n := len(strings.ReplaceAll(l, "    \t", "        ")); n > HelpWidth {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+	for _, want := range []string{"  -solvers strategies\n    \tcomma-separated strategies in output order", `(default "a,b")`, "  -x\ta short flag"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the flags do not print %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestCommandsListAndUnknownWords: the overview puts a summary beside
+// its command when both fit and under it otherwise; a word that is not
+// a command is named with the nearest command within two edits.
+func TestCommandsListAndUnknownWords(t *testing.T) {
+	var b bytes.Buffer
+	WriteCommands(&b, []Command{{"solvers", "", "list the strategies"}, {"report", "[DIR]", strings.Repeat("rebuild ", 9)}})
+	want := "  batch solvers  list the strategies\n  batch report [DIR]\n    \t" + strings.Repeat("rebuild ", 9) + "\n"
+	if b.String() != want {
+		t.Errorf("the list:\n%q\nwant\n%q", b.String(), want)
+	}
+	for _, c := range []struct {
+		word string
+		bare bool
+	}{{"reprot", true}, {"nope.txt", false}, {"./x", false}, {"", false}} {
+		if IsBareWord(c.word) != c.bare {
+			t.Errorf("IsBareWord(%q) = %v", c.word, !c.bare)
+		}
+	}
+	if err := UnknownCommand("reprot", []string{"run", "report"}); !strings.Contains(err.Error(), `unknown command "reprot"; did you mean report?`) {
+		t.Errorf("UnknownCommand: %v", err)
+	}
+	if err := UnknownCommand("zzz", []string{"run"}); !strings.Contains(err.Error(), "batch -h lists the commands") {
+		t.Errorf("UnknownCommand far from any: %v", err)
+	}
+}

@@ -23,6 +23,8 @@ package progress
 
 import (
 	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"golang.org/x/term"
@@ -56,6 +58,19 @@ func New(w io.Writer, terminal bool, every time.Duration) Display {
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(interface{ Fd() uintptr })
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// StdoutColumns is the width of the process's stdout, which the human
+// output is fitted to: the terminal's when it is one, else $COLUMNS
+// when it is set (as ls reads it: a pipe to a pager), else 0.
+func StdoutColumns() int {
+	if c := Columns(os.Stdout); c > 0 {
+		return c
+	}
+	if c, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	return 0
 }
 
 // Columns returns the width in columns of the terminal w is, or 0 when w

@@ -125,3 +125,17 @@ func TestInvalidShowsTheFirstAndCountsTheRest(t *testing.T) {
 		}
 	}
 }
+
+// TestStdoutColumnsFromTheEnvironment: off a terminal, stdout's width is
+// $COLUMNS when it is a positive number, else unknown (0).
+func TestStdoutColumnsFromTheEnvironment(t *testing.T) {
+	if Columns(os.Stdout) > 0 {
+		t.Skip("stdout is a terminal")
+	}
+	for v, want := range map[string]int{"120": 120, "": 0, "wide": 0, "-3": 0} {
+		t.Setenv("COLUMNS", v)
+		if got := StdoutColumns(); got != want {
+			t.Errorf("COLUMNS=%q: %d, want %d", v, got, want)
+		}
+	}
+}

@@ -344,7 +344,10 @@ func TestExtFilesAreHashed(t *testing.T) {
 				t.Fatal(err)
 			}
 			ext := "flt=sh -c 'exec sh " + script + "'"
-			r := batch(t, root, "-solvers", "flt", "-ext", ext, "-ids", "0", "-out", filepath.Join(tmp, "warned"), "-quiet", "-report=false")
+			// -timeout 10s: the default 100ms can stop the one unit on a
+			// busy machine (its 20ms answer behind two shells), and a
+			// sweep whose external solver answered nothing exits 1.
+			r := batch(t, root, "-solvers", "flt", "-ext", ext, "-ids", "0", "-timeout", "10s", "-out", filepath.Join(tmp, "warned"), "-quiet", "-report=false")
 			if r.code != exitOK || !strings.Contains(r.stderr, "-ext-files flt=") {
 				t.Errorf("exit %d; stderr does not suggest -ext-files for a command run by a shell:\n%s", r.code, r.stderr)
 			}

@@ -310,7 +310,10 @@ func TestExtFirstInterruptEndsAStuckUnit(t *testing.T) {
 func TestExtWholesaleFailureExits1(t *testing.T) {
 	t.Parallel() // a process of its own, mostly waiting on its solver
 	marker := newMarker(t)
-	r, by := extSweep(t, filepath.Join(t.TempDir(), "run"), 10, []string{"-report=false", "-ext-restarts", "1000"},
+	// -timeout 10s: each unit's answer comes from a process started
+	// again after the last fault, which a busy machine can make take
+	// more than the default 100ms: a timeout, not the error tested.
+	r, by := extSweep(t, filepath.Join(t.TempDir(), "run"), 10, []string{"-report=false", "-ext-restarts", "1000", "-timeout", "10s"},
 		marker, "-wrong-id", "all")
 	if r.code != exitWrong {
 		t.Errorf("exit %d, want %d", r.code, exitWrong)

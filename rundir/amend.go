@@ -2,7 +2,6 @@ package rundir
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -33,29 +32,39 @@ func (d *Dir) Amend(fix func(*Row) bool) (int, error) { return d.AmendIDs(nil, f
 // more rows. Amend returns the number of rows changed; it changes
 // nothing when a row it reads cannot be read.
 func (d *Dir) AmendIDs(ids func(id int) bool, fix func(*Row) bool) (int, error) {
+	return d.rewriteRows(func(in *os.File, path string, w *Writer, bw *bufio.Writer) (int, error) {
+		rd, err := NewReader(in, path)
+		if err != nil {
+			return 0, err
+		}
+		head, _ := rd.Raw()
+		bw.Write(head)
+		return copyAmended(rd, w, bw, ids, fix)
+	})
+}
+
+// rewriteRows replaces results.csv with what body writes to bw (w writes
+// rows there in the file's columns) from in, the file as it is, and
+// returns the rows body says it changed: results.csv is flushed first,
+// replaced through a temporary file (replaceFile: a process killed
+// meanwhile leaves it as it was), left as it was when body changed no
+// row or failed, and open for more rows afterwards.
+func (d *Dir) rewriteRows(body func(in *os.File, path string, w *Writer, bw *bufio.Writer) (int, error)) (int, error) {
 	if err := d.w.Flush(); err != nil {
 		return 0, err
 	}
 	path := filepath.Join(d.Path, ResultsFile)
-	fail := func(err error) (int, error) { return 0, fmt.Errorf("amending %s: %w", path, err) }
 	in, err := os.Open(path)
 	if err != nil {
-		return fail(err)
+		return 0, fmt.Errorf("amending %s: %w", path, err)
 	}
 	defer in.Close()
-	rd, err := NewReader(in, path)
-	if err != nil {
-		return fail(err)
-	}
-	head, _ := rd.Raw()
-	head = bytes.Clone(head)
 	var changed int
 	_, err = replaceFile(path, writerBuffer, func(bw *bufio.Writer) error {
 		w := NewWriter(bw)
 		w.SetColumns(d.w.cols)
-		bw.Write(head)
 		var err error
-		if changed, err = copyAmended(rd, w, bw, ids, fix); err == nil && changed == 0 {
+		if changed, err = body(in, path, w, bw); err == nil && changed == 0 {
 			err = errUnchanged
 		}
 		return err
@@ -64,7 +73,7 @@ func (d *Dir) AmendIDs(ids func(id int) bool, fix func(*Row) bool) (int, error) 
 	case errors.Is(err, errUnchanged):
 		return 0, nil
 	case err != nil:
-		return fail(err)
+		return 0, fmt.Errorf("amending %s: %w", path, err)
 	}
 	return changed, d.reopen(path)
 }
@@ -101,58 +110,44 @@ func (d *Dir) reopen(path string) error {
 // an error, and changes nothing. AmendAt returns the number of rows
 // changed.
 func (d *Dir) AmendAt(at []int64, fix func(*Row) bool) (int, error) {
-	if err := d.w.Flush(); err != nil {
-		return 0, err
-	}
-	path := filepath.Join(d.Path, ResultsFile)
-	fail := func(err error) (int, error) { return 0, fmt.Errorf("amending %s: %w", path, err) }
-	in, err := os.Open(path)
-	if err != nil {
-		return fail(err)
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return fail(err)
-	}
-	at = slices.Clone(at)
-	slices.Sort(at)
-	at = slices.Compact(at)
-	// The rows are read through a small buffer: only their own bytes and
-	// a little after each are read.
-	rd, err := NewReader(io.NewSectionReader(in, 0, st.Size()), path)
-	if err != nil {
-		return fail(err)
-	}
-	head, _ := rd.Raw()
-	rd.br = bufio.NewReaderSize(nil, 4<<10)
-	var changed int
-	_, err = replaceFile(path, writerBuffer, func(bw *bufio.Writer) error {
-		w := NewWriter(bw)
-		w.SetColumns(d.w.cols)
+	at = slices.Compact(slices.Sorted(slices.Values(at)))
+	return d.rewriteRows(func(in *os.File, path string, w *Writer, bw *bufio.Writer) (int, error) {
+		st, err := in.Stat()
+		if err != nil {
+			return 0, err
+		}
+		// The rows are read through a small buffer: only their own bytes
+		// and a little after each are read.
+		rd, err := NewReader(io.NewSectionReader(in, 0, st.Size()), path)
+		if err != nil {
+			return 0, err
+		}
+		head, _ := rd.Raw()
+		rd.br = bufio.NewReaderSize(nil, 4<<10)
+		changed := 0
 		var pos int64 // copied up to pos: the header too
 		var before [1]byte
 		for _, off := range at {
 			if off < max(pos, int64(len(head))) || off >= st.Size() {
-				return fmt.Errorf("no row starts at byte %d", off)
+				return 0, fmt.Errorf("no row starts at byte %d", off)
 			}
 			if _, err := in.ReadAt(before[:], off-1); err != nil || before[0] != '\n' {
-				return fmt.Errorf("no row starts at byte %d", off)
+				return 0, fmt.Errorf("no row starts at byte %d", off)
 			}
 			if err := copyRange(bw, in, pos, off); err != nil {
-				return err
+				return 0, err
 			}
 			rd.br.Reset(io.NewSectionReader(in, off, st.Size()-off))
 			if !rd.Scan() {
 				if err := rd.Err(); err != nil {
-					return err
+					return 0, err
 				}
-				return fmt.Errorf("no row starts at byte %d", off)
+				return 0, fmt.Errorf("no row starts at byte %d", off)
 			}
 			raw, skip := rd.Raw()
 			row, err := rd.Row()
 			if err != nil || skip > 0 {
-				return fmt.Errorf("no row starts at byte %d", off)
+				return 0, fmt.Errorf("no row starts at byte %d", off)
 			}
 			pos = off + int64(len(raw))
 			if !fix(row) {
@@ -160,25 +155,18 @@ func (d *Dir) AmendAt(at []int64, fix func(*Row) bool) (int, error) {
 				continue
 			}
 			if err := w.Write(row); err != nil {
-				return err
+				return 0, err
 			}
 			if err := w.Flush(); err != nil { // into bw, in order with the copied bytes
-				return err
+				return 0, err
 			}
 			changed++
 		}
 		if changed == 0 {
-			return errUnchanged
+			return 0, nil
 		}
-		return copyRange(bw, in, pos, st.Size())
+		return changed, copyRange(bw, in, pos, st.Size())
 	})
-	switch {
-	case errors.Is(err, errUnchanged):
-		return 0, nil
-	case err != nil:
-		return fail(err)
-	}
-	return changed, d.reopen(path)
 }
 
 // copyRange copies the bytes [from, to) of in to out, after what out

@@ -120,20 +120,12 @@ func binarySHA256(exe, cache string) string {
 	return sum
 }
 
-// writeCache writes content to the file path through a temporary file
-// renamed into place, so that a process reading it sees the old content
-// or the new; it gives up silently on an error.
+// writeCache writes content to the file path (WriteFile: a process
+// reading it sees the old content or the new); it gives up silently on
+// an error, which only costs a later run the hash.
 func writeCache(path, content string) {
-	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.WriteString(content)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
+	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+		_ = WriteFile(path, []byte(content))
 	}
 }
 

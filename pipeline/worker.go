@@ -13,13 +13,19 @@ import (
 )
 
 // Repeats: a cheap unit whose first run reads slow for its strategy is
-// solved again, up to maxRuns runs while its runs take less than
+// solved again, up to maxRuns runs while its repeats take less than
 // repeatBudget in all, so that its time does not rest on one reading of
 // the clock (a solve of a few microseconds preempted once reads as
 // milliseconds). A first run reads slow (a suspect) when it is above
 // suspectFactor times the median first run of the units of its strategy
 // with calls of the same octave (1, 2-3, 4-7, ...) that the worker solved
 // so far, or when that group has fewer than minGroup units to judge by.
+// A unit is cheap when its group's median is under repeatBudget, or,
+// when the group is too small to judge, when its first run is: a
+// first run preempted for longer than repeatBudget is the very reading
+// the repeats are for, and judging the unit by it would leave it
+// unrepeated (a bitboard unit of 2 µs preempted for 100-600 µs was
+// timed once, then re-timed as noise at the end: docs/TIMING.md).
 // The other units are timed once: repeating every cheap unit would cost
 // more CPU than solving it (docs/TIMING.md has the figures).
 //
@@ -109,6 +115,7 @@ type runs struct {
 	total    int64
 	repeat   bool           // the unit may be solved again (deterministic outcome, not refused)
 	suspect  bool           // its first run reads slow (judge): it is timed again
+	cheap    bool           // its group predicts it under repeatBudget (judge)
 	first    statusCounters // the first run's status and counters
 	unstable bool
 	self     [maxRuns]int64 // the times the strategy reported itself (Result.SelfNS), when it did
@@ -138,7 +145,7 @@ func statusCountersOf(r *solvers.Result) statusCounters {
 
 // more reports whether the unit is to be solved again.
 func (r *runs) more() bool {
-	return r.repeat && r.suspect && r.n < r.limit && r.total < int64(repeatBudget)
+	return r.repeat && r.suspect && r.cheap && r.n < r.limit && r.total-r.ns[0] < int64(repeatBudget)
 }
 
 // judge marks the suspects among a batch's units of one strategy (rs,
@@ -156,7 +163,12 @@ func judge(gs *[65]*group, out []result, rs []runs) {
 	for i := range rs {
 		if rs[i].repeat {
 			g := groupOf(gs, out[i].row.Calls)
-			rs[i].suspect = g.n < minGroup || rs[i].ns[0] > suspectFactor*g.running()
+			if g.n < minGroup {
+				rs[i].suspect, rs[i].cheap = true, rs[i].ns[0] < int64(repeatBudget)
+			} else {
+				med := g.running()
+				rs[i].suspect, rs[i].cheap = rs[i].ns[0] > suspectFactor*med, med < int64(repeatBudget)
+			}
 		}
 	}
 }

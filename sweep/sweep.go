@@ -120,6 +120,7 @@ func Open(ctx context.Context, opt Options) (*Sweep, error) {
 		err = s.configure(ctx)
 	}
 	if err == nil {
+		FitProcs(opt.Workers, os.Getenv)
 		seg := rundir.Segment{Start: opt.Start.UTC(), Command: opt.Command, Workers: opt.Workers, Machine: rundir.ThisMachine(),
 			Scheduler: rundir.ThisJob(os.Getenv)}
 		if err = s.Dir.Begin(seg); err != nil {
@@ -357,6 +358,20 @@ func (s *Sweep) End(res *Result, table bool) *report.SweepEnd {
 // once Config is set.
 func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
 	return pipeline.CountUnits(ctx, s.Config)
+}
+
+// FitProcs runs the process on as many processors (GOMAXPROCS) as the
+// sweep has workers, when they are fewer and GOMAXPROCS is not set in the
+// environment (getenv): a sweep of -workers 1 then uses one processor,
+// as a user sharing a host asks of it, and its reader and writer run on
+// the worker's processor between batches rather than on another, where
+// each batch handed over woke an idle thread that could preempt the
+// worker in the middle of its next block: less CPU time, fewer units
+// re-timed as noise, some more wall time (docs/PERFORMANCE.md).
+func FitProcs(workers int, getenv func(string) string) {
+	if workers >= 1 && workers < runtime.GOMAXPROCS(0) && getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(workers)
+	}
 }
 
 // MaxWorkers is the most workers a sweep starts (the command caps

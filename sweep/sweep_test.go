@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -262,5 +263,31 @@ func TestVerdictMostSeriousFirst(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || interrupted != tc.interrupted || len(notes) != tc.notes {
 			t.Errorf("%s: %v (interrupted %v, notes %q); want %q, interrupted %v, %d notes", tc.name, err, interrupted, notes, tc.want, tc.interrupted, tc.notes)
 		}
+	}
+}
+
+// TestFitProcs: a sweep of fewer workers than processors runs on as many
+// processors as workers, unless GOMAXPROCS is set in the environment.
+func TestFitProcs(t *testing.T) {
+	was := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(was) })
+	runtime.GOMAXPROCS(4)
+	none := func(string) string { return "" }
+	FitProcs(8, none)
+	if got := runtime.GOMAXPROCS(0); got != 4 {
+		t.Errorf("8 workers: GOMAXPROCS %d, want 4", got)
+	}
+	FitProcs(2, func(k string) string {
+		if k == "GOMAXPROCS" {
+			return "4"
+		}
+		return ""
+	})
+	if got := runtime.GOMAXPROCS(0); got != 4 {
+		t.Errorf("2 workers, GOMAXPROCS=4 in the environment: GOMAXPROCS %d, want 4", got)
+	}
+	FitProcs(2, none)
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("2 workers: GOMAXPROCS %d, want 2", got)
 	}
 }

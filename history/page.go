@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -27,13 +28,17 @@ const (
 var pageSource string
 
 // pageTemplate is the history page. html/template escapes every text
-// (run names, why texts, notes) for its context.
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	// href is safe as it is: pageHref escapes every segment, and its
-	// only scheme is file: (html/template would refuse that one).
-	"href": func(path string) template.URL { return template.URL(pageHref(path)) },
-	"css":  func(s string) template.CSS { return template.CSS(s) }, // a color of hexColor
-}).Parse(pageSource))
+// (run names, why texts, notes) for its context. It is parsed when first
+// needed, not at start-up: every process of batch (a sweep too) would
+// pay for it (0.6-0.8 ms, GODEBUG=inittrace=1).
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		// href is safe as it is: pageHref escapes every segment, and its
+		// only scheme is file: (html/template would refuse that one).
+		"href": func(path string) template.URL { return template.URL(pageHref(path)) },
+		"css":  func(s string) template.CSS { return template.CSS(s) }, // a color of hexColor
+	}).Parse(pageSource))
+})
 
 // pageData is what the page template reads.
 type pageData struct {
@@ -120,7 +125,7 @@ func renderPage(h *History, views []*seriesView) ([]byte, error) {
 		MD:      TrendMD, JSON: TrendJSON, Series: views, Skipped: h.Skipped,
 	}
 	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, d); err != nil {
+	if err := pageTemplate().Execute(&b, d); err != nil {
 		return nil, fmt.Errorf("writing the history page: %w", err)
 	}
 	return b.Bytes(), nil

@@ -2,16 +2,13 @@ package history
 
 import (
 	"bytes"
-	_ "embed"
 	"errors"
 	"fmt"
-	"html/template"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -23,22 +20,6 @@ const (
 	TrendJSON = "trend.json" // the same for programs (TrendFile)
 	PageFile  = "index.html" // the history page
 )
-
-//go:embed page.tmpl
-var pageSource string
-
-// pageTemplate is the history page. html/template escapes every text
-// (run names, why texts, notes) for its context. It is parsed when first
-// needed, not at start-up: every process of batch (a sweep too) would
-// pay for it (0.6-0.8 ms, GODEBUG=inittrace=1).
-var pageTemplate = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("page").Funcs(template.FuncMap{
-		// href is safe as it is: pageHref escapes every segment, and its
-		// only scheme is file: (html/template would refuse that one).
-		"href": func(path string) template.URL { return template.URL(pageHref(path)) },
-		"css":  func(s string) template.CSS { return template.CSS(s) }, // a color of hexColor
-	}).Parse(pageSource))
-})
 
 // pageData is what the page template reads.
 type pageData struct {

@@ -120,7 +120,11 @@ func Open(ctx context.Context, opt Options) (*Sweep, error) {
 		err = s.configure(ctx)
 	}
 	if err == nil {
-		FitProcs(opt.Workers, os.Getenv)
+		if len(s.Externals) == 0 {
+			// A foreign unit's answer wakes its worker: on a processor
+			// shared with the writer it would wait for the writer's batch.
+			FitProcs(opt.Workers, os.Getenv)
+		}
 		seg := rundir.Segment{Start: opt.Start.UTC(), Command: opt.Command, Workers: opt.Workers, Machine: rundir.ThisMachine(),
 			Scheduler: rundir.ThisJob(os.Getenv)}
 		if err = s.Dir.Begin(seg); err != nil {
@@ -367,7 +371,8 @@ func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
 // the worker's processor between batches rather than on another, where
 // each batch handed over woke an idle thread that could preempt the
 // worker in the middle of its next block: less CPU time, fewer units
-// re-timed as noise, some more wall time (docs/PERFORMANCE.md).
+// re-timed as noise, some more wall time (docs/PERFORMANCE.md). A sweep
+// with an external solver keeps its processors.
 func FitProcs(workers int, getenv func(string) string) {
 	if workers >= 1 && workers < runtime.GOMAXPROCS(0) && getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(workers)

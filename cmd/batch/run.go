@@ -62,7 +62,7 @@ func runMain(e *env, args []string) error {
 			"  zcat big.txt.gz | batch -               # standard input\n")
 	var f runFlags
 	fs.StringVar(&f.req.Solvers, "solvers", strings.Join(solvers.Defaults(), ","), "comma-separated `strategies` in output order, or all for every one; not empty")
-	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "number of `workers` solving in parallel; fewer than GOMAXPROCS: the process runs on as many processors (GOMAXPROCS set in the environment wins)")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "number of `workers` solving in parallel; fewer than GOMAXPROCS: the process runs on as many processors (not with -ext, nor when GOMAXPROCS is set)")
 	fs.DurationVar(&f.req.Timeout, "timeout", defaultTimeout, "time limit per (puzzle, strategy), e.g. 100ms, 10s; 0 for none")
 	fs.Uint64Var(&f.req.MaxCalls, "max-calls", 0, "limit on a strategy's `calls` per puzzle (deterministic); 0 for none")
 	fs.Uint64Var(&f.req.Seed, "seed", 1, "run `seed`; each puzzle's seed derives from it and the puzzle id")

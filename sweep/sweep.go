@@ -87,6 +87,7 @@ type Sweep struct {
 	Config pipeline.Config
 	opt    Options
 	ran    bool
+	procs  int // GOMAXPROCS before FitProcs, set again by Close (0: unchanged)
 }
 
 // UsageError is an error of what the command asked for (exit 2): a
@@ -123,7 +124,7 @@ func Open(ctx context.Context, opt Options) (*Sweep, error) {
 		if len(s.Externals) == 0 {
 			// A foreign unit's answer wakes its worker: on a processor
 			// shared with the writer it would wait for the writer's batch.
-			FitProcs(opt.Workers, os.Getenv)
+			s.procs = FitProcs(opt.Workers, os.Getenv)
 		}
 		seg := rundir.Segment{Start: opt.Start.UTC(), Command: opt.Command, Workers: opt.Workers, Machine: rundir.ThisMachine(),
 			Scheduler: rundir.ThisJob(os.Getenv)}
@@ -138,9 +139,14 @@ func Open(ctx context.Context, opt Options) (*Sweep, error) {
 	return s, nil
 }
 
-// Close ends the external solvers and releases the run directory, when
-// Run did not.
+// Close ends the external solvers, releases the run directory when Run
+// did not, and gives the process back the processors FitProcs took
+// (the command closes the sweep after its report).
 func (s *Sweep) Close() {
+	if s.procs > 0 {
+		runtime.GOMAXPROCS(s.procs)
+		s.procs = 0
+	}
 	s.Externals.Close()
 	if s.Dir != nil && !s.ran {
 		s.Dir.Release()
@@ -373,10 +379,13 @@ func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
 // worker in the middle of its next block: less CPU time, fewer units
 // re-timed as noise, some more wall time (docs/PERFORMANCE.md). A sweep
 // with an external solver keeps its processors.
-func FitProcs(workers int, getenv func(string) string) {
+// It returns the processors there were, to be set again when the
+// sweep is closed (0: unchanged).
+func FitProcs(workers int, getenv func(string) string) (was int) {
 	if workers >= 1 && workers < runtime.GOMAXPROCS(0) && getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(workers)
+		return runtime.GOMAXPROCS(workers)
 	}
+	return 0
 }
 
 // MaxWorkers is the most workers a sweep starts (the command caps

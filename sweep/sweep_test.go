@@ -286,8 +286,18 @@ func TestFitProcs(t *testing.T) {
 	if got := runtime.GOMAXPROCS(0); got != 4 {
 		t.Errorf("2 workers, GOMAXPROCS=4 in the environment: GOMAXPROCS %d, want 4", got)
 	}
-	FitProcs(2, none)
+	if was := FitProcs(2, none); was != 4 {
+		t.Errorf("2 workers: FitProcs returned %d, want the 4 there were", was)
+	}
 	if got := runtime.GOMAXPROCS(0); got != 2 {
 		t.Errorf("2 workers: GOMAXPROCS %d, want 2", got)
+	}
+	// A sweep's Close gives the processors back: a process that sweeps
+	// again (the command's tests do, in process) starts from them.
+	runtime.GOMAXPROCS(4)
+	s := &Sweep{procs: FitProcs(1, none)}
+	s.Close()
+	if got := runtime.GOMAXPROCS(0); got != 4 {
+		t.Errorf("after Close: GOMAXPROCS %d, want 4", got)
 	}
 }

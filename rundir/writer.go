@@ -32,11 +32,14 @@ type Writer struct {
 	// few corpora, so the field is encoded once per change.
 	corpus      string
 	corpusField []byte
-	// Likewise the seed, shared by the rows of a puzzle (20 digits).
-	seed      uint64
-	seedField []byte
-	cols      int   // columns written: len(Header), or fewer for an older file
-	n         int64 // bytes written (taken by the buffer)
+	// Likewise the seed, shared by the rows of a puzzle (20 digits), and
+	// the solver, shared by a batch of rows.
+	seed        uint64
+	seedField   []byte
+	solver      string
+	solverField []byte
+	cols        int   // columns written: len(Header), or fewer for an older file
+	n           int64 // bytes written (taken by the buffer)
 }
 
 // rowBuffer holds the rows that a Writer has encoded and not yet written
@@ -101,7 +104,10 @@ func (w *Writer) Write(r *Row) error {
 	b = append(b, ',')
 	b = appendInt(b, int64(r.Line))
 	b = append(b, ',')
-	b = appendField(b, r.Solver)
+	if r.Solver != w.solver || w.solverField == nil {
+		w.solver, w.solverField = r.Solver, appendField(w.solverField[:0], r.Solver)
+	}
+	b = append(b, w.solverField...)
 	b = append(b, ',')
 	b = append(b, r.Status.String()...)
 	b = append(b, ',')
@@ -130,7 +136,9 @@ func (w *Writer) Write(r *Row) error {
 	b = append(b, ',')
 	b = appendField(b, r.Solution)
 	b = append(b, ',')
-	b = appendField(b, r.Error)
+	if r.Error != "" {
+		b = appendField(b, r.Error)
+	}
 	b = append(b, ',')
 	if r.Corpus != w.corpus || w.corpusField == nil {
 		w.corpus, w.corpusField = r.Corpus, appendField(w.corpusField[:0], r.Corpus)
@@ -172,7 +180,9 @@ func (w *Writer) appendTiming(b []byte, r *Row, ns, ns2 int) []byte {
 		return b
 	}
 	b = append(b, ',')
-	b = appendField(b, r.Retimed)
+	if r.Retimed != "" {
+		b = appendField(b, r.Retimed)
+	}
 	if more == 4 {
 		return b
 	}

@@ -79,7 +79,13 @@ func identify(ctx context.Context, path string, kept bool) (rundir.CorpusInfo, e
 // ctx is canceled.
 func hashFile(ctx context.Context, f *os.File, path string) (string, int64, error) {
 	h := sha256.New()
-	buf := make([]byte, 256<<10)
+	// A small file gets a small buffer: a run over thousands of small
+	// corpus files would otherwise allocate 256 KB for each.
+	n := 256 << 10
+	if st, err := f.Stat(); err == nil && st.Size() < int64(n) {
+		n = max(int(st.Size())+1, 512)
+	}
+	buf := make([]byte, n)
 	var size int64
 	for {
 		if ctx.Err() != nil {

@@ -15,12 +15,15 @@ import (
 // while the file is unchanged: a write in place (the same size), or a
 // new file renamed over it, is hashed again; a file changed less than
 // hashSettle before its hashing, or that changed while it was hashed, is
-// hashed every time; without a cache directory, every time.
+// hashed every time; without a cache directory, every time. The files
+// are small: keptMinSize is 0 but where the test says otherwise.
 func TestKeptSHA256(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the hash is kept on Linux only")
 	}
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer func(old int64) { keptMinSize = old }(keptMinSize)
+	keptMinSize = 0
 	dir := t.TempDir()
 	path := filepath.Join(dir, "corpus.txt")
 	write := func(name, content string) {
@@ -119,6 +122,14 @@ func TestKeptSHA256(t *testing.T) {
 	if read, got, _ := kept(-time.Hour); read || got != strings.Repeat("ab", 32) {
 		t.Fatalf("a kept hash not read from the cache: read %v, %q", read, got)
 	}
+	// A file under keptMinSize: hashed every time.
+	keptMinSize = 13
+	for range 2 {
+		if read, got, _ := kept(-time.Hour); !read || got != sum("third corpus") {
+			t.Fatalf("a file under keptMinSize: read %v, %q; want it read every time", read, got)
+		}
+	}
+	keptMinSize = 0
 	// No cache directory: hashed every time.
 	t.Setenv("XDG_CACHE_HOME", "")
 	t.Setenv("HOME", "")

@@ -20,11 +20,14 @@ import (
 // a file's size and SHA-256 (the embedded default corpus's are known), and
 // whether it is gzipped; a stream is only marked Stream (it can be read
 // once, by the run). The counts are left to the run. The error names a
-// corpus that is missing, a directory, or cannot be read.
+// corpus that is missing, a directory, or cannot be read. A file's hash
+// is kept in the user's cache, and taken from there while the file is
+// unchanged (rundir.KeptSHA256); -resume hashes the file again
+// (VerifyRun).
 func Identify(ctx context.Context, paths []string) ([]rundir.CorpusInfo, error) {
 	infos := make([]rundir.CorpusInfo, len(paths))
 	for i, path := range paths {
-		info, err := identify(ctx, path)
+		info, err := identify(ctx, path, true)
 		if err != nil {
 			return nil, err
 		}
@@ -33,7 +36,9 @@ func Identify(ctx context.Context, paths []string) ([]rundir.CorpusInfo, error) 
 	return infos, nil
 }
 
-func identify(ctx context.Context, path string) (rundir.CorpusInfo, error) {
+// identify is Identify for one corpus; kept says whether a file's hash
+// may be taken from the user's cache.
+func identify(ctx context.Context, path string, kept bool) (rundir.CorpusInfo, error) {
 	info := rundir.CorpusInfo{Path: path}
 	kind, err := Classify(path)
 	if err != nil {
@@ -50,28 +55,52 @@ func identify(ctx context.Context, path string) (rundir.CorpusInfo, error) {
 			return info, fmt.Errorf("corpus %s: %w", path, errors.Unwrap(err))
 		}
 		defer f.Close()
-		h := sha256.New()
-		buf := make([]byte, 256<<10)
-		for {
-			if ctx.Err() != nil {
-				return info, ctx.Err()
-			}
-			n, err := f.Read(buf)
-			if info.Size == 0 && isGzip(buf[:n]) {
-				info.Gzip = true
-			}
-			h.Write(buf[:n])
-			info.Size += int64(n)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return info, fmt.Errorf("reading corpus %s: %w", path, err)
-			}
+		var magic [2]byte
+		n, err := f.ReadAt(magic[:], 0)
+		if err != nil && err != io.EOF {
+			return info, fmt.Errorf("reading corpus %s: %w", path, err)
 		}
-		info.SHA256 = hex.EncodeToString(h.Sum(nil))
+		info.Gzip = isGzip(magic[:n])
+		hash := func() (string, int64, error) { return hashFile(ctx, f, path) }
+		if kept {
+			info.SHA256, info.Size, err = rundir.KeptSHA256(f, path, hash)
+		} else {
+			info.SHA256, info.Size, err = hash()
+		}
+		if err != nil {
+			return info, err
+		}
 	}
 	return info, nil
+}
+
+// hashFile returns the SHA-256 (hex) and the size of the bytes of f, read
+// from its start; path names it in the error, which is ctx.Err() when
+// ctx is canceled.
+func hashFile(ctx context.Context, f *os.File, path string) (string, int64, error) {
+	h := sha256.New()
+	// A small file gets a small buffer: a run over thousands of small
+	// corpus files would otherwise allocate 256 KB for each.
+	n := 256 << 10
+	if st, err := f.Stat(); err == nil && st.Size() < int64(n) {
+		n = max(int(st.Size())+1, 512)
+	}
+	buf := make([]byte, n)
+	var size int64
+	for {
+		if ctx.Err() != nil {
+			return "", 0, ctx.Err()
+		}
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		size += int64(n)
+		if err == io.EOF {
+			return hex.EncodeToString(h.Sum(nil)), size, nil
+		}
+		if err != nil {
+			return "", 0, fmt.Errorf("reading corpus %s: %w", path, err)
+		}
+	}
 }
 
 // isGzip reports whether b starts with gzip's magic bytes.
@@ -103,7 +132,7 @@ func VerifyRun(ctx context.Context, runDir string) rundir.CorpusCheck {
 				counts[i] = n
 				continue
 			}
-			now, err := identify(ctx, path)
+			now, err := identify(ctx, path, false)
 			if err != nil {
 				return nil, fmt.Errorf("cannot resume: %w", err)
 			}
@@ -133,7 +162,7 @@ func verifyStreamCopy(ctx context.Context, runDir string, m *rundir.Manifest, i 
 		return 0, nil // the run read nothing of it
 	}
 	if rec.Complete {
-		now, err := identify(ctx, path)
+		now, err := identify(ctx, path, false)
 		if err != nil {
 			return 0, fmt.Errorf("cannot resume: %w", err)
 		}

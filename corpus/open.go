@@ -182,15 +182,19 @@ func Open(ctx context.Context, path string, src Source, halt <-chan struct{}) (*
 			return nil, err
 		}
 	}
-	// A small file gets a small buffer: a run over many small files
-	// would otherwise allocate 64 KB for each.
-	size := 64 << 10
-	if c.Info.Size > 0 && !c.Info.Stream && c.Info.Size < int64(size) {
-		size = max(int(c.Info.Size)+1, 512)
-	}
-	br := bufio.NewReaderSize(rawReader{c}, size)
+	// br is for a look at the first bytes (gzip's magic): the Scanner
+	// reads into a buffer of its own, which takes the bytes after them
+	// from the file itself (a bufio.Reader reads straight into a buffer
+	// at least as large as its own), not through a second copy. gzip
+	// reads through a buffer of its own (a small one for a small file: a
+	// run over many small files would otherwise allocate 64 KB for each).
+	br := bufio.NewReaderSize(rawReader{c}, peekSize)
 	if magic, _ := br.Peek(2); isGzip(magic) {
-		c.gz = &byteCounter{r: br}
+		size := 64 << 10
+		if c.Info.Size > 0 && !c.Info.Stream && c.Info.Size < int64(size) {
+			size = max(int(c.Info.Size)+1, 512)
+		}
+		c.gz = &byteCounter{r: bufio.NewReaderSize(br, size)}
 		zr, err := gzip.NewReader(c.gz)
 		if err != nil {
 			c.Close()
@@ -203,6 +207,9 @@ func Open(ctx context.Context, path string, src Source, halt <-chan struct{}) (*
 	}
 	return c, nil
 }
+
+// peekSize is the buffer that Open peeks at a corpus's first bytes with.
+const peekSize = 512
 
 // openStream sets c.raw to the stream at path: a pump (so that a blocked
 // read does not block the reader), with its copy in the run directory

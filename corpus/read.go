@@ -58,7 +58,7 @@ func Each(ctx context.Context, path, name string, fn func(*Entry) bool) error {
 // waits on it ends when ctx is canceled. The error is for a corpus that
 // cannot be opened or read.
 func Find(ctx context.Context, path string, stdin io.Reader, id int) (Entry, bool, rundir.CorpusInfo, error) {
-	info, err := identify(ctx, path)
+	info, err := identify(ctx, path, false)
 	if err != nil {
 		return Entry{}, false, info, err
 	}

@@ -60,8 +60,9 @@ type Scanner struct {
 	skipLF bool
 	// lf is the index in buf of the first LF at or after the last place
 	// searched, or w when buf holds none after it; below r when it must
-	// be searched again (-1 after fill).
-	lf      int
+	// be searched again (-1 after fill). cr is the same for CR: a file
+	// without one is searched for it once a buffer, not once a line.
+	lf, cr  int
 	file    string
 	line    int
 	nextID  int
@@ -76,7 +77,7 @@ type Scanner struct {
 
 // NewScanner returns a Scanner that reads r; file names it in errors.
 func NewScanner(r io.Reader, file string) *Scanner {
-	return &Scanner{rd: r, buf: make([]byte, MaxLineLen+1), lf: -1, file: file}
+	return &Scanner{rd: r, buf: make([]byte, MaxLineLen+1), lf: -1, cr: -1, file: file}
 }
 
 // Scan advances to the next puzzle line. It returns false at the end of
@@ -110,7 +111,10 @@ func (s *Scanner) Scan() bool {
 			s.utf16 = utf16Of(raw)
 			raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
 		}
-		t := bytes.TrimSpace(raw)
+		t := raw
+		if len(t) == 0 || !graphic[t[0]] || !graphic[t[len(t)-1]] {
+			t = bytes.TrimSpace(t) // not a puzzle line as the corpus's are
+		}
 		if len(t) == 0 || t[0] == '#' {
 			continue
 		}
@@ -124,6 +128,15 @@ func (s *Scanner) Scan() bool {
 		return true
 	}
 }
+
+// graphic holds the printable ASCII bytes, '!' to '~': a line that
+// starts and ends with one has no space to trim.
+var graphic = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = true
+	}
+	return t
+}()
 
 // emit numbers the entry whose puzzle was just parsed into s.entry, with
 // err the parse error.
@@ -220,10 +233,11 @@ func (s *Scanner) readLine() (line []byte, tooLong bool, err error) {
 	}
 	searched := 0 // buf[r:r+searched] holds no line end
 	for {
-		// As lineEnd, with the LF found kept in s.lf: in a file whose
-		// lines end at a lone CR, a search for the LF that is not there
-		// would otherwise read the whole buffer for every line (6x slower
-		// than a LF file; as fast with s.lf).
+		// As lineEnd, with the LF and the CR found kept in s.lf and s.cr:
+		// in a file whose lines end at a lone CR, a search for the LF that
+		// is not there would otherwise read the whole buffer for every
+		// line (6x slower than a LF file; as fast with s.lf), and in a LF
+		// file, a search for the CR.
 		from := s.r + searched
 		if s.lf < from {
 			s.lf = s.w
@@ -231,8 +245,13 @@ func (s *Scanner) readLine() (line []byte, tooLong bool, err error) {
 				s.lf = from + i
 			}
 		}
-		if i := bytes.IndexByte(s.buf[from:s.lf], '\r'); i >= 0 {
-			i += from
+		if s.cr < from {
+			s.cr = s.w
+			if i := bytes.IndexByte(s.buf[from:s.w], '\r'); i >= 0 {
+				s.cr = from + i
+			}
+		}
+		if i := s.cr; i < s.lf {
 			n := 1
 			if i+1 == s.lf && s.lf < s.w {
 				n = 2 // CRLF
@@ -263,7 +282,7 @@ func (s *Scanner) readLine() (line []byte, tooLong bool, err error) {
 // line, if any; nil at the end of the input.
 func (s *Scanner) skipLine() error {
 	for {
-		s.r, s.w, s.lf = 0, 0, -1
+		s.r, s.w, s.lf, s.cr = 0, 0, -1, -1
 		if s.rerr != nil {
 			if s.rerr == io.EOF {
 				return nil
@@ -285,7 +304,7 @@ func (s *Scanner) fill() {
 		s.w = copy(s.buf, s.buf[s.r:s.w])
 		s.r = 0
 	}
-	s.lf = -1
+	s.lf, s.cr = -1, -1
 	for range 100 { // as bufio: a reader that keeps returning nothing is broken
 		n, err := s.rd.Read(s.buf[s.w:])
 		if n < 0 || n > len(s.buf)-s.w {

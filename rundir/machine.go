@@ -74,14 +74,7 @@ var binaryID = sync.OnceValue(func() string {
 // binaryCache is the file where binarySHA256 keeps the hash of the
 // executable exe: one a path, in the user's cache directory, "" when
 // there is none.
-func binaryCache(exe string) string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(exe))
-	return filepath.Join(dir, "sudokubatch", "binary-"+hex.EncodeToString(sum[:8]))
-}
+func binaryCache(exe string) string { return cachePath("binary", exe) }
 
 // binarySHA256 returns "sha256:" and the SHA-256 of the file exe, or ""
 // when it cannot be read. Hashing a 25 MB executable costs about 20 ms of
@@ -101,13 +94,8 @@ func binarySHA256(exe, cache string) string {
 	if st, err := f.Stat(); err == nil && cache != "" {
 		id = fileIdentity(st)
 	}
-	if id != "" {
-		if b, err := os.ReadFile(cache); err == nil {
-			k, v, ok := strings.Cut(strings.TrimSuffix(string(b), "\n"), "\t")
-			if ok && k == id && len(v) == len("sha256:")+64 && strings.HasPrefix(v, "sha256:") {
-				return v
-			}
-		}
+	if v := readKept(cache, id); len(v) == len("sha256:")+64 && strings.HasPrefix(v, "sha256:") {
+		return v
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {

@@ -205,8 +205,7 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	var buf bytes.Buffer
 	switch format {
 	case "png":
-		img := f.raster()
-		if err := encodePNG(&buf, img); err != nil {
+		if err := encodePNG(&buf, f.raster()); err != nil {
 			return nil, err
 		}
 	case "svg":

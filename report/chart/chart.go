@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -63,22 +62,6 @@ const (
 	hardestTop   = 5    // puzzles labelled on each histogram
 	ecdfPoints   = 300  // quantile points per ECDF curve
 )
-
-// pngEncoder encodes the PNG files. The tests under the race detector,
-// where compression is slow, turn compression off. Its buffer pool keeps
-// the encoders' compressors (about a megabyte each) from one chart to
-// the next rather than making one a chart: the same bytes, less garbage.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers{}}
-
-// pngBuffers is a png.EncoderBufferPool over a sync.Pool.
-type pngBuffers struct{ pool sync.Pool }
-
-func (p *pngBuffers) Get() *png.EncoderBuffer {
-	b, _ := p.pool.Get().(*png.EncoderBuffer)
-	return b
-}
-
-func (p *pngBuffers) Put(b *png.EncoderBuffer) { p.pool.Put(b) }
 
 // job is one chart to draw: its description (with the SVG name
 // set when an SVG is wanted) and how to build it.

@@ -18,10 +18,10 @@ import (
 // the 256 that matter most, every color of the chart among them, and a
 // pixel of another shade takes the nearest (paletteOf).
 
-// encodePNG writes img as a PNG through pngEncoder: paletted.
+// encodePNG writes img as a PNG: paletted (writePaletted).
 func encodePNG(w io.Writer, img *image.RGBA) error {
 	p := paletted(img)
-	err := pngEncoder.Encode(w, p)
+	err := writePaletted(w, p)
 	buffers.put(p.Pix)
 	return err
 }

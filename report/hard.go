@@ -150,7 +150,7 @@ func (rs *rankedSeries) timeKeys() []float64 {
 	for i := range measuredRows(rs.ser) {
 		byTime = append(byTime, rs.timeKey(i))
 	}
-	slices.Sort(byTime)
+	sortValues(byTime)
 	return byTime
 }
 

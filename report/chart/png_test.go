@@ -202,3 +202,40 @@ func TestWritePaletted(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestSmallPNGOnReusedPixels: the small PNG of a chart, drawn on the
+// pixels of its full-size one, is the small PNG drawn on new memory, for
+// each chart of a run.
+func TestSmallPNGOnReusedPixels(t *testing.T) {
+	res := testResults(map[string][]testEntry{"dlx": spread(2000, 20_000), "bitboard": spread(2000, 3_000)}, "dlx", "bitboard")
+	cs, err := newChartSet(t.Context(), res, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range cs.jobs() {
+		reused, err := j.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := reused.Render("png"); err != nil {
+			t.Fatal(err)
+		}
+		reused.Shrink()
+		got, err := reused.Render("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := j.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh.Shrink()
+		want, err := fresh.Render("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the small PNG drawn on the full one's pixels differs from one drawn on new memory", j.chart.File)
+		}
+	}
+}

@@ -210,6 +210,7 @@ func (f *Figure) Render(format string) ([]byte, error) {
 	switch format {
 	case "png":
 		img := f.raster()
+		buf.Grow(len(img.Pix)/40 + 1024) // the file: 5-8% of the pixels (writePaletted), and its palette
 		if err := encodePNG(&buf, img); err != nil {
 			return nil, err
 		}

@@ -142,10 +142,17 @@ func paletteOf(colors []colorCount) (color.Palette, []uint8) {
 	for i := range chosen {
 		index[i] = uint8(i)
 	}
-	dist := make([]int, len(rest)) // to the nearest chosen color, index[len(chosen)+i]
-	for i, e := range rest {
-		n := nearest(chosen, e.c)
-		dist[i], index[len(chosen)+i] = n.d, uint8(n.i)
+	// The distance of each other color to its nearest chosen one, whose
+	// entry is index[len(colors)-len(rest)+i]: the first of the nearest,
+	// as a scan of the chosen in order finds it. The chosen are taken
+	// one at a time over the others' channels, apart: a tight loop.
+	ch := channelsOf(rest)
+	dist := make([]int, len(rest))
+	for i := range dist {
+		dist[i] = 1 << 62
+	}
+	for j, c := range chosen {
+		ch.closer(c, uint8(j), dist, index[len(colors)-len(rest):])
 	}
 	for len(chosen) < k {
 		best, score := -1, -1
@@ -159,11 +166,7 @@ func paletteOf(colors []colorCount) (color.Palette, []uint8) {
 		}
 		c, ci := rest[best].c, uint8(len(chosen))
 		chosen = append(chosen, c)
-		for i, e := range rest {
-			if d := distance(e.c, c); d < dist[i] {
-				dist[i], index[len(colors)-len(rest)+i] = d, ci
-			}
-		}
+		ch.closer(c, ci, dist, index[len(colors)-len(rest):])
 	}
 	pal := make(color.Palette, len(chosen))
 	for i, c := range chosen {
@@ -172,30 +175,32 @@ func paletteOf(colors []colorCount) (color.Palette, []uint8) {
 	return pal, index
 }
 
-// near is an entry of a palette and the squared distance to it.
-type near struct{ i, d int }
+// channels are the red, green, blue and alpha bytes of colors, apart.
+type channels struct{ r, g, b, a []int32 }
 
-// nearest returns the entry of pal nearest to c.
-func nearest(pal []uint32, c uint32) near {
-	best := near{-1, 1 << 62}
-	for i, p := range pal {
-		if d := distance(p, c); d < best.d {
-			best = near{i, d}
-			if d == 0 {
-				break
-			}
-		}
+func channelsOf(colors []colorCount) channels {
+	n := len(colors)
+	ch := channels{make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)}
+	for i, e := range colors {
+		ch.r[i], ch.g[i], ch.b[i], ch.a[i] = int32(e.c&0xff), int32(e.c>>8&0xff), int32(e.c>>16&0xff), int32(e.c>>24)
 	}
-	return best
+	return ch
 }
 
-// distance is the squared distance of two colors, over their four bytes.
-func distance(a, b uint32) int {
-	r := int(a&0xff) - int(b&0xff)
-	g := int(a>>8&0xff) - int(b>>8&0xff)
-	bl := int(a>>16&0xff) - int(b>>16&0xff)
-	al := int(a>>24) - int(b>>24)
-	return r*r + g*g + bl*bl + al*al
+// closer makes entry e, of color c, the nearest of each color i of ch
+// that is strictly nearer to c than dist[i], setting dist[i] and
+// index[i]; a distance is squared, over the four bytes.
+func (ch channels) closer(c uint32, e uint8, dist []int, index []uint8) {
+	cr, cg, cb, ca := int32(c&0xff), int32(c>>8&0xff), int32(c>>16&0xff), int32(c>>24)
+	r := ch.r
+	g, b, a := ch.g[:len(r)], ch.b[:len(r)], ch.a[:len(r)]
+	dist, index = dist[:len(r)], index[:len(r)]
+	for i := range r {
+		dr, dg, db, da := r[i]-cr, g[i]-cg, b[i]-cb, a[i]-ca
+		if d := int(dr*dr + dg*dg + db*db + da*da); d < dist[i] {
+			dist[i], index[i] = d, e
+		}
+	}
 }
 
 // colorTable is a hash table from a color to a count (then to its

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -665,6 +666,65 @@ func TestCompareOptionsCheck(t *testing.T) {
 	} {
 		if err := c.o.Check(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestLoadRunReserves: the rows read with the room run.json's count of
+// rows makes for them are the rows read without it, whatever the count
+// says: too few, exact, or far more than the file could hold (made room
+// for within the file's size: this count would not fit in memory).
+func TestLoadRunReserves(t *testing.T) {
+	want, err := LoadResults(context.Background(), filepath.Join("testdata", "mini", "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rows := range []int{1, 21, 1 << 40} {
+		dir := t.TempDir()
+		for _, f := range []string{"results.csv", "run.json"} {
+			b, err := os.ReadFile(filepath.Join("testdata", "mini", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := rundir.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Rows = rows
+		if err := rundir.WriteManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := LoadRun(context.Background(), dir)
+		if err != nil {
+			t.Fatalf("rows %d: %v", rows, err)
+		}
+		got := rd.Results
+		if got.Rows != want.Rows || got.Puzzles != want.Puzzles || got.PuzzleCount() != want.PuzzleCount() {
+			t.Fatalf("rows %d: %d rows, %d puzzles, want %d and %d", rows, got.Rows, got.Puzzles, want.Rows, want.Puzzles)
+		}
+		for _, ws := range want.Series {
+			gs := got.Solver(ws.Solver)
+			if gs == nil || gs.Len() != ws.Len() {
+				t.Fatalf("rows %d: series %s missing or not of %d rows", rows, ws.Solver, ws.Len())
+			}
+			for i := range ws.Len() {
+				if g, w := gs.At(i), ws.At(i); g != w || gs.Puzzle(i) != ws.Puzzle(i) {
+					t.Errorf("rows %d: %s row %d is %+v, want %+v", rows, ws.Solver, i, g, w)
+				}
+			}
+		}
+		for c := range want.Corpora {
+			for id := range 40 {
+				gp, gok := got.puzzleAt(c, id)
+				wp, wok := want.puzzleAt(c, id)
+				if gp != wp || gok != wok {
+					t.Errorf("rows %d: puzzle %d of corpus %d at %d %v, want %d %v", rows, id, c, gp, gok, wp, wok)
+				}
+			}
 		}
 	}
 }

@@ -143,19 +143,15 @@ func (rs *rankedSeries) timeKey(i int32) float64 {
 	return float64(rs.ser.NS(int(i)))
 }
 
-// rankValues returns the sorted calls and time keys of the measured
-// units: a unit's rank is 1 + the number of values above its own.
-func (rs *rankedSeries) rankValues() (byCalls, byTime []float64) {
-	counts := rs.ser.Counts(countCalls) // else no ranking by calls: its units would tie at 0
+// timeKeys returns the sorted time keys of the measured units: a unit's
+// rank by time is 1 + the number of keys above its own.
+func (rs *rankedSeries) timeKeys() []float64 {
+	byTime := make([]float64, 0, rs.measured)
 	for i := range measuredRows(rs.ser) {
-		if counts {
-			byCalls = append(byCalls, float64(rs.ser.Calls(int(i))))
-		}
 		byTime = append(byTime, rs.timeKey(i))
 	}
-	slices.Sort(byCalls)
-	slices.Sort(byTime)
-	return byCalls, byTime
+	sortValues(byTime)
+	return byTime
 }
 
 // puzzleSet is a set of puzzle indices (Series.Puzzle), a bit each.
@@ -188,21 +184,41 @@ func (rs *rankedSeries) ranked(i int32, rankCalls, rankTime, tiedCalls, tiedTime
 }
 
 // units returns the measured rows as ranked units, with their ranks
-// and ties among the strategy's measured units.
+// and ties among the strategy's measured units. They are counted in one
+// pass over the series (placer), not read off its values sorted: a few
+// units are asked for at a time (the highlighted puzzles, those hard for
+// several strategies, the page's), and sorting the values again for
+// them cost more than the statistics.
 func (rs *rankedSeries) units(rows []int32) []RankedUnit {
 	if len(rows) == 0 {
 		return nil
 	}
-	byCalls, byTime := rs.rankValues()
+	ser := rs.ser
+	qCalls, qTime := make([]float64, len(rows)), make([]float64, len(rows))
+	for k, i := range rows {
+		qCalls[k], qTime[k] = float64(ser.Calls(int(i))), rs.timeKey(i)
+	}
+	// A strategy that counts no calls has no ranking by calls: every
+	// unit ranks first, tied with none (rankIn over no values).
+	counts := ser.Counts(countCalls)
+	byCalls, byTime := newPlacer(qCalls), newPlacer(qTime)
+	for i := range measuredRows(ser) {
+		if counts {
+			byCalls.add(float64(ser.Calls(int(i))))
+		}
+		byTime.add(rs.timeKey(i))
+	}
 	out := make([]RankedUnit, len(rows))
 	for k, i := range rows {
-		out[k] = rs.rankedIn(i, byCalls, byTime)
+		rc, tc := byCalls.place(qCalls[k])
+		rt, tt := byTime.place(qTime[k])
+		out[k] = rs.ranked(i, rc, rt, tc, tt)
 	}
 	return out
 }
 
 // rankedIn returns row i as a ranked unit placed in the sorted values
-// byCalls and byTime (rankValues).
+// byCalls and byTime (the sorted values of rank).
 func (rs *rankedSeries) rankedIn(i int32, byCalls, byTime []float64) RankedUnit {
 	rc, tc := rankIn(byCalls, float64(rs.ser.Calls(int(i))))
 	rt, tt := rankIn(byTime, rs.timeKey(i))
@@ -232,11 +248,22 @@ func (rs *rankedSeries) rowsOf(want map[int32]bool) map[int32]int32 {
 // and by time (timeKey: the units a timeout stopped tie at its limit),
 // ties by the other measure (the calls a unit reached, then its time),
 // then in file order.
-func (rs *rankedSeries) rank(st *StrategySummary, top int, hard *[]RankedUnit) {
+//
+// times and calls are the sorted time and calls of the measured units
+// (distribution's): times are the time keys when no timeout stopped a
+// unit, else the keys are sorted again.
+func (rs *rankedSeries) rank(st *StrategySummary, top int, hard *[]RankedUnit, times, calls []float64) {
 	rs.medCalls = max(st.Calls.Median.Value, 1)
 	rs.medTime = max(st.TimeNS.Median.Value, 1)
 	ser := rs.ser
-	byCalls, byTime := rs.rankValues()
+	byTime := times
+	if rs.stopNS > 0 {
+		byTime = rs.timeKeys()
+	}
+	var byCalls []float64
+	if ser.Counts(countCalls) { // else no ranking by calls: its units would tie at 0
+		byCalls = calls
+	}
 	unit := func(i int32) RankedUnit { return rs.rankedIn(i, byCalls, byTime) }
 	// A strategy that counts no calls (an external solver that reports
 	// none) has no ranking by calls: its units would tie at 0.
@@ -277,14 +304,6 @@ func (rs *rankedSeries) rank(st *StrategySummary, top int, hard *[]RankedUnit) {
 // under a time limit stops a third of its units near ×1 its median).
 func hardFor(status solvers.Status, calls, p99 float64) bool {
 	return !status.GaveUp() && calls > p99
-}
-
-// rankIn returns 1 + the number of values of sorted above v, and how
-// many values equal v.
-func rankIn(sorted []float64, v float64) (rank, tied int32) {
-	above := sort.Search(len(sorted), func(i int) bool { return sorted[i] > v })
-	from := sort.Search(len(sorted), func(i int) bool { return sorted[i] >= v })
-	return int32(len(sorted) - above + 1), int32(above - from)
 }
 
 // topRows returns the top rows of those yielded (in file order) by

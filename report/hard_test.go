@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -263,5 +265,36 @@ func TestNoCallsNoRanking(t *testing.T) {
 	}
 	if n := len(s.Strategies[1].ByCalls); n != 3 {
 		t.Errorf("y: %d units ranked by calls, want 3", n)
+	}
+}
+
+// TestPlacer: the ranks and ties counted in one pass are those read off
+// the sorted values (rankIn), for values with many ties, queries among
+// them, above and below them all, and repeated.
+func TestPlacer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 10, 1000} {
+		values := make([]float64, n)
+		for i := range values {
+			values[i] = float64(rng.IntN(50))
+		}
+		queries := []float64{-1, 0, 49, 50, 7, 7}
+		for range 20 {
+			if n > 0 {
+				queries = append(queries, values[rng.IntN(n)])
+			}
+		}
+		p := newPlacer(queries)
+		for _, v := range values {
+			p.add(v)
+		}
+		sorted := slices.Sorted(slices.Values(values))
+		for _, q := range queries {
+			rank, tied := p.place(q)
+			wantRank, wantTied := rankIn(sorted, q)
+			if rank != wantRank || tied != wantTied {
+				t.Errorf("n %d, value %v: rank %d tied %d, want %d and %d", n, q, rank, tied, wantRank, wantTied)
+			}
+		}
 	}
 }

@@ -157,18 +157,6 @@ type puzzleParts struct {
 	DefaultHighlight bool
 }
 
-// pageRank is where a puzzle ranks in a strategy: "12th of 49151".
-type pageRank struct {
-	Solver                 string
-	Status                 string
-	Time, Calls            string
-	NS                     int64
-	CallsN                 uint64
-	ByTime, ByCalls        string // "12th of 49151"; "" when the unit is not measured
-	TiedTime, TiedCalls    string // "tied with 238 others"; "" when the rank is its own
-	RankTime, RankCalls, N int
-}
-
 // nightCell is a strategy's time on one night of the history: its
 // status when not solved (a class of the cell), its calls on hover.
 type nightCell struct{ Text, Title, Status string }
@@ -215,37 +203,7 @@ func puzzleTable(ctx context.Context, res *Results, s *Summary, order []PuzzleRe
 			rows[i].Ranks[j] = pageRank{Solver: st.Solver, Status: "–"}
 		}
 	}
-	for j, st := range s.Strategies {
-		ser := res.Solver(st.Solver)
-		if ser == nil {
-			continue
-		}
-		// The sorted values of the measured units: a unit's rank is 1 +
-		// the number above its own, as in the hardest lists (the units a
-		// timeout stopped tie at its limit).
-		rs := newRankedSeries(res, ser, 0)
-		byCalls, byTime := rs.rankValues()
-		for k := range ser.Len() {
-			e := ser.At(k)
-			i, ok := want[key{res.Corpora[e.Corpus], int(e.ID)}]
-			if !ok {
-				continue
-			}
-			u := rankedUnit(res, st.Solver, &e)
-			if e.Status.Measured() {
-				u = rs.rankedIn(int32(k), byCalls, byTime)
-			}
-			u.Unconfirmed = unconfirmed(res, ser, k)
-			r := pageRank{Solver: st.Solver, Status: e.Status.String(), Calls: unitValue(u, float64(u.Calls), fmtCount), Time: unitTime(u),
-				NS: e.NS, CallsN: e.Calls}
-			if e.Status.Measured() {
-				r.RankCalls, r.RankTime, r.N = u.RankCalls, u.RankTime, len(byCalls)
-				r.ByCalls, r.TiedCalls = RankText(u.RankCalls, 0, r.N), tiedWith(u.TiedCalls)
-				r.ByTime, r.TiedTime = RankText(u.RankTime, 0, r.N), tiedWith(u.TiedTime)
-			}
-			rows[i].Ranks[j] = r
-		}
-	}
+	setPageRanks(res, s, rows, order)
 	if h := opt.PuzzleHistory; h != nil {
 		for i, r := range order {
 			rows[i].History = h.rowsOf(r, s, rows[i].Ranks)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
+	"strings"
 
 	"sudokubatch/rundir"
 )
@@ -20,7 +22,7 @@ const checkEvery = 4096
 // file that is not a regular file (a FIFO, a device: reading one could
 // block or never end) without reading from it.
 func LoadResults(ctx context.Context, path string) (*Results, error) {
-	return loadResults(ctx, path, nil)
+	return loadResults(ctx, path, nil, 0)
 }
 
 // ReadResults reads results.csv rows from r; name names it in errors.
@@ -32,18 +34,31 @@ func LoadResults(ctx context.Context, path string) (*Results, error) {
 // second row of a unit (corpus, id, strategy) already read (a
 // *DuplicateError).
 func ReadResults(ctx context.Context, r io.Reader, name string) (*Results, error) {
-	return readResults(ctx, r, name, nil)
+	return readResults(ctx, r, name, nil, 0)
 }
 
+// minRowBytes is the fewest bytes a row of results.csv takes: the 14
+// commas of the columns every version wrote and its line break.
+const minRowBytes = 15
+
 // loadResults is LoadResults, with the count of puzzles of the corpora
-// read whole (from run.json): an id of such a corpus must be below it.
-func loadResults(ctx context.Context, path string, puzzles map[string]int) (*Results, error) {
+// read whole (from run.json): an id of such a corpus must be below it;
+// and the rows a series is expected to have (perSeries, from run.json; 0:
+// unknown), which its columns are made for at once. The expectation is
+// kept within what a plain results.csv of its size can hold, and not
+// used for a gzipped one, whose size does not bound its rows.
+func loadResults(ctx context.Context, path string, puzzles map[string]int, perSeries int) (*Results, error) {
 	f, err := rundir.OpenRows(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
 	defer f.Close()
-	res, err := readResults(ctx, f, path, puzzles)
+	if st, err := os.Stat(path); err != nil || strings.HasSuffix(path, ".gz") {
+		perSeries = 0
+	} else {
+		perSeries = int(min(int64(perSeries), st.Size()/minRowBytes))
+	}
+	res, err := readResults(ctx, f, path, puzzles, perSeries)
 	if dup, ok := errors.AsType[*DuplicateError](err); ok && dup.First == 0 {
 		dup.First = firstLine(ctx, path, dup)
 	}
@@ -92,14 +107,18 @@ func (b *puzzleBits) add(p int32) {
 }
 
 // readResults is ReadResults; puzzles, when not nil, holds the count of
-// puzzles of each corpus read whole.
-func readResults(ctx context.Context, r io.Reader, name string, puzzles map[string]int) (*Results, error) {
+// puzzles of each corpus read whole; perSeries, when above 0, the rows a
+// series is expected to have (Results.reserve).
+func readResults(ctx context.Context, r io.Reader, name string, puzzles map[string]int, perSeries int) (*Results, error) {
 	rd, err := rundir.NewReader(r, name)
 	if err != nil {
 		return nil, err
 	}
 	rd.OmitText()
 	res := &Results{}
+	if perSeries > 0 {
+		res.reserve(perSeries)
+	}
 	corpusIndex := map[string]int32{}
 	var (
 		ser    *Series
@@ -121,8 +140,8 @@ func readResults(ctx context.Context, r io.Reader, name string, puzzles map[stri
 		}
 		if ci < 0 || row.Corpus != corpus {
 			corpus = row.Corpus
-			c, ok := corpusIndex[corpus]
-			if !ok {
+			c, seen := corpusIndex[corpus]
+			if !seen {
 				c = int32(len(res.Corpora))
 				res.Corpora = append(res.Corpora, corpus)
 				corpusIndex[corpus] = c
@@ -130,6 +149,9 @@ func readResults(ctx context.Context, r io.Reader, name string, puzzles map[stri
 			ci, bound = c, -1
 			if n, ok := puzzles[corpus]; ok {
 				bound = n
+				if !seen && perSeries > 0 {
+					res.tab.reserveCorpus(c, min(n, perSeries))
+				}
 			}
 		}
 		if reason := checkRow(row, bound); reason != "" {

@@ -166,7 +166,7 @@ func (c *wideColumn) add(x uint64) {
 		return
 	}
 	if c.v32 == nil {
-		c.v32 = make([]uint32, len(c.v16), max(2*len(c.v16), 64))
+		c.v32 = make([]uint32, len(c.v16), max(2*len(c.v16), cap(c.v16), 64))
 		for i, v := range c.v16 {
 			c.v32[i] = uint32(v)
 		}
@@ -206,9 +206,12 @@ type puzzleTab struct {
 	// Lookup: per corpus, 1 + the puzzle index by id for ids that are
 	// not far beyond the count of puzzles (the usual dense 0..n-1), a
 	// map for the others.
-	dense  [][]int32
-	sparse map[puzzleID]int32
-	last   int32 // the puzzle last found or added, -1 at first
+	dense [][]int32
+	// denseCap is, per corpus, the puzzles its dense index is made for
+	// at first (reserveCorpus); none: grown.
+	denseCap []int
+	sparse   map[puzzleID]int32
+	last     int32 // the puzzle last found or added, -1 at first
 }
 
 // puzzleID names a puzzle of a Results: (corpus index, id).
@@ -218,6 +221,15 @@ type puzzleID struct {
 }
 
 func newPuzzleTab() *puzzleTab { return &puzzleTab{last: -1} }
+
+// reserveCorpus makes the dense index of corpus c hold n puzzles
+// without growing, when it is made.
+func (t *puzzleTab) reserveCorpus(c int32, n int) {
+	for int(c) >= len(t.denseCap) {
+		t.denseCap = append(t.denseCap, 0)
+	}
+	t.denseCap[c] = n
+}
 
 // find returns the index of puzzle (c, id).
 func (t *puzzleTab) find(c, id int32) (int32, bool) {
@@ -248,6 +260,9 @@ func (t *puzzleTab) add(c, id, line int32) (p int32, added bool) {
 	for int(c) >= len(t.dense) {
 		t.dense = append(t.dense, nil)
 	}
+	if t.dense[c] == nil && int(c) < len(t.denseCap) {
+		t.dense[c] = make([]int32, 0, t.denseCap[c])
+	}
 	if d := t.dense[c]; id >= 0 && int(id) < 2*len(t.id)+1024 {
 		for len(d) <= int(id) {
 			d = append(d, 0)
@@ -275,6 +290,25 @@ type Results struct {
 	// has none: no time of it is confirmed).
 	Timed bool
 	tab   *puzzleTab
+	// perSeries is the rows a series is expected to have (reserve): its
+	// columns are made that long at once rather than grown; 0: grown.
+	perSeries int
+}
+
+// reserve makes each series added from now on, and the puzzle table, hold
+// rows rows without growing: about half the memory the columns take
+// grown from empty (each growth copies them, and leaves up to as much
+// again unused at the end). A series with more rows grows as before.
+func (r *Results) reserve(rows int) {
+	r.perSeries = rows
+	if r.tab == nil {
+		r.tab = newPuzzleTab()
+	}
+	t := r.tab
+	if len(t.id) == 0 {
+		t.corpus, t.id, t.line = make([]int32, 0, rows), make([]int32, 0, rows), make([]int32, 0, rows)
+		t.solutions = make([]int8, 0, rows)
+	}
 }
 
 // Add appends a row of the named solver (a new series at the end if it
@@ -294,6 +328,12 @@ func (r *Results) AddSeries(solver string) *Series {
 		r.tab = newPuzzleTab()
 	}
 	s := &Series{Solver: solver, tab: r.tab}
+	if n := r.perSeries; n > 0 {
+		s.puz, s.status, s.timing = make([]int32, 0, n), make([]solvers.Status, 0, n), make([]Timing, 0, n)
+		for _, c := range []*wideColumn{&s.ns, &s.calls, &s.guesses, &s.backtracks} {
+			c.v16 = make([]uint16, 0, n)
+		}
+	}
 	r.Series = append(r.Series, s)
 	return s
 }

@@ -53,7 +53,7 @@ func LoadRun(ctx context.Context, path string) (*Run, error) {
 			return nil, fmt.Errorf("reading run %s: %w", path, err)
 		}
 	}
-	if rd.Results, err = loadResults(ctx, csvPath, wholeCorpora(rd.Manifest)); err != nil {
+	if rd.Results, err = loadResults(ctx, csvPath, wholeCorpora(rd.Manifest), rowsPerSeries(rd.Manifest)); err != nil {
 		return nil, fmt.Errorf("reading run %s: %w", path, err)
 	}
 	if rd.Manifest != nil {
@@ -76,4 +76,13 @@ func wholeCorpora(m *rundir.Manifest) map[string]int {
 		}
 	}
 	return counts
+}
+
+// rowsPerSeries returns the rows each strategy of the run m records has,
+// when they all have as many (run.json's rows over its strategies), or 0.
+func rowsPerSeries(m *rundir.Manifest) int {
+	if m == nil || len(m.Settings.Solvers) == 0 {
+		return 0
+	}
+	return m.Rows / len(m.Settings.Solvers)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"iter"
 	"math"
-	"slices"
 
 	"sudokubatch/internal/quantile"
 )
@@ -137,8 +136,8 @@ func distribution(res *Results, ser *Series, rows iter.Seq[int32], n int, value 
 			cens = append(cens, v)
 		}
 	}
-	slices.Sort(vals)
-	slices.Sort(cens)
+	sortValues(vals)
+	sortValues(cens)
 	quantileOf := func(q float64) Estimate {
 		k := quantile.Index(len(vals), q)
 		if len(cens) == 0 {

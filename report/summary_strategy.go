@@ -131,10 +131,11 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	}
 	st.setRates(guesses, noGuessOpen)
 	var maxRow int32
-	st.TimeNS, _, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
+	var times, calls []float64 // sorted, for the ranks
+	st.TimeNS, times, maxRow = distribution(res, ser, measuredRows(ser), st.Measured, seriesNS(ser))
 	st.TimeNS.roundNS() // integer ns
 	st.TimeNS.MaxUnconfirmed = unconfirmed(res, ser, int(maxRow))
-	st.Calls, _, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
+	st.Calls, calls, _ = distribution(res, ser, measuredRows(ser), st.Measured, seriesCalls(ser))
 	// Counters an external solver does not report are absent, not 0.
 	if !ser.Counts(countGuesses) {
 		st.NoGuess, st.NoGuessPct, st.GuessesPerPuzzle = 0, Estimate{Bound: BoundAbsent}, Estimate{Bound: BoundAbsent}
@@ -142,7 +143,7 @@ func summarizeSeries(res *Results, ser *Series, top int, hard *[]RankedUnit) (*S
 	if !ser.Counts(countCalls) {
 		st.Calls.absent()
 	}
-	rs.rank(st, top, hard)
+	rs.rank(st, top, hard, times, calls)
 	st.Bench = benchSamples(ser)
 	return st, rs
 }

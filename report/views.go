@@ -1,7 +1,5 @@
 package report
 
-import "slices"
-
 // SortedValues is one measure of a strategy's measured units, ascending,
 // split by how each unit ended (solvers.Status): finished (solved, or
 // proved unsolvable), gave up (stuck, wrong) and censored (timeout,
@@ -50,7 +48,7 @@ func sortedValues(ser *Series, value func(int) float64) *SortedValues {
 		}
 	}
 	for _, vs := range [][]float64{v.Finished, v.GaveUp, v.Censored} {
-		slices.Sort(vs)
+		sortValues(vs)
 	}
 	return v
 }

@@ -200,3 +200,37 @@ func TestAppendInt(t *testing.T) {
 		t.Fatalf("appendInt(MinInt64) = %q", got)
 	}
 }
+
+// TestDigits: digits reads every string of 1 to 20 decimal digits as
+// strconv.ParseUint does, refusing those beyond 64 bits, and refuses
+// what is not only digits, or more than 20 of them, for strconv to judge.
+func TestDigits(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		v, ok := digits(s)
+		want, err := strconv.ParseUint(s, 10, 64)
+		plain := len(s) > 0 && len(s) <= 20 && strings.Trim(s, "0123456789") == ""
+		switch {
+		case ok && (err != nil || v != want):
+			t.Fatalf("digits(%q) = %d, want %d (%v)", s, v, want, err)
+		case !ok && plain && err == nil:
+			t.Fatalf("digits(%q) refused, want %d", s, want)
+		}
+	}
+	p := uint64(1)
+	for range 20 {
+		for _, d := range []int64{-2, -1, 0, 1, 2} {
+			check(strconv.FormatUint(p+uint64(d), 10))
+		}
+		p *= 10
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 100000 {
+		check(strconv.FormatUint(rng.Uint64()>>rng.IntN(64), 10))
+	}
+	for _, s := range []string{"", "0", "00000000000000000001", "18446744073709551615", "18446744073709551616",
+		"18446744073709551619", "18446744073709551620", "19999999999999999999", "99999999999999999999",
+		"100000000000000000000", "+1", "-1", "1a", " 1"} {
+		check(s)
+	}
+}

@@ -287,17 +287,22 @@ func (rd *Reader) parse() error {
 	return nil
 }
 
-// digits returns the value of s when s is 1 to 19 decimal digits, as
+// digits returns the value of s when s is 1 to 20 decimal digits whose
+// value fits in 64 bits (a seed has 20 digits about half the time), as
 // strconv.ParseUint returns it; ok is false for anything else (a sign, a
-// 20-digit seed, a bad number), which strconv then parses or refuses.
+// bad number, a value beyond 64 bits), which strconv then parses or
+// refuses.
 func digits(s string) (v uint64, ok bool) {
-	if len(s) == 0 || len(s) > 19 {
+	if len(s) == 0 || len(s) > 20 {
 		return 0, false
 	}
 	for i := 0; i < len(s); i++ {
 		d := s[i] - '0'
 		if d > 9 {
 			return 0, false
+		}
+		if i == 19 && v > (math.MaxUint64-uint64(d))/10 {
+			return 0, false // beyond 64 bits
 		}
 		v = v*10 + uint64(d)
 	}

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"io"
 	"testing"
 )
 
@@ -41,5 +42,26 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N*len(jobs)), "ms/chart")
 			b.ReportMetric(0, "ns/op")
 		})
+	}
+}
+
+// BenchmarkEncodePNG encodes the ECDF of a run of one strategy over
+// 49,151 puzzles, drawn once, as the report encodes each chart: its
+// colors counted, its palette chosen, its pixels mapped, compressed.
+func BenchmarkEncodePNG(b *testing.B) {
+	res := testResults(map[string][]testEntry{"bitboard": spread(49151, 2_000)}, "bitboard")
+	cs, err := newChartSet(b.Context(), res, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := cs.jobs()[0].build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	img := f.raster()
+	for b.Loop() {
+		if err := encodePNG(io.Discard, img); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

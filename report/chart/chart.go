@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -63,10 +62,6 @@ const (
 	hardestTop   = 5    // puzzles labelled on each histogram
 	ecdfPoints   = 300  // quantile points per ECDF curve
 )
-
-// pngEncoder encodes the PNG files. The tests under the race detector,
-// where compression is slow, turn compression off.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 
 // job is one chart to draw: its description (with the SVG name
 // set when an SVG is wanted) and how to build it.

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
@@ -141,4 +142,100 @@ func hasColor(img image.Image, c color.Color) bool {
 		}
 	}
 	return false
+}
+
+// TestWritePaletted: the PNG writePaletted writes is read by image/png
+// as the pixels it was given, colors and alphas, as image/png's own
+// file of the image is, for a chart and for an image with translucent
+// colors in its palette; a writer's error is returned.
+func TestWritePaletted(t *testing.T) {
+	res := testResults(map[string][]testEntry{"bitboard": spread(2000, 3_000)}, "bitboard")
+	cs, err := newChartSet(t.Context(), res, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := cs.jobs()[0].build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := paletted(f.raster())
+	pal := color.Palette{color.RGBA{0, 0, 0, 0}, color.RGBA{0x40, 0x20, 0x10, 0x80}, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0, 0x72, 0xb2, 0xff}}
+	small := image.NewPaletted(image.Rect(0, 0, 7, 3), pal)
+	for i := range small.Pix {
+		small.Pix[i] = uint8(i % len(pal))
+	}
+	for name, img := range map[string]*image.Paletted{"chart": chart, "translucent": small} {
+		var buf, std bytes.Buffer
+		if err := writePaletted(&buf, img); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := png.Encode(&std, img); err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, _ := png.Decode(&std)
+		if got.Bounds() != img.Bounds() {
+			t.Fatalf("%s: bounds %v, want %v", name, got.Bounds(), img.Bounds())
+		}
+		bad := 0
+		for y := range img.Bounds().Dy() {
+			for x := range img.Bounds().Dx() {
+				g, w, s := color.NRGBAModel.Convert(got.At(x, y)), color.NRGBAModel.Convert(img.At(x, y)), color.NRGBAModel.Convert(want.At(x, y))
+				if g != w || g != s {
+					bad++
+					if bad < 4 {
+						t.Errorf("%s: pixel (%d,%d) reads %v, want %v (image/png's file: %v)", name, x, y, g, w, s)
+					}
+				}
+			}
+		}
+	}
+	if err := writePaletted(failWriter{}, small); err == nil || err.Error() != "disk full" {
+		t.Errorf("a failing writer: %v, want its error", err)
+	}
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestSmallPNGOnReusedPixels: the small PNG of a chart, drawn on the
+// pixels of its full-size one, is the small PNG drawn on new memory, for
+// each chart of a run.
+func TestSmallPNGOnReusedPixels(t *testing.T) {
+	res := testResults(map[string][]testEntry{"dlx": spread(2000, 20_000), "bitboard": spread(2000, 3_000)}, "dlx", "bitboard")
+	cs, err := newChartSet(t.Context(), res, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range cs.jobs() {
+		reused, err := j.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := reused.Render("png"); err != nil {
+			t.Fatal(err)
+		}
+		reused.Shrink()
+		got, err := reused.Render("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := j.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh.Shrink()
+		want, err := fresh.Render("png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the small PNG drawn on the full one's pixels differs from one drawn on new memory", j.chart.File)
+		}
+	}
 }

@@ -209,15 +209,32 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 				}
 			}
 		default:
-			if r.code != 0 || len(alarms) > 0 {
-				t.Errorf("%s: exit %d, new alarms %q; want exit 0 and none\n%s%s", name, r.code, alarms, r.stdout, r.stderr)
+			// After the change point alarmed for a slowdown the gate could
+			// not judge (CI: nights 5 to 7 disturbed, the step alarmed on
+			// night 7), the gate's first judgment of it is its time alarm
+			// of the same slowdown: not delivered again (trend exits 0 and
+			// prints it as known), but not acknowledged yet either.
+			var others []string
+			for _, rep := range reports {
+				for _, a := range rep.Alarms {
+					same := unjudged && alarmedOn > 0 && a.Solver == slowSolver && a.Start.Index == slowFrom
+					if a.Unacknowledged() && !same {
+						others = append(others, a.Solver+" "+a.Kind)
+					}
+				}
+			}
+			if r.code != 0 || len(others) > 0 {
+				t.Errorf("%s: exit %d, new alarms %q; want exit 0 and none\n%s%s", name, r.code, others, r.stdout, r.stderr)
 			}
 		}
 		// The night after the alarm, the strategy is still slower (its
 		// baseline ends before the slowdown's first night); later, as slow
 		// nights fill the baseline, the gate may call it "no change":
-		// either way no new alarm, which the exit code checks.
-		if alarmedOn > 0 && k == alarmedOn+1 && v != history.VerdictStillSlower {
+		// either way no new alarm, which the exit code checks. When the
+		// change point alarmed for a slowdown the gate withheld, the
+		// gate's first judgment of it may come that night: "slower", its
+		// alarm known already.
+		if alarmedOn > 0 && k == alarmedOn+1 && v != history.VerdictStillSlower && !(unjudged && v == history.VerdictSlower) {
 			t.Errorf("%s: %s's verdict %q, want %q", name, slowSolver, v, history.VerdictStillSlower)
 		}
 	}

@@ -150,6 +150,15 @@ func (w *Writer) Write(r *Row) error {
 	return w.took(append(b, '\n'))
 }
 
+// appendNS appends v, a time of the row whose ns column, of value rowNS,
+// b[ns:ns2] holds: its digits copied when v is that value.
+func appendNS(b []byte, v, rowNS int64, ns, ns2 int) []byte {
+	if v == rowNS {
+		return append(b, b[ns:ns2]...)
+	}
+	return appendInt(b, v)
+}
+
 // appendTiming appends the timing columns after corpus, as many as the
 // writer writes (Header's order: runs, ns_min, ns_median, retimed,
 // unstable, self_ns). b[ns:ns2] holds the row's ns column: a unit timed
@@ -161,21 +170,11 @@ func (w *Writer) appendTiming(b []byte, r *Row, ns, ns2 int) []byte {
 	if more == 1 {
 		return b
 	}
-	b = append(b, ',')
-	if r.NSMin == r.NS {
-		b = append(b, b[ns:ns2]...)
-	} else {
-		b = appendInt(b, r.NSMin)
-	}
+	b = appendNS(append(b, ','), r.NSMin, r.NS, ns, ns2)
 	if more == 2 {
 		return b
 	}
-	b = append(b, ',')
-	if r.NSMedian == r.NS {
-		b = append(b, b[ns:ns2]...)
-	} else {
-		b = appendInt(b, r.NSMedian)
-	}
+	b = appendNS(append(b, ','), r.NSMedian, r.NS, ns, ns2)
 	if more == 3 {
 		return b
 	}

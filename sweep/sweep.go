@@ -377,10 +377,9 @@ func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
 // the worker's processor between batches rather than on another, where
 // each batch handed over woke an idle thread that could preempt the
 // worker in the middle of its next block: less CPU time, fewer units
-// re-timed as noise, some more wall time (docs/PERFORMANCE.md). A sweep
-// with an external solver keeps its processors.
-// It returns the processors there were, to be set again when the
-// sweep is closed (0: unchanged).
+// re-timed as noise, some more wall time (docs/PERFORMANCE.md). It
+// returns the processors there were, which Close sets again (0:
+// unchanged). Open does not call it for a sweep with an external solver.
 func FitProcs(workers int, getenv func(string) string) (was int) {
 	if workers >= 1 && workers < runtime.GOMAXPROCS(0) && getenv("GOMAXPROCS") == "" {
 		return runtime.GOMAXPROCS(workers)

@@ -672,8 +672,8 @@ func TestCompareOptionsCheck(t *testing.T) {
 
 // TestLoadRunReserves: the rows read with the room run.json's count of
 // rows makes for them are the rows read without it, whatever the count
-// says: too few, exact, or far more than the file could hold (made room
-// for within the file's size: this count would not fit in memory).
+// says: too few, exact, or far more than the file could hold (a count
+// not used: it would not fit in memory).
 func TestLoadRunReserves(t *testing.T) {
 	want, err := LoadResults(context.Background(), filepath.Join("testdata", "mini", "results.csv"))
 	if err != nil {
@@ -725,6 +725,66 @@ func TestLoadRunReserves(t *testing.T) {
 					t.Errorf("rows %d: puzzle %d of corpus %d at %d %v, want %d %v", rows, id, c, gp, gok, wp, wok)
 				}
 			}
+		}
+	}
+}
+
+// TestLoadRunReservesNoMoreThanTheFileHolds: the series' columns are
+// made at once for no more rows together than results.csv can hold,
+// whatever run.json says: a count of rows the file cannot hold is not
+// used, and one over fewer strategies than the file has makes room for
+// the count together, not for each series; an exact count still makes
+// each strategy's share at once.
+func TestLoadRunReservesNoMoreThanTheFileHolds(t *testing.T) {
+	st, err := os.Stat(filepath.Join("testdata", "mini", "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := int(st.Size() / minRowBytes)
+	for _, c := range []struct {
+		name       string
+		rows       int
+		strategies []string // nil: as recorded
+		least      int      // the room each series named is made with, at least
+	}{
+		{"count too large", 1 << 40, nil, 0},
+		{"one strategy named of three", 100, []string{"norvig"}, 0},
+		{"exact count", 21, nil, 7},
+	} {
+		dir := t.TempDir()
+		for _, f := range []string{"results.csv", "run.json"} {
+			b, err := os.ReadFile(filepath.Join("testdata", "mini", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, err := rundir.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Rows = c.rows
+		if c.strategies != nil {
+			m.Settings.Solvers = c.strategies
+		}
+		if err := rundir.WriteManifest(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := LoadRun(context.Background(), dir)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		room := 0
+		for _, s := range rd.Results.Series {
+			room += cap(s.puz) - s.Len() // the room made and not used
+			if cap(s.puz) < c.least {
+				t.Errorf("%s: series %s made for %d rows, want %d at least", c.name, s.Solver, cap(s.puz), c.least)
+			}
+		}
+		if room > most {
+			t.Errorf("%s: the series have room for %d rows more than they hold, want at most %d (the rows of a file of %d bytes)", c.name, room, most, st.Size())
 		}
 	}
 }

@@ -22,7 +22,7 @@ const checkEvery = 4096
 // file that is not a regular file (a FIFO, a device: reading one could
 // block or never end) without reading from it.
 func LoadResults(ctx context.Context, path string) (*Results, error) {
-	return loadResults(ctx, path, nil, 0)
+	return loadResults(ctx, path, nil, 0, 0)
 }
 
 // ReadResults reads results.csv rows from r; name names it in errors.
@@ -34,7 +34,7 @@ func LoadResults(ctx context.Context, path string) (*Results, error) {
 // second row of a unit (corpus, id, strategy) already read (a
 // *DuplicateError).
 func ReadResults(ctx context.Context, r io.Reader, name string) (*Results, error) {
-	return readResults(ctx, r, name, nil, 0)
+	return readResults(ctx, r, name, nil, 0, 0)
 }
 
 // minRowBytes is the fewest bytes a row of results.csv takes: the 14
@@ -43,22 +43,23 @@ const minRowBytes = 15
 
 // loadResults is LoadResults, with the count of puzzles of the corpora
 // read whole (from run.json): an id of such a corpus must be below it;
-// and the rows a series is expected to have (perSeries, from run.json; 0:
-// unknown), which its columns are made for at once. The expectation is
-// kept within what a plain results.csv of its size can hold, and not
-// used for a gzipped one, whose size does not bound its rows.
-func loadResults(ctx context.Context, path string, puzzles map[string]int, perSeries int) (*Results, error) {
+// and the rows run.json counts over the strategies it names (0, 0:
+// unknown), which the series' columns are made for at once, each its
+// share, and together for no more than the count (more strategies in
+// the file than run.json names are grown). A count beyond what a plain
+// results.csv of its size can hold is wrong and not used, nor is one
+// for a gzipped file, whose size does not bound its rows.
+func loadResults(ctx context.Context, path string, puzzles map[string]int, rows, strategies int) (*Results, error) {
 	f, err := rundir.OpenRows(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
 	defer f.Close()
-	if st, err := os.Stat(path); err != nil || strings.HasSuffix(path, ".gz") {
-		perSeries = 0
-	} else {
-		perSeries = int(min(int64(perSeries), st.Size()/minRowBytes))
+	perSeries, total := 0, 0
+	if st, err := os.Stat(path); err == nil && !strings.HasSuffix(path, ".gz") && strategies > 0 && int64(rows) <= st.Size()/minRowBytes {
+		total, perSeries = rows, rows/strategies
 	}
-	res, err := readResults(ctx, f, path, puzzles, perSeries)
+	res, err := readResults(ctx, f, path, puzzles, perSeries, total)
 	if dup, ok := errors.AsType[*DuplicateError](err); ok && dup.First == 0 {
 		dup.First = firstLine(ctx, path, dup)
 	}
@@ -108,8 +109,9 @@ func (b *puzzleBits) add(p int32) {
 
 // readResults is ReadResults; puzzles, when not nil, holds the count of
 // puzzles of each corpus read whole; perSeries, when above 0, the rows a
-// series is expected to have (Results.reserve).
-func readResults(ctx context.Context, r io.Reader, name string, puzzles map[string]int, perSeries int) (*Results, error) {
+// series is expected to have, and total those of the series together
+// (Results.reserve).
+func readResults(ctx context.Context, r io.Reader, name string, puzzles map[string]int, perSeries, total int) (*Results, error) {
 	rd, err := rundir.NewReader(r, name)
 	if err != nil {
 		return nil, err
@@ -117,7 +119,7 @@ func readResults(ctx context.Context, r io.Reader, name string, puzzles map[stri
 	rd.OmitText()
 	res := &Results{}
 	if perSeries > 0 {
-		res.reserve(perSeries)
+		res.reserve(perSeries, total)
 	}
 	corpusIndex := map[string]int32{}
 	var (

@@ -291,16 +291,21 @@ type Results struct {
 	Timed bool
 	tab   *puzzleTab
 	// perSeries is the rows a series is expected to have (reserve): its
-	// columns are made that long at once rather than grown; 0: grown.
-	perSeries int
+	// columns are made that long at once rather than grown, while
+	// reserveLeft, the rows the series still to come may be made for
+	// together, lasts; 0: grown.
+	perSeries, reserveLeft int
 }
 
 // reserve makes each series added from now on, and the puzzle table, hold
 // rows rows without growing: about half the memory the columns take
 // grown from empty (each growth copies them, and leaves up to as much
-// again unused at the end). A series with more rows grows as before.
-func (r *Results) reserve(rows int) {
-	r.perSeries = rows
+// again unused at the end). The series are made for total rows at most
+// together (run.json's count), the later ones grown from empty once the
+// first have taken them. A series with more rows grows as before.
+func (r *Results) reserve(rows, total int) {
+	rows = min(rows, total)
+	r.perSeries, r.reserveLeft = rows, total
 	if r.tab == nil {
 		r.tab = newPuzzleTab()
 	}
@@ -328,7 +333,8 @@ func (r *Results) AddSeries(solver string) *Series {
 		r.tab = newPuzzleTab()
 	}
 	s := &Series{Solver: solver, tab: r.tab}
-	if n := r.perSeries; n > 0 {
+	if n := min(r.perSeries, r.reserveLeft); n > 0 {
+		r.reserveLeft -= n
 		s.puz, s.status, s.timing = make([]int32, 0, n), make([]solvers.Status, 0, n), make([]Timing, 0, n)
 		for _, c := range []*wideColumn{&s.ns, &s.calls, &s.guesses, &s.backtracks} {
 			c.v16 = make([]uint16, 0, n)

@@ -53,7 +53,8 @@ func LoadRun(ctx context.Context, path string) (*Run, error) {
 			return nil, fmt.Errorf("reading run %s: %w", path, err)
 		}
 	}
-	if rd.Results, err = loadResults(ctx, csvPath, wholeCorpora(rd.Manifest), rowsPerSeries(rd.Manifest)); err != nil {
+	rows, strategies := expectedRows(rd.Manifest)
+	if rd.Results, err = loadResults(ctx, csvPath, wholeCorpora(rd.Manifest), rows, strategies); err != nil {
 		return nil, fmt.Errorf("reading run %s: %w", path, err)
 	}
 	if rd.Manifest != nil {
@@ -78,11 +79,12 @@ func wholeCorpora(m *rundir.Manifest) map[string]int {
 	return counts
 }
 
-// rowsPerSeries returns the rows each strategy of the run m records has,
-// when they all have as many (run.json's rows over its strategies), or 0.
-func rowsPerSeries(m *rundir.Manifest) int {
-	if m == nil || len(m.Settings.Solvers) == 0 {
-		return 0
+// expectedRows returns the rows the run m records and the count of its
+// strategies (each has its share of the rows when they all have as
+// many), or 0, 0 without m.
+func expectedRows(m *rundir.Manifest) (rows, strategies int) {
+	if m == nil {
+		return 0, 0
 	}
-	return m.Rows / len(m.Settings.Solvers)
+	return m.Rows, len(m.Settings.Solvers)
 }

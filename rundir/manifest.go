@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -112,12 +113,27 @@ func ReadManifest(dir string) (*Manifest, error) {
 func ParseManifest(b []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("not a run.json: %w", err)
+		return nil, fmt.Errorf("%snot a run.json: %w", lineOf(b, err), err)
 	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// lineOf returns "line N: ", the line of b where decoding it failed with
+// err (a value not JSON, or not of its field's type: run.json is edited
+// by hand), or "" when err says no place.
+func lineOf(b []byte, err error) string {
+	var at int64
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		at = se.Offset
+	} else if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		at = te.Offset
+	} else {
+		return ""
+	}
+	return fmt.Sprintf("line %d: ", 1+bytes.Count(b[:min(max(at, 0), int64(len(b)))], []byte("\n")))
 }
 
 // Validate checks a manifest read from disk: its settings as the flags
@@ -130,8 +146,13 @@ func (m *Manifest) Validate() error {
 	if !slices.Contains([]string{Running, Finished, Interrupted, Failed}, m.Status) {
 		return fmt.Errorf("status: %q is not a run status", m.Status)
 	}
-	if m.Rows < 0 || m.DurationNS < 0 || m.CPUNS < 0 {
-		return errors.New("rows, duration_ns, cpu_ns: negative")
+	for _, c := range []struct {
+		field string
+		n     int64
+	}{{"rows", int64(m.Rows)}, {"duration_ns", m.DurationNS}, {"cpu_ns", m.CPUNS}} {
+		if c.n < 0 {
+			return fmt.Errorf("%s: %d, want a count >= 0", c.field, c.n)
+		}
 	}
 	if len(m.Corpora) != 0 && len(m.Corpora) != len(m.Settings.Corpora) {
 		return fmt.Errorf("corpora: %d corpora, but settings.corpora has %d", len(m.Corpora), len(m.Settings.Corpora))

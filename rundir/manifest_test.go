@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -23,6 +24,20 @@ const seedManifest = `{
     "command": ["batch", "-"], "workers": 2, "rows": 12, "status": "killed", "machine": {"host": "vm", "num_cpu": 2}}],
   "highlight": [39949]
 }`
+
+// TestManifestNamesTheLineOfABadValue: a run.json that is not JSON, or
+// whose value is not of its field's type (a count edited by hand to
+// 1e3, "12", 10^20), is refused naming the line of the value.
+func TestManifestNamesTheLineOfABadValue(t *testing.T) {
+	const rowsLine = 11 // the line of "rows" in seedManifest
+	for _, to := range []string{`"rows": 1e3,`, `"rows": "12",`, `"rows": 100000000000000000000,`, `"rows": 12,,`} {
+		b := strings.Replace(seedManifest, `"rows": 12,`, to, 1)
+		_, err := ParseManifest([]byte(b))
+		if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("line %d: ", rowsLine)) {
+			t.Errorf("%s: %v, want an error naming line %d", to, err, rowsLine)
+		}
+	}
+}
 
 // FuzzManifest feeds arbitrary bytes to the run.json parser: it never
 // panics, and a manifest it accepts is valid, and survives being written
@@ -84,6 +99,8 @@ func TestManifestRefusesDamagedFields(t *testing.T) {
 		{`"sha256": "71755`, `"sha256": "xyz`, "corpora[0].sha256"},
 		{`"lines": 49151`, `"lines": 49150`, "corpora[0]"},
 		{`"highlight": [39949]`, `"highlight": [-1]`, "highlight[0]"},
+		{`"rows": 12,`, `"rows": -5,`, "rows"},
+		{`"duration_ns": 1013168440, "duration"`, `"duration_ns": -1, "duration"`, "duration_ns"},
 		{`"data/sudoku17.txt", "-"]`, `"data/sudoku17.txt", "a\nb"]`, "settings.corpora[1]"},
 	} {
 		b := strings.Replace(seedManifest, tt.from, tt.to, 1)

@@ -469,3 +469,51 @@ func TestGCPercent(t *testing.T) {
 		}
 	}
 }
+
+// TestPaceIgnoresAPreemptedFirstRun: a cheap unit preempted for tens of
+// milliseconds on its first run (a CPU hog on a shared host) is repeated,
+// and the batches are sized by the time its row records (the median of
+// its runs), not by the preempted run. Sized by the first runs, one such
+// run raised the running mean past batchTarget/minPass, and the next
+// batches were too small to repeat or check anything: on a loaded machine
+// TestRepeatsCheapUnits lost its second block's repeats this way (2 of
+// 150 runs beside two hogs).
+func TestPaceIgnoresAPreemptedFirstRun(t *testing.T) {
+	// A corpus longer than the reader's window, so that the batches after
+	// the preempted unit are sized after it was solved.
+	const n = 16 * blockPuzzles
+	path, ids := corpus4(t, n, nil)
+	const preempted = blockPuzzles / 2
+	spiked := func(id int) bool { return id%37 == 5 }
+	f := &counterFake{ids: ids, flaky: func(int) bool { return false }, status: solvers.StatusSolved,
+		first: func(id int) time.Duration {
+			switch {
+			case id == preempted:
+				return 200 * time.Millisecond
+			case spiked(id):
+				return 20 * time.Microsecond
+			}
+			return 0
+		}}
+	_, sink, err := run(t, Config{Corpora: []string{path}, Solvers: []solvers.Solver{f}, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after, repeated int
+	for _, r := range sink.rows {
+		if r.ID == preempted && (r.Runs < 2 || r.NS >= int64(repeatBudget)) {
+			t.Errorf("the preempted unit: %d runs, ns %d; want it repeated to a median under %v", r.Runs, r.NS, repeatBudget)
+		}
+		if spiked(r.ID) && r.ID > preempted && r.ID < n-blockPuzzles {
+			after++
+			if r.Runs >= 2 {
+				repeated++
+			}
+		}
+	}
+	// A repeat's batch may itself be preempted on this shared machine:
+	// most, not all, of the spiked units after it must be repeated.
+	if repeated < after*3/4 {
+		t.Errorf("%d of %d spiked units after the preempted one were repeated, want %d or more", repeated, after, after*3/4)
+	}
+}

@@ -108,8 +108,9 @@ func (p *batchPool[T]) put(b *batch[T]) {
 // its own code and data in the caches and its own branches in the
 // predictors (a fast strategy timed right after a slow one on the same
 // core runs cold: docs/TIMING.md). A batch holds about batchTarget of
-// work, judged from the mean time of the first runs of the strategy's
-// units so far, and at most maxBatch units: the strategies of tens of
+// work, judged from the mean time of the strategy's units so far (each
+// as its row records it: a cheap unit's first run preempted by a CPU hog
+// was repeated, and its median stands for it), and at most maxBatch units: the strategies of tens of
 // microseconds a unit or less go a whole block at a time, which their
 // repeats need (see minPass), even when the mean is that of the first
 // unit, which runs cold and reads several times its strategy's usual
@@ -134,7 +135,7 @@ const (
 // first. The wait is one unit per strategy at the start of a run (one
 // more for each unit that did not run, an entry that is not a puzzle).
 type pace struct {
-	meanNS   []atomic.Int64 // per solver, the running mean time of a unit's first run (0: unknown)
+	meanNS   []atomic.Int64 // per solver, the running mean of its units' times as their rows record them (0: unknown)
 	finished []atomic.Int64 // per solver, the batches solved
 	ping     chan struct{}  // a batch was solved (capacity 1: a ping waits for the reader)
 
@@ -160,7 +161,7 @@ func newPace(nsolvers int) *pace {
 }
 
 // solved records a solved batch of solver si whose n units that ran
-// (n may be 0) took sum in all in their first runs.
+// (n may be 0) took sum in all, as their rows record them.
 func (p *pace) solved(si int, sum int64, n int) {
 	if n > 0 {
 		// The mean moves once per batch, not per unit (a word that every
@@ -181,7 +182,7 @@ func (p *pace) solved(si int, sum int64, n int) {
 }
 
 // batchSize returns the number of units of the next batch, given the
-// running mean time of a first run (0 when unknown).
+// running mean time of a unit (0 when unknown).
 func batchSize(meanNS int64) int {
 	if meanNS <= 0 {
 		return 1

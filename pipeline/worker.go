@@ -268,14 +268,20 @@ func (w *workers) work(ctx context.Context) error {
 				}
 			}
 		}
+		// The pace learns each unit's time as its row records it: a cheap
+		// unit preempted on its first run was repeated, and its median
+		// stands for it. Its first run (a CPU hog's time slice, tens of
+		// milliseconds) would raise the running mean past
+		// batchTarget/minPass and leave the next blocks in batches too
+		// small to repeat or check.
 		var sum int64
 		ran := 0
 		for i := range batch {
+			rs[i].finish(&out[i].row)
 			if rs[i].n > 0 {
-				sum += rs[i].ns[0]
+				sum += out[i].row.NS
 				ran++
 			}
-			rs[i].finish(&out[i].row)
 		}
 		w.pace.solved(batch[0].solver, sum, ran)
 		unitPool.put(ub)

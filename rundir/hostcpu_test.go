@@ -35,6 +35,25 @@ func TestOtherShare(t *testing.T) {
 			t.Errorf("%d workers, %g s of other work: OtherShare = %g, %t; want %g", c.workers, c.other, got, ok, c.want)
 		}
 	}
+	// Workers on fewer processors than themselves (GOMAXPROCS=1 set in
+	// the environment, -workers 2) run on that many CPUs: the others are
+	// spare. GOMAXPROCS 0 (not recorded) caps nothing.
+	for _, c := range []struct {
+		workers, procs int
+		other          float64
+		want           float64
+	}{
+		{2, 1, 5, 0},    // the other CPU was idle enough for it
+		{2, 1, 12, 0.2}, // 2 s beyond the spare CPU's 10
+		{2, 2, 5, 0.25},
+		{1, 4, 5, 0}, // GOMAXPROCS above the workers: the workers count
+		{2, 0, 5, 0.25},
+	} {
+		s := Segment{DurationNS: 10e9, OtherCPUNS: int64(c.other * 1e9), Workers: c.workers, Machine: Machine{NumCPU: 2, GOMAXPROCS: c.procs}}
+		if got, ok := s.OtherShare(); !ok || got != c.want {
+			t.Errorf("%d workers on GOMAXPROCS %d, %g s of other work: OtherShare = %g, %t; want %g", c.workers, c.procs, c.other, got, ok, c.want)
+		}
+	}
 	s := Segment{DurationNS: 10e9, Machine: Machine{NumCPU: 2}}
 	s.OtherCPUNS = 0
 	if _, ok := s.OtherShare(); ok {

@@ -35,12 +35,16 @@ type Segment struct {
 // (NumCPU - Workers of them): only what it used beyond those took time
 // from the workers. So on 2 CPUs a sweep with 2 workers shares them with
 // anything else that ran, and one with 1 worker shares its CPU only
-// when the other work needed more than the other CPU.
+// when the other work needed more than the other CPU. Workers on fewer
+// processors (GOMAXPROCS set below -workers) run on as many CPUs.
 func (s *Segment) OtherShare() (float64, bool) {
 	if s.OtherCPUNS <= 0 || s.DurationNS <= 0 || s.Machine.NumCPU <= 0 {
 		return 0, false
 	}
 	workers := min(max(s.Workers, 1), s.Machine.NumCPU)
+	if p := s.Machine.GOMAXPROCS; p > 0 {
+		workers = min(workers, p)
+	}
 	spare := float64(s.Machine.NumCPU-workers) * float64(s.DurationNS)
 	return min(max(float64(s.OtherCPUNS)-spare, 0)/(float64(workers)*float64(s.DurationNS)), 1), true
 }

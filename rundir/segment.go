@@ -11,7 +11,8 @@ type Segment struct {
 	CPUNS      int64     `json:"cpu_ns,omitempty"` // CPU time of the process (user and system), when it closed the segment
 	// OtherCPUNS is the CPU time the machine's other work took during the
 	// segment: the time its CPUs were busy (steal included) less this
-	// process's own (Linux; 0 where the system does not tell). Over
+	// process's own and its children's (the external solvers', ended
+	// before the segment) (Linux; 0 where the system does not tell). Over
 	// the wall time it is what others took of the CPUs while the units
 	// were timed (see OtherShare).
 	OtherCPUNS int64    `json:"other_cpu_ns,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
+	"strings"
 	"time"
 
 	"sudokubatch/rundir"
@@ -108,7 +109,8 @@ type candidate struct {
 	ci      int            // the corpus's index
 	at      int64          // where the row starts in its file (placedAmender)
 	first   statusCounters // the row's status and counters
-	// solution is the row's, for a foreign strategy (checkAgain).
+	// solution is the row's, for a foreign strategy (checkAgain): its own
+	// copy.
 	solution string
 	// the re-timing
 	n     int
@@ -180,7 +182,9 @@ func (rt *retimer) observe(r *result) {
 				c.at = rt.placer.LastRowAt() // the row just written
 			}
 			if rt.cfg.checkers[si] != nil {
-				c.solution = row.Solution
+				// A copy: the row's text is in its batch's memory
+				// (RowCopier), which later batches reuse.
+				c.solution = strings.Clone(row.Solution)
 			}
 		}
 		return c

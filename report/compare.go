@@ -390,10 +390,20 @@ func (c *Comparison) compareSettings(a, b *rundir.Manifest) {
 			"randomized strategies take other paths", sa.Seed, sb.Seed))
 	}
 	if len(a.Segments) > 0 && len(b.Segments) > 0 {
-		ma, mb := a.Segments[0].Machine, b.Segments[0].Machine
-		if ma.CPU != mb.CPU || ma.NumCPU != mb.NumCPU || ma.GOMAXPROCS != mb.GOMAXPROCS || ma.GOARCH != mb.GOARCH {
+		ga, gb := a.Segments[0], b.Segments[0]
+		ma, mb := ga.Machine, gb.Machine
+		switch {
+		case ma.CPU != mb.CPU || ma.NumCPU != mb.NumCPU || ma.GOARCH != mb.GOARCH:
 			c.Warnings = append(c.Warnings, fmt.Sprintf("the runs were measured on different machines (%s, %d CPUs vs %s, %d CPUs): "+
 				"the time ratios compare the machines too", ma.CPU, ma.NumCPU, mb.CPU, mb.NumCPU))
+		case ma.GOMAXPROCS != mb.GOMAXPROCS && ga.Workers == gb.Workers:
+			// A sweep of fewer workers than processors runs on as many
+			// (sweep.FitProcs): GOMAXPROCS follows -workers, which is no
+			// other machine. With the same workers it differs where
+			// GOMAXPROCS was set, or a run is from before FitProcs.
+			c.Warnings = append(c.Warnings, fmt.Sprintf("both runs had %s, on %s in OLD and %d in NEW (GOMAXPROCS): "+
+				"the time ratios compare that too", Count(ga.Workers, "worker", "workers"),
+				Count(ma.GOMAXPROCS, "processor", "processors"), mb.GOMAXPROCS))
 		}
 	}
 }

@@ -10,9 +10,17 @@ import (
 
 // processCPU returns the CPU time (user and system) this process has
 // used so far, or 0 when the system does not tell.
-func processCPU() int64 {
+func processCPU() int64 { return usage(syscall.RUSAGE_SELF) }
+
+// childrenCPU returns the CPU time (user and system) of this process's
+// children that ended and were waited for (an external solver's
+// processes, theirs included), or 0 when the system does not tell.
+func childrenCPU() int64 { return usage(syscall.RUSAGE_CHILDREN) }
+
+// usage returns the user and system time getrusage tells of who.
+func usage(who int) int64 {
 	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	if err := syscall.Getrusage(who, &ru); err != nil {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()

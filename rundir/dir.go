@@ -29,10 +29,11 @@ type Dir struct {
 	// is where the next row starts. last is where the last row written
 	// starts (LastRowAt), -1 before the first.
 	base, last int64
-	// busy0 and cpu0 are the machine's busy CPU time (hostBusy) and this
-	// process's (processCPU) when the segment began: OtherCPUNS is what
-	// the machine did besides this process since.
-	busy0, cpu0 int64
+	// busy0, cpu0 and child0 are the machine's busy CPU time (hostBusy),
+	// this process's (processCPU) and its children's (childrenCPU) when
+	// the segment began: OtherCPUNS is what the machine did besides this
+	// process and its children since.
+	busy0, cpu0, child0 int64
 }
 
 // The errors of Create and Resume that say what the directory holds.
@@ -194,7 +195,7 @@ func isTempFile(name string) bool {
 // so that a process killed later leaves its trace.
 func (d *Dir) Begin(seg Segment) error {
 	seg.Status = Running
-	d.busy0, d.cpu0 = hostBusy(), processCPU()
+	d.busy0, d.cpu0, d.child0 = hostBusy(), processCPU(), childrenCPU()
 	d.Manifest.Segments = append(d.Manifest.Segments, seg)
 	d.seg = len(d.Manifest.Segments) - 1
 	d.Manifest.Status = Running
@@ -273,8 +274,9 @@ func (d *Dir) finish(status, msg string, sync bool) error {
 		s.Rows, s.Error = d.segRows, msg
 		s.CPUNS = processCPU()
 		if busy := hostBusy(); busy >= 0 && d.busy0 >= 0 {
-			// Never 0 once measured: 0 means "not recorded".
-			s.OtherCPUNS = max(busy-d.busy0-(s.CPUNS-d.cpu0), 1)
+			// Never 0 once measured: 0 means "not recorded". The
+			// children are the external solvers, ended before.
+			s.OtherCPUNS = max(busy-d.busy0-(s.CPUNS-d.cpu0)-(childrenCPU()-d.child0), 1)
 		}
 		d.Manifest.End = now
 	}

@@ -11,7 +11,8 @@ type Segment struct {
 	CPUNS      int64     `json:"cpu_ns,omitempty"` // CPU time of the process (user and system), when it closed the segment
 	// OtherCPUNS is the CPU time the machine's other work took during the
 	// segment: the time its CPUs were busy (steal included) less this
-	// process's own (Linux; 0 where the system does not tell). Over
+	// process's own and its children's (the external solvers', ended
+	// before the segment) (Linux; 0 where the system does not tell). Over
 	// the wall time it is what others took of the CPUs while the units
 	// were timed (see OtherShare).
 	OtherCPUNS int64    `json:"other_cpu_ns,omitempty"`
@@ -35,12 +36,16 @@ type Segment struct {
 // (NumCPU - Workers of them): only what it used beyond those took time
 // from the workers. So on 2 CPUs a sweep with 2 workers shares them with
 // anything else that ran, and one with 1 worker shares its CPU only
-// when the other work needed more than the other CPU.
+// when the other work needed more than the other CPU. Workers on fewer
+// processors (GOMAXPROCS set below -workers) run on as many CPUs.
 func (s *Segment) OtherShare() (float64, bool) {
 	if s.OtherCPUNS <= 0 || s.DurationNS <= 0 || s.Machine.NumCPU <= 0 {
 		return 0, false
 	}
 	workers := min(max(s.Workers, 1), s.Machine.NumCPU)
+	if p := s.Machine.GOMAXPROCS; p > 0 {
+		workers = min(workers, p)
+	}
 	spare := float64(s.Machine.NumCPU-workers) * float64(s.DurationNS)
 	return min(max(float64(s.OtherCPUNS)-spare, 0)/(float64(workers)*float64(s.DurationNS)), 1), true
 }

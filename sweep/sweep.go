@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"sudokubatch/corpus"
@@ -380,8 +381,10 @@ func (s *Sweep) CountUnits(ctx context.Context) (int, error) {
 // re-timed as noise, some more wall time (docs/PERFORMANCE.md). It
 // returns the processors there were, which Close sets again (0:
 // unchanged). Open does not call it for a sweep with an external solver.
+// GOMAXPROCS is set when the runtime took it: a count above 0.
 func FitProcs(workers int, getenv func(string) string) (was int) {
-	if workers >= 1 && workers < runtime.GOMAXPROCS(0) && getenv("GOMAXPROCS") == "" {
+	n, err := strconv.ParseInt(getenv("GOMAXPROCS"), 10, 32)
+	if workers >= 1 && workers < runtime.GOMAXPROCS(0) && (err != nil || n <= 0) {
 		return runtime.GOMAXPROCS(workers)
 	}
 	return 0

@@ -300,4 +300,18 @@ func TestFitProcs(t *testing.T) {
 	if got := runtime.GOMAXPROCS(0); got != 4 {
 		t.Errorf("after Close: GOMAXPROCS %d, want 4", got)
 	}
+	// A GOMAXPROCS the runtime does not take (not a count above 0) is
+	// not set: the process has the processors it would have without it.
+	for _, v := range []string{"0", "-1", "abc", " "} {
+		runtime.GOMAXPROCS(4)
+		FitProcs(1, func(k string) string {
+			if k == "GOMAXPROCS" {
+				return v
+			}
+			return ""
+		})
+		if got := runtime.GOMAXPROCS(0); got != 1 {
+			t.Errorf("1 worker, GOMAXPROCS=%q in the environment (the runtime ignores it): GOMAXPROCS %d, want 1", v, got)
+		}
+	}
 }

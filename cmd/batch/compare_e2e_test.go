@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -243,5 +245,39 @@ func TestCompareSameCommit(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "slower than -threshold 1.1") || !strings.Contains(r.stderr, "dlx (median time ×1.2") {
 		t.Errorf("×1.2: stderr %s", r.stderr)
+	}
+}
+
+// TestCompareWorkersProcessors: a sweep of fewer workers than processors
+// runs on as many (sweep.FitProcs), so run.json's GOMAXPROCS follows
+// -workers. Runs of one machine with different workers are of one machine
+// (compare said "different machines (AMD EPYC, 2 CPUs vs AMD EPYC, 2
+// CPUs)" of -workers 1 against -workers 2); runs of the same workers on
+// different processors (GOMAXPROCS set, or a run from before FitProcs)
+// are told apart by their processors, not as machines.
+func TestCompareWorkersProcessors(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || os.Getenv("GOMAXPROCS") != "" {
+		t.Skip("a -workers 1 sweep keeps the processors: one CPU, or GOMAXPROCS set")
+	}
+	root := repoRoot(t)
+	tmp := t.TempDir()
+	args := append([]string{"-solvers", "bitboard", "-limit", "30", "-report=false"}, deterministic...)
+	mustOK(t, batchMain(t, root, append(args, "-workers", "1", "-out", tmp+"/w1")...))
+	mustOK(t, batchMain(t, root, append(args, "-workers", "2", "-out", tmp+"/w2")...))
+	r := batchMain(t, root, "compare", "-page=false", tmp+"/w1", tmp+"/w2")
+	mustOK(t, r)
+	if strings.Contains(r.stderr, "different machines") || strings.Contains(r.stderr, "processors") {
+		t.Errorf("-workers 1 against -workers 2 on one machine: a warning of machines or processors:\n%s", r.stderr)
+	}
+
+	// The same workers on all the processors: GOMAXPROCS set in the
+	// environment keeps them (FitProcs leaves it be).
+	t.Setenv("GOMAXPROCS", strconv.Itoa(runtime.GOMAXPROCS(0)))
+	mustOK(t, batchMain(t, root, append(args, "-workers", "1", "-out", tmp+"/all")...))
+	r = batchMain(t, root, "compare", "-page=false", tmp+"/w1", tmp+"/all")
+	mustOK(t, r)
+	want := fmt.Sprintf("both runs had 1 worker, on 1 processor in OLD and %d in NEW (GOMAXPROCS)", runtime.GOMAXPROCS(0))
+	if strings.Contains(r.stderr, "different machines") || !strings.Contains(r.stderr, want) {
+		t.Errorf("-workers 1 on 1 processor against all of them: stderr lacks %q, or says machines:\n%s", want, r.stderr)
 	}
 }

@@ -35,7 +35,11 @@ var keptMinSize int64 = 1 << 20
 // hashSettle before the hashing began. A change after that gets a later
 // change time: the kernel's file clock ticks every few milliseconds, and
 // two changes in one tick (after the hash began) would otherwise leave
-// the identity as it was. Without a cache directory, or where the
+// the identity as it was. One write is not seen: a write through a
+// shared memory mapping (mmap) to a page that an earlier write through
+// it left dirty, before that page goes to disk, changes no time; the
+// hash kept is then stale until the page is written back or the file is
+// written again. Without a cache directory, or where the
 // identity cannot be read (not Linux), hash is called every time.
 func KeptSHA256(f *os.File, path string, hash func() (sum string, size int64, err error)) (string, int64, error) {
 	cache, id, changed, size0 := "", "", time.Time{}, int64(0)

@@ -35,7 +35,11 @@ var keptMinSize int64 = 1 << 20
 // hashSettle before the hashing began. A change after that gets a later
 // change time: the kernel's file clock ticks every few milliseconds, and
 // two changes in one tick (after the hash began) would otherwise leave
-// the identity as it was. Without a cache directory, or where the
+// the identity as it was. One write is not seen: a write through a
+// shared memory mapping (mmap) to a page that an earlier write through
+// it left dirty, before that page goes to disk, changes no time; the
+// hash kept is then stale until the page is written back or the file is
+// written again. Without a cache directory, or where the
 // identity cannot be read (not Linux), hash is called every time.
 func KeptSHA256(f *os.File, path string, hash func() (sum string, size int64, err error)) (string, int64, error) {
 	cache, id, changed, size0 := "", "", time.Time{}, int64(0)
@@ -48,8 +52,11 @@ func KeptSHA256(f *os.File, path string, hash func() (sum string, size int64, er
 		}
 	}
 	if v := readKept(cache, id); v != "" {
+		// What a damaged cache file says (cut short, or written over by
+		// hand) is not believed: the hash must be 64 hex digits and the
+		// size the file's, or run.json would record them.
 		sum, size, ok := strings.Cut(v, " ")
-		if n, err := strconv.ParseInt(size, 10, 64); ok && err == nil && len(sum) == 64 {
+		if n, err := strconv.ParseInt(size, 10, 64); ok && err == nil && n == size0 && isSHA256(sum) {
 			return sum, n, nil
 		}
 	}
@@ -62,6 +69,20 @@ func KeptSHA256(f *os.File, path string, hash func() (sum string, size int64, er
 		writeCache(cache, id+"\t"+sum+" "+strconv.FormatInt(size, 10)+"\n")
 	}
 	return sum, size, nil
+}
+
+// isSHA256 reports whether s is a SHA-256 as hex.EncodeToString writes
+// it: 64 lowercase hex digits.
+func isSHA256(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // cachePath returns the file of the user's cache directory that keeps

@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"sudokubatch/rundir"
 )
 
 // corpusHead returns the first n lines of the default corpus.
@@ -108,4 +113,63 @@ func gridRow(digits string) string {
 		b.WriteByte(' ')
 	}
 	return b.String() + "|"
+}
+
+// A corpus file's hash kept in the user's cache is recorded in run.json
+// only when the cache holds it whole: a cache file cut short (its size
+// lost digits) or damaged (its hash not hex) is not believed, and the
+// file is hashed again. run.json then records the file's size and
+// SHA-256, which -resume compares with the file's.
+func TestKeptCorpusHashDamagedCache(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(tmp, "cache"))
+	// The committed corpus (4 MB, above the size from which a hash is
+	// kept), whose last change is its checkout's: settled, so its hash
+	// is kept at the first run. The link is the path the cache keeps it
+	// under.
+	target := filepath.Join(repoRoot(t), "data/sudoku17.txt")
+	if err := os.Symlink(target, filepath.Join(tmp, "c.txt")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	want := rundir.CorpusInfo{Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}
+	recorded := func(out string) rundir.CorpusInfo {
+		t.Helper()
+		mustOK(t, batch(t, tmp, "-limit", "1", "-solvers", "bitboard", "-report=false", "-quiet", "-out", out, "c.txt"))
+		m, err := rundir.ReadManifest(filepath.Join(tmp, out))
+		if err != nil {
+			t.Error(err) // a run.json that no command reads
+			return rundir.CorpusInfo{}
+		}
+		return rundir.CorpusInfo{Size: m.Corpora[0].Size, SHA256: m.Corpora[0].SHA256}
+	}
+	if got := recorded("first"); got != want {
+		t.Fatalf("first run: run.json records %+v, want %+v", got, want)
+	}
+	kept, _ := filepath.Glob(filepath.Join(tmp, "cache", "sudokubatch", "corpus-*"))
+	if len(kept) != 1 {
+		t.Skipf("%s changed less than a few seconds ago: its hash is not kept yet (%d files kept)", target, len(kept))
+	}
+	good, err := os.ReadFile(kept[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.TrimSuffix(string(good), "\n")
+	id, _, _ := strings.Cut(line, "\t")
+	for name, damaged := range map[string]string{
+		"cut in its size":           line[:len(line)-3],
+		"holding a hash not in hex": id + "\t" + strings.Repeat("zz", 32) + " " + strconv.Itoa(len(b)) + "\n",
+		"holding another size":      id + "\t" + want.SHA256 + " 12\n",
+	} {
+		if err := os.WriteFile(kept[0], []byte(damaged), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := recorded(strings.ReplaceAll(name, " ", "-")); got != want {
+			t.Errorf("a cache %s: run.json records %+v, want %+v", name, got, want)
+		}
+	}
 }

@@ -94,7 +94,8 @@ func binarySHA256(exe, cache string) string {
 	if st, err := f.Stat(); err == nil && cache != "" {
 		id = fileIdentity(st)
 	}
-	if v := readKept(cache, id); len(v) == len("sha256:")+64 && strings.HasPrefix(v, "sha256:") {
+	// A damaged cache file is not believed (see KeptSHA256).
+	if v := readKept(cache, id); strings.HasPrefix(v, "sha256:") && isSHA256(v[len("sha256:"):]) {
 		return v
 	}
 	h := sha256.New()

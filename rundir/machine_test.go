@@ -146,6 +146,16 @@ func TestBinarySHA256Cache(t *testing.T) {
 	if got := binarySHA256(exe, cache); got != marker {
 		t.Errorf("a second run of the same file: %q, want the kept %q", got, marker)
 	}
+	// A damaged cache file (written over by hand: not hex, or capitals) is
+	// not believed: the file is hashed again, or run.json would record it.
+	for _, bad := range []string{"sha256:" + strings.Repeat("zz", 32), "sha256:" + strings.Repeat("AB", 32)} {
+		if err := os.WriteFile(cache, []byte(id+"\t"+bad+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := binarySHA256(exe, cache); got != want("first build") {
+			t.Errorf("a cache that keeps %q: %q, want the file's %q", bad, got, want("first build"))
+		}
+	}
 	write("another build")
 	if got := binarySHA256(exe, cache); got != want("another build") {
 		t.Errorf("after a write to the file: %q, want %q", got, want("another build"))

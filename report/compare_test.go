@@ -680,16 +680,7 @@ func TestLoadRunReserves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rows := range []int{1, 21, 1 << 40} {
-		dir := t.TempDir()
-		for _, f := range []string{"results.csv", "run.json"} {
-			b, err := os.ReadFile(filepath.Join("testdata", "mini", f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := miniRunCopy(t)
 		m, err := rundir.ReadManifest(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -729,6 +720,23 @@ func TestLoadRunReserves(t *testing.T) {
 	}
 }
 
+// miniRunCopy returns a new directory holding a copy of testdata/mini's
+// results.csv and run.json, for a test to change.
+func miniRunCopy(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"results.csv", "run.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "mini", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // TestLoadRunReservesNoMoreThanTheFileHolds: the series' columns are
 // made at once for no more rows together than results.csv can hold,
 // whatever run.json says: a count of rows the file cannot hold is not
@@ -751,16 +759,7 @@ func TestLoadRunReservesNoMoreThanTheFileHolds(t *testing.T) {
 		{"one strategy named of three", 100, []string{"norvig"}, 0},
 		{"exact count", 21, nil, 7},
 	} {
-		dir := t.TempDir()
-		for _, f := range []string{"results.csv", "run.json"} {
-			b, err := os.ReadFile(filepath.Join("testdata", "mini", f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := miniRunCopy(t)
 		m, err := rundir.ReadManifest(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -49,16 +49,7 @@ func BenchmarkRender(b *testing.B) {
 // 49,151 puzzles, drawn once, as the report encodes each chart: its
 // colors counted, its palette chosen, its pixels mapped, compressed.
 func BenchmarkEncodePNG(b *testing.B) {
-	res := testResults(map[string][]testEntry{"bitboard": spread(49151, 2_000)}, "bitboard")
-	cs, err := newChartSet(b.Context(), res, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := cs.jobs()[0].build()
-	if err != nil {
-		b.Fatal(err)
-	}
-	img := f.raster()
+	img := firstChart(b, 49151, 2_000).raster()
 	for b.Loop() {
 		if err := encodePNG(io.Discard, img); err != nil {
 			b.Fatal(err)

@@ -38,6 +38,22 @@ func testResults(series map[string][]testEntry, order ...string) *report.Results
 	return res
 }
 
+// firstChart builds the first chart of the report of one strategy,
+// bitboard, over n puzzles whose times spread up from base ns.
+func firstChart(tb testing.TB, n int, base int64) *Figure {
+	tb.Helper()
+	res := testResults(map[string][]testEntry{"bitboard": spread(n, base)}, "bitboard")
+	cs, err := newChartSet(tb.Context(), res, Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f, err := cs.jobs()[0].build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
 // spread returns n solved entries with times spread over a few
 // decades from base ns, and calls growing with them.
 func spread(n int, base int64) []testEntry {

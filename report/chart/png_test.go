@@ -149,16 +149,7 @@ func hasColor(img image.Image, c color.Color) bool {
 // file of the image is, for a chart and for an image with translucent
 // colors in its palette; a writer's error is returned.
 func TestWritePaletted(t *testing.T) {
-	res := testResults(map[string][]testEntry{"bitboard": spread(2000, 3_000)}, "bitboard")
-	cs, err := newChartSet(t.Context(), res, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := cs.jobs()[0].build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	chart := paletted(f.raster())
+	chart := paletted(firstChart(t, 2000, 3_000).raster())
 	pal := color.Palette{color.RGBA{0, 0, 0, 0}, color.RGBA{0x40, 0x20, 0x10, 0x80}, color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0, 0x72, 0xb2, 0xff}}
 	small := image.NewPaletted(image.Rect(0, 0, 7, 3), pal)
 	for i := range small.Pix {

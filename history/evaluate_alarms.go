@@ -119,7 +119,7 @@ func (e *evaluation) stepAlarms() error {
 	}
 	for _, st := range r.Steps {
 		j := st.Night.Index - 1
-		if !st.New && j < untrended || st.Ratio <= 1+stepAlarm*r.Options.Threshold || st.SameBuild && !r.Options.SameBuild {
+		if !st.New && j < untrended || !alarmSized(st, r.Options) {
 			continue
 		}
 		if slices.ContainsFunc(r.Alarms, func(a *Alarm) bool {
@@ -160,6 +160,13 @@ func (e *evaluation) stepAlarms() error {
 		r.Alarms = append(r.Alarms, a)
 	}
 	return nil
+}
+
+// alarmSized reports whether step st is large enough to be an alarm: up
+// beyond stepAlarm times the threshold, and not a step the nights on both
+// sides of which ran one build (unless opt.SameBuild).
+func alarmSized(st *Step, opt Options) bool {
+	return st.Ratio > 1+stepAlarm*opt.Threshold && (!st.SameBuild || opt.SameBuild)
 }
 
 // idList names the first ids of a counters change, "…" when there are

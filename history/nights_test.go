@@ -334,3 +334,47 @@ func textOf(t *testing.T, o *Outcome) string {
 	}
 	return b.String()
 }
+
+// TestCheckAckAStepFoundLater: a slowdown whose first nights ran on a
+// disturbed machine (every strategy x1.25: the gate withholds it) is
+// alarmed by its change point two nights later, dated to its first
+// night. That alarm can be acknowledged at its first night on any later
+// night, not only on the night the change point found it: CI met a
+// refusal (night 8 of TestTrendAlarmsOnceOnSlowdown, whose step alarmed
+// on night 7).
+func TestCheckAckAStepFoundLater(t *testing.T) {
+	root := t.TempDir()
+	for k := 1; k <= 9; k++ {
+		sw := sweep{name: fmt.Sprintf("n%d", k), day: k}
+		if k >= 5 {
+			sw.slow, sw.binary = map[string]float64{"bitboard": 1.5}, "sha256:b"
+		}
+		if k >= 5 && k <= 8 {
+			sw.machine = 1.25
+		}
+		synthSweep(t, root, sw)
+		if k < 7 {
+			continue
+		}
+		idx, _, err := Update(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 7 { // the setting: the step's alarm, of n5, raised on n7
+			r, err := Evaluate(context.Background(), root, idx.All().Series[0], nil, Options{Memo: idx.Memo()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var alarms []string
+			for _, a := range r.Alarms {
+				alarms = append(alarms, fmt.Sprintf("%s %s of %s", a.Solver, a.Kind, a.Start.Run))
+			}
+			if want := []string{"bitboard " + AlarmStep + " of n5"}; !slices.Equal(alarms, want) {
+				t.Fatalf("after n7: alarms %q, want %q", alarms, want)
+			}
+		}
+		if err := CheckAck(context.Background(), root, idx, nil, idx.Lookup("n5"), "bitboard", Options{}); err != nil {
+			t.Errorf("after n%d: -ack n5 bitboard: %v", k, err)
+		}
+	}
+}

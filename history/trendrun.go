@@ -231,7 +231,10 @@ func CheckAck(ctx context.Context, root string, idx *Index, acks []Ack, e *Entry
 		}
 		// A step found on a later night is an alarm dated to the night
 		// it starts, which the series cut there cannot show: the whole
-		// series can.
+		// series can. The whole series shows it as an alarm only while it
+		// is new (the night that found it); on the nights after, as a step
+		// of alarm size (stepAlarms' bounds), which the trend of the night
+		// that found it alarmed on unless the gate had.
 		if k+1 < len(s.Nights) {
 			whole, err := Evaluate(ctx, root, s, acks, opt)
 			if err != nil {
@@ -239,6 +242,11 @@ func CheckAck(ctx context.Context, root string, idx *Index, acks []Ack, e *Entry
 			}
 			for _, a := range whole.Alarms {
 				if a.Solver == solver && (a.Night.Index == k+1 || a.Start.Index == k+1) {
+					return nil
+				}
+			}
+			for _, st := range whole.Steps {
+				if st.Solver == solver && st.Night.Index == k+1 && alarmSized(st, whole.Options) {
 					return nil
 				}
 			}

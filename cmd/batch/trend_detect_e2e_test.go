@@ -167,11 +167,18 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		for _, st := range rep.Strategies {
 			v := st.Verdict
 			if g := st.Gate; g != nil {
-				v += fmt.Sprintf(" x%.3f [%.3f, %.3f]", g.Adjusted, g.AdjustedCI.Lo, g.AdjustedCI.Hi)
+				// The raw ratio, the machine's factor and the spread too:
+				// what a verdict CI met came from.
+				v += fmt.Sprintf(" x%.3f [%.3f, %.3f] (raw x%.3f, machine x%.3f, spread x%.3f)",
+					g.Adjusted, g.AdjustedCI.Lo, g.AdjustedCI.Hi, g.Ratio.Value, g.Machine, g.Spread)
 			}
 			verdicts = append(verdicts, st.Solver+": "+v)
 		}
-		t.Logf("%s: exit %d; %s", name, r.code, strings.Join(verdicts, "; "))
+		share := "none"
+		if sh := rep.Newest.OtherShare; sh != nil {
+			share = history.FormatShare(*sh)
+		}
+		t.Logf("%s: exit %d; other work %s; %s; notes %q", name, r.code, share, strings.Join(verdicts, "; "), rep.Notes)
 		alarms := openAlarms(reports)
 		v := strategyOf(t, rep, slowSolver).Verdict
 		// On a night the machine was disturbed (its strategies moved
@@ -233,8 +240,17 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		// either way no new alarm, which the exit code checks. When the
 		// change point alarmed for a slowdown the gate withheld, the
 		// gate's first judgment of it may come that night: "slower", its
-		// alarm known already.
-		if alarmedOn > 0 && k == alarmedOn+1 && v != history.VerdictStillSlower && !(unjudged && v == history.VerdictSlower) {
+		// alarm known already. Or the gate may not clear the noise: its
+		// baseline ends before the step, but the slowdown is open for the
+		// gate only when the gate found it (openSlowdowns), and against
+		// the spread of a busy CI's baseline nights (x1.2) a night read
+		// x1.183 [1.177, 1.202] is "no change" (CI, night 8, after the
+		// step alarmed on night 7). Never faster.
+		switch {
+		case alarmedOn == 0 || k != alarmedOn+1 || v == history.VerdictStillSlower:
+		case unjudged && v != history.VerdictFaster:
+			t.Logf("%s: %s's verdict %q the night after its change point's alarm (the gate never judged the slowdown)", name, slowSolver, v)
+		default:
 			t.Errorf("%s: %s's verdict %q, want %q", name, slowSolver, v, history.VerdictStillSlower)
 		}
 	}

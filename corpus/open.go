@@ -3,7 +3,6 @@ package corpus
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +13,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/klauspost/compress/gzip"
 
 	"sudokubatch/data"
 	"sudokubatch/rundir"
@@ -198,7 +199,7 @@ func Open(ctx context.Context, path string, src Source, halt <-chan struct{}) (*
 		zr, err := gzip.NewReader(c.gz)
 		if err != nil {
 			c.Close()
-			return nil, fmt.Errorf("opening corpus %s: gzip: %w", path, err)
+			return nil, fmt.Errorf("opening corpus %s: %w", path, err) // "gzip: invalid header"
 		}
 		c.Info.Gzip = true
 		c.text = zr

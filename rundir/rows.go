@@ -2,7 +2,6 @@ package rundir
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -46,7 +45,7 @@ type Rows struct {
 	io.Reader
 	Name string
 	file *os.File
-	gz   *gzip.Reader
+	gz   *kgzip.Reader
 }
 
 // OpenRows opens the rows of a run: path is a run directory (its
@@ -67,7 +66,7 @@ func OpenRows(path string) (*Rows, error) {
 	}
 	r := &Rows{Reader: f, Name: path, file: f}
 	if filepath.Ext(path) == ".gz" {
-		gz, err := gzip.NewReader(bufio.NewReaderSize(f, 256<<10))
+		gz, err := kgzip.NewReader(bufio.NewReaderSize(f, 256<<10))
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: not a gzip file: %w", path, err)

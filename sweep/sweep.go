@@ -55,8 +55,9 @@ type Options struct {
 	Settings rundir.Settings
 	Given    func(flag string) bool
 	Resume   bool
-	// Out is the run directory; "" for a new results/<run id>, or
-	// results/latest to resume.
+	// Out is the run directory; "" for a new results/<run id>, or the
+	// run to resume (rundir.ResumeTarget: results/latest, or a newer run
+	// a killed process left running).
 	Out string
 	// Corpora are the corpora named on the command line: with Resume,
 	// none means the run's.
@@ -177,7 +178,10 @@ func (s *Sweep) create(ctx context.Context) error {
 func (s *Sweep) resume(ctx context.Context) error {
 	out := s.opt.Out
 	if out == "" {
-		out = rundir.Latest(rundir.DefaultRoot)
+		var why string
+		if out, why = rundir.ResumeTarget(rundir.DefaultRoot); why != "" {
+			s.opt.Say(why)
+		}
 	}
 	dir, err := rundir.Resume(out, corpus.VerifyRun(ctx, out))
 	if err != nil {

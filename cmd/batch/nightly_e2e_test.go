@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sudokubatch/internal/testenv"
+	"sudokubatch/rundir"
+)
+
+// nightRuns returns the run directories under dir/results, by name.
+func nightRuns(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(dir, rundir.DefaultRoot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			runs = append(runs, filepath.Join(dir, rundir.DefaultRoot, e.Name()))
+		}
+	}
+	return runs
+}
+
+// TestResumeAfterAKilledNight: a night killed outright (SIGKILL: the OOM
+// killer, a reboot, systemd's stop timeout) never moves results/latest,
+// which still names the night before. `batch -resume` without -out then
+// finishes the killed night, and says so, and leaves the night before
+// alone. Before, it resumed results/latest's finished night (a new
+// segment in its run.json, its report and gzip written again), exited 0,
+// and the killed night stayed running for ever.
+func TestResumeAfterAKilledNight(t *testing.T) {
+	root := repoRoot(t)
+	corpus := bigCorpus(t, root, 3)
+	dir := t.TempDir()
+	args := append([]string{"-solvers", "norvig,dlx", "-workers", "2", "-report=false"}, deterministic...)
+	mustOK(t, batch(t, dir, append(args, "-range", "0:100", corpus)...))
+	before := nightRuns(t, dir)
+	if len(before) != 1 {
+		t.Fatalf("after the first night: %v, want one run", before)
+	}
+	first, err := os.ReadFile(filepath.Join(before[0], rundir.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	needsBinary(t)
+	cmd := exec.Command(batchBin, append(args, corpus)...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var killed string
+	testenv.Await(t, "the second night's rows", func() bool {
+		select {
+		case err := <-exited:
+			t.Fatalf("the second night ended before it was killed: %v", err)
+		default:
+		}
+		for _, r := range nightRuns(t, dir) {
+			if st, err := os.Stat(filepath.Join(r, rundir.ResultsFile)); r != before[0] && err == nil && st.Size() > 20_000 {
+				killed = r
+				return true
+			}
+		}
+		return false
+	})
+	cmd.Process.Kill()
+	<-exited
+	if m := manifest(t, killed); m.Status != rundir.Running {
+		t.Fatalf("the killed night's status %s, want running", m.Status)
+	}
+
+	r := batch(t, dir, "-resume", "-quiet", "-report=false")
+	mustOK(t, r)
+	if !strings.Contains(r.stderr, filepath.Base(killed)) {
+		t.Errorf("-resume does not say it resumes the killed night %s:\n%s", killed, r.stderr)
+	}
+	if m := manifest(t, killed); m.Status != rundir.Finished {
+		t.Errorf("the killed night after -resume: status %s, want finished\n%s", m.Status, r.stderr)
+	}
+	if now, _ := os.ReadFile(filepath.Join(before[0], rundir.ManifestFile)); string(now) != string(first) {
+		t.Errorf("-resume changed the night before's run.json:\n%s", r.stderr)
+	}
+}

@@ -90,3 +90,30 @@ func TestResumeAfterAKilledNight(t *testing.T) {
 		t.Errorf("-resume changed the night before's run.json:\n%s", r.stderr)
 	}
 }
+
+// TestFullDiskAtTheStartLeavesNothing: a night that starts on a full disk
+// (run.json cannot be written) exits 1, an I/O error, saying nothing was
+// swept, and leaves no run directory behind; the same command runs once
+// there is room. Before, it exited 2 (a usage error: "fix the recipe")
+// and left results/<run id> holding only its .lock, one more each night.
+func TestFullDiskAtTheStartLeavesNothing(t *testing.T) {
+	root := repoRoot(t)
+	dir := mountTmpfs(t, "size=64k")
+	fill := filepath.Join(dir, "fill")
+	if out, err := exec.Command("dd", "if=/dev/zero", "of="+fill, "bs=4k").CombinedOutput(); !strings.Contains(string(out), "No space left") {
+		t.Fatalf("filling the tmpfs: %v %s", err, out)
+	}
+	args := []string{"-solvers", "bitboard", "-limit", "3", "-quiet", "-report=false", filepath.Join(root, "data/sudoku17.txt")}
+	r := batch(t, dir, args...)
+	if r.code != 1 || !strings.Contains(r.stderr, "no space left on device") || !strings.Contains(r.stderr, "run again") {
+		t.Errorf("exit %d, want 1 with the reason and what to do; stderr %s", r.code, r.stderr)
+	}
+	if runs := nightRuns(t, dir); len(runs) != 0 {
+		t.Errorf("left behind: %v", runs)
+	}
+	os.Remove(fill)
+	mustOK(t, batch(t, dir, args...))
+	if runs := nightRuns(t, dir); len(runs) != 1 || manifest(t, runs[0]).Status != rundir.Finished {
+		t.Errorf("once there is room: %v, want one finished run", runs)
+	}
+}

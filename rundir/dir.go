@@ -86,7 +86,7 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 	}
 	_, statErr := os.Lstat(dir)
 	made := errors.Is(statErr, fs.ErrNotExist)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return nil, fmt.Errorf("creating run directory %s: %w", dir, err)
 	}
 	lockPath := filepath.Join(dir, LockFile)
@@ -121,7 +121,7 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 		return nil, err
 	}
 	createStep("manifest")
-	f, err := os.OpenFile(filepath.Join(dir, ResultsFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, ResultsFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		undo(ManifestFile)
 		return nil, fmt.Errorf("creating results: %w", err)

@@ -157,7 +157,7 @@ func sameExternals(named, was []External) bool {
 // The run's id, m.RunID, is the directory's name.
 func CreateNew(out string, m *Manifest) (*Dir, error) {
 	if out == "" {
-		if err := os.MkdirAll(DefaultRoot, 0o755); err != nil {
+		if err := os.MkdirAll(DefaultRoot, DirMode); err != nil {
 			return nil, fmt.Errorf("creating %s: %w", DefaultRoot, err)
 		}
 		out = filepath.Join(DefaultRoot, NewRunID(DefaultRoot, m.Start))

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,5 +117,51 @@ func TestFullDiskAtTheStartLeavesNothing(t *testing.T) {
 	mustOK(t, batch(t, dir, args...))
 	if runs := nightRuns(t, dir); len(runs) != 1 || manifest(t, runs[0]).Status != rundir.Finished {
 		t.Errorf("once there is room: %v, want one finished run", runs)
+	}
+}
+
+// TestRunFilesFollowTheUmask: every file and directory of a night's run
+// has the mode the umask it ran under gives (0666 and 0777 less it), as
+// a shell's redirection would make them: under a shared root's umask 002
+// the group can resume, report and prune the run; under 077 nobody else
+// reads it. Before, the files were 0644 whatever the umask (the group
+// could not open results.csv or .lock to resume, and umask 077's files
+// were readable by all).
+func TestRunFilesFollowTheUmask(t *testing.T) {
+	root := repoRoot(t)
+	needsBinary(t)
+	for _, umask := range []os.FileMode{0o002, 0o077} {
+		t.Run(fmt.Sprintf("%03o", umask), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command("sh", "-c", fmt.Sprintf("umask %03o; exec \"$0\" \"$@\"", umask), batchBin,
+				"-solvers", "norvig,bitboard", "-limit", "300", "-quiet", filepath.Join(root, "data/sudoku17.txt"))
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			run := filepath.Join(dir, rundir.DefaultRoot)
+			n := 0
+			err := filepath.WalkDir(run, func(path string, d fs.DirEntry, err error) error {
+				if err != nil || d.Type()&fs.ModeSymlink != 0 {
+					return err
+				}
+				st, err := os.Stat(path)
+				if err != nil {
+					return err
+				}
+				want := 0o666 &^ umask
+				if st.IsDir() {
+					want = 0o777 &^ umask
+				}
+				if st.Mode().Perm() != want {
+					t.Errorf("%s: mode %v, want %v", path, st.Mode().Perm(), want)
+				}
+				n++
+				return nil
+			})
+			if err != nil || n < 10 {
+				t.Fatalf("walking %s: %v (%d files)", run, err, n)
+			}
+		})
 	}
 }

@@ -29,6 +29,20 @@
 set -u
 keep=${KEEP:-30}
 batch=${BATCH:-}
+mkdir -p results || exit 1
+# Two nights at once would share the cores and skew each other's times:
+# the lock is taken first, before the build, which would load the cores
+# under the night still running and replace the ./batch it runs trend and
+# prune with. (Two processes never write one run directory: its lock
+# refuses the second.)
+if command -v flock >/dev/null 2>&1; then
+	exec 9>results/.nightly.lock
+	if ! flock -n 9; then
+		echo "nightly: another night is still running (results/.nightly.lock)" >&2
+		exit 75
+	fi
+fi
+
 if [ -z "$batch" ]; then
 	if [ -f go.mod ] && [ -d cmd/batch ] && grep -q '^module sudokubatch$' go.mod; then
 		go=${GO:-$(command -v go || true)}
@@ -53,17 +67,6 @@ if [ -z "$batch" ]; then
 	else
 		echo "nightly: no batch binary: build it in the checkout (go build -buildvcs=true -o batch ./cmd/batch) or set BATCH" >&2
 		exit 2
-	fi
-fi
-
-mkdir -p results || exit 1
-# Two nights at once would share the cores and skew each other's times.
-# (Two processes never write one run directory: its lock refuses the second.)
-if command -v flock >/dev/null 2>&1; then
-	exec 9>results/.nightly.lock
-	if ! flock -n 9; then
-		echo "nightly: another night is still running (results/.nightly.lock)" >&2
-		exit 75
 	fi
 fi
 

@@ -165,3 +165,24 @@ func TestRunFilesFollowTheUmask(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepMakesNoHome: a sweep run as cron or a system user runs it,
+// HOME naming a directory that does not exist, leaves it so (the hashes
+// of the corpus and binary it keeps in the user's cache directory are
+// then not kept). Before, it made HOME/.cache/sudokubatch, home and all
+// where it could (as root, /nonexistent).
+func TestSweepMakesNoHome(t *testing.T) {
+	root := repoRoot(t)
+	needsBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "nonexistent")
+	cmd := exec.Command(batchBin, "-solvers", "bitboard", "-limit", "3", "-quiet", "-report=false", filepath.Join(root, "data/sudoku17.txt"))
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + home, "LANG=C"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Lstat(home); err == nil {
+		t.Errorf("the sweep made HOME %s", home)
+	}
+}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,11 +15,12 @@ import (
 	"sudokubatch/rundir"
 )
 
-// nightRuns returns the run directories under dir/results, by name.
+// nightRuns returns the run directories under dir/results, by name
+// (none before there is a results root).
 func nightRuns(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(filepath.Join(dir, rundir.DefaultRoot))
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
 	var runs []string
@@ -27,6 +30,69 @@ func nightRuns(t *testing.T, dir string) []string {
 		}
 	}
 	return runs
+}
+
+// startNight starts a night (batch with args) in dir, waits until its
+// run directory, one not in before, holds rows, and returns it with the
+// function that kills the night (SIGKILL) and waits for its end.
+func startNight(t *testing.T, dir string, before []string, args ...string) (run string, kill func()) {
+	t.Helper()
+	needsBinary(t)
+	cmd := exec.Command(batchBin, args...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	testenv.Await(t, "the night's rows", func() bool {
+		select {
+		case err := <-exited:
+			t.Fatalf("the night ended before it was killed: %v", err)
+		default:
+		}
+		for _, r := range nightRuns(t, dir) {
+			if st, err := os.Stat(filepath.Join(r, rundir.ResultsFile)); !slices.Contains(before, r) && err == nil && st.Size() > 20_000 {
+				run = r
+				return true
+			}
+		}
+		return false
+	})
+	killed := false
+	kill = func() {
+		if !killed {
+			killed = true
+			cmd.Process.Kill()
+			<-exited
+		}
+	}
+	t.Cleanup(kill)
+	return run, kill
+}
+
+// TestPruneSaysWhichNightRunsAndWhichWasKilled: prune leaves a night
+// that is running and one a killed process left running whole, and says
+// which is which: the first in use by its pid, the second to be finished
+// with -resume. Before, both were "not finished (running): its rows stay
+// for batch -resume", which told the user to resume a night running now.
+func TestPruneSaysWhichNightRunsAndWhichWasKilled(t *testing.T) {
+	root := repoRoot(t)
+	corpus := bigCorpus(t, root, 3)
+	dir := t.TempDir()
+	args := append([]string{"-solvers", "norvig,dlx", "-workers", "2", "-report=false"}, deterministic...)
+	run, kill := startNight(t, dir, nil, append(args, corpus)...)
+	r := batch(t, dir, "prune", "-keep", "0")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, filepath.Base(run)) || !strings.Contains(r.stdout, "in use by pid") || strings.Contains(r.stdout, "-resume") {
+		t.Errorf("prune during the night does not say it is in use:\n%s", r.stdout)
+	}
+	kill()
+	r = batch(t, dir, "prune", "-keep", "0")
+	mustOK(t, r)
+	if !strings.Contains(r.stdout, "killed") || !strings.Contains(r.stdout, "batch -resume -out "+filepath.Join(rundir.DefaultRoot, filepath.Base(run))) {
+		t.Errorf("prune after the night was killed does not say how to finish it:\n%s", r.stdout)
+	}
 }
 
 // TestResumeAfterAKilledNight: a night killed outright (SIGKILL: the OOM
@@ -51,31 +117,8 @@ func TestResumeAfterAKilledNight(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	needsBinary(t)
-	cmd := exec.Command(batchBin, append(args, corpus)...)
-	cmd.Dir = dir
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	var killed string
-	testenv.Await(t, "the second night's rows", func() bool {
-		select {
-		case err := <-exited:
-			t.Fatalf("the second night ended before it was killed: %v", err)
-		default:
-		}
-		for _, r := range nightRuns(t, dir) {
-			if st, err := os.Stat(filepath.Join(r, rundir.ResultsFile)); r != before[0] && err == nil && st.Size() > 20_000 {
-				killed = r
-				return true
-			}
-		}
-		return false
-	})
-	cmd.Process.Kill()
-	<-exited
+	killed, kill := startNight(t, dir, before, append(args, corpus)...)
+	kill()
 	if m := manifest(t, killed); m.Status != rundir.Running {
 		t.Fatalf("the killed night's status %s, want running", m.Status)
 	}

@@ -229,3 +229,38 @@ func TestSweepMakesNoHome(t *testing.T) {
 		t.Errorf("the sweep made HOME %s", home)
 	}
 }
+
+// TestSweepOutlivesItsReader: a night whose standard output is a pipe
+// that nobody reads any more (| head, a logger that died) still writes
+// its report and gzips its rows, and exits 0. Before, the first write
+// after the reader left killed it by SIGPIPE (exit 141), between its
+// rows and its report; or, with the signal caught, the report's summary
+// on stdout failed it (exit 1, rows left plain).
+func TestSweepOutlivesItsReader(t *testing.T) {
+	root := repoRoot(t)
+	needsBinary(t)
+	dir := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader is gone before the first line
+	cmd := exec.Command(batchBin, "-solvers", "norvig,bitboard", "-limit", "300", "-quiet", filepath.Join(root, "data/sudoku17.txt"))
+	cmd.Dir, cmd.Stdout = dir, w
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	w.Close()
+	if err != nil {
+		t.Errorf("%v, want exit 0\n%s", err, stderr.String())
+	}
+	runs := nightRuns(t, dir)
+	if len(runs) != 1 {
+		t.Fatalf("runs %v, want one", runs)
+	}
+	for _, f := range []string{rundir.PageFile, rundir.ResultsGzip} {
+		if _, err := os.Stat(filepath.Join(runs[0], f)); err != nil {
+			t.Errorf("the night without its reader: %v", err)
+		}
+	}
+}

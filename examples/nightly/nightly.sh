@@ -76,8 +76,14 @@ sweep=$?
 case $sweep in
 0) ;;
 1) echo "nightly: the sweep finished with a wrong answer or an I/O error (exit 1)" >&2 ;;
+130) echo "nightly: the sweep was interrupted (exit 130): its last line says how to finish it" >&2 ; exit 130 ;;
 *)
-	echo "nightly: the sweep exited $sweep" >&2
+	if [ "$sweep" -gt 128 ]; then
+		# SIGKILL (the OOM killer, a stop timeout): no line of its own.
+		echo "nightly: the sweep was killed (exit $sweep, signal $((sweep - 128))): $batch -resume finishes its run, the newest left running" >&2
+	else
+		echo "nightly: the sweep exited $sweep" >&2
+	fi
 	exit "$sweep"
 	;;
 esac

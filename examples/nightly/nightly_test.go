@@ -241,3 +241,26 @@ func TestNightlyBuildsOnlyUnderTheLock(t *testing.T) {
 		t.Errorf("the night refused for the lock built first: go %s", b)
 	}
 }
+
+// TestNightlySaysHowToFinishAKilledSweep: a sweep killed outright (exit
+// 137: SIGKILL, which leaves no line of its own) ends the night with a
+// line saying that batch -resume finishes its run. Before, the log said
+// only "the sweep exited 137".
+func TestNightlySaysHowToFinishAKilledSweep(t *testing.T) {
+	script, err := filepath.Abs("nightly.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "batch")
+	if err := os.WriteFile(bin, []byte(fakeBatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", script)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "BATCH="+bin, "FAKE_LOG="+filepath.Join(t.TempDir(), "log"), "FAKE_SWEEP=137")
+	out, err := cmd.CombinedOutput()
+	ee, _ := errors.AsType[*exec.ExitError](err)
+	if ee == nil || ee.ExitCode() != 137 || !strings.Contains(string(out), bin+" -resume finishes its run") {
+		t.Errorf("%v, want exit 137 and how to finish the run:\n%s", err, out)
+	}
+}

@@ -28,7 +28,7 @@ func VariantsDir(root, corpus, defaultCorpus string, id int) string {
 // PNG, and SVG too with svg). It returns the charts written, their paths
 // in dir.
 func WriteVariants(dir string, v *rundir.Variants, svg bool) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, rundir.DirMode); err != nil {
 		return nil, err
 	}
 	if err := rundir.WriteVariants(filepath.Join(dir, rundir.VariantsFile), v); err != nil {

@@ -102,7 +102,7 @@ func WriteComparePage(ctx context.Context, dir string, c *Comparison, oldRun, ne
 	if err := renderComparePage(ctx, &b, c, oldRun, newRun, opt); err != nil {
 		return fmt.Errorf("writing the comparison page: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, rundir.DirMode); err != nil {
 		return fmt.Errorf("writing the comparison page: %w", err)
 	}
 	return rundir.WriteFile(filepath.Join(dir, rundir.PageFile), b.Bytes())

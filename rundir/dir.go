@@ -86,7 +86,7 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 	}
 	_, statErr := os.Lstat(dir)
 	made := errors.Is(statErr, fs.ErrNotExist)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, DirMode); err != nil {
 		return nil, fmt.Errorf("creating run directory %s: %w", dir, err)
 	}
 	lockPath := filepath.Join(dir, LockFile)
@@ -96,8 +96,13 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 		return nil, err
 	}
 	createStep("locked")
-	if err := checkReusable(dir); err != nil {
-		// Refused: leave the directory as it was found.
+	// undo leaves the directory as it was found, after a refusal or a
+	// failure (a full disk): no run.json without rows, no empty run
+	// directory left behind by each night that could not start.
+	undo := func(files ...string) {
+		for _, name := range files {
+			os.Remove(filepath.Join(dir, name))
+		}
 		if errors.Is(lockErr, fs.ErrNotExist) {
 			os.Remove(lockPath)
 		}
@@ -105,17 +110,20 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 		if made {
 			os.Remove(dir)
 		}
+	}
+	if err := checkReusable(dir); err != nil {
+		undo()
 		return nil, err
 	}
 	m.Status = Running
 	if err := WriteManifest(dir, m); err != nil {
-		lock.Unlock()
+		undo()
 		return nil, err
 	}
 	createStep("manifest")
-	f, err := os.OpenFile(filepath.Join(dir, ResultsFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, ResultsFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
-		lock.Unlock()
+		undo(ManifestFile)
 		return nil, fmt.Errorf("creating results: %w", err)
 	}
 	createStep("results")
@@ -126,8 +134,8 @@ func Create(dir string, m *Manifest) (*Dir, error) {
 	}
 	if err != nil {
 		f.Close()
-		lock.Unlock()
-		return nil, err
+		undo(ResultsFile, ManifestFile)
+		return nil, fmt.Errorf("writing the header of %s: %w", filepath.Join(dir, ResultsFile), err)
 	}
 	createStep("header")
 	return d, nil

@@ -67,7 +67,8 @@
 //     flags' parsers), so a damaged one is refused naming its field. The
 //     flags of a sweep are a Request, whose Settings are checked by the
 //     same parsers; a run's directory is CreateNew's (results/<run id>
-//     unless named), or the one Resume opens (Latest: results/latest), and
+//     unless named), or the one Resume opens (ResumeTarget:
+//     results/latest, or a newer run a killed process left running), and
 //     Settings.CheckResume refuses a flag given again that disagrees.
 //   - Resume checks the corpora (a CorpusCheck: size and SHA-256 against
 //     run.json) before it reads a row, then streams results.csv: a row

@@ -24,7 +24,7 @@ var ErrLocked = errors.New("run directory in use")
 // an error wrapping ErrLocked that names the holder's pid.
 func LockDir(dir string) (*Lock, error) {
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}

@@ -111,9 +111,16 @@ func binarySHA256(exe, cache string) string {
 
 // writeCache writes content to the file path (WriteFile: a process
 // reading it sees the old content or the new); it gives up silently on
-// an error, which only costs a later run the hash.
+// an error, which only costs a later run the hash. It makes the cache
+// directories (path's, and the user's cache directory it is in) only
+// below a directory that exists: a home that does not (HOME=/nonexistent,
+// as cron jobs and system users have it) is not made, not even by root.
 func writeCache(path, content string) {
-	if os.MkdirAll(filepath.Dir(path), 0o755) == nil {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(filepath.Dir(filepath.Dir(dir))); err != nil || !st.IsDir() {
+		return
+	}
+	if os.MkdirAll(dir, DirMode) == nil {
 		_ = WriteFile(path, []byte(content))
 	}
 }

@@ -95,6 +95,8 @@ func Prune(root string, opt PruneOptions) (*PruneResult, error) {
 		switch {
 		case err != nil:
 			res.Skipped = append(res.Skipped, PruneSkip{dir, err.Error()})
+		case m.Status == Running:
+			res.Skipped = append(res.Skipped, PruneSkip{dir, runningWhy(dir)})
 		case m.Status != Finished:
 			res.Skipped = append(res.Skipped, PruneSkip{dir, "not finished (" + m.Status + "): its rows stay for batch -resume"})
 		default:
@@ -136,6 +138,18 @@ func Prune(root string, opt PruneOptions) (*PruneResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// runningWhy says why a run whose run.json says running is left whole:
+// a process is writing it (it holds its lock), or the process that wrote
+// it ended without closing it (killed) and -resume finishes it.
+func runningWhy(dir string) string {
+	l, err := LockDir(dir)
+	if err != nil {
+		return "not finished (running): " + err.Error()
+	}
+	l.Unlock()
+	return "not finished (running): left running by a process that ended without closing it (killed?); its rows stay for batch -resume -out " + dir
 }
 
 // pruneRun removes the rows of the finished run in dir under its lock;

@@ -157,7 +157,7 @@ func sameExternals(named, was []External) bool {
 // The run's id, m.RunID, is the directory's name.
 func CreateNew(out string, m *Manifest) (*Dir, error) {
 	if out == "" {
-		if err := os.MkdirAll(DefaultRoot, 0o755); err != nil {
+		if err := os.MkdirAll(DefaultRoot, DirMode); err != nil {
 			return nil, fmt.Errorf("creating %s: %w", DefaultRoot, err)
 		}
 		out = filepath.Join(DefaultRoot, NewRunID(DefaultRoot, m.Start))
@@ -174,4 +174,49 @@ func Latest(root string) string {
 		return target
 	}
 	return out
+}
+
+// ResumeTarget returns the run directory that -resume without -out
+// finishes: root's LatestLink target (Latest), unless a run under root
+// that started after it was left running by a process that is gone (a
+// SIGKILL, the OOM killer, a reboot: its lock is free). LatestLink moves
+// to a new run only when its sweep ends, so such a run is never its
+// target, and resuming the target would check the night before instead.
+// The newest such run is returned, with a line saying why it was chosen;
+// the line is "" when the target is Latest's.
+func ResumeTarget(root string) (dir, why string) {
+	latest := Latest(root)
+	var after time.Time
+	if m, err := ReadManifest(latest); err == nil {
+		after = m.Start
+	}
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return latest, ""
+	}
+	var best *Manifest
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		cand := filepath.Join(root, e.Name())
+		m, err := ReadManifest(cand)
+		if err != nil || m.Status != Running || !m.Start.After(after) {
+			continue
+		}
+		if best != nil && !m.Start.After(best.Start) {
+			continue
+		}
+		l, err := LockDir(cand)
+		if err != nil {
+			continue // in use: a sweep still running, not ours to finish
+		}
+		l.Unlock()
+		best, dir = m, cand
+	}
+	if best == nil {
+		return latest, ""
+	}
+	return dir, fmt.Sprintf("%s was left running by a process that ended without closing it (killed?), and started after %s (%s): resuming it",
+		dir, filepath.Join(root, LatestLink), latest)
 }

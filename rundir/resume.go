@@ -80,7 +80,7 @@ func resume(dir string, check CorpusCheck) (*Dir, error) {
 			}
 		}
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}

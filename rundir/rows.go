@@ -173,8 +173,8 @@ func Compress(dir string) (Compression, error) {
 }
 
 // replaceFile writes path through write into a temporary file beside it
-// (write gets its buffer, of buffer bytes), then makes it readable by all (mode 0644,
-// like the rest of a run directory), syncs it, renames it into place and
+// (write gets its buffer, of buffer bytes), then gives it the mode of the rest of a
+// run directory (FileMode), syncs it, renames it into place and
 // syncs the directory: path is either its old content or the new one in full, on
 // disk. It returns the new file's size; on an error the temporary is
 // removed and path is as it was.
@@ -189,7 +189,7 @@ func replaceFile(path string, buffer int, write func(*bufio.Writer) error) (int6
 		err = bw.Flush()
 	}
 	if err == nil {
-		err = tmp.Chmod(0o644)
+		err = tmp.Chmod(FileMode)
 	}
 	if err == nil {
 		err = tmp.Sync()

@@ -8,9 +8,22 @@ import (
 	"syscall"
 )
 
+// FileMode is the mode of the files the tool writes: 0666 less the
+// process's umask, as a file made by open(2) or a shell's redirection
+// gets. The group of a shared results root (umask 002) can then resume,
+// report and prune its runs, and umask 077 keeps them private. The
+// temporary files that WriteFile and the rows' rewrites rename into
+// place are made 0600 by os.CreateTemp, and are given this mode.
+var FileMode = os.FileMode(0o666 &^ processUmask())
+
+// DirMode is the mode the tool asks for its directories (run
+// directories, charts/, the results root): the kernel takes the umask
+// off it, as it does for mkdir(1).
+const DirMode = 0o777
+
 // WriteFile writes path through a temporary file in the same directory
 // and a rename, so that path is either the old file or the new one in
-// full, readable by all (mode 0644) like the rest of a run directory.
+// full, with the mode of the rest of a run directory (FileMode).
 func WriteFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -18,7 +31,7 @@ func WriteFile(path string, data []byte) error {
 	}
 	_, werr := tmp.Write(data)
 	if werr == nil {
-		werr = tmp.Chmod(0o644) // CreateTemp makes 0600 files: let other users read the report
+		werr = tmp.Chmod(FileMode) // CreateTemp makes 0600 files: let the others the umask allows read the report
 	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr

@@ -24,12 +24,14 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"syscall"
 	"time"
 
 	"sudokubatch/corpus"
@@ -55,8 +57,9 @@ type Options struct {
 	Settings rundir.Settings
 	Given    func(flag string) bool
 	Resume   bool
-	// Out is the run directory; "" for a new results/<run id>, or
-	// results/latest to resume.
+	// Out is the run directory; "" for a new results/<run id>, or the
+	// run to resume (rundir.ResumeTarget: results/latest, or a newer run
+	// a killed process left running).
 	Out string
 	// Corpora are the corpora named on the command line: with Resume,
 	// none means the run's.
@@ -164,8 +167,15 @@ func (s *Sweep) create(ctx context.Context) error {
 	m := &rundir.Manifest{Tool: "sudokubatch", Start: s.opt.Start.UTC(), Settings: s.Settings, Corpora: corpora,
 		Highlight: s.opt.Highlight, NoHighlight: s.opt.NoHighlight}
 	if s.Dir, err = rundir.CreateNew(s.opt.Out, m); err != nil {
-		// Whatever stops the creation of the directory (it holds a run or
-		// other files, it cannot be made: -out /proc/x) is a bad -out.
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+			// Not the command's fault (exit 1, as any I/O error): the
+			// same command runs once there is room, and nothing is left
+			// behind (rundir.Create).
+			return fmt.Errorf("%w; nothing was swept and nothing left behind: free space there and run again", err)
+		}
+		// Whatever else stops the creation of the directory (it holds a
+		// run or other files, it cannot be made: -out /proc/x) is a bad
+		// -out.
 		return &UsageError{err}
 	}
 	return nil
@@ -177,7 +187,10 @@ func (s *Sweep) create(ctx context.Context) error {
 func (s *Sweep) resume(ctx context.Context) error {
 	out := s.opt.Out
 	if out == "" {
-		out = rundir.Latest(rundir.DefaultRoot)
+		var why string
+		if out, why = rundir.ResumeTarget(rundir.DefaultRoot); why != "" {
+			s.opt.Say(why)
+		}
 	}
 	dir, err := rundir.Resume(out, corpus.VerifyRun(ctx, out))
 	if err != nil {

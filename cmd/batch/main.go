@@ -191,6 +191,13 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
+	// A reader of stdout or stderr that went away (a pipe to head, a
+	// logger that died) must not end the process between its rows and
+	// its report, nor before the rows are gzipped: with SIGPIPE notified,
+	// such a write returns EPIPE, which the human output ignores, and the
+	// work goes on to its end. (Notify, not Ignore: an ignored signal
+	// stays ignored in the external solvers the sweep starts.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	os.Exit(Main(os.Args[1:], &env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, args0: os.Args,
 		cols: progress.StdoutColumns}))
 }

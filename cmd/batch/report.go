@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"sudokubatch/internal/progress"
@@ -97,7 +99,13 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt publish
 	if err != nil {
 		return err // its exit code: exitCode
 	}
-	return res.WriteText(w, dir, width, full, " in "+report.FormatDuration(time.Since(start))+report.PeakNote())
+	err = res.WriteText(w, dir, width, full, " in "+report.FormatDuration(time.Since(start))+report.PeakNote())
+	if errors.Is(err, syscall.EPIPE) {
+		// The reader of w went away (| head): nobody is left to read the
+		// text, and the report's files are whole.
+		return nil
+	}
+	return err
 }
 
 // reportTrace prints what a report does on warn: its notes, and the

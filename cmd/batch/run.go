@@ -70,7 +70,7 @@ func runMain(e *env, args []string) error {
 	fs.StringVar(&f.req.Range, "range", "", "only ids in `a:b` (a <= id < b)")
 	fs.IntVar(&f.req.Limit, "limit", 0, "only the first `n` puzzles of each corpus file; 0 for every puzzle")
 	fs.StringVar(&f.req.Shard, "shard", "", "only ids with id % n == k, for shard `k/n`; auto: k and n of a Slurm job array's task (sbatch --array=0-7), auto/N: k of the task or of a Kubernetes Indexed Job's pod (JOB_COMPLETION_INDEX), n = N")
-	fs.BoolVar(&f.resume, "resume", false, "finish the run in -out (default: results/latest), with its settings")
+	fs.BoolVar(&f.resume, "resume", false, "finish the run in -out (default: results/latest, or a newer run a killed process left running), with its settings")
 	fs.StringVar(&f.out, "out", "", "run `directory` (default: results/<run-id>)")
 	fs.IntVar(&f.req.Runs, "runs", rundir.MaxRuns, fmt.Sprintf("timed runs at most of a unit under 50µs whose first run reads slow (1 to %d): the row's ns is their median; 1 times each unit once and checks none for stability", rundir.MaxRuns))
 	fs.BoolVar(&f.req.Unique, "unique", false, "count each puzzle's solutions (0, 1, 2 = two or more) in the solutions column")

@@ -29,6 +29,20 @@
 set -u
 keep=${KEEP:-30}
 batch=${BATCH:-}
+mkdir -p results || exit 1
+# Two nights at once would share the cores and skew each other's times:
+# the lock is taken first, before the build, which would load the cores
+# under the night still running and replace the ./batch it runs trend and
+# prune with. (Two processes never write one run directory: its lock
+# refuses the second.)
+if command -v flock >/dev/null 2>&1; then
+	exec 9>results/.nightly.lock
+	if ! flock -n 9; then
+		echo "nightly: another night is still running (results/.nightly.lock)" >&2
+		exit 75
+	fi
+fi
+
 if [ -z "$batch" ]; then
 	if [ -f go.mod ] && [ -d cmd/batch ] && grep -q '^module sudokubatch$' go.mod; then
 		go=${GO:-$(command -v go || true)}
@@ -56,25 +70,20 @@ if [ -z "$batch" ]; then
 	fi
 fi
 
-mkdir -p results || exit 1
-# Two nights at once would share the cores and skew each other's times.
-# (Two processes never write one run directory: its lock refuses the second.)
-if command -v flock >/dev/null 2>&1; then
-	exec 9>results/.nightly.lock
-	if ! flock -n 9; then
-		echo "nightly: another night is still running (results/.nightly.lock)" >&2
-		exit 75
-	fi
-fi
-
 echo "nightly: sweep, $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
 "$batch" -quiet -timeout 0 -max-calls 10000000 "$@"
 sweep=$?
 case $sweep in
 0) ;;
 1) echo "nightly: the sweep finished with a wrong answer or an I/O error (exit 1)" >&2 ;;
+130) echo "nightly: the sweep was interrupted (exit 130): its last line says how to finish it" >&2 ; exit 130 ;;
 *)
-	echo "nightly: the sweep exited $sweep" >&2
+	if [ "$sweep" -gt 128 ]; then
+		# SIGKILL (the OOM killer, a stop timeout): no line of its own.
+		echo "nightly: the sweep was killed (exit $sweep, signal $((sweep - 128))): $batch -resume finishes its run, the newest left running" >&2
+	else
+		echo "nightly: the sweep exited $sweep" >&2
+	fi
 	exit "$sweep"
 	;;
 esac

@@ -198,3 +198,69 @@ func TestReadmeCronLineUnderCronPath(t *testing.T) {
 		t.Errorf("the night ran\n%s\nwant\n%s\nresults/nightly.log:\n%s", ran, want, log)
 	}
 }
+
+// TestNightlyBuildsOnlyUnderTheLock: in a checkout, a night started while
+// the last one still runs builds nothing: the build (a minute of both
+// cores) would skew the running night's times and replace the ./batch it
+// runs trend and prune with. Before, nightly.sh built first and took the
+// lock after.
+func TestNightlyBuildsOnlyUnderTheLock(t *testing.T) {
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("no flock(1): nightly.sh runs without the lock")
+	}
+	script, err := filepath.Abs("nightly.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir() // a checkout of the tool, as nightly.sh recognizes one
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module sudokubatch\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "cmd", "batch"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "results"), 0o755)
+	built := filepath.Join(dir, "built")
+	fakeGo := filepath.Join(t.TempDir(), "go")
+	if err := os.WriteFile(fakeGo, []byte("#!/bin/sh\necho \"$@\" >> "+built+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "results", ".nightly.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GO="+fakeGo, "BATCH=")
+	out, err := cmd.CombinedOutput()
+	ee, _ := errors.AsType[*exec.ExitError](err)
+	if ee == nil || ee.ExitCode() != 75 {
+		t.Errorf("%v, want exit 75\n%s", err, out)
+	}
+	if b, err := os.ReadFile(built); err == nil {
+		t.Errorf("the night refused for the lock built first: go %s", b)
+	}
+}
+
+// TestNightlySaysHowToFinishAKilledSweep: a sweep killed outright (exit
+// 137: SIGKILL, which leaves no line of its own) ends the night with a
+// line saying that batch -resume finishes its run. Before, the log said
+// only "the sweep exited 137".
+func TestNightlySaysHowToFinishAKilledSweep(t *testing.T) {
+	script, err := filepath.Abs("nightly.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "batch")
+	if err := os.WriteFile(bin, []byte(fakeBatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", script)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "BATCH="+bin, "FAKE_LOG="+filepath.Join(t.TempDir(), "log"), "FAKE_SWEEP=137")
+	out, err := cmd.CombinedOutput()
+	ee, _ := errors.AsType[*exec.ExitError](err)
+	if ee == nil || ee.ExitCode() != 137 || !strings.Contains(string(out), bin+" -resume finishes its run") {
+		t.Errorf("%v, want exit 137 and how to finish the run:\n%s", err, out)
+	}
+}

@@ -103,7 +103,7 @@ func Write(ctx context.Context, dir string, res *report.Results, opt Options) ([
 	if res == nil {
 		return nil, errors.New("writing charts: no results")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, rundir.DirMode); err != nil {
 		return nil, fmt.Errorf("writing charts: %w", err)
 	}
 	cs, err := newChartSet(ctx, res, opt)
@@ -204,13 +204,10 @@ func writeJob(ctx context.Context, dir string, j *job) (err error) {
 // smallFile is the name of the small PNG of a chart's PNG file.
 func smallFile(png string) string { return strings.TrimSuffix(png, ".png") + "-small.png" }
 
-// writeFile writes a chart file atomically, readable by all like
-// the page that shows it (a temporary file is created 0600).
+// writeFile writes a chart file atomically, with the mode of the page
+// that shows it (rundir.WriteFile).
 func writeFile(path string, data []byte) error {
 	if err := rundir.WriteFile(path, data); err != nil {
-		return fmt.Errorf("writing chart: %w", err)
-	}
-	if err := os.Chmod(path, 0o644); err != nil {
 		return fmt.Errorf("writing chart: %w", err)
 	}
 	return nil

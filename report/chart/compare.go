@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"sudokubatch/report"
+	"sudokubatch/rundir"
 )
 
 // The charts of a comparison of two runs (batch compare), per strategy
@@ -77,7 +78,7 @@ func WriteCompare(ctx context.Context, dir string, c *report.Comparison, oldRun,
 	if c == nil || oldRun == nil || newRun == nil {
 		return nil, errors.New("writing comparison charts: no comparison")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, rundir.DirMode); err != nil {
 		return nil, fmt.Errorf("writing comparison charts: %w", err)
 	}
 	label := opt.Title

@@ -83,7 +83,7 @@ func StripCharts(ctx context.Context, dir string, v *rundir.Variants, opt StripO
 	default:
 		return nil, fmt.Errorf("writing strip charts: unknown measure %q (calls or ns)", opt.Measure)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, rundir.DirMode); err != nil {
 		return nil, fmt.Errorf("writing strip charts: %w", err)
 	}
 	var jobs []job

@@ -555,3 +555,29 @@ func TestTrendSameBuildIsTheBinary(t *testing.T) {
 			r.code, verdictLine(r.stdout, "bitboard"), r.stdout, r.stderr)
 	}
 }
+
+// TestTrendTakesACopiedNightOnce: a night copied by hand (cp -r n5
+// n5.bak, a backup beside it) is the same run, its run id and its rows
+// the same: trend keeps one night of it and lists the copy among the
+// runs skipped, naming the night it copies. Before, the copy was a
+// sixth night, the newest, whose baseline held the night it copies.
+func TestTrendTakesACopiedNightOnce(t *testing.T) {
+	testenv.Heavy(t, "copied nights and two trends")
+	n1 := plainNight(t)
+	root := plainNights(t, n1, 5)
+	if r := trendOver(t, root); r.code != 0 {
+		t.Fatalf("five nights of one build: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if err := os.CopyFS(filepath.Join(root, "n5.bak"), os.DirFS(filepath.Join(root, "n5"))); err != nil {
+		t.Fatal(err)
+	}
+	r := trendOver(t, root)
+	if r.code != 0 || !strings.Contains(r.stdout, "5 nights") || !strings.Contains(r.stdout, "newest night n5 ") ||
+		!hasText(r.stdout, "n5.bak: a copy of n5 (the same run id") {
+		t.Errorf("after cp -r n5 n5.bak: exit %d, want 0, five nights, n5 the newest, n5.bak skipped as its copy\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	f := trendJSON(t, root)
+	if len(f.Skipped) != 1 || f.Skipped[0].Run != "n5.bak" {
+		t.Errorf("trend.json skipped %+v, want n5.bak", f.Skipped)
+	}
+}

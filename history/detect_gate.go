@@ -107,12 +107,13 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 // slower when the interval of that adjusted ratio lies above
 // 1+threshold, faster when it lies below 1/(1+threshold).
 //
-// A slower verdict is withheld (VerdictBusy: the night is not judged,
-// and enters no later baseline of the strategy) when the baseline is not
-// as busy as the night (too few nights as busy: cross, see baselineOf),
-// or when the strategies moved together beyond twice the threshold that
-// night (the machine disturbed): either way what is left after the
-// machine's factor is not the strategy's own (withholdSlower).
+// A slower verdict is withheld (VerdictBusy, VerdictDisturbed: the night
+// is not judged, and enters no later baseline of the strategy) when the
+// baseline is not as busy as the night (too few nights as busy: cross,
+// see baselineOf), or when the strategies moved together beyond twice
+// the threshold that night (the machine disturbed, see disturbance):
+// either way what is left after the machine's factor is not the
+// strategy's own (withholdSlower).
 func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 	s, c, opt := e.s, e.c, e.opt
 	open := openSlowdowns(s, k, e.gates, opt)
@@ -159,7 +160,7 @@ func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 			}
 		}
 	}
-	withholdSlower(out, open, p.crossed, s, night, opt)
+	withholdSlower(out, open, p.crossed, e.disturbance(k, out), s, night, opt)
 	return out, nil
 }
 
@@ -223,33 +224,93 @@ func planGates(e *evaluation, k int, open map[string]int) (*gatePlan, error) {
 }
 
 // withholdSlower turns each new slower verdict of out that is not the
-// strategy's own into VerdictBusy: when its baseline is not as busy as
-// the night (crossed), or when the machine was disturbed that night. A
-// slowdown already open (open) stays "slower": it is not new.
-//
-// A disturbed machine: the strategies moved together beyond twice the
-// threshold, and they do not feel the machine alike (on a night when the
-// machine's factor read x1.265, dlx read x1.40: a memory-bound search
-// feels a slow machine more), so what is left of one strategy's change
-// after the factor is not its own.
-func withholdSlower(out map[string]*gateOut, open map[string]int, crossed map[string][]int, s *Series, night *Night, opt Options) {
-	disturbedWhy := ""
-	if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
-		disturbedWhy = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
-	}
+// strategy's own into a verdict that judges nothing: VerdictBusy when its
+// baseline is not as busy as the night (crossed), VerdictDisturbed when
+// the machine was disturbed against the baselines (d, see disturbance).
+// A slowdown already open (open) stays "slower": it is not new.
+func withholdSlower(out map[string]*gateOut, open map[string]int, crossed map[string][]int, d *disturbance, s *Series, night *Night, opt Options) {
 	for solver, g := range out {
 		if _, still := open[solver]; g.verdict != VerdictSlower || still {
 			continue
 		}
-		why := disturbedWhy
 		if base, ok := crossed[solver]; ok {
-			why = crossWhy(s, night, base, opt)
-		}
-		if why != "" {
 			g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
-			g.note = why
+			g.note = crossWhy(s, night, base, opt)
+		} else if d != nil {
+			g.verdict, g.gate.Verdict = VerdictDisturbed, VerdictDisturbed
+			g.note = d.why()
 		}
 	}
+}
+
+// withheldVerdict reports whether v is a slowdown the gate found but did
+// not judge (VerdictBusy, VerdictDisturbed): such a night enters no
+// later baseline of the strategy.
+func withheldVerdict(v string) bool { return v == VerdictBusy || v == VerdictDisturbed }
+
+// disturbance is a machine disturbed on a night against its gates'
+// baselines: the strategies moved together beyond twice the threshold.
+// They do not feel the machine alike (on a night when the machine's
+// factor read x1.265, dlx read x1.40: a memory-bound search feels a slow
+// machine more), so what is left of one strategy's change after the
+// factor is not its own.
+type disturbance struct {
+	factor float64 // the machine's factor of the night's gates
+	// off are the baseline nights whose machine (machineLevels) lies
+	// beyond twice the threshold from the night's, when the night's own
+	// lies within it of the series' usual level: the baselines, not the
+	// night, ran on another machine, and the gate stays blind until most
+	// of each baseline's nights ran as the night did.
+	off   []string
+	offBy float64 // the off nights' machine against the night's
+}
+
+// disturbance returns the disturbance of night k against the baselines of
+// its gates out, or nil when the strategies moved together by less than
+// twice the threshold.
+func (e *evaluation) disturbance(k int, out map[string]*gateOut) *disturbance {
+	m := machineChange(out)
+	lim := math.Log(1 + disturbed*e.opt.Threshold)
+	if m == nil || !m.Used || math.Abs(math.Log(m.Ratio)) <= lim {
+		return nil
+	}
+	d := &disturbance{factor: m.Ratio}
+	ml := e.r.machine
+	if k >= len(ml) || math.IsNaN(ml[k]) || math.Abs(ml[k]) > lim {
+		return d // the night's own machine is not the series' usual one
+	}
+	var base []string
+	for _, g := range out {
+		if g.gate != nil {
+			base = append(base, g.gate.Baseline...)
+		}
+	}
+	var by []float64
+	for j, n := range e.s.Nights[:k] {
+		if slices.Contains(base, n.Run) && !math.IsNaN(ml[j]) && math.Abs(ml[j]-ml[k]) > lim {
+			d.off = append(d.off, n.Run)
+			by = append(by, ml[j]-ml[k])
+		}
+	}
+	if len(by) > 0 {
+		d.offBy = math.Exp(median(by))
+	}
+	return d
+}
+
+// why says why a slowdown on a disturbed machine is not judged.
+func (d *disturbance) why() string {
+	return fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: %s", d.factor, d.tells())
+}
+
+// tells says which machine was not as usual and when the gate judges
+// again.
+func (d *disturbance) tells() string {
+	if len(d.off) == 0 {
+		return "the machine was not as on its baseline nights; the next night on a steady machine tells"
+	}
+	return fmt.Sprintf("the night's machine ran as on most nights of the series, but %s of its baselines ran x%.3f against it (%s); the gate judges again once most nights of each baseline ran as this one",
+		report.Count(len(d.off), "night", "nights"), d.offBy, strings.Join(d.off, ", "))
 }
 
 // crossWhy says why a slowdown against a baseline of nights not as busy

@@ -9,7 +9,7 @@ import (
 )
 
 // blindVerdicts are the gate's verdicts that judge nothing of a night.
-var blindVerdicts = []string{VerdictBusy, VerdictNoRows, VerdictUndecided}
+var blindVerdicts = []string{VerdictBusy, VerdictDisturbed, VerdictNoRows, VerdictUndecided}
 
 // blind fills r.Blind: each strategy of the newest night whose gate has
 // judged none of the last BlindNights nights or more (every one withheld,

@@ -581,3 +581,29 @@ func TestTrendTakesACopiedNightOnce(t *testing.T) {
 		t.Errorf("trend.json skipped %+v, want n5.bak", f.Skipped)
 	}
 }
+
+// TestTrendSaysTheBaselinesRanOnAnotherMachine: nights 5-8 on a
+// disturbed machine (every strategy x1.25), dlx x1.5 from night 5; night
+// 9 quiet. norvig's and bitboard's baselines still hold nights 5-8, so
+// the machine's factor of night 9 reads about x0.8 and dlx's slowdown is
+// not judged: trend says the machine moved and names the baseline nights
+// that ran on another machine. Before, night 9 read "slower on a busy
+// machine" (no other work was recorded) and promised that the next
+// steady night would tell, which four steady nights did not.
+func TestTrendSaysTheBaselinesRanOnAnotherMachine(t *testing.T) {
+	testenv.Heavy(t, "nine copied nights")
+	n1 := plainNight(t)
+	root := plainNights(t, n1, 4)
+	tmp := t.TempDir()
+	for k := 5; k <= 8; k++ {
+		fakeNight(t, root, fakeNight(t, tmp, n1, fmt.Sprintf("machine%d", k), "*", 1.25, 24*k), night(k), "dlx", 1.5, 0)
+	}
+	fakeNight(t, root, n1, "n9", "dlx", 1.5, 24*9)
+	r := trendOver(t, root)
+	text := strings.Join(strings.Fields(r.stdout), " ")
+	if l := verdictLine(r.stdout, "dlx"); !strings.HasSuffix(l, history.VerdictDisturbed) ||
+		!strings.Contains(text, "4 nights of its baselines ran x1.2") || !strings.Contains(text, "(n5, n6, n7, n8)") ||
+		strings.Contains(text, "the next night on a steady machine tells") {
+		t.Errorf("night 9, quiet after four disturbed nights: dlx %q, want %q and nights 5-8 of the baselines named\n%s%s", l, history.VerdictDisturbed, r.stdout, r.stderr)
+	}
+}

@@ -101,6 +101,10 @@ func trendMain(e *env, args []string) error {
 	}
 	for _, run := range runs {
 		if _, err := os.Stat(run); err != nil {
+			if to, lerr := os.Readlink(run); lerr == nil && errors.Is(err, os.ErrNotExist) {
+				// results/latest left pointing at a night removed by hand.
+				return usageErr("run %s: a link to %s, which does not exist (removed?): name a run directory that exists", run, to)
+			}
 			return usageErr("run %s: %v", run, err)
 		}
 	}

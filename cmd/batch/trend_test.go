@@ -104,3 +104,19 @@ func TestTrendUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestTrendSaysHowToMendDamagedAnnotations: annotations.json damaged by
+// hand (an editor left it cut) stops trend with exit 2 naming the file,
+// its line and what to do, every night until it is mended: it is the
+// one file of the history people write, and nothing rebuilds it.
+func TestTrendSaysHowToMendDamagedAnnotations(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "results"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "results", "annotations.json"), "{\"version\": 1, \"acks\": [\n  {\"run\": ")
+	r := batchMain(t, dir, "trend")
+	if r.code != 2 || !strings.Contains(r.stderr, "annotations.json line 2") || !strings.Contains(r.stderr, "mend it by hand") {
+		t.Errorf("trend over a cut annotations.json: exit %d, want 2 naming the file, its line and what to do:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -426,3 +426,39 @@ func TestDisturbedBaselinesAreSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownAlarmStaysOnItsNight: bitboard x1.25 from night 8, a trend
+// every night. The alarm raised on night 8 is on night 8's row of the
+// nights' table (the page, trend.md) on every later night, known; the
+// newest night's row, "still slower", has none: before, the known alarm
+// moved to the newest night's row every night (and its ring on the
+// charts with it), as if each night raised it again, and left night 8's
+// row, where it was raised, empty.
+func TestKnownAlarmStaysOnItsNight(t *testing.T) {
+	root := t.TempDir()
+	for k := 1; k <= 10; k++ {
+		sw := sweep{name: fmt.Sprintf("n%02d", k), day: k}
+		if k >= 8 {
+			sw.slow, sw.binary = map[string]float64{"bitboard": 1.25}, "sha256:slow"
+		}
+		synthSweep(t, root, sw)
+		trendOnce(t, root, Options{})
+	}
+	o := trendOnce(t, root, Options{})
+	r := o.Reports[0]
+	alarmsOf := func(k int) (out []string) {
+		for _, a := range r.Nights[k-1].Alarms {
+			out = append(out, fmt.Sprintf("%s %s new=%t", a.Solver, a.Kind, a.New))
+		}
+		return out
+	}
+	if got, want := alarmsOf(8), []string{"bitboard time new=false"}; !slices.Equal(got, want) {
+		t.Errorf("night 8's row: alarms %v, want %v", got, want)
+	}
+	if got := alarmsOf(10); len(got) != 0 {
+		t.Errorf("night 10's row (still slower): alarms %v, want none", got)
+	}
+	if v := r.Nights[9].Verdicts["bitboard"]; v != VerdictStillSlower {
+		t.Errorf("night 10's row: bitboard %q, want %q", v, VerdictStillSlower)
+	}
+}

@@ -38,16 +38,19 @@ func ReadAnnotations(root string) ([]Ack, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Nothing rebuilds the file: a damaged one stops trend until it is
+	// mended, and the error says how.
+	const mend = "mend it by hand, or remove it and acknowledge again with batch trend -ack"
 	var a annotations
 	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, decodeError(path, b, err)
+		return nil, fmt.Errorf("%w (%s)", decodeError(path, b, err), mend)
 	}
 	if a.Version != annotationsVersion {
 		return nil, fmt.Errorf("%s: of version %d; this build reads version %d", path, a.Version, annotationsVersion)
 	}
 	for i, ack := range a.Acks {
 		if ack.Run == "" || ack.Solver == "" {
-			return nil, fmt.Errorf("%s: acks[%d]: no run or no strategy", path, i)
+			return nil, fmt.Errorf("%s: acks[%d]: no run or no strategy (%s)", path, i, mend)
 		}
 	}
 	return a.Acks, nil

@@ -210,8 +210,8 @@ func (t *trendPlot) markSteps(mk *marks) {
 	}
 }
 
-// ringAlarms draws a ring on the strategy's point of the night of each
-// alarm: counters alarms on the calls chart, time alarms on the time
+// ringAlarms draws a ring on the strategy's point of the night each
+// alarm is of (alarmNight): counters alarms on the calls chart, time alarms on the time
 // charts; acknowledged ones in gray.
 func (t *trendPlot) ringAlarms(mk *marks) {
 	var ring, ackRing plotter.XYs
@@ -219,7 +219,7 @@ func (t *trendPlot) ringAlarms(mk *marks) {
 		if (a.Kind == AlarmCounters) == t.m.Time || t.m.Name == "timeouts" {
 			continue
 		}
-		x := nightX(t.s, a.Night)
+		x := float64(alarmNight(t.s, a))
 		y, ok := t.point[a.Solver][int(x)]
 		if x == 0 || !ok {
 			continue

@@ -107,12 +107,13 @@ func baselineOf(s *Series, k int, solver string, acks *ackSet, opt Options, step
 // slower when the interval of that adjusted ratio lies above
 // 1+threshold, faster when it lies below 1/(1+threshold).
 //
-// A slower verdict is withheld (VerdictBusy: the night is not judged,
-// and enters no later baseline of the strategy) when the baseline is not
-// as busy as the night (too few nights as busy: cross, see baselineOf),
-// or when the strategies moved together beyond twice the threshold that
-// night (the machine disturbed): either way what is left after the
-// machine's factor is not the strategy's own (withholdSlower).
+// A slower verdict is withheld (VerdictBusy, VerdictDisturbed: the night
+// is not judged, and enters no later baseline of the strategy) when the
+// baseline is not as busy as the night (too few nights as busy: cross,
+// see baselineOf), or when the strategies moved together beyond twice
+// the threshold that night (the machine disturbed, see disturbance):
+// either way what is left after the machine's factor is not the
+// strategy's own (withholdSlower).
 func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 	s, c, opt := e.s, e.c, e.opt
 	open := openSlowdowns(s, k, e.gates, opt)
@@ -159,7 +160,7 @@ func gateAt(e *evaluation, k int) (map[string]*gateOut, error) {
 			}
 		}
 	}
-	withholdSlower(out, open, p.crossed, s, night, opt)
+	withholdSlower(out, open, p.crossed, e.disturbance(k, out), s, night, opt)
 	return out, nil
 }
 
@@ -220,53 +221,6 @@ func planGates(e *evaluation, k int, open map[string]int) (*gatePlan, error) {
 		p.groups[key] = append(p.groups[key], st.Solver)
 	}
 	return p, nil
-}
-
-// withholdSlower turns each new slower verdict of out that is not the
-// strategy's own into VerdictBusy: when its baseline is not as busy as
-// the night (crossed), or when the machine was disturbed that night. A
-// slowdown already open (open) stays "slower": it is not new.
-//
-// A disturbed machine: the strategies moved together beyond twice the
-// threshold, and they do not feel the machine alike (on a night when the
-// machine's factor read x1.265, dlx read x1.40: a memory-bound search
-// feels a slow machine more), so what is left of one strategy's change
-// after the factor is not its own.
-func withholdSlower(out map[string]*gateOut, open map[string]int, crossed map[string][]int, s *Series, night *Night, opt Options) {
-	disturbedWhy := ""
-	if m := machineChange(out); m != nil && m.Used && math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
-		disturbedWhy = fmt.Sprintf("the strategies moved together by x%.3f that night, beyond twice the threshold: the machine was not as on its baseline nights", m.Ratio)
-	}
-	for solver, g := range out {
-		if _, still := open[solver]; g.verdict != VerdictSlower || still {
-			continue
-		}
-		why := disturbedWhy
-		if base, ok := crossed[solver]; ok {
-			why = crossWhy(s, night, base, opt)
-		}
-		if why != "" {
-			g.verdict, g.gate.Verdict = VerdictBusy, VerdictBusy
-			g.note = why
-		}
-	}
-}
-
-// crossWhy says why a slowdown against a baseline of nights not as busy
-// as the night is not judged.
-func crossWhy(s *Series, night *Night, base []int, opt Options) string {
-	same := 0
-	for _, j := range base {
-		if busyNight(s.Nights[j], opt) == busyNight(night, opt) {
-			same++
-		}
-	}
-	share := "not recorded"
-	if night.OtherShare != nil {
-		share = FormatShare(*night.OtherShare)
-	}
-	return fmt.Sprintf("a %s night (other work %s, -busy %s) against a baseline of %d nights of which %d as %s: too few nights as busy as it to judge it (the gate needs %d)",
-		loadWord(night, opt), share, FormatShare(opt.Busy), len(base), same, loadWord(night, opt), MinBaseline)
 }
 
 // spread returns exp(spreadSigmas standard deviations) of a strategy's

@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"sudokubatch/report"
@@ -85,7 +84,9 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	r := &Report{Series: s, Newest: s.Nights[k], Options: opt}
 	e := &evaluation{r: r, s: s, c: newRowCache(ctx, root), as: newAckSet(acks), acks: acks, opt: opt, gates: map[int]map[string]*gateOut{}}
 
-	r.levels, _ = levels(s.Nights, solverNames(s.Nights))
+	var raw map[string][]float64
+	r.levels, raw = levels(s.Nights, solverNames(s.Nights))
+	r.machine = machineLevels(r.levels, raw)
 	e.steps()
 	cur, err := e.newestGates()
 	if err != nil {
@@ -147,8 +148,8 @@ func (e *evaluation) machine(cur map[string]*gateOut) {
 	}
 	if m := r.Machine; m != nil && m.Used && (m.Ratio > 1+opt.Threshold || m.Ratio < 1/(1+opt.Threshold)) {
 		note := fmt.Sprintf("the strategies' median times moved together, x%.3f: the machine's speed (or code they all share), not alarmed", m.Ratio)
-		if math.Abs(math.Log(m.Ratio)) > math.Log(1+disturbed*opt.Threshold) {
-			note += "; beyond twice the threshold, so no new slowdown of a strategy that night is an alarm either: the next night on a steady machine tells"
+		if d := e.disturbance(len(e.s.Nights)-1, cur); d != nil {
+			note += "; beyond twice the threshold, so no new slowdown of a strategy that night is an alarm either: " + d.tells()
 		}
 		r.Notes = append(r.Notes, note)
 	}
@@ -198,7 +199,7 @@ func (e *evaluation) notes(cur map[string]*gateOut) {
 	}
 	var withheld []string
 	for solver, g := range cur {
-		if g.verdict == VerdictBusy {
+		if withheldVerdict(g.verdict) {
 			withheld = append(withheld, fmt.Sprintf("%s's slowdown is not judged: %s", solver, g.note))
 		}
 	}

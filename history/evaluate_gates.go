@@ -75,7 +75,7 @@ func (e *evaluation) verdict(j int, solver string) string {
 // (older than the nights the gate is run on, and not in the memo) is
 // taken as judged.
 func (e *evaluation) withheld(j int, solver string) bool {
-	return e.verdict(j, solver) == VerdictBusy
+	return withheldVerdict(e.verdict(j, solver))
 }
 
 // slowSince returns the night a slowdown of solver found on the newest
@@ -98,7 +98,7 @@ func (e *evaluation) slowSince(solver string) (int, error) {
 		if err != nil {
 			return -1, err
 		}
-		if g[solver] != nil && g[solver].verdict == VerdictBusy {
+		if g[solver] != nil && withheldVerdict(g[solver].verdict) {
 			continue // a night not judged neither ends nor starts it
 		}
 		if !g[solver].slower() {
@@ -120,7 +120,7 @@ func (e *evaluation) judgedLater(j int, solver string) (bool, error) {
 			return false, err
 		}
 		switch o := g[solver]; {
-		case o != nil && o.verdict == VerdictBusy:
+		case o != nil && withheldVerdict(o.verdict):
 			continue
 		case i == j:
 			return false, nil
@@ -143,7 +143,7 @@ func openSlowdowns(s *Series, j int, gates map[int]map[string]*gateOut, opt Opti
 		start := -1
 		for i := j - 1; i >= 0 && i >= j-opt.Baseline; i-- {
 			g := gates[i]
-			if g != nil && g[st.Solver] != nil && g[st.Solver].verdict == VerdictBusy {
+			if g != nil && g[st.Solver] != nil && withheldVerdict(g[st.Solver].verdict) {
 				continue // a night not judged neither ends nor starts it
 			}
 			if g == nil || !g[st.Solver].slower() {

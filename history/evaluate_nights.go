@@ -9,7 +9,7 @@ import (
 )
 
 // blindVerdicts are the gate's verdicts that judge nothing of a night.
-var blindVerdicts = []string{VerdictBusy, VerdictNoRows, VerdictUndecided}
+var blindVerdicts = []string{VerdictBusy, VerdictDisturbed, VerdictNoRows, VerdictUndecided}
 
 // blind fills r.Blind: each strategy of the newest night whose gate has
 // judged none of the last BlindNights nights or more (every one withheld,
@@ -75,7 +75,9 @@ func (e *evaluation) nights(root string) {
 			row.Verdicts = m.Shown // as trend showed them when it was the newest
 		}
 		for _, a := range r.Alarms {
-			if a.Night.Index == k+1 {
+			// On the night the alarm is of (where its change started), not
+			// the newest night that still reports it.
+			if alarmNight(s, a) == k+1 {
 				row.Alarms = append(row.Alarms, a)
 			}
 		}
@@ -87,6 +89,19 @@ func (e *evaluation) nights(root string) {
 		}
 		r.Nights = append(r.Nights, row)
 	}
+}
+
+// alarmNight returns the 1-based place in s of the night alarm a is of:
+// the night its change started (Alarm.Start: a slowdown's first night,
+// the night a step starts, the first night of a missing strategy), the
+// night that raised it when it has no start; 0 when neither is in s. A
+// known alarm, reported again on a later night, stays on that night in
+// the nights' table and on the charts.
+func alarmNight(s *Series, a *Alarm) int {
+	if x := nightX(s, a.Start); x > 0 {
+		return int(x)
+	}
+	return int(nightX(s, a.Night))
 }
 
 // show sets the newest night's row of the nights' table to the

@@ -127,7 +127,7 @@ func (e *evaluation) foundSince(a *Alarm, since int) (first bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		if o := g[a.Solver]; o != nil && o.verdict != VerdictBusy {
+		if o := g[a.Solver]; o != nil && !withheldVerdict(o.verdict) {
 			judged = true
 		}
 		if g[a.Solver].slower() {

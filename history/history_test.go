@@ -1,8 +1,10 @@
 package history
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -254,4 +256,43 @@ func TestSignatureIgnoresTheCorpusPath(t *testing.T) {
 			t.Errorf("another %s, same signature", name)
 		}
 	}
+}
+
+// TestCopiedRunIsOneNight: a run directory copied by hand holds the same
+// run (its run id): the index's history has it once, the directory
+// named as its run id kept however the copy sorts, and the copy skipped
+// naming it.
+func TestCopiedRunIsOneNight(t *testing.T) {
+	root := t.TempDir()
+	for k := 1; k <= 3; k++ {
+		synthSweep(t, root, sweep{name: fmt.Sprintf("n%d", k), day: k})
+	}
+	if err := os.CopyFS(filepath.Join(root, "a-copy"), os.DirFS(filepath.Join(root, "n3"))); err != nil {
+		t.Fatal(err)
+	}
+	idx, _, err := Update(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := idx.All()
+	var runs []string
+	for _, n := range h.Series[0].Nights {
+		runs = append(runs, n.Run)
+	}
+	if !slices.Equal(runs, []string{"n1", "n2", "n3"}) || len(h.Skipped) != 1 || h.Skipped[0].Run != "a-copy" ||
+		!strings.Contains(h.Skipped[0].Reason, "a copy of n3") {
+		t.Errorf("n1-n3 and a-copy of n3: nights %v, skipped %+v: want n1-n3, a-copy skipped as n3's copy", runs, h.Skipped)
+	}
+	if _, earlier := idx.EarlierNights(manifestOf(t, filepath.Join(root, "n3")), 7); len(earlier) != 2 {
+		t.Errorf("the nights before n3: %d, want 2 (n1, n2; n3's copy is n3)", len(earlier))
+	}
+}
+
+func manifestOf(t *testing.T, dir string) *rundir.Manifest {
+	t.Helper()
+	m, err := rundir.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

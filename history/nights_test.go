@@ -378,3 +378,87 @@ func TestCheckAckAStepFoundLater(t *testing.T) {
 		}
 	}
 }
+
+// TestDisturbedBaselinesAreSaid: the lead's history. Nights 5-8 on a
+// disturbed machine (every strategy x1.25), bitboard x1.5 from night 5:
+// the gate judges none of them, the step alarms on night 7. On the quiet
+// nights 9-12 norvig's and dlx's baselines still hold nights 5-8, so the
+// machine's factor reads x0.81 and bitboard's slowdown is withheld
+// again: its verdict says the machine moved (not "a busy machine": no
+// other work was recorded), and its note names the baseline nights that
+// ran on another machine instead of promising that the next steady night
+// tells. No alarm is added or lost.
+func TestDisturbedBaselinesAreSaid(t *testing.T) {
+	root := t.TempDir()
+	for k := 1; k <= 13; k++ {
+		sw := sweep{name: fmt.Sprintf("n%02d", k), day: k}
+		if k >= 5 {
+			sw.slow, sw.binary = map[string]float64{"bitboard": 1.5}, "sha256:b"
+		}
+		if k >= 5 && k <= 8 {
+			sw.machine = 1.25
+		}
+		synthSweep(t, root, sw)
+		o := trendOnce(t, root, Options{})
+		want := []string(nil)
+		if k == 7 {
+			want = []string{"bitboard " + AlarmStep + " n05"}
+		}
+		if got := newAlarms(o); !slices.Equal(got, want) {
+			t.Fatalf("night %d: new alarms %v, want %v\n%s", k, got, want, textOf(t, o))
+		}
+		bb := trendOf(o.Reports[0], "bitboard")
+		text := strings.Join(strings.Fields(textOf(t, o)), " ")
+		switch {
+		case k >= 5 && k <= 8:
+			if bb.Verdict != VerdictDisturbed || !strings.Contains(text, "the next night on a steady machine tells") {
+				t.Errorf("night %d, disturbed: bitboard %q, want %q, the next steady night to tell\n%s", k, bb.Verdict, VerdictDisturbed, textOf(t, o))
+			}
+		case k >= 9 && k <= 12:
+			if bb.Verdict != VerdictDisturbed || strings.Contains(text, "the next night on a steady machine tells") ||
+				!strings.Contains(text, "4 nights of its baselines ran x1.2") || !strings.Contains(text, "(n05, n06, n07, n08)") {
+				t.Errorf("night %d, quiet after the disturbed nights: bitboard %q, want %q naming nights 5-8 of the baselines\n%s", k, bb.Verdict, VerdictDisturbed, textOf(t, o))
+			}
+		case k == 13:
+			if bb.Verdict != VerdictStillSlower {
+				t.Errorf("night 13: bitboard %q, want %q\n%s", bb.Verdict, VerdictStillSlower, textOf(t, o))
+			}
+		}
+	}
+}
+
+// TestKnownAlarmStaysOnItsNight: bitboard x1.25 from night 8, a trend
+// every night. The alarm raised on night 8 is on night 8's row of the
+// nights' table (the page, trend.md) on every later night, known; the
+// newest night's row, "still slower", has none: before, the known alarm
+// moved to the newest night's row every night (and its ring on the
+// charts with it), as if each night raised it again, and left night 8's
+// row, where it was raised, empty.
+func TestKnownAlarmStaysOnItsNight(t *testing.T) {
+	root := t.TempDir()
+	for k := 1; k <= 10; k++ {
+		sw := sweep{name: fmt.Sprintf("n%02d", k), day: k}
+		if k >= 8 {
+			sw.slow, sw.binary = map[string]float64{"bitboard": 1.25}, "sha256:slow"
+		}
+		synthSweep(t, root, sw)
+		trendOnce(t, root, Options{})
+	}
+	o := trendOnce(t, root, Options{})
+	r := o.Reports[0]
+	alarmsOf := func(k int) (out []string) {
+		for _, a := range r.Nights[k-1].Alarms {
+			out = append(out, fmt.Sprintf("%s %s new=%t", a.Solver, a.Kind, a.New))
+		}
+		return out
+	}
+	if got, want := alarmsOf(8), []string{"bitboard time new=false"}; !slices.Equal(got, want) {
+		t.Errorf("night 8's row: alarms %v, want %v", got, want)
+	}
+	if got := alarmsOf(10); len(got) != 0 {
+		t.Errorf("night 10's row (still slower): alarms %v, want none", got)
+	}
+	if v := r.Nights[9].Verdicts["bitboard"]; v != VerdictStillSlower {
+		t.Errorf("night 10's row: bitboard %q, want %q", v, VerdictStillSlower)
+	}
+}

@@ -458,7 +458,7 @@ func verdictClass(v string) string {
 	switch v {
 	case VerdictSlower, VerdictCounters, VerdictMissing:
 		return "alarm"
-	case VerdictStillSlower, VerdictUndecided, VerdictBusy, VerdictSameBuild:
+	case VerdictStillSlower, VerdictUndecided, VerdictBusy, VerdictDisturbed, VerdictSameBuild:
 		return "warn"
 	case VerdictAcknowledged:
 		return "ack"

@@ -31,7 +31,7 @@ func (idx *Index) EarlierNights(m *rundir.Manifest, n int) (string, []*Night) {
 		}
 		nights = append(nights, e.Night)
 	}
-	series := Group(nights)
+	series := Group(new(History).dropCopies(nights, nil)) // a run copied by hand is one night
 	if len(series) == 0 {
 		return sig.Key(), nil
 	}

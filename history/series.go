@@ -3,6 +3,7 @@ package history
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -48,8 +49,40 @@ func (idx *Index) All() *History {
 			h.Skipped = append(h.Skipped, Skipped{e.Run, e.Skip})
 		}
 	}
+	nights = h.dropCopies(nights, nil)
 	h.Series = Group(nights)
 	return h
+}
+
+// dropCopies returns nights without the copies of a run: the nights of
+// other directories with the run id of one of them (a run directory
+// copied by hand, cp -r, holds the same run and rows). Each is added to
+// h's runs skipped, named as named (by named, else by its directory),
+// with the night it copies. Of the directories of one run, the night
+// kept is the one named as its run id (a run directory's default name),
+// else the first by name.
+func (h *History) dropCopies(nights []*Night, named map[nightKey]string) []*Night {
+	kept := map[string]*Night{}
+	for _, n := range nights {
+		if k := kept[n.RunID]; n.RunID != "" && (k == nil || path.Base(n.Run) == n.RunID && path.Base(k.Run) != k.RunID) {
+			kept[n.RunID] = n
+		}
+	}
+	name := func(n *Night) string {
+		if r, ok := named[keyOf(n)]; ok {
+			return r
+		}
+		return n.Run
+	}
+	out := nights[:0:0]
+	for _, n := range nights {
+		if k := kept[n.RunID]; k != nil && k != n && !(k.Run == n.Run && k.Dir == n.Dir) {
+			h.Skipped = append(h.Skipped, Skipped{name(n), fmt.Sprintf("a copy of %s (the same run id, %s): one run is one night", name(k), n.RunID)})
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // Selected returns the history of the runs named (directories, as given
@@ -86,7 +119,7 @@ func (idx *Index) Selected(root string, runs []string) (*History, error) {
 		nights = append(nights, e.Night)
 		named[keyOf(e.Night)] = run
 	}
-	series := Group(nights)
+	series := Group(h.dropCopies(nights, named))
 	if len(series) == 0 {
 		return h, nil
 	}

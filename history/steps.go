@@ -59,6 +59,39 @@ func levels(nights []*Night, solverNames []string) (adjusted, raw map[string][]f
 	return out, raw
 }
 
+// machineLevels returns, per night, the log of the machine's factor that
+// levels took out of the strategies' levels adjusted (raw less adjusted),
+// NaN where it took none out (fewer than three strategies that night): 0
+// is the series' usual machine.
+func machineLevels(adjusted, raw map[string][]float64) []float64 {
+	var out []float64
+	for solver, a := range adjusted {
+		if out == nil {
+			out = make([]float64, len(a))
+			for k := range out {
+				out[k] = math.NaN()
+			}
+		}
+		for k := range a {
+			if n := have(raw, k); n >= 3 && !math.IsNaN(a[k]) {
+				out[k] = raw[solver][k] - a[k]
+			}
+		}
+	}
+	return out
+}
+
+// have counts the strategies with a level on night k.
+func have(raw map[string][]float64, k int) int {
+	n := 0
+	for _, v := range raw {
+		if k < len(v) && !math.IsNaN(v[k]) {
+			n++
+		}
+	}
+	return n
+}
+
 // findSteps returns the change points of the strategies' median times
 // over the first n nights of s, in night order. Per strategy, the nights
 // are cut at each acknowledged night (an acknowledged change starts a

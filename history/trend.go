@@ -124,7 +124,8 @@ const (
 	VerdictNoRows       = "no rows"                  // the rows of the night or of its baseline are gone (pruned)
 	VerdictStillSlower  = "still slower"             // slower, as the night before: the alarm was raised then
 	VerdictSameBuild    = "slower, same build"       // slower, but the build is its baseline's: the machine's, not an alarm
-	VerdictBusy         = "slower on a busy machine" // slower, but not judged: its baseline is not as busy as the night (too few nights as busy), or every strategy moved beyond twice the threshold; the night enters no later baseline of the strategy
+	VerdictBusy         = "slower on a busy machine" // slower, but not judged: its baseline is not as busy as the night (too few nights as busy); the night enters no later baseline of the strategy
+	VerdictDisturbed    = "slower, machine moved"    // slower, but not judged: every strategy moved beyond twice the threshold against its baseline (the night's machine, or its baseline nights', was not as usual); the night enters no later baseline of the strategy
 	VerdictCounters     = "counters changed"         // behaviour change: the counters detector
 	VerdictNewStrategy  = "new"                      // no earlier night of the series has this strategy
 	VerdictMissing      = "missing"                  // the strategy ran on earlier nights of the series, not on this one
@@ -167,7 +168,8 @@ type Report struct {
 	// BlindNights nights or more: a slowdown there is no alarm.
 	Blind []*Blind
 
-	levels map[string][]float64 // per strategy, the log median of each night, the machine's factor out (levels)
+	levels  map[string][]float64 // per strategy, the log median of each night, the machine's factor out (levels)
+	machine []float64            // per night, the log of the machine's factor taken out of its levels (NaN: not taken out)
 }
 
 // NightRow is one night of a series on the history page: its verdict per

@@ -30,9 +30,10 @@ const trendAbout = "Read the history of nightly runs: every run directory under 
 	"            machine's factor (the median of the strategies' ratios); slower when that interval\n" +
 	"            lies beyond -threshold and the spread of the strategy's own nightly level. The\n" +
 	"            nights after, \"still slower\", the same alarm. Slower against nights not as busy\n" +
-	"            (too few are), or when every strategy moved beyond twice the threshold, is \"slower\n" +
-	"            on a busy machine\": not judged, and in no later baseline; a strategy not judged\n" +
-	"            for 3 nights in a row is said blind, every night. A night of the build\n" +
+	"            (too few are) is \"slower on a busy machine\", when every strategy moved beyond\n" +
+	"            twice the threshold \"slower, machine moved\": not judged, and in no later\n" +
+	"            baseline; a strategy not judged for 3 nights in a row is said blind, every night.\n" +
+	"            A night of the build\n" +
 	"            of its baseline (the same binary) is \"slower, same build\" (-same-build alarms);\n" +
 	"  steps     change points of its nightly median over the series, busy and quiet nights apart,\n" +
 	"            at least 3 nights on each side (one slow night is a spike, not a step).\n" +
@@ -100,6 +101,10 @@ func trendMain(e *env, args []string) error {
 	}
 	for _, run := range runs {
 		if _, err := os.Stat(run); err != nil {
+			if to, lerr := os.Readlink(run); lerr == nil && errors.Is(err, os.ErrNotExist) {
+				// results/latest left pointing at a night removed by hand.
+				return usageErr("run %s: a link to %s, which does not exist (removed?): name a run directory that exists", run, to)
+			}
 			return usageErr("run %s: %v", run, err)
 		}
 	}

@@ -186,7 +186,7 @@ func TestTrendAlarmsOnceOnSlowdown(t *testing.T) {
 		// night, x1.18) the gate judges no new slowdown, and that night's
 		// jump widens the spread of the nights after it: the change point,
 		// MinStepSide nights into the slowdown, then alarms.
-		if k == slowFrom && v == history.VerdictBusy {
+		if k == slowFrom && (v == history.VerdictBusy || v == history.VerdictDisturbed) {
 			unjudged = true
 			t.Logf("%s: %s's slowdown not judged (%s): the change point tells", name, slowSolver, v)
 		}

@@ -279,8 +279,8 @@ func TestTrendDetectors(t *testing.T) {
 		fakeNight(t, root, fakeNight(t, tmp, n1, "machine5", "*", 1.2, 24*5), "n5", "dlx", 1.5, 0)
 		fakeNight(t, root, fakeNight(t, tmp, n1, "machine6", "*", 1.44, 24*6), "n6", "dlx", 1.8, 0)
 		r := trendOver(t, root)
-		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictBusy) {
-			t.Errorf("night 6, disturbed: exit %d, dlx %q, want exit 0 and %q\n%s%s", r.code, l, history.VerdictBusy, r.stdout, r.stderr)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictDisturbed) {
+			t.Errorf("night 6, disturbed: exit %d, dlx %q, want exit 0 and %q\n%s%s", r.code, l, history.VerdictDisturbed, r.stdout, r.stderr)
 		}
 		fakeNight(t, root, n1, "n7", "dlx", 1.8, 24*7)
 		r = trendOver(t, root)
@@ -306,8 +306,8 @@ func TestTrendDetectors(t *testing.T) {
 		tmp := t.TempDir()
 		fakeNight(t, root, fakeNight(t, tmp, n1, "machine", "*", 1.2, 24*5), "n5", "dlx", 1.25, 0)
 		r := trendOver(t, root)
-		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictBusy) || !hasText(r.stdout, "beyond twice the threshold") {
-			t.Errorf("night 5, disturbed: exit %d, dlx %q, want exit 0, %q and the note\n%s%s", r.code, l, history.VerdictBusy, r.stdout, r.stderr)
+		if l := verdictLine(r.stdout, "dlx"); r.code != 0 || !strings.Contains(l, history.VerdictDisturbed) || !hasText(r.stdout, "beyond twice the threshold") {
+			t.Errorf("night 5, disturbed: exit %d, dlx %q, want exit 0, %q and the note\n%s%s", r.code, l, history.VerdictDisturbed, r.stdout, r.stderr)
 		}
 		fakeNight(t, root, n1, "n6", "dlx", 1.25, 24*6)
 		r = trendOver(t, root)

@@ -555,3 +555,55 @@ func TestTrendSameBuildIsTheBinary(t *testing.T) {
 			r.code, verdictLine(r.stdout, "bitboard"), r.stdout, r.stderr)
 	}
 }
+
+// TestTrendTakesACopiedNightOnce: a night copied by hand (cp -r n5
+// n5.bak, a backup beside it) is the same run, its run id and its rows
+// the same: trend keeps one night of it and lists the copy among the
+// runs skipped, naming the night it copies. Before, the copy was a
+// sixth night, the newest, whose baseline held the night it copies.
+func TestTrendTakesACopiedNightOnce(t *testing.T) {
+	testenv.Heavy(t, "copied nights and two trends")
+	n1 := plainNight(t)
+	root := plainNights(t, n1, 5)
+	if r := trendOver(t, root); r.code != 0 {
+		t.Fatalf("five nights of one build: exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if err := os.CopyFS(filepath.Join(root, "n5.bak"), os.DirFS(filepath.Join(root, "n5"))); err != nil {
+		t.Fatal(err)
+	}
+	r := trendOver(t, root)
+	if r.code != 0 || !strings.Contains(r.stdout, "5 nights") || !strings.Contains(r.stdout, "newest night n5 ") ||
+		!hasText(r.stdout, "n5.bak: a copy of n5 (the same run id") {
+		t.Errorf("after cp -r n5 n5.bak: exit %d, want 0, five nights, n5 the newest, n5.bak skipped as its copy\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	f := trendJSON(t, root)
+	if len(f.Skipped) != 1 || f.Skipped[0].Run != "n5.bak" {
+		t.Errorf("trend.json skipped %+v, want n5.bak", f.Skipped)
+	}
+}
+
+// TestTrendSaysTheBaselinesRanOnAnotherMachine: nights 5-8 on a
+// disturbed machine (every strategy x1.25), dlx x1.5 from night 5; night
+// 9 quiet. norvig's and bitboard's baselines still hold nights 5-8, so
+// the machine's factor of night 9 reads about x0.8 and dlx's slowdown is
+// not judged: trend says the machine moved and names the baseline nights
+// that ran on another machine. Before, night 9 read "slower on a busy
+// machine" (no other work was recorded) and promised that the next
+// steady night would tell, which four steady nights did not.
+func TestTrendSaysTheBaselinesRanOnAnotherMachine(t *testing.T) {
+	testenv.Heavy(t, "nine copied nights")
+	n1 := plainNight(t)
+	root := plainNights(t, n1, 4)
+	tmp := t.TempDir()
+	for k := 5; k <= 8; k++ {
+		fakeNight(t, root, fakeNight(t, tmp, n1, fmt.Sprintf("machine%d", k), "*", 1.25, 24*k), night(k), "dlx", 1.5, 0)
+	}
+	fakeNight(t, root, n1, "n9", "dlx", 1.5, 24*9)
+	r := trendOver(t, root)
+	text := strings.Join(strings.Fields(r.stdout), " ")
+	if l := verdictLine(r.stdout, "dlx"); !strings.HasSuffix(l, history.VerdictDisturbed) ||
+		!strings.Contains(text, "4 nights of its baselines ran x1.2") || !strings.Contains(text, "(n5, n6, n7, n8)") ||
+		strings.Contains(text, "the next night on a steady machine tells") {
+		t.Errorf("night 9, quiet after four disturbed nights: dlx %q, want %q and nights 5-8 of the baselines named\n%s%s", l, history.VerdictDisturbed, r.stdout, r.stderr)
+	}
+}

@@ -79,6 +79,10 @@ func TestTrendUsage(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "results"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// results/latest pointing at a night removed by hand.
+	if err := os.Symlink("20261125-230501", filepath.Join(dir, "results", "latest")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -88,6 +92,7 @@ func TestTrendUsage(t *testing.T) {
 		{"empty root", []string{"trend"}, 0, "0 series, 0 runs skipped"},
 		{"missing root", []string{"trend", "-root", "nope"}, 2, "results root nope: not a directory"},
 		{"missing run", []string{"trend", "results/nope"}, 2, "run results/nope:"},
+		{"latest gone", []string{"trend", "results/latest"}, 2, "run results/latest: a link to 20261125-230501, which does not exist (removed?): name a run directory that exists"},
 		{"negative nights", []string{"trend", "-nights", "-1"}, 2, "-nights -1"},
 		{"help", []string{"help", "trend"}, 0, "Examples:"},
 	} {
@@ -97,5 +102,21 @@ func TestTrendUsage(t *testing.T) {
 				t.Errorf("%v: exit %d, want %d and %q:\n%s%s", tc.args, r.code, tc.code, tc.want, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestTrendSaysHowToMendDamagedAnnotations: annotations.json damaged by
+// hand (an editor left it cut) stops trend with exit 2 naming the file,
+// its line and what to do, every night until it is mended: it is the
+// one file of the history people write, and nothing rebuilds it.
+func TestTrendSaysHowToMendDamagedAnnotations(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "results"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "results", "annotations.json"), "{\"version\": 1, \"acks\": [\n  {\"run\": ")
+	r := batchMain(t, dir, "trend")
+	if r.code != 2 || !strings.Contains(r.stderr, "annotations.json line 2") || !strings.Contains(r.stderr, "mend it by hand") {
+		t.Errorf("trend over a cut annotations.json: exit %d, want 2 naming the file, its line and what to do:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -97,3 +97,26 @@ func TestOutputFitsTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeOutputFits: what batch merge prints fits 80 columns in a
+// terminal and through a pipe. Before, its line of wall and CPU time was
+// 111 columns wide whatever the width.
+func TestMergeOutputFits(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, repoRoot(t), 0, 40))
+	for k := range 2 {
+		mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-shard", strconv.Itoa(k)+"/2", "-out", "s"+strconv.Itoa(k), corpus))
+	}
+	r := batchCols(t, dir, "", 0, "merge", "-o", "piped", "s0", "s1")
+	mustOK(t, r)
+	if over := overWidth(r.stdout, 80); len(over) > 0 || !strings.Contains(r.stdout, "CPU time") {
+		t.Errorf("batch merge into a pipe: lines wider than 80 columns (or no CPU time):\n%s\n\nall of it:\n%s", strings.Join(over, "\n"), r.stdout)
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is missing (Debian package bsdutils)")
+	}
+	if out := inTerminal(t, dir, 80, "merge", "-o", "tty", "s0", "s1"); len(overWidth(out, 80)) > 0 {
+		t.Errorf("batch merge in 80 columns: lines wider:\n%s", strings.Join(overWidth(out, 80), "\n"))
+	}
+}

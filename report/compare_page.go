@@ -134,6 +134,18 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 	return comparePageTmpl().Execute(b, p)
 }
 
+// BusyWarning is the warning that the machine of run was busy while its
+// units were timed (other work took more than busy of the workers' CPU
+// time), as the pages print it: "The machine was busy: other work took
+// 46.1% ..."; "" when it was not, or run.json does not say.
+func BusyWarning(run *Run, busy float64) string {
+	if run == nil || run.Manifest == nil {
+		return ""
+	}
+	_, warning := (&Summary{Run: summarizeRun(run.Manifest)}).runFacts(busy)
+	return warning
+}
+
 // compareRunOf describes one of the runs compared, labelled label, its
 // page linked from page: what it is (ref), and from its run.json (run
 // may be nil) the facts of the run and a warning when its machine was

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -279,5 +280,37 @@ func TestCompareWorkersProcessors(t *testing.T) {
 	want := fmt.Sprintf("both runs had 1 worker, on 1 processor in OLD and %d in NEW (GOMAXPROCS)", runtime.GOMAXPROCS(0))
 	if strings.Contains(r.stderr, "different machines") || !strings.Contains(r.stderr, want) {
 		t.Errorf("-workers 1 on 1 processor against all of them: stderr lacks %q, or says machines:\n%s", want, r.stderr)
+	}
+}
+
+// TestCompareWarnsOfABusyMachine: batch compare warns on stderr, as its
+// page does beside the run, that a run's machine was busy while its
+// units were timed (other work over history.DefaultBusy of the workers'
+// CPU time, from run.json), folded to an 80-column terminal. Before, only
+// the page said so: the terminal's verdicts came with no warning.
+func TestCompareWarnsOfABusyMachine(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, repoRoot(t), 0, 40))
+	for _, run := range []string{"old", "new"} {
+		mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", run, corpus))
+	}
+	// OLD's machine busy, NEW's idle, whatever this machine's load was.
+	for run, share := range map[string]float64{"old": 4, "new": 0} {
+		editManifest(t, filepath.Join(dir, run), func(m map[string]any) {
+			seg := m["segments"].([]any)[0].(map[string]any)
+			seg["other_cpu_ns"] = share * seg["duration_ns"].(float64) // 4: every CPU taken by other work
+		})
+	}
+	r := batch(t, dir, "compare", "-page=false", "old", "new")
+	mustOK(t, r)
+	if want := "batch: warning: OLD old: the machine was busy: other work took 100% of the workers' CPU time"; !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "NEW new: the machine was busy") {
+		t.Errorf("stderr lacks %q for OLD alone:\n%s", want, r.stderr)
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is missing (Debian package bsdutils)")
+	}
+	if out := inTerminal(t, dir, 80, "compare", "-page=false", "old", "new"); len(overWidth(out, 80)) > 0 || !strings.Contains(out, "machine was busy") {
+		t.Errorf("batch compare in 80 columns: lines wider, or no warning:\n%s\n\nall of it:\n%s", strings.Join(overWidth(out, 80), "\n"), out)
 	}
 }

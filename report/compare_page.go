@@ -142,7 +142,12 @@ func BusyWarning(run *Run, busy float64) string {
 	if run == nil || run.Manifest == nil {
 		return ""
 	}
-	_, warning := (&Summary{Run: summarizeRun(run.Manifest)}).runFacts(busy)
+	return (&Summary{Run: summarizeRun(run.Manifest)}).BusyWarning(busy)
+}
+
+// BusyWarning is BusyWarning of the summary's run.
+func (s *Summary) BusyWarning(busy float64) string {
+	_, warning := s.runFacts(busy)
 	return warning
 }
 

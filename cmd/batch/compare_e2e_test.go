@@ -286,8 +286,10 @@ func TestCompareWorkersProcessors(t *testing.T) {
 // TestCompareWarnsOfABusyMachine: batch compare warns on stderr, as its
 // page does beside the run, that a run's machine was busy while its
 // units were timed (other work over history.DefaultBusy of the workers'
-// CPU time, from run.json), folded to an 80-column terminal. Before, only
-// the page said so: the terminal's verdicts came with no warning.
+// CPU time, from run.json), folded to an 80-column terminal; so does the
+// report's output (batch report, the end of a sweep), as the run's page
+// does at its top. Before, only the pages said so: the terminal's
+// verdicts and summary came with no warning.
 func TestCompareWarnsOfABusyMachine(t *testing.T) {
 	needsBinary(t)
 	dir := t.TempDir()
@@ -306,6 +308,14 @@ func TestCompareWarnsOfABusyMachine(t *testing.T) {
 	mustOK(t, r)
 	if want := "batch: warning: OLD old: the machine was busy: other work took 100% of the workers' CPU time"; !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "NEW new: the machine was busy") {
 		t.Errorf("stderr lacks %q for OLD alone:\n%s", want, r.stderr)
+	}
+	// The report's output warns too, as the run's page does at its top.
+	for run, busy := range map[string]bool{"old": true, "new": false} {
+		r := batch(t, dir, "report", run)
+		mustOK(t, r)
+		if got := strings.Contains(r.stdout, "warning: the machine was busy: other work took 100% of the workers' CPU time"); got != busy {
+			t.Errorf("batch report %s: warns of a busy machine %v, want %v:\n%s", run, got, busy, r.stdout)
+		}
 	}
 	if _, err := exec.LookPath("script"); err != nil {
 		t.Skip("script(1) is missing (Debian package bsdutils)")

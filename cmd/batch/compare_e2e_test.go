@@ -288,7 +288,7 @@ func TestCompareWorkersProcessors(t *testing.T) {
 // units were timed (other work over history.DefaultBusy of the workers'
 // CPU time, from run.json), folded to an 80-column terminal; so does the
 // report's output (batch report, the end of a sweep), as the run's page
-// does at its top. Before, only the pages said so: the terminal's
+// does at its top, and summary.md gives the share of other work. Before, only the pages said so: the terminal's
 // verdicts and summary came with no warning.
 func TestCompareWarnsOfABusyMachine(t *testing.T) {
 	needsBinary(t)
@@ -315,6 +315,10 @@ func TestCompareWarnsOfABusyMachine(t *testing.T) {
 		mustOK(t, r)
 		if got := strings.Contains(r.stdout, "warning: the machine was busy: other work took 100% of the workers' CPU time"); got != busy {
 			t.Errorf("batch report %s: warns of a busy machine %v, want %v:\n%s", run, got, busy, r.stdout)
+		}
+		// summary.md gives the figure, as the page's facts do.
+		if md := readFile(t, filepath.Join(dir, run, rundir.SummaryMarkdown)); strings.Contains(md, "Other work took 100% of the workers' CPU time") != busy {
+			t.Errorf("%s's summary.md: the share of other work shown %v, want %v", run, !busy, busy)
 		}
 	}
 	if _, err := exec.LookPath("script"); err != nil {

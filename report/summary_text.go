@@ -90,6 +90,9 @@ func (s *Summary) writeText(w io.Writer, full bool, width int) error {
 	for _, l := range s.runningLines() {
 		fmt.Fprintf(&b, "%s\n", l)
 	}
+	if l := s.stoppedLine(); l != "" {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
 	b.WriteString("\n")
 	var head []string
 	var rows []tableRow

@@ -131,7 +131,8 @@ func TestMergeOutputFits(t *testing.T) {
 // of its stderr within 80 columns: the notice of the interruption and the
 // report's note that it was not compared with the previous night were 95
 // and 101 columns wide, unfolded. Its short table on stdout explains no
-// mark it does not show (a † legend came without a †).
+// mark it does not show (a † legend came without a †), and the summary,
+// the report and the page say the run was interrupted.
 func TestInterruptedRunFitsTheTerminal(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()
@@ -157,5 +158,16 @@ func TestInterruptedRunFitsTheTerminal(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "†:") && strings.Count(r.stdout, "†") == 1 {
 		t.Errorf("the short table explains a † it does not show:\n%s", r.stdout)
+	}
+	// The summary, on the terminal and atop the page, says the run was
+	// interrupted, as summary.md does: before, the page and batch report
+	// said it only inside the note on the previous night.
+	stopped := "run second was interrupted: only the rows written before it stopped are summarized"
+	rep := batch(t, dir, "report", out)
+	mustOK(t, rep)
+	for what, text := range map[string]string{"the sweep's summary": r.stdout, "batch report": rep.stdout, "the page": readFile(t, filepath.Join(dir, out, "index.html"))} {
+		if !strings.Contains(strings.ReplaceAll(text, "\n  ", " "), stopped) { // a line folded at 80 columns
+			t.Errorf("%s does not say %q:\n%s", what, stopped, text[:min(len(text), 2000)])
+		}
 	}
 }

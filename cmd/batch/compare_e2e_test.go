@@ -328,3 +328,23 @@ func TestCompareWarnsOfABusyMachine(t *testing.T) {
 		t.Errorf("batch compare in 80 columns: lines wider, or no warning:\n%s\n\nall of it:\n%s", strings.Join(overWidth(out, 80), "\n"), out)
 	}
 }
+
+// TestComparePageSaysWhatIsNotCompared: the page of a partial comparison
+// (a strategy and puzzles in OLD only) says under its verdicts what was
+// not compared, as the terminal's output does at its end; before, the
+// page said it only inside its collapsed copy of that output.
+func TestComparePageSaysWhatIsNotCompared(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, repoRoot(t), 0, 40))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard,norvig", "-quiet", "-report=false", "-out", "old", corpus))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-range", "0:20", "-quiet", "-report=false", "-out", "new", corpus))
+	r := batch(t, dir, "compare", "old", "new")
+	if r.code != 0 && r.code != exitWrong { // exit 1: slower, on a busy machine
+		t.Fatalf("compare: exit %d\n%s", r.code, r.stderr)
+	}
+	page := readFile(t, filepath.Join(dir, "new", "compare-old", "index.html"))
+	if want := `<p class="lead" id="partial">Not compared: norvig (only in OLD); bitboard&#39;s 20 puzzles only in OLD.</p>`; !strings.Contains(page, want) {
+		t.Errorf("the page lacks %s", want)
+	}
+}

@@ -59,6 +59,8 @@ type comparePage struct {
 	Confirmed bool
 	// Lower: a figure of the verdict table is a lower bound (≥).
 	Lower bool
+	// Partial says what was not compared (partialNote); "": everything.
+	Partial string
 }
 
 // compareVerdict is a row of the verdict table: the cells, the first
@@ -119,6 +121,7 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 		Runs:  []compareRun{compareRunOf("OLD", opt.OldPage, c.Old, oldRun, opt.Busy), compareRunOf("NEW", opt.NewPage, c.New, newRun, opt.Busy)},
 		Noise: noiseRule(c.Noise)}
 	p.Verdicts, p.Lower = compareVerdicts(c)
+	p.Partial = partialNote(c)
 	var text bytes.Buffer
 	if err := c.WriteText(&text, 0); err != nil {
 		return err
@@ -132,6 +135,23 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 		p.Sections = append(p.Sections, sec)
 	}
 	return comparePageTmpl().Execute(b, p)
+}
+
+// BusyWarning is the warning that the machine of run was busy while its
+// units were timed (other work took more than busy of the workers' CPU
+// time), as the pages print it: "The machine was busy: other work took
+// 46.1% ..."; "" when it was not, or run.json does not say.
+func BusyWarning(run *Run, busy float64) string {
+	if run == nil || run.Manifest == nil {
+		return ""
+	}
+	return (&Summary{Run: summarizeRun(run.Manifest)}).BusyWarning(busy)
+}
+
+// BusyWarning is BusyWarning of the summary's run.
+func (s *Summary) BusyWarning(busy float64) string {
+	_, warning := s.runFacts(busy)
+	return warning
 }
 
 // compareRunOf describes one of the runs compared, labelled label, its
@@ -291,4 +311,35 @@ func compareShow(newRun *Run, e *Entry, solver, dir string) string {
 		args = append(args, m.Settings.ReplayFlags(rundir.ReplayShowRun)...)
 	}
 	return ShellCommand(args)
+}
+
+// partialNote says, under the verdicts, what a partial comparison left
+// out: the strategies of one run only, and per strategy the puzzles of
+// one run only: "Not compared: norvig, bitboard (only in OLD); dlx's 2500
+// puzzles only in OLD." The terminal's output says it at its end; the
+// page said it only inside its collapsed copy of that output.
+func partialNote(c *Comparison) string {
+	var parts []string
+	for _, x := range []struct {
+		names []string
+		run   string
+	}{{c.OnlyOld, "OLD"}, {c.OnlyNew, "NEW"}} {
+		if len(x.names) > 0 {
+			parts = append(parts, fmt.Sprintf("%s (only in %s)", strings.Join(x.names, ", "), x.run))
+		}
+	}
+	for _, d := range c.Strategies {
+		for _, x := range []struct {
+			n   int
+			run string
+		}{{d.OnlyOld, "OLD"}, {d.OnlyNew, "NEW"}} {
+			if x.n > 0 {
+				parts = append(parts, fmt.Sprintf("%s's %s only in %s", d.Solver, Count(x.n, "puzzle", "puzzles"), x.run))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Not compared: " + strings.Join(parts, "; ") + "."
 }

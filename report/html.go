@@ -201,6 +201,7 @@ func renderPage(ctx context.Context, w io.Writer, res *Results, s *Summary, opt 
 	href := s.pageHref()
 	p.Unstable = s.unstableLinks(href)
 	p.Running = s.runningLines()
+	p.Stopped = s.stoppedLine()
 	p.Command = opt.Command
 	p.Headline = s.headline(opt.Trend)
 	p.Top = s.top(opt, href)

@@ -26,6 +26,7 @@ type page struct {
 	Puzzles   []pagePuzzle
 	Highlight []pagePuzzle
 	Running   []string // a run still being written: how long so far, and its corpora (runningLines)
+	Stopped   string   // a run interrupted or failed: only its rows so far are summarized (stoppedLine)
 	Data      []pageLink
 	Command   string
 

@@ -68,6 +68,26 @@ func TestStrategyThatSolvesNothing(t *testing.T) {
 	}
 }
 
+// TestNoStrategySolvedNoListsPromised: when no strategy finished a
+// puzzle (every unit timed out, -timeout 1us), the page's section of the
+// hardest puzzles says there are no lists; before, it said "open a
+// strategy to see its lists" over none.
+func TestNoStrategySolvedNoListsPromised(t *testing.T) {
+	csv := strings.Join([]string{
+		strings.Join(rundir.Header[:15], ","),
+		`0,1,dlx,timeout,3000,3,1,0,20,17,,1,,,c.txt`,
+		`1,2,dlx,timeout,4000,8,3,0,21,17,,1,,,c.txt`,
+	}, "\n") + "\n"
+	res, err := ReadResults(context.Background(), strings.NewReader(csv), "results.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, _ := renderPages(t, res, Summarize(res, SummaryOptions{}), PageOptions{})
+	if strings.Contains(index, "open a strategy to see its lists") || !strings.Contains(index, "No strategy finished a puzzle (solved it, or proved it unsolvable): no lists of hardest puzzles.") {
+		t.Errorf("the section of the hardest puzzles promises lists there are not:\n%s", index[strings.Index(index, `id="hardest"`):][:400])
+	}
+}
+
 // TestRunFactsTookAsTheTerminalSays: the page says how long the run took
 // with the one formatter of a duration, as the sweep's last line does
 // ("took 6.52s with 2 workers"), not rounded to the second.

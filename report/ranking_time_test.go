@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sudokubatch/rundir"
 	"sudokubatch/solvers"
 )
 
@@ -138,6 +139,44 @@ func TestTimeMaxAtLeastQuantilesWithCensored(t *testing.T) {
 	for _, u := range s.Hard {
 		if u.Puzzle.ID == 99 && u.RankTime != 1 {
 			t.Errorf("hard.csv: #99 rank_time %d, want 1", u.RankTime)
+		}
+	}
+}
+
+// TestUnconfirmedMarkExplainedWhereShownAndWhy: the terminal's short
+// table has no time max, so no † and no legend of one (before, its
+// legend explained a mark it did not show); and in a run interrupted
+// before its re-timing, summary.md, the full table and the chart
+// captions say so, not that the re-timing's allowance was spent (none
+// was: nothing was re-timed).
+func TestUnconfirmedMarkExplainedWhereShownAndWhy(t *testing.T) {
+	s := Summarize(timedRun(true), SummaryOptions{Top: 4})
+	var short bytes.Buffer
+	if err := s.WriteText(&short, 80); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(short.String(), UnconfirmedMark) {
+		t.Errorf("the short table shows no time max, yet has %s:\n%s", UnconfirmedMark, short.String())
+	}
+	for status, why := range map[string]string{
+		rundir.Interrupted: "the run was interrupted before its re-timing",
+		rundir.Running:     "the run has not reached its re-timing yet",
+		rundir.Failed:      "the run ended before its re-timing",
+		rundir.Finished:    "the re-timing's allowance was spent",
+	} {
+		s.Run = &RunSummary{RunID: "r", Status: status}
+		var md, full bytes.Buffer
+		if err := s.WriteMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		if want := "By time (2 of 4 listed times unconfirmed (†): measured once, " + why + "):"; !strings.Contains(md.String(), want) {
+			t.Errorf("%s: summary.md has no %q", status, want)
+		}
+		if err := s.WriteFullText(&full, 1000); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(full.String(), "†: timed once, in the sweep: "+why) {
+			t.Errorf("%s: the full table's legend does not say %q:\n%s", status, why, full.String())
 		}
 	}
 }

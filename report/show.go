@@ -278,7 +278,9 @@ func (s *PuzzleShow) writeRanks(b *bytes.Buffer, width int) {
 				unitValue(u, u.XMedianTime, fmtMultiple)})
 		}
 	}
-	writeTextTable(b, rows, 2, 1, width)
+	// The calls and their rank, the time and its: a block split between
+	// them keeps each group under its value's header.
+	b.WriteString(termTable{rows: rows, left: 2, keys: 1, groups: []int{2, 6}}.render(width))
 	if stopped {
 		b.WriteString("≥: the run stopped this unit at a limit; it is ranked at the value it had reached (by time, " +
 			"a unit a timeout stopped at the limit, with every other such unit).\n")

@@ -93,6 +93,12 @@ func (r *RunSummary) writeMarkdown(b *bytes.Buffer) {
 		fmt.Fprintf(b, "%s/%s, %s, %d CPUs, GOMAXPROCS %d, %s, tool %s.\n", mdText(m.GOOS), mdText(m.GOARCH),
 			mdText(m.CPU), m.NumCPU, m.GOMAXPROCS, mdText(m.GoVersion), mdText(m.Version))
 	}
+	// How busy the machine was, which the page and the terminal warn of
+	// past a threshold: the figure, so that summary.md's times are read
+	// with it.
+	if sh := r.OtherShare; sh != nil {
+		fmt.Fprintf(b, "Other work took %s of the workers' CPU time while the units were timed.\n", fmtShare(*sh))
+	}
 	for _, c := range r.Corpora {
 		if r.Running() {
 			size, note := corpusSoFar(c)

@@ -93,8 +93,8 @@ func unitTime(u RankedUnit) string {
 
 // timeListNote says how the times of st's list by time were measured,
 // in a run with the timing columns: "every listed time confirmed", or
-// "3 of 20 listed times unconfirmed (†): the re-timing's allowance was
-// spent".
+// "3 of 20 listed times unconfirmed (†): measured once, the re-timing's
+// allowance was spent" (UnconfirmedWhy).
 func (s *Summary) timeListNote(st *StrategySummary) string {
 	n, stopped := 0, false
 	for _, u := range st.ByTime {
@@ -109,12 +109,41 @@ func (s *Summary) timeListNote(st *StrategySummary) string {
 	if n == 0 {
 		return "every listed time confirmed"
 	}
-	why := "the re-timing's allowance was spent"
-	if s.Timing != nil && len(s.Timing.RetimeErrors) > 0 {
-		why = "the re-timing could not be recorded (see Timing)"
-	}
 	return fmt.Sprintf("%d of %d listed %s unconfirmed (%s): measured once, %s",
-		n, len(st.ByTime), Plural(len(st.ByTime), "time", "times"), UnconfirmedMark, why)
+		n, len(st.ByTime), Plural(len(st.ByTime), "time", "times"), UnconfirmedMark, s.UnconfirmedWhy())
+}
+
+// UnconfirmedWhy says why a time of the run is marked UnconfirmedMark:
+// its re-timing could not be written (a full disk); the run did not reach
+// its re-timing, which runs when the sweep ends (an interrupted run, or
+// one still running: nothing was re-timed, so "its allowance was spent"
+// would be false); else the time allowed for the re-timing was spent
+// before it reached the unit.
+func (s *Summary) UnconfirmedWhy() string {
+	switch {
+	case s.Timing != nil && len(s.Timing.RetimeErrors) > 0:
+		return "the re-timing could not be recorded (see Timing)"
+	case s.Run != nil && s.Run.Status == rundir.Interrupted:
+		return "the run was interrupted before its re-timing"
+	case s.Run != nil && s.Run.Status == rundir.Running:
+		return "the run has not reached its re-timing yet"
+	case s.Run != nil && s.Run.Status != rundir.Finished:
+		return "the run ended before its re-timing"
+	}
+	return allowanceSpent
+}
+
+// allowanceSpent is UnconfirmedWhy in a finished run.
+const allowanceSpent = "the re-timing's allowance was spent"
+
+// UnconfirmedCause is UnconfirmedWhy said of one marked time, after
+// "timed once, in the sweep: " in a legend or a caption.
+func (s *Summary) UnconfirmedCause() string {
+	why := s.UnconfirmedWhy()
+	if why == allowanceSpent {
+		return why + " before it"
+	}
+	return why
 }
 
 // unitValue formats a value of one unit, a lower bound when it was stopped.

@@ -260,6 +260,21 @@ func (s *Summary) runningLines() []string {
 	return out
 }
 
+// stoppedLine says that the run stopped before its end (interrupted, or
+// failed) and that only its rows written by then are summarized: what
+// summary.md says beside its status, for the terminal and the page's
+// top; "" for a run finished or running (runningLines).
+func (s *Summary) stoppedLine() string {
+	r := s.Run
+	if r == nil || r.Status == rundir.Finished || r.Running() {
+		return ""
+	}
+	if r.Status == rundir.Interrupted {
+		return fmt.Sprintf("run %s was interrupted: only the rows written before it stopped are summarized (batch -resume finishes it)", r.RunID)
+	}
+	return fmt.Sprintf("run %s ended %s: only the rows written before it stopped are summarized", r.RunID, r.Status)
+}
+
 // corpusSoFar says what run.json knows of a corpus of a running run: its
 // size ("4.0 MB", with its puzzles once the run has read it to its end)
 // and a note ("not read to its end yet: its puzzles are counted when the

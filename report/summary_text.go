@@ -9,8 +9,9 @@ import (
 )
 
 // writeLegend writes what the marks of the text table mean: bounds,
-// spreads, the unconfirmed mark, the unstable units; with full, also the
-// trimmed mean and the rows of the re-timing.
+// spreads, the unstable units; with full, also the trimmed mean, the rows
+// of the re-timing and the unconfirmed mark (of the time max, a row of
+// the full table only).
 func (s *Summary) writeLegend(b *bytes.Buffer, full bool) {
 	if n := s.censored(); n > 0 {
 		fmt.Fprintf(b, "≥ lower, ≤ upper bound: %d %s stopped by a limit %s at the value reached.\n",
@@ -33,9 +34,11 @@ func (s *Summary) writeLegend(b *bytes.Buffer, full bool) {
 			"time retimed: timed again alone at the end, the slowest first, then the outliers: " +
 			"slow (confirmed), noise (not confirmed) or ok.\n")
 	}
+	// The mark is on the time max, a row of the full table only: the
+	// short table has none to explain.
 	for _, st := range s.Strategies {
-		if st.TimeNS.MaxUnconfirmed {
-			b.WriteString(UnconfirmedMark + ": timed once, in the sweep: the re-timing's allowance was spent before it.\n")
+		if full && st.TimeNS.MaxUnconfirmed {
+			b.WriteString(UnconfirmedMark + ": timed once, in the sweep: " + s.UnconfirmedCause() + ".\n")
 			break
 		}
 	}
@@ -85,6 +88,9 @@ func (s *Summary) writeText(w io.Writer, full bool, width int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %s\n", s.Corpus, s.countsLine())
 	for _, l := range s.runningLines() {
+		fmt.Fprintf(&b, "%s\n", l)
+	}
+	if l := s.stoppedLine(); l != "" {
 		fmt.Fprintf(&b, "%s\n", l)
 	}
 	b.WriteString("\n")

@@ -50,7 +50,7 @@ note: 3 units stopped at -max-calls 5000 (py 3); their rows say limit.
 note: 2 corpus lines are not puzzles (status invalid, with file, line and reason)
 note: external py: 2 processes started again (after a timeout, a crash or a protocol error; -ext-restarts 10 at most)
 note: external py: 1 line came after an answer too many requests back to name its unit
-note: external py: null round trip 21.0µs median (p10 18.0µs, p90 30.0µs) over 40 samples during the sweep: it is part of each unit's time
+note: external py: null round trip 21.0µs median (p10 18.0µs, p90 30.0µs) over 40 samples during the sweep: part of each round trip (results.csv's ns), not of a time the solver reports (self_ns)
 `
 	if b.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -91,6 +92,11 @@ func foldLine(b *strings.Builder, line string, width int) {
 type termTable struct {
 	rows       [][]string
 	left, keys int
+	// groups are the columns that start a group of columns read
+	// together (a value, then its rank and percentile): a block is not
+	// split inside a group that fits in a block of its own, so that the
+	// group's header stays over it. Ascending; none: no groups.
+	groups []int
 }
 
 // gap is the space between two columns, and before the first: a table
@@ -120,6 +126,13 @@ func (t termTable) layout(width int) (widths []int, blocks [][2]int) {
 		// w is the width of the line so far, the gap after it included.
 		j, w := i, keyWidth
 		for j < ncol && (j == i || w+widths[j] <= width) {
+			if j > i && slices.Contains(t.groups, j) {
+				// A group that would be cut starts the next block
+				// when it fits in one.
+				if gw := t.groupWidth(widths, j); w+gw > width && keyWidth+gw <= width {
+					break
+				}
+			}
 			w += widths[j] + gap
 			j++
 		}
@@ -130,6 +143,23 @@ func (t termTable) layout(width int) (widths []int, blocks [][2]int) {
 		blocks = [][2]int{{keys, keys}}
 	}
 	return widths, blocks
+}
+
+// groupWidth returns the width of the group of columns that starts at
+// column j (to the next group, or the last column), the gaps after its
+// columns included but the last.
+func (t termTable) groupWidth(widths []int, j int) int {
+	end := len(widths)
+	for _, g := range t.groups {
+		if g > j {
+			end = min(end, g)
+		}
+	}
+	w := 0
+	for k := j; k < end; k++ {
+		w += widths[k] + gap
+	}
+	return w - gap
 }
 
 // blocks returns how many blocks the table takes at width (1: whole).

@@ -69,3 +69,32 @@ func TestWrapCommand(t *testing.T) {
 		t.Errorf("short: %q", got)
 	}
 }
+
+// TestTermTableKeepsGroupsWhole: a table split into blocks breaks before
+// a group of columns rather than inside it, so that each group (a value,
+// its rank, its percentile) stays under its value's header; before, batch
+// show's time went into the first block and its percentile into the
+// second, under no header saying whose. A group wider than a block is
+// still split.
+func TestTermTableKeepsGroupsWhole(t *testing.T) {
+	rows := [][]string{
+		{"strategy", "calls", "rank", "percentile", "time", "rank", "percentile"},
+		{"norvig", "373", "1/3000", "p100", "154µs", "1/3000", "p100"},
+	}
+	tt := termTable{rows: rows, left: 1, keys: 1, groups: []int{1, 4}}
+	got := tt.render(50)
+	want := "  strategy  calls    rank  percentile\n  norvig      373  1/3000        p100\n\n" +
+		"  strategy   time    rank  percentile\n  norvig    154µs  1/3000        p100\n"
+	if got != want {
+		t.Errorf("in 50 columns:\n%s\nwant:\n%s", got, want)
+	}
+	if got := tt.render(200); strings.Count(got, "\n") != 2 {
+		t.Errorf("in 200 columns, not whole:\n%s", got)
+	}
+	narrow := tt.render(30)
+	for _, l := range strings.Split(strings.TrimSuffix(narrow, "\n"), "\n") {
+		if columns(l) > 30 {
+			t.Errorf("in 30 columns a line of %d: %q\n%s", columns(l), l, narrow)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
+	"sudokubatch/history"
 	"sudokubatch/publish"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -92,7 +94,17 @@ func compareMain(e *env, args []string) error {
 	}
 	if c != nil {
 		for _, w := range c.Warnings {
-			fmt.Fprintf(e.stderr, "batch: warning: %s\n", w)
+			e.notef("batch: warning: %s\n", w)
+		}
+		// The page warns of a busy machine beside each run; the terminal
+		// did not, under a verdict the machine may have made.
+		for _, r := range []struct {
+			label string
+			run   *report.Run
+		}{{"OLD", c.OldRun}, {"NEW", c.NewRun}} {
+			if w := report.BusyWarning(r.run, history.DefaultBusy); w != "" {
+				e.notef("batch: warning: %s %s: %s%s\n", r.label, r.run.Path, strings.ToLower(w[:1]), strings.TrimSuffix(w[1:], "."))
+			}
 		}
 	}
 	if err != nil {

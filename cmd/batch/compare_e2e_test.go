@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -279,5 +280,71 @@ func TestCompareWorkersProcessors(t *testing.T) {
 	want := fmt.Sprintf("both runs had 1 worker, on 1 processor in OLD and %d in NEW (GOMAXPROCS)", runtime.GOMAXPROCS(0))
 	if strings.Contains(r.stderr, "different machines") || !strings.Contains(r.stderr, want) {
 		t.Errorf("-workers 1 on 1 processor against all of them: stderr lacks %q, or says machines:\n%s", want, r.stderr)
+	}
+}
+
+// TestCompareWarnsOfABusyMachine: batch compare warns on stderr, as its
+// page does beside the run, that a run's machine was busy while its
+// units were timed (other work over history.DefaultBusy of the workers'
+// CPU time, from run.json), folded to an 80-column terminal; so does the
+// report's output (batch report, the end of a sweep), as the run's page
+// does at its top, and summary.md gives the share of other work. Before, only the pages said so: the terminal's
+// verdicts and summary came with no warning.
+func TestCompareWarnsOfABusyMachine(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, repoRoot(t), 0, 40))
+	for _, run := range []string{"old", "new"} {
+		mustOK(t, batch(t, dir, "-solvers", "bitboard", "-quiet", "-report=false", "-out", run, corpus))
+	}
+	// OLD's machine busy, NEW's idle, whatever this machine's load was.
+	for run, share := range map[string]float64{"old": 4, "new": 0} {
+		editManifest(t, filepath.Join(dir, run), func(m map[string]any) {
+			seg := m["segments"].([]any)[0].(map[string]any)
+			seg["other_cpu_ns"] = share * seg["duration_ns"].(float64) // 4: every CPU taken by other work
+		})
+	}
+	r := batch(t, dir, "compare", "-page=false", "old", "new")
+	mustOK(t, r)
+	if want := "batch: warning: OLD old: the machine was busy: other work took 100% of the workers' CPU time"; !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "NEW new: the machine was busy") {
+		t.Errorf("stderr lacks %q for OLD alone:\n%s", want, r.stderr)
+	}
+	// The report's output warns too, as the run's page does at its top.
+	for run, busy := range map[string]bool{"old": true, "new": false} {
+		r := batch(t, dir, "report", run)
+		mustOK(t, r)
+		if got := strings.Contains(r.stdout, "warning: the machine was busy: other work took 100% of the workers' CPU time"); got != busy {
+			t.Errorf("batch report %s: warns of a busy machine %v, want %v:\n%s", run, got, busy, r.stdout)
+		}
+		// summary.md gives the figure, as the page's facts do.
+		if md := readFile(t, filepath.Join(dir, run, rundir.SummaryMarkdown)); strings.Contains(md, "Other work took 100% of the workers' CPU time") != busy {
+			t.Errorf("%s's summary.md: the share of other work shown %v, want %v", run, !busy, busy)
+		}
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) is missing (Debian package bsdutils)")
+	}
+	if out := inTerminal(t, dir, 80, "compare", "-page=false", "old", "new"); len(overWidth(out, 80)) > 0 || !strings.Contains(out, "machine was busy") {
+		t.Errorf("batch compare in 80 columns: lines wider, or no warning:\n%s\n\nall of it:\n%s", strings.Join(overWidth(out, 80), "\n"), out)
+	}
+}
+
+// TestComparePageSaysWhatIsNotCompared: the page of a partial comparison
+// (a strategy and puzzles in OLD only) says under its verdicts what was
+// not compared, as the terminal's output does at its end; before, the
+// page said it only inside its collapsed copy of that output.
+func TestComparePageSaysWhatIsNotCompared(t *testing.T) {
+	needsBinary(t)
+	dir := t.TempDir()
+	corpus := writeFile(t, filepath.Join(dir, "c.txt"), firstLines(t, repoRoot(t), 0, 40))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard,norvig", "-quiet", "-report=false", "-out", "old", corpus))
+	mustOK(t, batch(t, dir, "-solvers", "bitboard", "-range", "0:20", "-quiet", "-report=false", "-out", "new", corpus))
+	r := batch(t, dir, "compare", "old", "new")
+	if r.code != 0 && r.code != exitWrong { // exit 1: slower, on a busy machine
+		t.Fatalf("compare: exit %d\n%s", r.code, r.stderr)
+	}
+	page := readFile(t, filepath.Join(dir, "new", "compare-old", "index.html"))
+	if want := `<p class="lead" id="partial">Not compared: norvig (only in OLD); bitboard&#39;s 20 puzzles only in OLD.</p>`; !strings.Contains(page, want) {
+		t.Errorf("the page lacks %s", want)
 	}
 }

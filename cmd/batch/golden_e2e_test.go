@@ -56,11 +56,20 @@ var (
 )
 
 // maskOutput replaces what depends on the machine in batch's output:
-// durations, peak memory, and the values of the table's rows of times.
+// durations, peak memory, and the values of the table's rows of times;
+// it drops the warning that the machine was busy.
 func maskOutput(s string) string {
 	lines := strings.Split(s, "\n")
 	timing := false // in the timing line or its continuations
+	busy := false   // in the busy machine's warning or its continuations
 	for i, l := range lines {
+		// Whether the machine was busy is the machine's: the warning
+		// goes.
+		if strings.HasPrefix(l, "warning: the machine was busy") || busy && strings.HasPrefix(l, "  ") {
+			lines[i], busy = "\x00", true
+			continue
+		}
+		busy = false
 		if strings.HasPrefix(l, "timing: ") || timing && strings.HasPrefix(l, "  ") {
 			lines[i] = "timing: (masked: re-timing outcomes depend on the clock)"
 			if timing {

@@ -119,12 +119,15 @@ func (e *env) width() int {
 
 // notef prints a message on stderr: on a terminal folded to its width,
 // in a file or a pipe (a log) one line per message, whole for grep.
-func (e *env) notef(format string, a ...any) {
-	if cols := progress.Columns(e.stderr); cols > 0 {
-		fprintf(e.stderr, cols, format, a...)
+func (e *env) notef(format string, a ...any) { notefOn(e.stderr, format, a...) }
+
+// notefOn is notef on w.
+func notefOn(w io.Writer, format string, a ...any) {
+	if cols := progress.Columns(w); cols > 0 {
+		fprintf(w, cols, format, a...)
 		return
 	}
-	fmt.Fprintf(e.stderr, format, a...)
+	fmt.Fprintf(w, format, a...)
 }
 
 // fprintf prints a line (or lines) of human output on w, each folded to

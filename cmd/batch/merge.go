@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"io"
+	"strings"
 
 	"sudokubatch/report"
 	"sudokubatch/rundir"
@@ -33,5 +35,12 @@ func mergeMain(e *env, args []string) error {
 	default:
 		return &exitError{exitUsage, err} // a shard refused, or -o not usable: named in err
 	}
-	return report.WriteMerged(e.stdout, ri, fs.NArg(), *out)
+	// Folded to the terminal's width (80 columns through a pipe), as the
+	// other commands' output: its line of wall and CPU time is longer.
+	var b strings.Builder
+	if err := report.WriteMerged(&b, ri, fs.NArg(), *out); err != nil {
+		return err
+	}
+	_, err = io.WriteString(e.stdout, report.Wrap(b.String(), e.width()))
+	return err
 }

@@ -112,7 +112,7 @@ func writeReport(ctx context.Context, w, warn io.Writer, dir string, opt publish
 // bound, the progress and the end of its analysis.
 func reportTrace(warn io.Writer) *publish.Trace {
 	return &publish.Trace{
-		Note:          func(text string) { fmt.Fprintf(warn, "batch: %s\n", text) },
+		Note:          func(text string) { notefOn(warn, "batch: %s\n", text) },
 		VariantsBound: func(line string) { fmt.Fprintf(warn, "%s\n", line) },
 		VariantsProgress: func(solves int) pipeline.Progress {
 			disp := progress.New(warn, progress.IsTerminal(warn), 5*time.Second)

@@ -96,7 +96,7 @@ func stopOnInterrupt(e *env, swept <-chan struct{}, again string) <-chan struct{
 	go func() {
 		select {
 		case <-e.ctx.Done():
-			fmt.Fprintf(e.stderr, "\nbatch: interrupted: finishing the running units and writing the results (%s)\n", again)
+			e.notef("\nbatch: interrupted: finishing the running units and writing the results (%s)\n", again)
 			close(stop)
 		case <-swept:
 		}

@@ -147,7 +147,7 @@ func (cs *chartSet) histCaption(col *column, idx int) string {
 		extra = append(extra, fmt.Sprintf("the %s %s (first in the summary's list) %s labelled #id", slow,
 			report.Count(len(labels), "puzzle", "puzzles"), report.Plural(len(labels), "is", "are")))
 		if slices.ContainsFunc(labels, func(l rankedLabel) bool { return strings.HasSuffix(l.text, report.UnconfirmedMark) }) {
-			extra = append(extra, report.UnconfirmedMark+" marks a time measured once, in the sweep: the re-timing's allowance was spent before it")
+			extra = append(extra, report.UnconfirmedMark+" marks a time measured once, in the sweep: "+cs.unconfirmedWhy)
 		}
 	}
 	unit := strings.TrimSuffix(what, " per puzzle")

@@ -236,6 +236,9 @@ type chartSet struct {
 	// ranking is the report's summary of each strategy, by name: its
 	// lists of the hardest by time and by calls label the histograms.
 	ranking map[string]*report.StrategySummary
+	// unconfirmedWhy says why a labelled time is marked unconfirmed
+	// (report.Summary.UnconfirmedCause).
+	unconfirmedWhy string
 }
 
 func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartSet, error) {
@@ -255,6 +258,7 @@ func newChartSet(ctx context.Context, res *report.Results, opt Options) (*chartS
 			return nil, err
 		}
 	}
+	cs.unconfirmedWhy = sum.UnconfirmedCause()
 	cs.ranking = map[string]*report.StrategySummary{}
 	for _, st := range sum.Strategies {
 		cs.ranking[st.Solver] = st

@@ -6,7 +6,10 @@
 #  1. ROOT/slowdown: 10 nights of -solvers norvig,dlx,bitboard on
 #     -range 0:$N (-timeout 0); nights 7 to 10 by a -tags slowdown build
 #     with SUDOKUBATCH_SLOWDOWN=1.2 SUDOKUBATCH_SLOWDOWN_SOLVERS=$SLOW
-#     ($SLOW 20% slower, the others not). After each night, batch trend:
+#     ($SLOW 20% slower, the others not), nights 1 to 6 by the same code
+#     with no factor, built with another Go build ID: two builds to trend
+#     whose code is laid out alike (a plain build's layout moves the other
+#     strategies' times too). After each night, batch trend:
 #     its exit code and each strategy's verdict line. Expected: exit 0
 #     on nights 1-6, exit 1 on night 7 ($SLOW slower, a new alarm), 0 on
 #     nights 8-10 (still slower: no new alarm); then -ack night07 $SLOW
@@ -50,9 +53,10 @@ solvers=norvig,dlx,bitboard
 cd "$repo"
 
 bin=$ROOT/bin
-echo "== building batch, batch-slowdown (-tags slowdown), batch-counters (-tags counterschange) in $bin"
+echo "== building batch, batch-before and batch-slowdown (-tags slowdown), batch-counters (-tags counterschange) in $bin"
 go build -o "$bin/batch" ./cmd/batch
-go build -tags slowdown -o "$bin/batch-slowdown" ./cmd/batch
+go build -tags slowdown -ldflags=-buildid=before -o "$bin/batch-before" ./cmd/batch
+go build -tags slowdown -ldflags=-buildid=after -o "$bin/batch-slowdown" ./cmd/batch
 go build -tags counterschange -o "$bin/batch-counters" ./cmd/batch
 
 # night BIN HISTORY NAME RANGE: one night, quiet; its output goes to
@@ -97,7 +101,7 @@ for k in $(seq 1 10); do
 	if [ "$k" -ge 7 ]; then
 		SUDOKUBATCH_SLOWDOWN=1.2 SUDOKUBATCH_SLOWDOWN_SOLVERS=$SLOW night "$bin/batch-slowdown" "$H" "$name" "0:$N"
 	else
-		night "$bin/batch" "$H" "$name" "0:$N"
+		night "$bin/batch-before" "$H" "$name" "0:$N"
 	fi
 	ms=$((($(date +%s%N) - start) / 1000000))
 	slow=""

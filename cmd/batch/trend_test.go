@@ -79,6 +79,7 @@ func TestTrendUsage(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "results"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	writeFile(t, filepath.Join(dir, "results", "latest-file"), "not a root")
 	// results/latest pointing at a night removed by hand.
 	if err := os.Symlink("20261125-230501", filepath.Join(dir, "results", "latest")); err != nil {
 		t.Fatal(err)
@@ -90,7 +91,8 @@ func TestTrendUsage(t *testing.T) {
 		want string
 	}{
 		{"empty root", []string{"trend"}, 0, "0 series, 0 runs skipped"},
-		{"missing root", []string{"trend", "-root", "nope"}, 2, "results root nope: not a directory"},
+		{"missing root", []string{"trend", "-root", "nope"}, 2, "results root nope does not exist"},
+		{"root a file", []string{"trend", "-root", "results/latest-file"}, 2, "results root results/latest-file: not a directory"},
 		{"missing run", []string{"trend", "results/nope"}, 2, "run results/nope:"},
 		{"latest gone", []string{"trend", "results/latest"}, 2, "run results/latest: a link to 20261125-230501, which does not exist (removed?): name a run directory that exists"},
 		{"negative nights", []string{"trend", "-nights", "-1"}, 2, "-nights -1"},

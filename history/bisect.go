@@ -71,7 +71,7 @@ func WriteBisect(root string, r *Report, a *Alarm) (rel string, err error) {
 	name := bisectName(r.Series.ID, a)
 	script := bisectScript(absRoot, name, r, a, m, badDir, goodDir)
 	dir := filepath.Join(root, BisectDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, rundir.DirMode); err != nil {
 		return "", fmt.Errorf("writing the bisect script: %w", err)
 	}
 	path := filepath.Join(dir, name)
@@ -84,7 +84,7 @@ func WriteBisect(root string, r *Report, a *Alarm) (rel string, err error) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o755)
+		err = os.Chmod(tmp.Name(), rundir.FileMode|(rundir.FileMode&0o444)>>2) // executable where readable, under the umask
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,8 +90,8 @@ func (f *bisectFixture) write(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Mode().Perm() != 0o755 {
-		t.Errorf("%s: mode %v, want 0755", rel, st.Mode().Perm())
+	if want := rundir.FileMode | (rundir.FileMode&0o444)>>2; st.Mode().Perm() != want { // 0755 under umask 022
+		t.Errorf("%s: mode %v, want %v", rel, st.Mode().Perm(), want)
 	}
 	return path
 }
@@ -552,5 +553,37 @@ func TestShQuote(t *testing.T) {
 		if err != nil || string(out) != c.in {
 			t.Errorf("sh read %s as %q (%v), want %q", report.ShellQuote(c.in), out, err, c.in)
 		}
+	}
+}
+
+// TestBisectScriptFollowsTheUmask: the bisect script is readable and
+// executable by whom the umask lets read the run's files: 0700 under
+// umask 077 (it was 0755 whatever the umask, as the run's files were
+// before rundir.FileMode). The umask is read once, when the process
+// starts, so the test runs its own binary again under umask 077.
+func TestBisectScriptFollowsTheUmask(t *testing.T) {
+	if os.Getenv("SUDOKUBATCH_UMASK_CHILD") != "" {
+		f := newBisectFixture(t, AlarmTime)
+		rel, err := WriteBisect(f.root, f.report, f.alarm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{filepath.Join(f.root, filepath.FromSlash(rel)), filepath.Dir(filepath.Join(f.root, filepath.FromSlash(rel)))} {
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Printf("mode %s %o\n", filepath.Base(p), st.Mode().Perm())
+		}
+		return
+	}
+	cmd := exec.Command("sh", "-c", `umask 077; exec "$0" -test.run '^TestBisectScriptFollowsTheUmask$'`, os.Args[0])
+	cmd.Env = append(os.Environ(), "SUDOKUBATCH_UMASK_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the test under umask 077: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), " 700\nmode "+BisectDir+" 700\n") {
+		t.Errorf("under umask 077 the bisect script and its directory are not 0700:\n%s", out)
 	}
 }

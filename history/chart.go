@@ -131,7 +131,7 @@ var errSkipChart = errors.New("no chart")
 // chart that cannot be drawn (a panic inside gonum/plot included) is
 // left out and named in the error; the others are written.
 func writeCharts(root string, s *Series, r *Report) ([]TrendChart, error) {
-	if err := os.MkdirAll(filepath.Join(root, ChartDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, ChartDir), rundir.DirMode); err != nil {
 		return nil, fmt.Errorf("writing trend charts: %w", err)
 	}
 	marks := chartMarks(s, r)

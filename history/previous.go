@@ -131,7 +131,7 @@ func runSeries(root, dir string, run *report.Run) (nights []*Night, self int, wh
 			if e != nil && e.Skip != "" {
 				why = e.Skip
 			}
-			return nil, -1, "this run is no night of the history (" + why + ")"
+			return nil, -1, "this run is no night of the history: " + why
 		}
 		for _, s := range idx.All().Series {
 			if i := slices.Index(s.Nights, e.Night); i >= 0 {
@@ -165,7 +165,7 @@ func runSeries(root, dir string, run *report.Run) (nights []*Night, self int, wh
 	}
 	for _, sk := range h.Skipped {
 		if sk.Run == dir {
-			return nil, -1, "this run is no night (" + sk.Reason + ")"
+			return nil, -1, "this run is no night: " + sk.Reason
 		}
 	}
 	if len(h.Series) == 0 {

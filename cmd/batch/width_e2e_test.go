@@ -153,6 +153,11 @@ func TestInterruptedRunFitsTheTerminal(t *testing.T) {
 	if r.code != exitInterrupted || !strings.Contains(r.stderr, "interrupted: finishing") || !strings.Contains(r.stderr, "not compared with the previous night") {
 		t.Fatalf("exit %d, want 130 with the notice and the note\nstderr:\n%s", r.code, r.stderr)
 	}
+	// The reason, unnested: it read "this run is no night (not finished
+	// (status interrupted))".
+	if note := "not compared with the previous night: this run is no night: not finished (status interrupted)"; !strings.Contains(strings.Join(strings.Fields(r.stderr), " "), note) {
+		t.Errorf("stderr does not say %q:\n%s", note, r.stderr)
+	}
 	if over := overWidth(r.stderr, 80); len(over) > 0 {
 		t.Errorf("stderr on a terminal of 80 columns: %d lines wider:\n%s\n\nall of it:\n%s", len(over), strings.Join(over, "\n"), r.stderr)
 	}

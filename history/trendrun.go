@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,6 +88,19 @@ func Trend(ctx context.Context, root string, runs []string, opt Options) (*Outco
 		}
 	}
 	return o, nil
+}
+
+// CheckRoot returns nil when root is a directory, and else a
+// *UsageError saying that it does not exist or is not a directory.
+func CheckRoot(root string) error {
+	fi, err := os.Stat(root)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return &UsageError{fmt.Errorf("results root %s does not exist (-root names the directory of the run directories, results by default: run trend where the sweeps wrote theirs)", root)}
+	case err != nil || !fi.IsDir():
+		return &UsageError{fmt.Errorf("results root %s: not a directory (-root names the directory of the run directories)", root)}
+	}
+	return nil
 }
 
 // UsageError is an error of the command line or of the root (exit 2).

@@ -89,10 +89,8 @@ func trendMain(e *env, args []string) error {
 	case tf.opt.Baseline < history.MinBaseline:
 		return usageErr("-baseline %d: want at least %d nights", tf.opt.Baseline, history.MinBaseline)
 	}
-	if fi, err := os.Stat(tf.root); errors.Is(err, os.ErrNotExist) {
-		return usageErr("results root %s does not exist (-root names the directory of the run directories, results by default: run trend where the sweeps wrote theirs)", tf.root)
-	} else if err != nil || !fi.IsDir() {
-		return usageErr("results root %s: not a directory (-root names the directory of the run directories)", tf.root)
+	if err := history.CheckRoot(tf.root); err != nil {
+		return err
 	}
 	runs := fs.Args()
 	if tf.ack != "" {

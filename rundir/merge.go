@@ -263,6 +263,8 @@ type shardCursor struct {
 	name string    // its path
 	ord  [3]int
 	k, n int   // the shard k/n
+	read int   // rows read so far
+	want int   // rows its run.json counts (Manifest.Rows)
 	max  []int // per corpus, the puzzle count when the shard read it whole, else -1
 }
 
@@ -308,8 +310,16 @@ func (o *mergeOrder) advance(c *shardCursor) (bool, error) {
 		if err := c.rd.Err(); err != nil {
 			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
 		}
+		if c.read != c.want {
+			// A finished shard's run.json counts its rows: fewer were read
+			// when the rows file was cut short (a copy that stopped), more
+			// when rows were added to it by hand.
+			return false, fmt.Errorf("merge: shard %s: %s holds %d rows, its run.json counts %d: the rows file is not the shard's whole (a copy cut short?): copy the shard again, or sweep its missing units with batch -resume -out %s, then merge again",
+				c.dir, c.name, c.read, c.want, c.dir)
+		}
 		return false, nil
 	}
+	c.read++
 	row, err := c.rd.Row()
 	if err != nil {
 		c.file.Close()
@@ -362,7 +372,7 @@ func openShard(dir string, info *Manifest) (*shardCursor, error) {
 		rows.Close()
 		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
 	}
-	c := &shardCursor{dir: dir, rd: rd, file: rows, name: rows.Name, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
+	c := &shardCursor{dir: dir, rd: rd, file: rows, name: rows.Name, ord: [3]int{-1, -1, -1}, k: 0, n: 1, want: info.Rows}
 	if sh := info.Settings.Shard; sh != "" {
 		c.k, c.n, _ = ParseShard(sh)
 	}

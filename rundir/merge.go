@@ -62,6 +62,9 @@ func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 			return nil, fmt.Errorf("merge: shard %s: not a run directory: %w", dir, err)
 		}
 		lock, err := LockDir(dir)
+		if errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("merge: shard %w: it is still being swept (or merged): wait for that process to end, then merge again", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("merge: shard %w", err)
 		}

@@ -242,3 +242,26 @@ func nthLineEnd(b []byte, n int) int {
 	}
 	return at
 }
+
+// TestMergeOfAShardStillSwept: a shard whose lock is held (its sweep
+// still running; here the test holds it, as a sweep does) is refused,
+// saying to wait for it and merge again; the error only named the lock's
+// pid ("run directory in use by pid 19539").
+func TestMergeOfAShardStillSwept(t *testing.T) {
+	dir := t.TempDir()
+	shards := twoShards(t, dir, 20)
+	lock, err := rundir.LockDir(shards[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	out := filepath.Join(dir, "m")
+	r := batch(t, "", "merge", "-o", out, shards[0], shards[1])
+	msg := fmt.Sprintf("batch: merge: shard %s: run directory in use by pid %d: it is still being swept (or merged): wait for that process to end, then merge again\n", shards[1], os.Getpid())
+	if r.code != exitUsage || r.stderr != msg {
+		t.Errorf("merge of a shard being swept: exit %d, stderr\n%s\nwant exit 2 and\n%s", r.code, r.stderr, msg)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the refused merge left %s", out)
+	}
+}

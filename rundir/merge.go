@@ -180,7 +180,12 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 				missing = append(missing, fmt.Sprintf("%d/%d", k, n))
 			}
 		}
-		return nil, fmt.Errorf("merge: missing shard %s", strings.Join(missing, ", "))
+		if len(missing) == 1 {
+			return nil, fmt.Errorf("merge: missing shard %s (no run given is that shard): give its directory, or sweep it with the other shards' flags and -shard %s (a shard's run.json holds its command), then merge again",
+				missing[0], missing[0])
+		}
+		return nil, fmt.Errorf("merge: missing shards %s (no run given is one of them): give their directories, or sweep each with the other shards' flags and its -shard k/n (a shard's run.json holds its command), then merge again",
+			strings.Join(missing, ", "))
 	}
 	m.Shards = n
 	m.sumDurations()

@@ -265,3 +265,22 @@ func TestMergeOfAShardStillSwept(t *testing.T) {
 		t.Errorf("the refused merge left %s", out)
 	}
 }
+
+// TestMergeMissingShardSaysWhatToDo: the merge of an array one of whose
+// tasks never wrote its directory (cancelled or failed before it
+// started: the glob of the recipe's merge finds the others) names the
+// missing shard and says how to get it; it said only "missing shard
+// 1/2".
+func TestMergeMissingShardSaysWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	shards := twoShards(t, dir, 20)
+	out := filepath.Join(dir, "m")
+	r := batch(t, "", "merge", "-o", out, shards[0])
+	msg := "batch: merge: missing shard 1/2 (no run given is that shard): give its directory, or sweep it with the other shards' flags and -shard 1/2 (a shard's run.json holds its command), then merge again\n"
+	if r.code != exitUsage || r.stderr != msg {
+		t.Errorf("merge without shard 1/2: exit %d, stderr\n%s\nwant exit 2 and\n%s", r.code, r.stderr, msg)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the refused merge left %s", out)
+	}
+}

@@ -27,7 +27,8 @@ var ErrWrite = errors.New("write error")
 // units belong to the shards), share their settings (solvers, limits,
 // seed, runs, selection, corpora) and the size and SHA-256 of every
 // corpus, recorded in their run.json, and cover every shard k of the
-// same n exactly once. Each shard is locked while it is read, so that no
+// same n exactly once, each with as many rows as its run.json counts (a
+// copy cut short is refused). Each shard is locked while it is read, so that no
 // process writes it meanwhile. A row that is not a unit of its shard, or
 // a unit that appears twice, is an error that names the shard and the
 // line. Rows are streamed: memory does not grow with the corpus.

@@ -27,7 +27,8 @@ var ErrWrite = errors.New("write error")
 // units belong to the shards), share their settings (solvers, limits,
 // seed, runs, selection, corpora) and the size and SHA-256 of every
 // corpus, recorded in their run.json, and cover every shard k of the
-// same n exactly once. Each shard is locked while it is read, so that no
+// same n exactly once, each with as many rows as its run.json counts (a
+// copy cut short is refused). Each shard is locked while it is read, so that no
 // process writes it meanwhile. A row that is not a unit of its shard, or
 // a unit that appears twice, is an error that names the shard and the
 // line. Rows are streamed: memory does not grow with the corpus.
@@ -62,6 +63,9 @@ func Merge(ctx context.Context, out string, ins []string) (*Manifest, error) {
 			return nil, fmt.Errorf("merge: shard %s: not a run directory: %w", dir, err)
 		}
 		lock, err := LockDir(dir)
+		if errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("merge: shard %w: it is still being swept (or merged): wait for that process to end, then merge again", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("merge: shard %w", err)
 		}
@@ -177,7 +181,12 @@ func mergeInfo(ins []string, infos []*Manifest) (*Manifest, error) {
 				missing = append(missing, fmt.Sprintf("%d/%d", k, n))
 			}
 		}
-		return nil, fmt.Errorf("merge: missing shard %s", strings.Join(missing, ", "))
+		if len(missing) == 1 {
+			return nil, fmt.Errorf("merge: missing shard %s (no run given is that shard): give its directory, or sweep it with the other shards' flags and -shard %s (a shard's run.json holds its command), then merge again",
+				missing[0], missing[0])
+		}
+		return nil, fmt.Errorf("merge: missing shards %s (no run given is one of them): give their directories, or sweep each with the other shards' flags and its -shard k/n (a shard's run.json holds its command), then merge again",
+			strings.Join(missing, ", "))
 	}
 	m.Shards = n
 	m.sumDurations()
@@ -263,6 +272,8 @@ type shardCursor struct {
 	name string    // its path
 	ord  [3]int
 	k, n int   // the shard k/n
+	read int   // rows read so far
+	want int   // rows its run.json counts (Manifest.Rows)
 	max  []int // per corpus, the puzzle count when the shard read it whole, else -1
 }
 
@@ -308,8 +319,16 @@ func (o *mergeOrder) advance(c *shardCursor) (bool, error) {
 		if err := c.rd.Err(); err != nil {
 			return false, fmt.Errorf("merge: shard %s: %w", c.dir, err)
 		}
+		if c.read != c.want {
+			// A finished shard's run.json counts its rows: fewer were read
+			// when the rows file was cut short (a copy that stopped), more
+			// when rows were added to it by hand.
+			return false, fmt.Errorf("merge: shard %s: %s holds %d rows, its run.json counts %d: the rows file is not the shard's whole (a copy cut short?): copy the shard again, or sweep its missing units with batch -resume -out %s, then merge again",
+				c.dir, c.name, c.read, c.want, c.dir)
+		}
 		return false, nil
 	}
+	c.read++
 	row, err := c.rd.Row()
 	if err != nil {
 		c.file.Close()
@@ -362,7 +381,7 @@ func openShard(dir string, info *Manifest) (*shardCursor, error) {
 		rows.Close()
 		return nil, fmt.Errorf("merge: shard %s: %w", dir, err)
 	}
-	c := &shardCursor{dir: dir, rd: rd, file: rows, name: rows.Name, ord: [3]int{-1, -1, -1}, k: 0, n: 1}
+	c := &shardCursor{dir: dir, rd: rd, file: rows, name: rows.Name, ord: [3]int{-1, -1, -1}, k: 0, n: 1, want: info.Rows}
 	if sh := info.Settings.Shard; sh != "" {
 		c.k, c.n, _ = ParseShard(sh)
 	}

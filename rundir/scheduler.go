@@ -128,7 +128,7 @@ func AutoShard(spec string, getenv func(string) string) (string, error) {
 	n := 0
 	if count, ok := strings.CutPrefix(spec, "auto/"); ok {
 		var err error
-		if n, err = strconv.Atoi(count); err != nil || n < 1 {
+		if n, err = strconv.Atoi(count); err != nil || n < 1 || count != strconv.Itoa(n) {
 			return "", fmt.Errorf("%s: want auto, or auto/N with N >= 1 the count of shards, or k/n", spec)
 		}
 	} else if spec != "auto" {
@@ -174,13 +174,22 @@ func (e schedulerEnv) slurmShard(spec string, n int) (string, error) {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return "", fmt.Errorf("%s: %w", spec, err)
 	}
+	array := "Slurm array"
+	if e.arrayJob != "" {
+		array += " " + e.arrayJob
+	}
 	switch {
+	case count < 1 || lo > hi || task < lo || task > hi:
+		// Slurm sets none of these: the environment was set by hand, or
+		// copied from another task.
+		return "", fmt.Errorf("%s: the environment does not hold one Slurm array task: SLURM_ARRAY_TASK_ID=%d, SLURM_ARRAY_TASK_COUNT=%d, _MIN=%d, _MAX=%d (a count of at least 1, the task between MIN and MAX): give the shard as k/n",
+			spec, task, count, lo, hi)
 	case count == 1 && task != 0:
-		return "", fmt.Errorf("%s: Slurm array %s has one task, %d (a task submitted again alone?): give the count of shards: -shard auto/N",
-			spec, e.arrayJob, task)
-	case count < 1 || lo != 0 || hi != count-1 || task > hi:
-		return "", fmt.Errorf("%s: the %d tasks of Slurm array %s are numbered %d to %d, not 0 to %d: auto makes task k of an array --array=0-%d shard k/%d; submit the array so, or give the count of shards: -shard auto/N",
-			spec, count, e.arrayJob, lo, hi, count-1, count-1, count)
+		return "", fmt.Errorf("%s: %s has one task, %d (a task submitted again alone?): give the count of shards: -shard auto/N",
+			spec, array, task)
+	case lo != 0 || hi != count-1:
+		return "", fmt.Errorf("%s: the %d tasks of %s are numbered %d to %d, not 0 to %d: auto makes task k of an array --array=0-%d shard k/%d; submit the array so, or give the count of shards: -shard auto/N",
+			spec, count, array, lo, hi, count-1, count-1, count)
 	}
 	return fmt.Sprintf("%d/%d", task, count), nil
 }
@@ -205,7 +214,7 @@ func (e schedulerEnv) k8sShard(spec string, n int) (string, error) {
 // (a number >= 0).
 func envIndex(name, value string) (int, error) {
 	i, err := strconv.Atoi(value)
-	if err != nil || i < 0 {
+	if err != nil || i < 0 || value != strconv.Itoa(i) { // digits only, as the schedulers write it: not +1, 01, or " 1"
 		return 0, fmt.Errorf("%s=%q is not a number >= 0", name, value)
 	}
 	return i, nil

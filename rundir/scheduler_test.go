@@ -66,6 +66,15 @@ func TestAutoShard(t *testing.T) {
 		{"outside, auto/4", "auto/4", nil, "", []string{"auto/4: this process is in no Slurm job array"}},
 		{"auto/0", "auto/0", slurmTask("1", "1", "0", "4", "0", "3"), "", []string{"auto/0: want auto, or auto/N with N >= 1"}},
 		{"auto/x", "auto/x", slurmTask("1", "1", "0", "4", "0", "3"), "", []string{"auto/x: want auto"}},
+		{"auto/+4", "auto/+4", slurmTask("1", "1", "0", "4", "0", "3"), "", []string{"auto/+4: want auto"}},
+		{"task past the array", "auto", slurmTask("1", "1", "5", "4", "0", "3"), "",
+			[]string{"auto: the environment does not hold one Slurm array task: SLURM_ARRAY_TASK_ID=5, SLURM_ARRAY_TASK_COUNT=4, _MIN=0, _MAX=3", "k/n"}},
+		{"count 0", "auto", slurmTask("1", "1", "0", "0", "0", "0"), "", []string{"SLURM_ARRAY_TASK_COUNT=0", "k/n"}},
+		{"no array job id", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "2"}, "",
+			[]string{"the 2 tasks of Slurm array are numbered 1 to 2"}},
+		{"task +1", "auto", slurmTask("1", "1", "+1", "4", "0", "3"), "", []string{`SLURM_ARRAY_TASK_ID="+1" is not a number >= 0`}},
+		{"task 01", "auto", slurmTask("1", "1", "01", "4", "0", "3"), "", []string{`SLURM_ARRAY_TASK_ID="01"`}},
+		{"index with a blank", "auto/4", map[string]string{"JOB_COMPLETION_INDEX": "1 "}, "", []string{`JOB_COMPLETION_INDEX="1 "`}},
 		{"automatic", "automatic", slurmTask("1", "1", "0", "4", "0", "3"), "", []string{"automatic: want auto"}},
 	}
 	for _, c := range cases {

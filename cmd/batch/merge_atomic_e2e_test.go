@@ -194,3 +194,93 @@ func TestOutInsideAnotherRunIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesAShardCutShort: a finished shard whose results.csv
+// holds fewer rows than its run.json counts (a copy from its node that
+// stopped part way, at a line's end or inside one) is refused, naming
+// the shard, the two counts and the -resume that sweeps what is missing,
+// and nothing is left at -o. The merge took such a shard's rows as all of
+// it and wrote a finished run that lacked the rest, with exit 0.
+func TestMergeRefusesAShardCutShort(t *testing.T) {
+	dir := t.TempDir()
+	shards := twoShards(t, dir, 200)
+	rows := filepath.Join(shards[1], rundir.ResultsFile)
+	b, err := os.ReadFile(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := manifest(t, shards[1]).Rows
+	for _, cut := range []struct {
+		name string
+		keep int // bytes of results.csv
+		read int // whole rows in them
+	}{
+		{"at a line's end", nthLineEnd(b, 51), 50},   // the header and 50 rows
+		{"inside a line", nthLineEnd(b, 51) + 7, 50}, // and 7 bytes of the next
+	} {
+		if err := os.WriteFile(rows, b[:cut.keep], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "m")
+		r := batch(t, "", "merge", "-o", out, shards[0], shards[1])
+		msg := fmt.Sprintf("batch: merge: shard %s: %s holds %d rows, its run.json counts %d: the rows file is not the shard's whole (a copy cut short?): copy the shard again, or sweep its missing units with batch -resume -out %s, then merge again\n",
+			shards[1], rows, cut.read, want, shards[1])
+		if r.code != exitUsage || r.stderr != msg {
+			t.Errorf("%s: merge of a shard cut short: exit %d, stderr\n%s\nwant exit 2 and\n%s", cut.name, r.code, r.stderr, msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: the refused merge left %s", cut.name, out)
+		}
+	}
+}
+
+// nthLineEnd returns the offset just past the n-th newline of b.
+func nthLineEnd(b []byte, n int) int {
+	at := 0
+	for range n {
+		at += bytes.IndexByte(b[at:], '\n') + 1
+	}
+	return at
+}
+
+// TestMergeOfAShardStillSwept: a shard whose lock is held (its sweep
+// still running; here the test holds it, as a sweep does) is refused,
+// saying to wait for it and merge again; the error only named the lock's
+// pid ("run directory in use by pid 19539").
+func TestMergeOfAShardStillSwept(t *testing.T) {
+	dir := t.TempDir()
+	shards := twoShards(t, dir, 20)
+	lock, err := rundir.LockDir(shards[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	out := filepath.Join(dir, "m")
+	r := batch(t, "", "merge", "-o", out, shards[0], shards[1])
+	msg := fmt.Sprintf("batch: merge: shard %s: run directory in use by pid %d: it is still being swept (or merged): wait for that process to end, then merge again\n", shards[1], os.Getpid())
+	if r.code != exitUsage || r.stderr != msg {
+		t.Errorf("merge of a shard being swept: exit %d, stderr\n%s\nwant exit 2 and\n%s", r.code, r.stderr, msg)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the refused merge left %s", out)
+	}
+}
+
+// TestMergeMissingShardSaysWhatToDo: the merge of an array one of whose
+// tasks never wrote its directory (cancelled or failed before it
+// started: the glob of the recipe's merge finds the others) names the
+// missing shard and says how to get it; it said only "missing shard
+// 1/2".
+func TestMergeMissingShardSaysWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	shards := twoShards(t, dir, 20)
+	out := filepath.Join(dir, "m")
+	r := batch(t, "", "merge", "-o", out, shards[0])
+	msg := "batch: merge: missing shard 1/2 (no run given is that shard): give its directory, or sweep it with the other shards' flags and -shard 1/2 (a shard's run.json holds its command), then merge again\n"
+	if r.code != exitUsage || r.stderr != msg {
+		t.Errorf("merge without shard 1/2: exit %d, stderr\n%s\nwant exit 2 and\n%s", r.code, r.stderr, msg)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the refused merge left %s", out)
+	}
+}

@@ -196,3 +196,41 @@ func withoutFlags(args []string, flags ...string) []string {
 	}
 	return kept
 }
+
+// TestShardAutoHostileEnvironment runs the binary with -shard auto in
+// environments no scheduler sets (by hand, or copied from another task):
+// each is refused with exit 2 and a message that holds, before any run
+// directory is made. A task past its array's count was refused as "the 4
+// tasks of Slurm array 17 are numbered 0 to 3, not 0 to 3", a count of 0
+// as "--array=0--1 shard k/0", and a task id "+1" or "01" was taken.
+func TestShardAutoHostileEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-quiet", "-report=false", "-solvers", "norvig", "-limit", "4", "-out", "out"}
+	cases := []struct {
+		name, spec string
+		env        map[string]string
+		want       string
+	}{
+		{"task past the count", "auto", map[string]string{"SLURM_JOB_ID": "22", "SLURM_ARRAY_JOB_ID": "17", "SLURM_ARRAY_TASK_ID": "5",
+			"SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"},
+			"batch: -shard auto: the environment does not hold one Slurm array task: SLURM_ARRAY_TASK_ID=5, SLURM_ARRAY_TASK_COUNT=4, _MIN=0, _MAX=3 (a count of at least 1, the task between MIN and MAX): give the shard as k/n\n"},
+		{"count 0", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "0"},
+			"batch: -shard auto: the environment does not hold one Slurm array task: SLURM_ARRAY_TASK_ID=0, SLURM_ARRAY_TASK_COUNT=0, _MIN=0, _MAX=0 (a count of at least 1, the task between MIN and MAX): give the shard as k/n\n"},
+		{"task +1", "auto", map[string]string{"SLURM_ARRAY_TASK_ID": "+1", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"},
+			"batch: -shard auto: SLURM_ARRAY_TASK_ID=\"+1\" is not a number >= 0\n"},
+		{"index 01", "auto/4", map[string]string{"JOB_COMPLETION_INDEX": "01"},
+			"batch: -shard auto/4: JOB_COMPLETION_INDEX=\"01\" is not a number >= 0\n"},
+		{"auto/+4", "auto/+4", map[string]string{"JOB_COMPLETION_INDEX": "1"},
+			"batch: -shard auto/+4: want auto, or auto/N with N >= 1 the count of shards, or k/n\n"},
+	}
+	for _, c := range cases {
+		setSchedulerEnv(t, c.env)
+		r := batch(t, dir, append(args, "-shard", c.spec)...)
+		if r.code != exitUsage || r.stderr != c.want {
+			t.Errorf("%s: exit %d, stderr\n%s\nwant exit 2 and\n%s", c.name, r.code, r.stderr, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+			t.Fatalf("%s: a refused -shard auto left out/: %v", c.name, err)
+		}
+	}
+}

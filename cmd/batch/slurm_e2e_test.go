@@ -36,33 +36,8 @@ const slurmPuzzles = "-ids 3,4,8,9,10,16,18,20"
 // process of the cluster may be left. Without root or Slurm it skips.
 func TestSlurmRecipe(t *testing.T) {
 	testenv.Heavy(t, "starts a one-node Slurm cluster and runs the README's job array and merge job on it: about 8 s")
-	needsBinary(t)
-	if os.Geteuid() != 0 {
-		t.Skip("Slurm: not root: the test's one-node cluster runs slurmd, which needs root")
-	}
-	bins, missing := slurmBinaries()
-	if len(missing) > 0 {
-		t.Skipf("Slurm: %s not found (Debian: apt-get install slurm-wlm munge, as .ci/run does)", strings.Join(missing, ", "))
-	}
-	root := repoRoot(t)
-	recipe := readmeBlock(t, root, "sbatch --parsable examples/slurm/shard.sh")
-	script, err := os.ReadFile(filepath.Join(root, "examples/slurm/shard.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	narrowed := replaceOnce(t, string(script), "exec ./batch ", "exec ./batch "+slurmPuzzles+" ")
-
-	c := startSlurm(t, bins)
-	work := filepath.Join(c.dir, "work")
-	if err := os.MkdirAll(filepath.Join(work, "examples/slurm"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(batchBin, filepath.Join(work, "batch")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(work, "examples/slurm/shard.sh"), []byte(narrowed), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	c, work, narrowed := slurmWork(t)
+	recipe := readmeBlock(t, repoRoot(t), "sbatch --parsable examples/slurm/shard.sh")
 	start := time.Now()
 	submitted := c.command(t, work, "sh", "-ec", recipe)
 	c.waitForJobs(t, 2*time.Minute)
@@ -103,7 +78,7 @@ func TestSlurmRecipe(t *testing.T) {
 
 	// A one-machine run of the script's settings: its batch line without
 	// -shard and with its own -out, as many workers as the tasks had.
-	line := regexp.MustCompile(`(?m)^exec \./batch .*$`).FindString(narrowed)
+	line := regexp.MustCompile(`(?m)^exec \./batch .* -timeout .*$`).FindString(narrowed) // not the -resume of a requeued task
 	line = replaceOnce(t, line, " -shard auto ", " ")
 	line = regexp.MustCompile(` -out "[^"]*"`).ReplaceAllString(line, " -out results/one")
 	one := exec.Command("sh", "-ec", line)
@@ -127,6 +102,99 @@ func TestSlurmRecipe(t *testing.T) {
 		if s.Shard != k+"/4" || s.Scheduler == nil || *s.Scheduler != want {
 			t.Errorf("merged segment of %s: shard %s, scheduler %+v; want %s/4, %+v", s.Source, s.Shard, s.Scheduler, k, want)
 		}
+	}
+}
+
+// slurmWork starts a one-node cluster (startSlurm) and makes a directory
+// work in it with ./batch and examples/slurm/shard.sh, its selection of
+// puzzles narrowed to slurmPuzzles (narrowed is the script). Without root
+// or Slurm it skips.
+func slurmWork(t *testing.T) (c *slurmCluster, work, narrowed string) {
+	t.Helper()
+	needsBinary(t)
+	if os.Geteuid() != 0 {
+		t.Skip("Slurm: not root: the test's one-node cluster runs slurmd, which needs root")
+	}
+	bins, missing := slurmBinaries()
+	if len(missing) > 0 {
+		t.Skipf("Slurm: %s not found (Debian: apt-get install slurm-wlm munge, as .ci/run does)", strings.Join(missing, ", "))
+	}
+	script, err := os.ReadFile(filepath.Join(repoRoot(t), "examples/slurm/shard.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrowed = replaceOnce(t, string(script), " -timeout 0 ", " -timeout 0 "+slurmPuzzles+" ")
+
+	c = startSlurm(t, bins)
+	work = filepath.Join(c.dir, "work")
+	if err := os.MkdirAll(filepath.Join(work, "examples/slurm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(batchBin, filepath.Join(work, "batch")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "examples/slurm/shard.sh"), []byte(narrowed), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return c, work, narrowed
+}
+
+// TestSlurmRequeuedTask: a task of the job script's array that Slurm
+// starts again (scontrol requeue; a lost node or preemption requeues it
+// too) after its first start was killed part way resumes its shard: the
+// task completes, the shard holds all its rows, with a segment for each
+// start, and the array merges. The script ran the sweep again, which
+// refused the directory its first start left ("directory already holds a
+// run (status running): use -resume"): the task failed and the shard
+// stayed unfinished.
+func TestSlurmRequeuedTask(t *testing.T) {
+	testenv.Heavy(t, "starts a one-node Slurm cluster, runs the job script's array and requeues a task: about 10 s")
+	c, work, _ := slurmWork(t)
+	array := strings.TrimSpace(c.command(t, work, "sbatch", "--parsable", "examples/slurm/shard.sh"))
+	c.waitForJobs(t, 2*time.Minute)
+
+	// Task 2's first start, as a kill leaves it: one row of its 12, and
+	// run.json still running.
+	shard := filepath.Join(work, "results", array+"-2")
+	rows := filepath.Join(shard, rundir.ResultsFile)
+	b, err := os.ReadFile(rows)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, c.jobOutputs(work))
+	}
+	if err := os.WriteFile(rows, b[:nthLineEnd(b, 2)], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editManifest(t, shard, func(m map[string]any) {
+		m["status"], m["rows"] = rundir.Running, 1
+		segs := m["segments"].([]any)
+		seg := segs[len(segs)-1].(map[string]any)
+		seg["status"], seg["rows"] = rundir.Running, 1
+	})
+
+	c.command(t, work, "scontrol", "requeue", array+"_2")
+	// Slurm holds a requeued job back for a while (its BeginTime); the
+	// test lets it start at once.
+	c.command(t, work, "scontrol", "update", "JobId="+array+"_2", "StartTime=now")
+	c.waitForJobs(t, 2*time.Minute)
+	logs := c.jobOutputs(work)
+	for _, j := range c.jobs(t) {
+		if j["JobState"] != "COMPLETED" || j["ExitCode"] != "0:0" {
+			t.Errorf("job %s (task %s): %s, exit code %s", j["JobId"], j["ArrayTaskId"], j["JobState"], j["ExitCode"])
+		}
+	}
+	m := manifest(t, shard)
+	if m.Status != rundir.Finished || m.Rows != 12 || len(m.Segments) != 2 {
+		t.Fatalf("the requeued shard: status %s, %d rows, %d segments; want finished, 12, 2\n%s", m.Status, m.Rows, len(m.Segments), logs)
+	}
+	want := rundir.Scheduler{Name: rundir.Slurm, Job: array, Task: "2"}
+	for _, seg := range m.Segments {
+		if seg.Scheduler == nil || *seg.Scheduler != want {
+			t.Errorf("the requeued shard's segment: scheduler %+v, want %+v", seg.Scheduler, want)
+		}
+	}
+	out := c.command(t, work, "sh", "-ec", "./batch merge -o results/"+array+" results/"+array+"-*")
+	if want := fmt.Sprintf("merged 4 runs into results/%s: 48 rows", array); !strings.Contains(out, want) {
+		t.Errorf("the merge says %q, want %q", out, want)
 	}
 }
 

@@ -14,4 +14,10 @@
 # array and no other. The shards write no report: the merged run's is the
 # one. A shard that did not finish (a time limit, a lost node) is finished
 # with ./batch -resume -out results/ARRAY-K, then the merge is run again.
-exec ./batch -quiet -report=false -workers "$SLURM_CPUS_PER_TASK" -timeout 0 -max-calls 100000000 -shard auto -out "results/$SLURM_ARRAY_JOB_ID-$SLURM_ARRAY_TASK_ID"
+# A task that Slurm starts again (requeued: scontrol requeue, a lost node,
+# preemption) finds its directory and resumes it, its shard checked.
+out="results/$SLURM_ARRAY_JOB_ID-$SLURM_ARRAY_TASK_ID"
+if [ -e "$out/run.json" ]; then
+	exec ./batch -quiet -report=false -workers "$SLURM_CPUS_PER_TASK" -resume -shard auto -out "$out"
+fi
+exec ./batch -quiet -report=false -workers "$SLURM_CPUS_PER_TASK" -timeout 0 -max-calls 100000000 -shard auto -out "$out"

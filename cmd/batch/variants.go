@@ -166,8 +166,12 @@ func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName stri
 		_, err = e.stdout.Write(append(b, '\n'))
 		return err
 	}
-	t := &report.VariantsText{V: v, Corpus: corpusName, ID: id,
-		Replay: report.ShellCommand(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg)) + " -transform"}
+	var names []string
+	for _, s := range f.cfg.Solvers {
+		names = append(names, s.Name())
+	}
+	replay := append(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg), f.ext.replayFlags(names)...)
+	t := &report.VariantsText{V: v, Corpus: corpusName, ID: id, Replay: report.ShellCommand(replay) + " -transform"}
 	if err := t.WriteText(e.stdout, e.width()); err != nil {
 		return err
 	}

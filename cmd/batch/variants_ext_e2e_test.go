@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestVariantsReplayRunsTheExternalSolver: the replay lines of batch
+// variants with an external strategy carry its -ext, so that the command
+// printed for "ref, the costliest" solves that variant with ref (without
+// it, batch show runs the built-in strategies only: the line replayed
+// nothing of ref's).
+func TestVariantsReplayRunsTheExternalSolver(t *testing.T) {
+	needsBinary(t)
+	tmp := t.TempDir()
+	ref := buildRefSolver(t, tmp)
+	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
+	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p39949+"\n"), 0o644)
+	r := batch(t, tmp, "variants", "0", "-corpus", "c.txt", "-n", "8", "-solvers", "norvig,ref",
+		"-ext", "ref="+ref+" -marker x", "-timeout", "5s", "-out", "vout")
+	mustOK(t, r)
+	// The text's commands, each on one line again.
+	text := regexp.MustCompile(` \\\n +`).ReplaceAllString(r.stdout, " ")
+	m := regexp.MustCompile(`ref, the costliest \([^)]*\):\n +batch show (.*) -transform (\S+)\n`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no replay line for ref:\n%s", r.stdout)
+	}
+	if want := "-ext 'ref=" + ref + " -marker x'"; !strings.Contains(m[1], want) {
+		t.Fatalf("ref's replay %q lacks %q", m[0], want)
+	}
+	show := batch(t, tmp, "show", "0", "-corpus", "c.txt", "-seed", "1", "-timeout", "5s",
+		"-ext", "ref="+ref+" -marker x", "-transform", m[2])
+	mustOK(t, show)
+	if !regexp.MustCompile(`(?m)^ +ref +solved `).MatchString(show.stdout) {
+		t.Errorf("the replay did not solve with ref:\n%s", show.stdout)
+	}
+}

@@ -38,3 +38,24 @@ func TestVariantsReplayRunsTheExternalSolver(t *testing.T) {
 		t.Errorf("the replay did not solve with ref:\n%s", show.stdout)
 	}
 }
+
+// TestVariantsTimeThresholdIsADuration: a strategy judged by its time (an
+// external solver without counters) whose solves a limit stopped gets the
+// note that hard cannot be told, with the threshold as a duration (it
+// read "under 5e+08, the threshold": nanoseconds as a bare number).
+func TestVariantsTimeThresholdIsADuration(t *testing.T) {
+	needsBinary(t)
+	tmp := t.TempDir()
+	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
+	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p39949+"\n"), 0o644)
+	// A solver that never answers: every solve stops at -timeout, the
+	// corpus sample's too.
+	slow := "slow=sh -c 'read l; echo solver slow 1 ns; while read l; do sleep 10; done'"
+	r := batch(t, tmp, "variants", "0", "-corpus", "c.txt", "-n", "3", "-solvers", "slow", "-ext", slow,
+		"-timeout", "50ms", "-ext-grace", "50ms", "-sample", "3", "-out", "vout")
+	mustOK(t, r)
+	text := strings.Join(strings.Fields(r.stdout), " ")
+	if want := "hard cannot be told: the variants' median is a lower bound under 500ms, the threshold (10x the corpus median)"; !strings.Contains(text, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"sudokubatch/internal/quantile"
 	"sudokubatch/rundir"
+	"sudokubatch/solvers"
 )
 
 // measureOf returns what a strategy's analysis reads: its calls, unless
@@ -65,6 +66,18 @@ func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit)
 		}
 	}
 	measured := measuredValues(variants, a.Measure)
+	// A wrong answer's counters and time are not a solve's: no verdict
+	// is read from them (batch variants exits 1 for it).
+	wrong := 0
+	for _, u := range append([]unit{*orig}, variants...) {
+		if u.row.Status == solvers.StatusWrong {
+			wrong++
+		}
+	}
+	if wrong > 0 {
+		a.Note = fmt.Sprintf("no verdict: %d of its %d solves gave a wrong answer, whose counters and time are not a solve's", wrong, len(variants)+1)
+		return a
+	}
 	if !orig.row.Status.Measured() {
 		a.Note = fmt.Sprintf("the original gave %s", orig.row.Status)
 		return a

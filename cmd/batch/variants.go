@@ -163,8 +163,10 @@ func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName stri
 		if err != nil {
 			return err
 		}
-		_, err = e.stdout.Write(append(b, '\n'))
-		return err
+		if _, err = e.stdout.Write(append(b, '\n')); err != nil {
+			return err
+		}
+		return wrongVariant(v)
 	}
 	var names []string
 	for _, s := range f.cfg.Solvers {
@@ -176,6 +178,12 @@ func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName stri
 		return err
 	}
 	fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(charts), "strip chart", "strip charts"))
+	return wrongVariant(v)
+}
+
+// wrongVariant is the error (exit 1) of an analysis in which a strategy
+// answered a wrong solution, nil when none did.
+func wrongVariant(v *rundir.Variants) error {
 	if s := variants.Wrong(v); s != "" {
 		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", s)}
 	}

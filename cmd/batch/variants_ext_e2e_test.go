@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"sudokubatch/rundir"
 )
 
 // TestVariantsReplayRunsTheExternalSolver: the replay lines of batch
@@ -57,5 +59,38 @@ func TestVariantsTimeThresholdIsADuration(t *testing.T) {
 	text := strings.Join(strings.Fields(r.stdout), " ")
 	if want := "hard cannot be told: the variants' median is a lower bound under 500ms, the threshold (10x the corpus median)"; !strings.Contains(text, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+	}
+}
+
+// TestVariantsNoVerdictOnWrongAnswers: a strategy whose answers are wrong
+// gets no verdict, with a note saying why, and batch variants exits 1
+// (it was "typical", read from the counters of its wrong answers).
+func TestVariantsNoVerdictOnWrongAnswers(t *testing.T) {
+	needsBinary(t)
+	tmp := t.TempDir()
+	ref := buildRefSolver(t, tmp)
+	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
+	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p39949+"\n"), 0o644)
+	// -wrong 0: puzzle #0 gets a grid that breaks a given.
+	args := []string{"variants", "0", "-corpus", "c.txt", "-n", "4", "-solvers", "norvig,ref",
+		"-ext", "ref=" + ref + " -wrong 0", "-timeout", "5s", "-sample", "50", "-out", "vout"}
+	// With -json too: it exited 0.
+	if r := batch(t, tmp, append(args, "-json")...); r.code != 1 {
+		t.Errorf("-json: exit %d, want 1\n%s", r.code, r.stderr)
+	}
+	if r := batch(t, tmp, args...); r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.stderr)
+	}
+	v, err := rundir.ReadVariants(filepath.Join(tmp, "vout", rundir.VariantsFile))
+	if err != nil || v == nil {
+		t.Fatalf("variants.json: %v", err)
+	}
+	for _, a := range v.Analyses {
+		if a.Solver == "ref" && (a.Verdict != rundir.VerdictNone || !regexp.MustCompile(`^no verdict: [1-5] of its 5 solves gave a wrong answer`).MatchString(a.Note)) {
+			t.Errorf("ref: verdict %q, note %q", a.Verdict, a.Note)
+		}
+		if a.Solver == "norvig" && a.Verdict == rundir.VerdictNone {
+			t.Errorf("norvig: no verdict: %s", a.Note)
+		}
 	}
 }

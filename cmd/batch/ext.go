@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"slices"
 	"strings"
 	"time"
 
@@ -69,21 +68,4 @@ func startedNote(e *env) func(x *external.Solver, took time.Duration) {
 			x.Name(), pr.Reported, pr.Version, strings.Join(pr.Caps, " "), report.Count(x.Workers(), "process", "processes"),
 			report.FormatDuration(took))
 	}
-}
-
-// replayFlags returns the -ext NAME=COMMAND and -ext-files NAME=PATH
-// flags of the specs among the strategies names, as given: a command
-// that replays a unit of one of them (batch show) cannot run it without.
-func (f *extFlags) replayFlags(names []string) []string {
-	var flags []string
-	for _, sp := range f.specs {
-		if !slices.Contains(names, sp.Name) {
-			continue
-		}
-		flags = append(flags, "-ext", sp.Name+"="+sp.Command)
-		for _, p := range sp.Files {
-			flags = append(flags, "-ext-files", sp.Name+"="+p)
-		}
-	}
-	return flags
 }

@@ -159,31 +159,19 @@ func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName stri
 		return err
 	}
 	if f.json {
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
+		enc := json.NewEncoder(e.stdout) // as json.MarshalIndent, a newline after
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		if _, err = e.stdout.Write(append(b, '\n')); err != nil {
+	} else {
+		replay := append(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg), f.ext.specs.ReplayFlags(f.cfg.Solvers)...)
+		t := &report.VariantsText{V: v, Corpus: corpusName, ID: id, Replay: report.ShellCommand(replay) + " -transform"}
+		if err := t.WriteText(e.stdout, e.width()); err != nil {
 			return err
 		}
-		return wrongVariant(v)
+		fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(charts), "strip chart", "strip charts"))
 	}
-	var names []string
-	for _, s := range f.cfg.Solvers {
-		names = append(names, s.Name())
-	}
-	replay := append(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg), f.ext.replayFlags(names)...)
-	t := &report.VariantsText{V: v, Corpus: corpusName, ID: id, Replay: report.ShellCommand(replay) + " -transform"}
-	if err := t.WriteText(e.stdout, e.width()); err != nil {
-		return err
-	}
-	fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(charts), "strip chart", "strip charts"))
-	return wrongVariant(v)
-}
-
-// wrongVariant is the error (exit 1) of an analysis in which a strategy
-// answered a wrong solution, nil when none did.
-func wrongVariant(v *rundir.Variants) error {
 	if s := variants.Wrong(v); s != "" {
 		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", s)}
 	}

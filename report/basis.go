@@ -56,7 +56,7 @@ func (s *Series) Basis() TimeBasis {
 }
 
 func (s *Series) selfBasis() bool {
-	return s.hasSelf && !s.roundTrip && s.answered > 0 && s.answeredNoSelf == 0
+	return s.hasSelf && !s.roundTrip && s.answered > 0 && s.answeredNoSelf == 0 && (s.ext == nil || s.ext.selfDoubt == "")
 }
 
 // lessNull reports whether the times of s are its round trips less the
@@ -77,6 +77,35 @@ type externalView struct {
 	lessNull   bool  // lessNullMeaningful: the basis is BasisLessNull
 	medianRTNS int64 // the median round trip of its answered units
 	cached     int   // units whose re-timing was not taken: it caches (rundir.RetimedCache)
+	// selfDoubt says why the times the program reported are not taken
+	// (selfDoubtOf); "" when they are, or when it reported none.
+	selfDoubt string
+}
+
+// selfTrust is how much shorter than its round trips less the null an
+// external solver's own times may be and still be taken: a program's own
+// time leaves out only its reading and writing of one line, which the
+// round trip less the null keeps.
+const selfTrust = 10
+
+// selfDoubtOf says why an external solver's own times, whose median over
+// its answered units is self, cannot be its times beside its median
+// round trip rt and its null round trip: when the round trip less the
+// null is its own time (lessNullMeaningful), under a selfTrust-th of it.
+// "" when they can, or when it reported none. (A median over the round
+// trip is not refused: self_ns is the median over a unit's runs, its
+// repeats included, ns its first request's or its re-timing's, and the
+// example Python solver's are 882µs and 736µs.) Without this, a program that
+// reports ns=1 for answers that take a millisecond is ranked faster than
+// every built-in strategy.
+func selfDoubtOf(self, rt int64, null rundir.NullRoundTrip, lessNull bool) string {
+	switch {
+	case self <= 0:
+		return ""
+	case lessNull && self*selfTrust < rt-null.MedianNS:
+		return fmt.Sprintf("the median time it reported (%s) is under a %dth of its median round trip less the null (%s)", fmtNS(float64(self)), selfTrust, fmtNS(float64(rt-null.MedianNS)))
+	}
+	return ""
 }
 
 // The counters of a strategy, as bits of externalView.uncounted.
@@ -119,10 +148,13 @@ func (res *Results) describeExternals(m *rundir.Manifest) {
 			}
 		}
 		v.legacy = v.null.Samples == 0 && e.NullNS > 0
-		var rts []int64
+		var rts, selfs []int64
 		for i := range ser.Len() {
 			if answered(ser.Status(i)) {
 				rts = append(rts, int64(ser.ns.at(i)))
+				if v := ser.SelfNS(i); v > 0 {
+					selfs = append(selfs, v)
+				}
 			}
 			if ser.Timing(i)&Cached != 0 {
 				v.cached++
@@ -133,6 +165,10 @@ func (res *Results) describeExternals(m *rundir.Manifest) {
 			v.medianRTNS = quantile.Median(rts)
 		}
 		v.lessNull = !v.legacy && lessNullMeaningful(v.medianRTNS, v.null)
+		if len(selfs) > 0 {
+			slices.Sort(selfs)
+			v.selfDoubt = selfDoubtOf(quantile.Median(selfs), v.medianRTNS, v.null, v.lessNull)
+		}
 		ser.ext = v
 	}
 }
@@ -225,6 +261,8 @@ func (s *Series) BasisNote() string {
 	switch {
 	case s.selfBasis():
 		note = fmt.Sprintf("%s is ranked by its own time: %s reported one", s.Solver, eachOf(s.answered, "answer", "answers"))
+	case x != nil && x.selfDoubt != "" && !s.roundTrip:
+		note = fmt.Sprintf("%s is ranked by %s, not by the times it reported: %s", s.Solver, basisWords(s.Basis()), x.selfDoubt)
 	case x != nil && x.legacy:
 		note = fmt.Sprintf("%s is ranked by the round trip less the null round trip: %s", s.Solver, noSelf)
 	case x != nil && x.lessNull:

@@ -140,10 +140,11 @@ func (t *VariantsText) writeTimes(b *bytes.Buffer, width int) {
 }
 
 // writeReplays writes the command that replays the costliest and the
-// cheapest variant of each strategy (t.Replay and the transform).
+// cheapest variant of each strategy (t.Replay and the transform), under
+// a heading; nothing when no strategy has them apart.
 func (t *VariantsText) writeReplays(b *bytes.Buffer, width int) {
 	v := t.V
-	b.WriteString("\nReplay a variant (the costliest and the cheapest of each strategy):\n")
+	heading := "\nReplay a variant (the costliest and the cheapest of each strategy):\n"
 	for _, a := range v.Analyses {
 		hi, lo := extremes(a)
 		if hi < 0 {
@@ -156,6 +157,10 @@ func (t *VariantsText) writeReplays(b *bytes.Buffer, width int) {
 				what = fmtNS(float64(u.NS))
 			}
 			what = geIf(u.Status) + what // stopped by a limit: a lower bound
+			// The heading once, over the first line: none when no
+			// strategy has a costliest and a cheapest apart.
+			b.WriteString(heading)
+			heading = ""
 			fmt.Fprintf(b, "  %s, the %s (%s):\n%s", a.Solver, []string{"costliest", "cheapest"}[k], what,
 				wrapCommand("    ", t.Replay+" "+u.Transform, width))
 		}

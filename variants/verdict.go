@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"sudokubatch/internal/quantile"
 	"sudokubatch/rundir"
+	"sudokubatch/solvers"
 )
 
 // measureOf returns what a strategy's analysis reads: its calls, unless
@@ -64,6 +66,18 @@ func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit)
 		}
 	}
 	measured := measuredValues(variants, a.Measure)
+	// A wrong answer's counters and time are not a solve's: no verdict
+	// is read from them (batch variants exits 1 for it).
+	wrong := 0
+	for _, u := range append([]unit{*orig}, variants...) {
+		if u.row.Status == solvers.StatusWrong {
+			wrong++
+		}
+	}
+	if wrong > 0 {
+		a.Note = fmt.Sprintf("no verdict: %d of its %d solves gave a wrong answer, whose counters and time are not a solve's", wrong, len(variants)+1)
+		return a
+	}
 	if !orig.row.Status.Measured() {
 		a.Note = fmt.Sprintf("the original gave %s", orig.row.Status)
 		return a
@@ -79,7 +93,7 @@ func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit)
 	}
 	a.Pct = percentile(measured, ov)
 	a.Ratio = ov / math.Max(d.Median, 1)
-	v := judge(ov, orig.row.Status.Censored(), d, minCensored(variants, a.Measure), a.CorpusMedian, ok)
+	v := judge(ov, orig.row.Status.Censored(), d, minCensored(variants, a.Measure), a.CorpusMedian, ok, a.Measure)
 	a.Verdict = v.verdict
 	var notes []string
 	if !ok {
@@ -118,7 +132,8 @@ type judged struct {
 // judge gives the verdict on the original's value ov (a lower bound when
 // origCens) among its variants' distribution d, whose values from
 // minCens up are lower bounds (units a limit stopped; +Inf when none),
-// beside the corpus median (known when hasMedian).
+// beside the corpus median (known when hasMedian), in the unit of measure
+// ("ns" or calls), which the note writes the threshold in.
 //
 // A limit makes each condition yes, no or unknown. Hard: a median at or
 // over the threshold is hard even as a lower bound; an exact one below it
@@ -128,7 +143,7 @@ type judged struct {
 // original that passes both tests is unlucky, and one that fails the
 // ratio cannot tell; over a censored p90, a censored original cannot
 // tell. A verdict is given when the conditions that decide it are known.
-func judge(ov float64, origCens bool, d rundir.Dist, minCens, corpusMedian float64, hasMedian bool) judged {
+func judge(ov float64, origCens bool, d rundir.Dist, minCens, corpusMedian float64, hasMedian bool, measure string) judged {
 	exact := func(q float64) bool { return q < minCens }
 	hard := unknown
 	thr := HardFactor * math.Max(corpusMedian, 1)
@@ -166,7 +181,7 @@ func judge(ov float64, origCens bool, d rundir.Dist, minCens, corpusMedian float
 	switch {
 	case hard == unknown && hasMedian:
 		j.why = fmt.Sprintf("hard cannot be told: the variants' median is a lower bound under %s, the threshold (%gx the corpus median); %s",
-			fmtNum(thr), HardFactor, limited)
+			fmtValue(thr, measure), HardFactor, limited)
 	case unlucky == unknown && j.verdict != rundir.VerdictHard:
 		j.why = "unlucky cannot be told: " + limited
 	case unlucky == unknown:
@@ -176,6 +191,16 @@ func judge(ov float64, origCens bool, d rundir.Dist, minCens, corpusMedian float
 }
 
 func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// fmtValue writes v in the unit of measure: a duration for "ns" (to four
+// significant digits, as fmtNum), else a number of calls.
+func fmtValue(v float64, measure string) string {
+	if measure != "ns" {
+		return fmtNum(v)
+	}
+	r, _ := strconv.ParseFloat(fmtNum(v), 64)
+	return time.Duration(r).String()
+}
 
 // minCensored returns the smallest value among the units a limit stopped
 // (+Inf when none).

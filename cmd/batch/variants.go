@@ -159,19 +159,19 @@ func writeVariants(e *env, f *variantsFlags, v *rundir.Variants, corpusName stri
 		return err
 	}
 	if f.json {
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
+		enc := json.NewEncoder(e.stdout) // as json.MarshalIndent, a newline after
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		_, err = e.stdout.Write(append(b, '\n'))
-		return err
+	} else {
+		replay := append(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg), f.ext.specs.ReplayFlags(f.cfg.Solvers)...)
+		t := &report.VariantsText{V: v, Corpus: corpusName, ID: id, Replay: report.ShellCommand(replay) + " -transform"}
+		if err := t.WriteText(e.stdout, e.width()); err != nil {
+			return err
+		}
+		fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(charts), "strip chart", "strip charts"))
 	}
-	t := &report.VariantsText{V: v, Corpus: corpusName, ID: id,
-		Replay: report.ShellCommand(variants.ReplayArgs(id, corpusName, defaultCorpus, f.cfg)) + " -transform"}
-	if err := t.WriteText(e.stdout, e.width()); err != nil {
-		return err
-	}
-	fprintf(e.stdout, e.width(), "\nWrote %s: %s and %s.\n", dir, rundir.VariantsFile, report.Count(len(charts), "strip chart", "strip charts"))
 	if s := variants.Wrong(v); s != "" {
 		return &exitError{exitWrong, fmt.Errorf("wrong solution from %s on a variant: a strategy has a bug", s)}
 	}

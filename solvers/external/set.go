@@ -51,6 +51,23 @@ func (l Specs) Names() []string {
 	return n
 }
 
+// ReplayFlags returns the -ext NAME=COMMAND and -ext-files NAME=PATH
+// flags, as given, of the specs among the strategies ss: a command that
+// replays a unit of one of them (batch show) cannot run it without.
+func (l Specs) ReplayFlags(ss []solvers.Solver) []string {
+	var flags []string
+	for _, sp := range l {
+		if !slices.ContainsFunc(ss, func(s solvers.Solver) bool { return s.Name() == sp.Name }) {
+			continue
+		}
+		flags = append(flags, "-ext", sp.Name+"="+sp.Command)
+		for _, p := range sp.Files {
+			flags = append(flags, "-ext-files", sp.Name+"="+p)
+		}
+	}
+	return flags
+}
+
 // Set is the external solvers a command started, in the order of their
 // specs. Close ends them all.
 type Set []*Solver

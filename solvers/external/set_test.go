@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sudokubatch/solvers"
 )
 
 // TestSpecsFlag: -ext values are parsed in order; a built-in strategy's
@@ -76,5 +78,35 @@ func TestStartAllStartsTheNamed(t *testing.T) {
 	}
 	if names := []string{xs[0].Name(), xs[1].Name()}; len(xs) != 2 || !slices.Equal(names, []string{"one", "shell"}) {
 		t.Errorf("started %q", names)
+	}
+}
+
+// named is a strategy of that name, for ReplayFlags.
+type named string
+
+func (n named) Name() string { return string(n) }
+func (n named) Solve(context.Context, solvers.Puzzle, solvers.Limits) solvers.Result {
+	return solvers.Result{}
+}
+
+// TestReplayFlags: the -ext and -ext-files of the specs among the
+// strategies, as given, in the specs' order; none of a spec left out.
+func TestReplayFlags(t *testing.T) {
+	var l Specs
+	for _, v := range []string{"py=python3 's.py'", "go=./gosolver -v"} {
+		if err := l.Set(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := AddFiles(l, []string{"py=lib", "py=data.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	got := l.ReplayFlags([]solvers.Solver{named("norvig"), named("py")})
+	want := []string{"-ext", "py=python3 's.py'", "-ext-files", "py=lib", "-ext-files", "py=data.txt"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ReplayFlags = %q, want %q", got, want)
+	}
+	if got := l.ReplayFlags([]solvers.Solver{named("norvig")}); got != nil {
+		t.Errorf("no external strategy: %q", got)
 	}
 }

@@ -46,7 +46,7 @@ func withheldVerdict(v string) bool { return v == VerdictBusy || v == VerdictDis
 // factor is not its own.
 type disturbance struct {
 	factor float64 // the machine's factor of the night's gates
-	// off are the baseline nights whose machine (machineLevels) lies
+	// off are the baseline nights whose machine (levels) lies
 	// beyond twice the threshold from the night's, when the night's own
 	// lies within it of the series' usual level: the baselines, not the
 	// night, ran on another machine, and the gate stays blind until most

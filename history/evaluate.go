@@ -84,9 +84,7 @@ func Evaluate(ctx context.Context, root string, s *Series, acks []Ack, opt Optio
 	r := &Report{Series: s, Newest: s.Nights[k], Options: opt}
 	e := &evaluation{r: r, s: s, c: newRowCache(ctx, root), as: newAckSet(acks), acks: acks, opt: opt, gates: map[int]map[string]*gateOut{}}
 
-	var raw map[string][]float64
-	r.levels, raw = levels(s.Nights, solverNames(s.Nights))
-	r.machine = machineLevels(r.levels, raw)
+	r.levels, _, r.machine = levels(s.Nights, solverNames(s.Nights))
 	e.steps()
 	cur, err := e.newestGates()
 	if err != nil {

@@ -143,7 +143,7 @@ func readNight(root, rel string) (*Night, string, error) {
 		return nil, "", err
 	}
 	if m.Status == rundir.Running {
-		if held, ok := LockHeld(dir); ok && !held {
+		if held, ok := rundir.LockHeld(dir); ok && !held {
 			return nil, fmt.Sprintf("%s: its run.json says running, but no process holds its lock (killed, or the machine went down); batch -resume -out %s finishes it", skipKilled, dir), nil
 		}
 		return nil, skipRunning, nil

@@ -335,6 +335,20 @@ func textOf(t *testing.T, o *Outcome) string {
 	return b.String()
 }
 
+// disturbedNight is night k (named name) of a slowdown on a disturbed
+// machine: bitboard x1.5, by another build, from night 5; every strategy
+// x1.25 on nights 5 to 8.
+func disturbedNight(name string, k int) sweep {
+	sw := sweep{name: name, day: k}
+	if k >= 5 {
+		sw.slow, sw.binary = map[string]float64{"bitboard": 1.5}, "sha256:b"
+	}
+	if k >= 5 && k <= 8 {
+		sw.machine = 1.25
+	}
+	return sw
+}
+
 // TestCheckAckAStepFoundLater: a slowdown whose first nights ran on a
 // disturbed machine (every strategy x1.25: the gate withholds it) is
 // alarmed by its change point two nights later, dated to its first
@@ -345,14 +359,7 @@ func textOf(t *testing.T, o *Outcome) string {
 func TestCheckAckAStepFoundLater(t *testing.T) {
 	root := t.TempDir()
 	for k := 1; k <= 9; k++ {
-		sw := sweep{name: fmt.Sprintf("n%d", k), day: k}
-		if k >= 5 {
-			sw.slow, sw.binary = map[string]float64{"bitboard": 1.5}, "sha256:b"
-		}
-		if k >= 5 && k <= 8 {
-			sw.machine = 1.25
-		}
-		synthSweep(t, root, sw)
+		synthSweep(t, root, disturbedNight(fmt.Sprintf("n%d", k), k))
 		if k < 7 {
 			continue
 		}
@@ -391,14 +398,7 @@ func TestCheckAckAStepFoundLater(t *testing.T) {
 func TestDisturbedBaselinesAreSaid(t *testing.T) {
 	root := t.TempDir()
 	for k := 1; k <= 13; k++ {
-		sw := sweep{name: fmt.Sprintf("n%02d", k), day: k}
-		if k >= 5 {
-			sw.slow, sw.binary = map[string]float64{"bitboard": 1.5}, "sha256:b"
-		}
-		if k >= 5 && k <= 8 {
-			sw.machine = 1.25
-		}
-		synthSweep(t, root, sw)
+		synthSweep(t, root, disturbedNight(fmt.Sprintf("n%02d", k), k))
 		o := trendOnce(t, root, Options{})
 		want := []string(nil)
 		if k == 7 {

@@ -18,8 +18,11 @@ const stepNoiseFloor = 0.005
 // median level over those nights, when at least three have a value that
 // night. This takes out a change most strategies share (the machine's
 // speed), as the gate does (see applyMachine). A busy night has its
-// level too: findSteps compares it with busy nights only.
-func levels(nights []*Night, solverNames []string) (adjusted, raw map[string][]float64) {
+// level too: findSteps compares it with busy nights only. raw is the
+// levels before the machine's factor, machine the log of that factor
+// per night (NaN where fewer than three strategies have a level: none is
+// taken out; 0 is the series' usual machine).
+func levels(nights []*Night, solverNames []string) (adjusted, raw map[string][]float64, machine []float64) {
 	raw = map[string][]float64{}
 	center := map[string]float64{}
 	for _, solver := range solverNames {
@@ -37,59 +40,32 @@ func levels(nights []*Night, solverNames []string) (adjusted, raw map[string][]f
 			center[solver] = median(have)
 		}
 	}
+	// The machine's factor of each night: the same for every strategy of
+	// the night, computed once.
+	machine = make([]float64, len(nights))
+	for k := range nights {
+		machine[k] = math.NaN()
+		var dev []float64
+		for _, other := range solverNames {
+			if o := raw[other][k]; !math.IsNaN(o) {
+				dev = append(dev, o-center[other])
+			}
+		}
+		if len(dev) >= 3 {
+			machine[k] = median(dev)
+		}
+	}
 	out := map[string][]float64{}
 	for _, solver := range solverNames {
 		v := slices.Clone(raw[solver])
 		for k := range v {
-			if math.IsNaN(v[k]) {
-				continue
-			}
-			var dev []float64
-			for _, other := range solverNames {
-				if o := raw[other][k]; !math.IsNaN(o) {
-					dev = append(dev, o-center[other])
-				}
-			}
-			if len(dev) >= 3 {
-				v[k] -= median(dev)
+			if !math.IsNaN(v[k]) && !math.IsNaN(machine[k]) {
+				v[k] -= machine[k]
 			}
 		}
 		out[solver] = v
 	}
-	return out, raw
-}
-
-// machineLevels returns, per night, the log of the machine's factor that
-// levels took out of the strategies' levels adjusted (raw less adjusted),
-// NaN where it took none out (fewer than three strategies that night): 0
-// is the series' usual machine.
-func machineLevels(adjusted, raw map[string][]float64) []float64 {
-	var out []float64
-	for solver, a := range adjusted {
-		if out == nil {
-			out = make([]float64, len(a))
-			for k := range out {
-				out[k] = math.NaN()
-			}
-		}
-		for k := range a {
-			if n := have(raw, k); n >= 3 && !math.IsNaN(a[k]) {
-				out[k] = raw[solver][k] - a[k]
-			}
-		}
-	}
-	return out
-}
-
-// have counts the strategies with a level on night k.
-func have(raw map[string][]float64, k int) int {
-	n := 0
-	for _, v := range raw {
-		if k < len(v) && !math.IsNaN(v[k]) {
-			n++
-		}
-	}
-	return n
+	return out, raw, machine
 }
 
 // findSteps returns the change points of the strategies' median times
@@ -112,7 +88,7 @@ func have(raw map[string][]float64, k int) int {
 func findSteps(s *Series, n int, acks *ackSet, opt Options) []*Step {
 	nights := s.Nights[:n]
 	names := solverNames(nights)
-	lv, raw := levels(nights, names)
+	lv, raw, _ := levels(nights, names)
 	sp := &stepper{s: s, opt: opt, raw: raw}
 	var steps []*Step
 	for _, solver := range names {

@@ -270,7 +270,7 @@ func (r *Result) WriteText(w io.Writer, dir string, width int, full bool, tail s
 	var b strings.Builder
 	// The page's headline warns of a busy machine: so does the terminal.
 	if busy := r.Summary.BusyWarning(history.DefaultBusy); busy != "" {
-		fmt.Fprintf(&b, "warning: %s%s\n", strings.ToLower(busy[:1]), strings.TrimSuffix(busy[1:], "."))
+		fmt.Fprintf(&b, "warning: %s\n", busy)
 	}
 	if prev := r.Previous; prev != nil {
 		fmt.Fprintf(&b, "previous night: %s: %s\n", prev.Text, filepath.Join(dir, filepath.FromSlash(prev.Href)))

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"sudokubatch/corpus"
-	"sudokubatch/history"
 	"sudokubatch/report"
 	"sudokubatch/rundir"
 	"sudokubatch/solvers"
@@ -60,7 +59,7 @@ func (p *publication) analyse(req VariantsRequest) error {
 	}
 	if info.Status == rundir.Running {
 		why := "it is still running: its hardest puzzles are not known until it ends"
-		if held, ok := history.LockHeld(p.dir); ok && !held {
+		if held, ok := rundir.LockHeld(p.dir); ok && !held {
 			why = fmt.Sprintf("its run.json says running, but no process holds its lock (killed): batch -resume -out %s finishes it", p.dir)
 		}
 		return &InputError{fmt.Errorf("-variants: run %s: %s; nothing analysed", p.dir, why)}

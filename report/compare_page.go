@@ -139,8 +139,9 @@ func renderComparePage(ctx context.Context, b *bytes.Buffer, c *Comparison, oldR
 
 // BusyWarning is the warning that the machine of run was busy while its
 // units were timed (other work took more than busy of the workers' CPU
-// time), as the pages print it: "The machine was busy: other work took
-// 46.1% ..."; "" when it was not, or run.json does not say.
+// time), as a line of the terminal goes on after "warning: ": the
+// pages' sentence as a clause ("the machine was busy: other work took
+// 46.1% ..."); "" when it was not, or run.json does not say.
 func BusyWarning(run *Run, busy float64) string {
 	if run == nil || run.Manifest == nil {
 		return ""
@@ -151,7 +152,10 @@ func BusyWarning(run *Run, busy float64) string {
 // BusyWarning is BusyWarning of the summary's run.
 func (s *Summary) BusyWarning(busy float64) string {
 	_, warning := s.runFacts(busy)
-	return warning
+	if warning == "" {
+		return ""
+	}
+	return strings.ToLower(warning[:1]) + strings.TrimSuffix(warning[1:], ".")
 }
 
 // compareRunOf describes one of the runs compared, labelled label, its

@@ -56,7 +56,7 @@ func KeptSHA256(f *os.File, path string, hash func() (sum string, size int64, er
 		// hand) is not believed: the hash must be 64 hex digits and the
 		// size the file's, or run.json would record them.
 		sum, size, ok := strings.Cut(v, " ")
-		if n, err := strconv.ParseInt(size, 10, 64); ok && err == nil && n == size0 && isSHA256(sum) {
+		if n, err := strconv.ParseInt(size, 10, 64); ok && err == nil && n == size0 && isHex(sum, 2*sha256.Size) {
 			return sum, n, nil
 		}
 	}
@@ -69,20 +69,6 @@ func KeptSHA256(f *os.File, path string, hash func() (sum string, size int64, er
 		writeCache(cache, id+"\t"+sum+" "+strconv.FormatInt(size, 10)+"\n")
 	}
 	return sum, size, nil
-}
-
-// isSHA256 reports whether s is a SHA-256 as hex.EncodeToString writes
-// it: 64 lowercase hex digits.
-func isSHA256(s string) bool {
-	if len(s) != 2*sha256.Size {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // cachePath returns the file of the user's cache directory that keeps

@@ -29,14 +29,9 @@ func LockDir(dir string) (*Lock, error) {
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		holder, _ := os.ReadFile(path)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			pid := string(bytes.TrimSpace(holder))
-			if pid == "" {
-				pid = "?"
-			}
-			return nil, fmt.Errorf("%s: %w by pid %s", dir, ErrLocked, pid)
+			return nil, heldError(dir)
 		}
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}
@@ -44,6 +39,17 @@ func LockDir(dir string) (*Lock, error) {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return &Lock{f}, nil
+}
+
+// heldError is the error of a lock of dir that a process holds: it wraps
+// ErrLocked and names the holder's pid, as the lock file records it.
+func heldError(dir string) error {
+	holder, _ := os.ReadFile(filepath.Join(dir, LockFile))
+	pid := string(bytes.TrimSpace(holder))
+	if pid == "" {
+		pid = "?"
+	}
+	return fmt.Errorf("%s: %w by pid %s", dir, ErrLocked, pid)
 }
 
 // Unlock releases the lock. It may be called on a nil Lock.

@@ -95,7 +95,7 @@ func binarySHA256(exe, cache string) string {
 		id = fileIdentity(st)
 	}
 	// A damaged cache file is not believed (see KeptSHA256).
-	if v := readKept(cache, id); strings.HasPrefix(v, "sha256:") && isSHA256(v[len("sha256:"):]) {
+	if v := readKept(cache, id); strings.HasPrefix(v, "sha256:") && isHex(v[len("sha256:"):], 2*sha256.Size) {
 		return v
 	}
 	h := sha256.New()

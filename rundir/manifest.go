@@ -192,6 +192,8 @@ func (m *Manifest) Validate() error {
 	return nil
 }
 
+// isHex reports whether s is n lowercase hex digits, as
+// hex.EncodeToString writes them (a SHA-256: n = 2*sha256.Size).
 func isHex(s string, n int) bool {
 	if len(s) != n {
 		return false

@@ -144,11 +144,9 @@ func Prune(root string, opt PruneOptions) (*PruneResult, error) {
 // a process is writing it (it holds its lock), or the process that wrote
 // it ended without closing it (killed) and -resume finishes it.
 func runningWhy(dir string) string {
-	l, err := LockDir(dir)
-	if err != nil {
-		return "not finished (running): " + err.Error()
+	if held, ok := LockHeld(dir); held && ok {
+		return "not finished (running): " + heldError(dir).Error()
 	}
-	l.Unlock()
 	return "not finished (running): left running by a process that ended without closing it (killed?); its rows stay for batch -resume -out " + dir
 }
 

@@ -207,11 +207,9 @@ func ResumeTarget(root string) (dir, why string) {
 		if best != nil && !m.Start.After(best.Start) {
 			continue
 		}
-		l, err := LockDir(cand)
-		if err != nil {
+		if held, ok := LockHeld(cand); held && ok {
 			continue // in use: a sweep still running, not ours to finish
 		}
-		l.Unlock()
 		best, dir = m, cand
 	}
 	if best == nil {

@@ -69,7 +69,10 @@ func (pl *plan) analyse(pz Puzzle, solver string, randomized bool, units []unit)
 	// A wrong answer's counters and time are not a solve's: no verdict
 	// is read from them (batch variants exits 1 for it).
 	wrong := 0
-	for _, u := range append([]unit{*orig}, variants...) {
+	if orig.row.Status == solvers.StatusWrong {
+		wrong++
+	}
+	for _, u := range variants {
 		if u.row.Status == solvers.StatusWrong {
 			wrong++
 		}

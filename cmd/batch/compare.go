@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"sudokubatch/history"
 	"sudokubatch/publish"
@@ -103,7 +102,7 @@ func compareMain(e *env, args []string) error {
 			run   *report.Run
 		}{{"OLD", c.OldRun}, {"NEW", c.NewRun}} {
 			if w := report.BusyWarning(r.run, history.DefaultBusy); w != "" {
-				e.notef("batch: warning: %s %s: %s%s\n", r.label, r.run.Path, strings.ToLower(w[:1]), strings.TrimSuffix(w[1:], "."))
+				e.notef("batch: warning: %s %s: %s\n", r.label, r.run.Path, w)
 			}
 		}
 	}

@@ -21,8 +21,7 @@ func TestVariants(t *testing.T) {
 	tmp := t.TempDir()
 	p0 := "000000010400000000020000000000050407008000300001090000300400200050100000000806000"
 	p2018 := "000002910320080000000000000019000500000300000000070000704600003000001000600000000"
-	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
-	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p0+"\n"+p2018+"\n"+p39949+"\n"), 0o644)
+	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p0+"\n"+p2018+"\n"+puzzle39949+"\n"), 0o644)
 	mustOK(t, batch(t, tmp, "-solvers", "norvig,randmrv", "-timeout", "0", "-seed", "7", "-out", "run", "-quiet", "c.txt"))
 	rows := readRows(t, filepath.Join(tmp, "run", rundir.ResultsFile))
 

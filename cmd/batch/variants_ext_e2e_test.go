@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -9,6 +8,10 @@ import (
 
 	"sudokubatch/rundir"
 )
+
+// puzzle39949 is #39949 of the 17-clue corpus, the classic pathological
+// puzzle: a corpus of its one line is a variants run of seconds.
+const puzzle39949 = "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
 
 // TestVariantsReplayRunsTheExternalSolver: the replay lines of batch
 // variants with an external strategy carry its -ext, so that the command
@@ -19,8 +22,7 @@ func TestVariantsReplayRunsTheExternalSolver(t *testing.T) {
 	needsBinary(t)
 	tmp := t.TempDir()
 	ref := buildRefSolver(t, tmp)
-	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
-	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p39949+"\n"), 0o644)
+	writeFile(t, filepath.Join(tmp, "c.txt"), puzzle39949+"\n")
 	r := batch(t, tmp, "variants", "0", "-corpus", "c.txt", "-n", "8", "-solvers", "norvig,ref",
 		"-ext", "ref="+ref+" -marker x", "-timeout", "5s", "-out", "vout")
 	mustOK(t, r)
@@ -48,8 +50,7 @@ func TestVariantsReplayRunsTheExternalSolver(t *testing.T) {
 func TestVariantsTimeThresholdIsADuration(t *testing.T) {
 	needsBinary(t)
 	tmp := t.TempDir()
-	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
-	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p39949+"\n"), 0o644)
+	writeFile(t, filepath.Join(tmp, "c.txt"), puzzle39949+"\n")
 	// A solver that never answers: every solve stops at -timeout, the
 	// corpus sample's too.
 	slow := "slow=sh -c 'read l; echo solver slow 1 ns; while read l; do sleep 10; done'"
@@ -69,8 +70,7 @@ func TestVariantsNoVerdictOnWrongAnswers(t *testing.T) {
 	needsBinary(t)
 	tmp := t.TempDir()
 	ref := buildRefSolver(t, tmp)
-	p39949 := "010600000000000084000030000403000200000510007800000000200005000000700100000000030"
-	os.WriteFile(filepath.Join(tmp, "c.txt"), []byte(p39949+"\n"), 0o644)
+	writeFile(t, filepath.Join(tmp, "c.txt"), puzzle39949+"\n")
 	// -wrong 0: puzzle #0 gets a grid that breaks a given.
 	args := []string{"variants", "0", "-corpus", "c.txt", "-n", "4", "-solvers", "norvig,ref",
 		"-ext", "ref=" + ref + " -wrong 0", "-timeout", "5s", "-sample", "50", "-out", "vout"}

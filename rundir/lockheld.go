@@ -1,4 +1,4 @@
-package history
+package rundir
 
 import (
 	"bufio"
@@ -8,12 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"sudokubatch/rundir"
 )
 
 // LockHeld reports whether a process holds the lock of the run directory
-// dir (rundir.LockDir's flock on dir/.lock): a run whose run.json says
+// dir (LockDir's flock on dir/.lock): a run whose run.json says
 // running is being written when one does, and was killed when none does
 // (the kernel releases the lock of a process however it ends). It reads
 // the kernel's table of locks, /proc/locks, so that asking takes no lock
@@ -22,7 +20,7 @@ import (
 // ok is false when it cannot tell (no lock file: a run so old, or so
 // new, that it has none yet).
 func LockHeld(dir string) (held, ok bool) {
-	path := filepath.Join(dir, rundir.LockFile)
+	path := filepath.Join(dir, LockFile)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return false, false
